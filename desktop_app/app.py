@@ -1,0 +1,104 @@
+"""The composition root: builds paths, settings, the store, the task types and the executor, once."""
+
+from __future__ import annotations
+
+import locale
+import logging
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from desktop_app.config import Paths, Settings, load_settings, resolve_paths
+from desktop_app.domain.errors import ErrorCode, Lang, PermanentError, TransientError
+from desktop_app.log import setup_logging
+from desktop_app.store import migrate
+from desktop_app.store.db import describe, make_engine, sqlite_url
+from desktop_app.store.tasks import TaskStore
+from desktop_app.tasks.registry import HandlerRegistry, TaskHandler
+
+if TYPE_CHECKING:
+    from desktop_app.executor.executor import Executor
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Core:
+    """Everything below the executor, wired: what the command line and the window share."""
+
+    paths: Paths
+    settings: Settings
+    store: TaskStore
+    registry: HandlerRegistry
+    lang: Lang
+    db_url: str
+
+
+def system_lang(setting: str = "") -> Lang:
+    """The settings' language, else the system locale's: Chinese for zh_*, English otherwise."""
+    if setting in ("zh", "en"):
+        return setting  # type: ignore[return-value]
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(var)
+        if value:
+            return "zh" if value.lower().startswith("zh") else "en"
+    code = (locale.getlocale()[0] or "").lower()
+    return "zh" if code.startswith("zh") or code.startswith("chinese") else "en"
+
+
+def default_handlers(paths: Paths, settings: Settings) -> list[TaskHandler]:
+    """The built-in task types. A new type is one more line here and one new class."""
+    from desktop_app.tasks.builtin import builtin_handlers
+
+    return builtin_handlers(paths, settings)
+
+
+def build_core(
+    *,
+    data_dir: str | os.PathLike[str] | None = None,
+    db_url: str | None = None,
+    overrides: dict[str, Any] | None = None,
+    handlers: list[TaskHandler] | None = None,
+    log_to_stderr: bool = False,
+) -> Core:
+    """Resolve paths and settings, open and migrate the database, register the task types."""
+    paths = resolve_paths(data_dir).ensure()
+    setup_logging(paths.log_dir, console=log_to_stderr)
+    settings = load_settings(paths).with_overrides(**(overrides or {}))
+    url = db_url or settings.db_url or sqlite_url(paths.database_file)
+    engine = make_engine(url)
+    try:
+        migrate.upgrade(engine)
+    except PermanentError:
+        raise
+    except Exception as exc:
+        from sqlalchemy.exc import OperationalError
+
+        if isinstance(exc, OperationalError):
+            raise TransientError(ErrorCode.DATABASE_UNAVAILABLE, detail=f"{describe(url)}: {exc.orig}") from exc
+        raise
+    store = TaskStore(engine)
+    registry = HandlerRegistry(handlers if handlers is not None else default_handlers(paths, settings))
+    log.info("BatchDesk core on %s (data dir %s)", describe(url), paths.data_dir)
+    return Core(paths=paths, settings=settings, store=store, registry=registry,
+                lang=system_lang(settings.language), db_url=url)  # fmt: skip
+
+
+def build_executor(core: Core, *, only_task_ids: list[int] | None = None) -> Executor:
+    from desktop_app.executor.executor import Executor
+
+    return Executor(
+        store=core.store,
+        registry=core.registry,
+        paths=core.paths,
+        settings=core.settings,
+        lang=core.lang,
+        only_task_ids=only_task_ids,
+    )
+
+
+def resource_path(*parts: str) -> Path:
+    from desktop_app.config import resources_dir
+
+    return resources_dir().joinpath(*parts)

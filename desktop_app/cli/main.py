@@ -1,0 +1,59 @@
+"""Entry point: parse arguments, hand over to a command or the window; errors in one plain line."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Sequence
+
+from desktop_app.cli.parser import EXIT_OK, EXIT_TASK_FAILED, EXIT_USAGE, build_parser
+from desktop_app.domain.errors import BatchDeskError, ErrorCode
+
+log = logging.getLogger(__name__)
+
+# Problems with what was asked (a missing file, an unknown task) are usage errors: exit 2.
+USAGE_CODES = {
+    ErrorCode.FILE_NOT_FOUND,
+    ErrorCode.FILE_UNREADABLE,
+    ErrorCode.UNKNOWN_IMPORT_TYPE,
+    ErrorCode.UNKNOWN_TASK_TYPE,
+    ErrorCode.TASK_NOT_FOUND,
+    ErrorCode.INVALID_PARAMS,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    lang = "en"
+    try:
+        if args.command is None:
+            from desktop_app.cli.window import run_window
+
+            return run_window(args)
+        from desktop_app.app import build_core, system_lang
+        from desktop_app.cli import commands
+
+        overrides = {"max_workers": getattr(args, "workers", None)}
+        core = build_core(data_dir=getattr(args, "data_dir", None), db_url=getattr(args, "db", None),
+                          overrides=overrides, log_to_stderr=getattr(args, "verbose", False))  # fmt: skip
+        lang = system_lang(core.settings.language)
+        if args.command in ("import", "submit"):
+            return commands.cmd_submit(core, args, wait=bool(getattr(args, "wait", False)))
+        if args.command == "worker":
+            return commands.cmd_worker(core, args)
+        if args.command == "tasks":
+            return commands.cmd_tasks(core, args)
+        if args.command == "status":
+            return commands.cmd_status(core, args)
+        if args.command == "cancel":
+            return commands.cmd_cancel(core, args)
+    except BatchDeskError as exc:
+        sys.stderr.write(f"batchdesk: {exc.text(lang)}\n")
+        return EXIT_USAGE if exc.code in USAGE_CODES else EXIT_TASK_FAILED
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # a bug: the log has the traceback, the clerk gets one line
+        log.exception("unexpected error")
+        sys.stderr.write(f"batchdesk: internal error ({type(exc).__name__}: {exc}); details are in the log\n")
+        return EXIT_TASK_FAILED
+    return EXIT_OK

@@ -1,0 +1,95 @@
+"""The command line's arguments: a stable contract other checks drive the product through."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import NoReturn
+
+from desktop_app import __version__
+
+EXIT_OK = 0
+EXIT_TASK_FAILED = 1
+EXIT_USAGE = 2
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that reports a bad argument in one line on stderr and exits 2, never a usage dump."""
+
+    def error(self, message: str) -> NoReturn:
+        sys.stderr.write(f"batchdesk: {message} (see --help)\n")
+        raise SystemExit(EXIT_USAGE)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be greater than 0: {text}")
+    return value
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    # SUPPRESS: a value given before the command name must not be reset by the subcommand's default.
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--data-dir", metavar="DIR", default=argparse.SUPPRESS,
+                       help="keep everything (database, results, logs) in DIR")  # fmt: skip
+    where.add_argument("--db", metavar="URL", default=argparse.SUPPRESS,
+                       help="database URL: postgresql+psycopg://... or mysql+pymysql://...")  # fmt: skip
+    p.add_argument("--verbose", action="store_true", default=argparse.SUPPRESS, help="also log to stderr")
+
+
+def _file_task(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", metavar="FILE", help="a .csv, .xlsx or .xls file")
+    p.add_argument("--type", dest="import_type", required=True, metavar="T", help="import type, e.g. customers")
+    p.add_argument("--json", action="store_true", help="print the task as JSON")
+    p.add_argument("--user", help="who submits (default: the OS login name)")
+    p.add_argument("--force", action="store_true", help="import again bytes that were already imported")
+    p.add_argument("--max-rows", type=_positive, metavar="N", help="refuse files with more data rows (default 1000000)")
+    p.add_argument("--max-file-mb", type=_positive, metavar="N", help="refuse files larger than N MiB (default 50)")
+    p.add_argument("--dry-run", action="store_true", help="validate only: run the whole pipeline, commit nothing")
+    p.add_argument("--encoding", metavar="E", help="the CSV's text encoding, overriding detection (e.g. gb18030)")
+    p.add_argument("--batch-size", type=_positive, metavar="N", help="rows per transaction (default 1000)")
+    p.add_argument("--repairs", metavar="TASK_NO", help="this file is the fixed error CSV of TASK_NO")
+    _common(p)
+
+
+def build_parser() -> Parser:
+    parser = Parser(prog="batchdesk", description="BatchDesk: queue imports and exports, watch them run.")
+    parser.add_argument("--version", action="version", version=f"BatchDesk {__version__}")
+    parser.add_argument("--demo", action="store_true", help="open the window on a temporary data dir with samples")
+    parser.add_argument("--self-test", action="store_true", help="open the window offscreen, import a sample, exit")
+    parser.add_argument("--data-dir", metavar="DIR", help="keep everything (database, results, logs) in DIR")
+    parser.add_argument("--db", metavar="URL", help="database URL")
+    parser.add_argument("--verbose", action="store_true", help="also log to stderr")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+
+    p = sub.add_parser("import", help="queue a file and (with --wait) run it to the end")
+    _file_task(p)
+    p.add_argument("--wait", action="store_true", help="wait until the task ends")
+
+    p = sub.add_parser("submit", help="queue a file only; a worker runs it")
+    _file_task(p)
+
+    p = sub.add_parser("worker", help="run queued tasks until SIGTERM or Ctrl-C")
+    p.add_argument("--workers", type=_positive, metavar="N", help="concurrent tasks (default 2 x cores)")
+    _common(p)
+
+    p = sub.add_parser("tasks", help="list tasks, newest first")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--status", action="append", metavar="S", help="only tasks with this status (repeatable)")
+    p.add_argument("--limit", type=_positive, default=100)
+    _common(p)
+
+    p = sub.add_parser("status", help="one task")
+    p.add_argument("task_no", metavar="TASK_NO")
+    p.add_argument("--json", action="store_true")
+    _common(p)
+
+    p = sub.add_parser("cancel", help="cancel a pending or running task")
+    p.add_argument("task_no", metavar="TASK_NO")
+    p.add_argument("--json", action="store_true")
+    _common(p)
+    return parser

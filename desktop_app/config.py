@@ -1,0 +1,125 @@
+"""Every path and setting, declared once with its default (platformdirs; --data-dir and BATCHDESK_HOME redirect)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from dataclasses import asdict, dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+from desktop_app import APP_NAME
+
+log = logging.getLogger(__name__)
+
+HOME_ENV = "BATCHDESK_HOME"
+SETTINGS_FILE = "settings.json"
+
+
+@dataclass(frozen=True)
+class Paths:
+    """Where BatchDesk keeps its files: everything under one data dir when redirected."""
+
+    data_dir: Path
+    log_dir: Path
+
+    @property
+    def database_file(self) -> Path:
+        return self.data_dir / "batchdesk.sqlite3"
+
+    @property
+    def results_dir(self) -> Path:
+        return self.data_dir / "results"
+
+    @property
+    def work_dir(self) -> Path:
+        # Temp files live beside the results so the final move is a rename on one file system.
+        return self.data_dir / "results" / ".work"
+
+    @property
+    def settings_file(self) -> Path:
+        return self.data_dir / SETTINGS_FILE
+
+    def ensure(self) -> Paths:
+        for path in (self.data_dir, self.log_dir, self.results_dir, self.work_dir):
+            path.mkdir(parents=True, exist_ok=True)
+        return self
+
+
+def resolve_paths(data_dir: str | os.PathLike[str] | None = None) -> Paths:
+    """--data-dir wins, then BATCHDESK_HOME, then the user's data dir; logs follow a redirect."""
+    chosen = data_dir or os.environ.get(HOME_ENV)
+    if chosen:
+        root = Path(chosen).expanduser().resolve()
+        return Paths(data_dir=root, log_dir=root / "logs")
+    return Paths(
+        data_dir=Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)),
+        log_dir=Path(platformdirs.user_log_dir(APP_NAME, appauthor=False)),
+    )
+
+
+def default_workers() -> int:
+    return 2 * (os.cpu_count() or 1)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Tunable settings with their defaults; a settings file in the data dir may override them."""
+
+    db_url: str | None = None  # None: the embedded SQLite file in the data dir
+    max_workers: int = 0  # 0: 2 x cores
+    short_slots: int = 1  # slots kept for short tasks (seed 003)
+    batch_size: int = 1000
+    poll_interval: float = 2.0
+    poll_batch: int = 10
+    heartbeat_interval: float = 10.0
+    stale_after: float = 90.0
+    max_recoveries: int = 3
+    progress_db_interval: float = 0.8
+    progress_signal_interval: float = 0.2
+    max_file_mb: int = 50
+    max_rows: int = 1_000_000
+    fail_threshold: float = 0.30
+    result_retention_days: int = 7
+    language: str = ""  # "" follows the system locale; "zh" or "en"
+
+    @property
+    def workers(self) -> int:
+        return self.max_workers if self.max_workers > 0 else default_workers()
+
+    def with_overrides(self, **changes: Any) -> Settings:
+        return replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+
+def load_settings(paths: Paths) -> Settings:
+    """Settings from the data dir's settings file; unknown keys are ignored, a broken file is logged."""
+    path = paths.settings_file
+    if not path.exists():
+        return Settings()
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        log.warning("ignoring unreadable settings file %s: %s", path, exc)
+        return Settings()
+    known = {f.name for f in fields(Settings)}
+    return Settings().with_overrides(**{k: v for k, v in raw.items() if k in known})
+
+
+def save_settings(paths: Paths, settings: Settings) -> None:
+    paths.data_dir.mkdir(parents=True, exist_ok=True)
+    tmp = paths.settings_file.with_suffix(".tmp")
+    tmp.write_text(json.dumps(asdict(settings), ensure_ascii=False, indent=2), encoding="utf-8")
+    tmp.replace(paths.settings_file)
+
+
+def resources_dir() -> Path:
+    """The resources folder: beside the package in a checkout, inside the bundle when frozen."""
+    import sys
+
+    bundle = getattr(sys, "_MEIPASS", None)
+    if bundle:
+        return Path(bundle) / "resources"
+    return Path(__file__).resolve().parent.parent / "resources"

@@ -1,0 +1,182 @@
+"""The one catalog of error codes, with plain-language messages in Chinese and English."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Literal
+
+Lang = Literal["zh", "en"]
+
+
+class ErrorCode(StrEnum):
+    """Every code a clerk or a script can see, in a task's error_code or a row of an error CSV."""
+
+    # file-level: the task fails with no row imported
+    EMPTY_FILE = "empty_file"
+    MISSING_REQUIRED_COLUMN = "missing_required_column"
+    ENCODING_UNDETECTABLE = "encoding_undetectable"
+    UNSUPPORTED_FORMAT = "unsupported_format"
+    CORRUPT_FILE = "corrupt_file"
+    FILE_TOO_LARGE = "file_too_large"
+    TOO_MANY_ROWS = "too_many_rows"
+    FILE_NOT_FOUND = "file_not_found"
+    FILE_UNREADABLE = "file_unreadable"
+    # row-level: named in the error CSV
+    REQUIRED_MISSING = "required_missing"
+    PATTERN_MISMATCH = "pattern_mismatch"
+    ALREADY_EXISTS = "already_exists"
+    DUPLICATE_IN_FILE = "duplicate_in_file"
+    TOO_LONG = "too_long"
+    NOT_IN_ENUM = "not_in_enum"
+    INVALID_DATE = "invalid_date"
+    INVALID_NUMBER = "invalid_number"
+    OUT_OF_RANGE = "out_of_range"
+    COLUMN_COUNT_MISMATCH = "column_count_mismatch"
+    # engine
+    ALREADY_IMPORTED = "already_imported"
+    UNKNOWN_TASK_TYPE = "unknown_task_type"
+    UNKNOWN_IMPORT_TYPE = "unknown_import_type"
+    WORKER_LOST = "worker_lost"
+    RETRIES_EXHAUSTED = "retries_exhausted"
+    DATABASE_UNAVAILABLE = "database_unavailable"
+    NETWORK_SHARE = "sqlite_on_network_share"
+    TASK_NOT_FOUND = "task_not_found"
+    INVALID_PARAMS = "invalid_params"
+    INTERNAL_ERROR = "internal_error"
+
+
+# code -> (Chinese, English). Placeholders are filled from the error's params; a missing
+# placeholder value is shown as empty rather than raising, so a message never crashes a report.
+MESSAGES: dict[ErrorCode, tuple[str, str]] = {
+    ErrorCode.EMPTY_FILE: ("文件是空的：没有任何数据行", "The file is empty: it has no data rows"),
+    ErrorCode.MISSING_REQUIRED_COLUMN: (
+        "缺少必填列：{column}（表头里找不到这一列）",
+        "A required column is missing: {column} (no header names it)",
+    ),
+    ErrorCode.ENCODING_UNDETECTABLE: (
+        "无法识别文件的字符编码，请另存为 UTF-8 编码的 CSV 后再导入",
+        "The file's text encoding could not be recognised; save it as UTF-8 CSV and import again",
+    ),
+    ErrorCode.UNSUPPORTED_FORMAT: (
+        "不支持的文件格式“{suffix}”，请使用 .csv、.xlsx 或 .xls 文件",
+        "Unsupported file format \"{suffix}\"; use a .csv, .xlsx or .xls file",
+    ),
+    ErrorCode.CORRUPT_FILE: (
+        "文件已损坏或不是有效的 Excel 文件，无法打开",
+        "The file is damaged or not a valid Excel file and cannot be opened",
+    ),
+    ErrorCode.FILE_TOO_LARGE: (
+        "文件太大：{size_mb} MB，上限是 {limit_mb} MB，请拆分后再导入",
+        "The file is too large: {size_mb} MB, the limit is {limit_mb} MB; split it and import the parts",
+    ),
+    ErrorCode.TOO_MANY_ROWS: (
+        "数据行太多：超过上限 {limit} 行，请拆分后再导入",
+        "Too many data rows: more than the limit of {limit}; split the file and import the parts",
+    ),
+    ErrorCode.FILE_NOT_FOUND: ("找不到文件：{path}", "File not found: {path}"),
+    ErrorCode.FILE_UNREADABLE: (
+        "无法读取文件：{path}（可能正被其他程序占用）",
+        "The file cannot be read: {path} (another program may be holding it)",
+    ),
+    ErrorCode.REQUIRED_MISSING: ("{column}不能为空", "{column} must not be empty"),
+    ErrorCode.PATTERN_MISMATCH: ("{column}格式不正确{hint}", "{column} has the wrong format{hint}"),
+    ErrorCode.ALREADY_EXISTS: (
+        "{column}“{value}”已存在，不能重复导入",
+        "{column} \"{value}\" already exists and cannot be imported again",
+    ),
+    ErrorCode.DUPLICATE_IN_FILE: (
+        "{column}“{value}”在本文件前面的行中已经出现过",
+        "{column} \"{value}\" already appears on an earlier row of this file",
+    ),
+    ErrorCode.TOO_LONG: (
+        "{column}太长：最多 {max} 个字符",
+        "{column} is too long: at most {max} characters",
+    ),
+    ErrorCode.NOT_IN_ENUM: (
+        "{column}“{value}”不是可选值，应为：{allowed}",
+        "{column} \"{value}\" is not one of the allowed values: {allowed}",
+    ),
+    ErrorCode.INVALID_DATE: (
+        "{column}“{value}”不是有效日期，应为 YYYY-MM-DD 或 YYYY/MM/DD",
+        "{column} \"{value}\" is not a valid date; use YYYY-MM-DD or YYYY/MM/DD",
+    ),
+    ErrorCode.INVALID_NUMBER: (
+        "{column}“{value}”不是有效数字（最多 {scale} 位小数）",
+        "{column} \"{value}\" is not a valid number (at most {scale} decimal places)",
+    ),
+    ErrorCode.OUT_OF_RANGE: (
+        "{column}“{value}”超出范围，应在 {min} 到 {max} 之间",
+        "{column} \"{value}\" is out of range; it must be between {min} and {max}",
+    ),
+    ErrorCode.COLUMN_COUNT_MISMATCH: (
+        "这一行有 {found} 列，表头有 {expected} 列（可能多了或少了逗号）",
+        "This row has {found} fields but the header has {expected} (a comma too many or too few?)",
+    ),
+    ErrorCode.ALREADY_IMPORTED: (
+        "这个文件已于 {date} 导入过（任务 {task_no}）；如确需再次导入，请选择“仍然导入”（--force）",
+        "This file was already imported on {date} as task {task_no}; to import it again, confirm (--force)",
+    ),
+    ErrorCode.UNKNOWN_TASK_TYPE: ("未知的任务类型：{task_type}", "Unknown task type: {task_type}"),
+    ErrorCode.UNKNOWN_IMPORT_TYPE: (
+        "未知的导入类型：{import_type}（可用：{available}）",
+        "Unknown import type: {import_type} (available: {available})",
+    ),
+    ErrorCode.WORKER_LOST: (
+        "执行这个任务的程序已中断 {count} 次（可能是崩溃或断电），已停止重试",
+        "The program running this task stopped {count} times (a crash or power loss?); no more retries",
+    ),
+    ErrorCode.RETRIES_EXHAUSTED: (
+        "已重试 {count} 次仍然失败，最后一次的原因：{reason}",
+        "Still failing after {count} retries; the last reason: {reason}",
+    ),
+    ErrorCode.DATABASE_UNAVAILABLE: (
+        "无法连接数据库：{detail}",
+        "The database cannot be reached: {detail}",
+    ),
+    ErrorCode.NETWORK_SHARE: (
+        "数据文件在网络共享盘上（{path}），内置数据库不能放在网络盘；请选择本机文件夹，或改用共享的 PostgreSQL/MySQL 数据库",
+        "The data folder is on a network share ({path}); the embedded database cannot live there. "
+        "Choose a local folder, or use a shared PostgreSQL/MySQL database",
+    ),
+    ErrorCode.TASK_NOT_FOUND: ("找不到任务 {task_no}", "No task {task_no}"),
+    ErrorCode.INVALID_PARAMS: ("任务参数不正确：{detail}", "Invalid task parameters: {detail}"),
+    ErrorCode.INTERNAL_ERROR: (
+        "程序内部错误（已记录到日志）：{detail}",
+        "Internal error (written to the log): {detail}",
+    ),
+}
+
+
+class _Blank(dict[str, object]):
+    def __missing__(self, key: str) -> str:
+        return ""
+
+
+def message(code: ErrorCode | str, lang: Lang = "zh", **params: object) -> str:
+    """The plain-language message for a code, in the given language, with params filled in."""
+    zh, en = MESSAGES[ErrorCode(code)]
+    return (zh if lang == "zh" else en).format_map(_Blank(params))
+
+
+class BatchDeskError(Exception):
+    """An expected problem with a code and a plain message; never shown with a traceback."""
+
+    retryable = False
+
+    def __init__(self, code: ErrorCode, **params: object) -> None:
+        self.code = ErrorCode(code)
+        self.params = params
+        super().__init__(message(self.code, "en", **params))
+
+    def text(self, lang: Lang = "zh") -> str:
+        return message(self.code, lang, **self.params)
+
+
+class PermanentError(BatchDeskError):
+    """Retrying cannot help: a bad file, a validation failure, bad parameters."""
+
+
+class TransientError(BatchDeskError):
+    """May pass on its own: a busy or unreachable database, a file held by another program."""
+
+    retryable = True

@@ -1,0 +1,153 @@
+"""Typed task records and values passed between the store, the executor and the views."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from desktop_app.domain.errors import ErrorCode
+from desktop_app.domain.status import TaskStatus
+
+
+class Lane(StrEnum):
+    """Long tasks (imports, exports) and short ones (notifications, completions) get their own slots."""
+
+    LONG = "long"
+    SHORT = "short"
+
+
+@dataclass(frozen=True)
+class TaskRecord:
+    """One row of the task table, as read at one moment."""
+
+    id: int
+    task_no: str
+    task_type: str
+    lane: Lane
+    status: TaskStatus
+    params: dict[str, Any]
+    biz_key: str | None = None
+    progress: int = 0
+    stage: str = ""
+    total_count: int = 0
+    success_count: int = 0
+    fail_count: int = 0
+    result_path: str | None = None
+    error_code: str | None = None
+    error_msg: str | None = None
+    creator: str = ""
+    owner: str | None = None
+    attempt: int = 0
+    recoveries: int = 0
+    retries: int = 0
+    cancel_requested: bool = False
+    next_run_at: dt.datetime | None = None
+    checkpoint: dict[str, Any] | None = None
+    summary: dict[str, Any] = field(default_factory=dict)
+    started_at: dt.datetime | None = None
+    ended_at: dt.datetime | None = None
+    heartbeat_at: dt.datetime | None = None
+    created_at: dt.datetime | None = None
+    updated_at: dt.datetime | None = None
+
+    @property
+    def error_csv(self) -> str | None:
+        value = self.summary.get("error_csv")
+        return str(value) if value else None
+
+    @property
+    def pending_completion_count(self) -> int:
+        return int(self.summary.get("pending_completion_count", 0))
+
+    @property
+    def file_name(self) -> str:
+        path = self.params.get("file")
+        return Path(path).name if path else ""
+
+    def elapsed_seconds(self, now: dt.datetime | None = None) -> float | None:
+        """Actual time spent, from the record (seed 003): start to end, or to now while running."""
+        if self.started_at is None:
+            return None
+        end = self.ended_at or now
+        if end is None:
+            return None
+        return max(0.0, (end - self.started_at).total_seconds())
+
+    def to_json(self, duplicate_of: str | None = None) -> dict[str, Any]:
+        """The command line's task JSON (a stable contract)."""
+        return {
+            "task_no": self.task_no,
+            "type": self.task_type,
+            "import_type": self.params.get("import_type"),
+            "status": self.status.value,
+            "stage": self.stage,
+            "progress": self.progress,
+            "total_count": self.total_count,
+            "success_count": self.success_count,
+            "fail_count": self.fail_count,
+            "pending_completion_count": self.pending_completion_count,
+            "error_csv": self.error_csv,
+            "result_path": self.result_path,
+            "error_code": self.error_code,
+            "error_msg": self.error_msg,
+            "duplicate_of": duplicate_of,
+            "attempt": self.attempt,
+            "retries": self.retries,
+            "next_run_at": _iso(self.next_run_at),
+            "created_at": _iso(self.created_at),
+            "started_at": _iso(self.started_at),
+            "ended_at": _iso(self.ended_at),
+            "creator": self.creator,
+            "file": self.params.get("file"),
+            "dry_run": bool(self.params.get("dry_run", False)),
+            "warnings": list(self.summary.get("warnings", [])),
+            "repairs": self.summary.get("repairs"),
+        }
+
+
+def _iso(value: dt.datetime | None) -> str | None:
+    # Stamps come from the database clock in UTC without a zone; say so explicitly.
+    return None if value is None else value.replace(tzinfo=dt.UTC).isoformat(timespec="seconds")
+
+
+@dataclass(frozen=True)
+class SubmitResult:
+    """What submit() gives back: the task, and whether it already existed."""
+
+    task: TaskRecord
+    duplicate_of: str | None = None
+    refused: bool = False  # the same bytes were already imported and --force was not given
+
+    @property
+    def refusal_code(self) -> ErrorCode | None:
+        return ErrorCode.ALREADY_IMPORTED if self.refused else None
+
+
+@dataclass(frozen=True)
+class TaskOutcome:
+    """What a handler reports when it ends without raising."""
+
+    status: TaskStatus
+    total_count: int = 0
+    success_count: int = 0
+    fail_count: int = 0
+    result_path: str | None = None
+    error_code: str | None = None
+    error_msg: str | None = None
+    summary: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Progress:
+    """A progress snapshot: what a worker last said about its task."""
+
+    task_id: int
+    task_no: str
+    progress: int
+    stage: str
+    total_count: int
+    success_count: int
+    fail_count: int

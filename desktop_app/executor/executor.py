@@ -1,0 +1,263 @@
+"""The executor: claims tasks into QThreadPool slots (with a lane for short tasks), heartbeats, recovers.
+
+Signals:
+    progress(Progress): a running task moved; throttled to a few times a second per task.
+    task_changed(TaskRecord): a task was claimed, or ended (any final status or back to pending).
+    submitted(SubmitResult): a submission made with submit_async() was accepted or found a duplicate.
+    submit_failed(str, str): (file path, plain-language reason) when submit_async() could not queue.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+
+from desktop_app.config import Paths, Settings
+from desktop_app.domain.errors import BatchDeskError, Lang
+from desktop_app.domain.task import Lane, Progress, SubmitResult, TaskRecord
+from desktop_app.store.tasks import TaskStore
+from desktop_app.tasks.identity import host_name, make_owner, owner_alive
+from desktop_app.tasks.registry import HandlerRegistry
+from desktop_app.tasks.runner import run_task
+from desktop_app.tasks.submit import submit_file
+
+log = logging.getLogger(__name__)
+
+
+class _Job(QRunnable):
+    """One task run in a pool thread."""
+
+    def __init__(self, fn: Callable[[], None]) -> None:
+        super().__init__()
+        self._fn = fn
+        self.setAutoDelete(True)
+
+    def run(self) -> None:
+        self._fn()
+
+
+class Executor(QObject):
+    """Runs the task table's pending tasks in this process; serves the window and the command line."""
+
+    progress = Signal(object)
+    task_changed = Signal(object)
+    submitted = Signal(object)
+    submit_failed = Signal(str, str)
+
+    def __init__(
+        self,
+        *,
+        store: TaskStore,
+        registry: HandlerRegistry,
+        paths: Paths,
+        settings: Settings,
+        lang: Lang = "zh",
+        only_task_ids: Iterable[int] | None = None,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.store = store
+        self.registry = registry
+        self.paths = paths
+        self.settings = settings
+        self.lang: Lang = lang
+        self.owner = make_owner()
+        self._only_ids = set(only_task_ids) if only_task_ids is not None else None
+        self._slots = max(1, settings.workers)
+        self._short_slots = min(max(0, settings.short_slots), self._slots - 1) if self._slots > 1 else 0
+        self._pool = QThreadPool(self)
+        self._pool.setMaxThreadCount(self._slots)
+        # Hashing a submitted file must not wait behind busy task slots, nor run on the GUI thread.
+        self._submit_pool = QThreadPool(self)
+        self._submit_pool.setMaxThreadCount(2)
+        self._lock = threading.Lock()
+        self._running: dict[int, Lane] = {}
+        self._wake = threading.Event()
+        self._stop = threading.Event()  # asks running handlers to stop at their next batch
+        self._quit = threading.Event()  # ends the scheduler loop
+        self._thread: threading.Thread | None = None
+        self._idle = threading.Condition(self._lock)
+
+    # --- life cycle ----------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Recover this host's orphaned tasks, then start claiming."""
+        if self._thread is not None:
+            return
+        recovered = self.store.recover_dead_owners(host_name(), owner_alive, self.settings.max_recoveries)
+        if recovered:
+            log.warning("recovered tasks of processes that are gone: %s", ", ".join(recovered))
+        self._thread = threading.Thread(target=self._loop, name="batchdesk-scheduler", daemon=True)
+        self._thread.start()
+        log.info("executor %s started: %d slots (%d kept for short tasks)", self.owner, self._slots, self._short_slots)
+
+    def shutdown(self, timeout: float = 60.0) -> bool:
+        """Graceful stop: running tasks stop at a batch boundary and go back to pending with their
+        checkpoint. Returns True when every worker ended in time."""
+        self._stop.set()
+        self._quit.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+        done = self._pool.waitForDone(int(timeout * 1000))
+        self._submit_pool.waitForDone(int(timeout * 1000))
+        log.info("executor %s stopped (%s)", self.owner, "clean" if done else "workers still running")
+        return done
+
+    def wake(self) -> None:
+        """Claim now instead of at the next poll (a local submission, a slot came free)."""
+        self._wake.set()
+
+    def running_count(self) -> int:
+        with self._lock:
+            return len(self._running)
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Block until no task runs here (tests and the command line; never the GUI thread)."""
+        deadline = time.monotonic() + timeout
+        with self._idle:
+            while self._running:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._idle.wait(left)
+        return True
+
+    def restrict_to(self, task_ids: Iterable[int]) -> None:
+        """Run only these tasks (the command line's import --wait leaves the rest to workers)."""
+        with self._lock:
+            self._only_ids = set(task_ids)
+        self.wake()
+
+    # --- submission ----------------------------------------------------------------------
+
+    def submit(self, *, task_type: str, path: Path, user: str, params: dict[str, Any], force: bool = False) -> SubmitResult:
+        """Queue a file task from a non-GUI thread (the command line); starts it without waiting for a poll."""
+        result = submit_file(self.store, self.registry, task_type=task_type, path=path, user=user,
+                             params=params, force=force)  # fmt: skip
+        self.wake()
+        return result
+
+    def submit_async(self, *, task_type: str, path: Path, user: str, params: dict[str, Any], force: bool = False) -> None:
+        """Queue a file task without blocking the caller: hashing and the insert run in a pool thread;
+        the answer arrives as `submitted` or `submit_failed`."""
+
+        def work() -> None:
+            try:
+                result = self.submit(task_type=task_type, path=path, user=user, params=params, force=force)
+            except BatchDeskError as exc:
+                self.submit_failed.emit(str(path), exc.text(self.lang))
+            except Exception as exc:
+                log.exception("submission of %s failed", path)
+                self.submit_failed.emit(str(path), f"{type(exc).__name__}: {exc}")
+            else:
+                self.submitted.emit(result)
+
+        self._submit_pool.start(_Job(work))
+
+    def run_in_background(self, fn: Callable[[], None]) -> None:
+        """Run a short piece of I/O (a cancel, a look-up) off the caller's thread."""
+        self._submit_pool.start(_Job(fn))
+
+    # --- the scheduler thread ------------------------------------------------------------
+
+    def _loop(self) -> None:
+        next_heartbeat = time.monotonic() + self.settings.heartbeat_interval
+        next_rescue = time.monotonic()
+        while not self._quit.is_set():
+            now = time.monotonic()
+            try:
+                if now >= next_rescue:
+                    self._rescue()
+                    next_rescue = now + max(1.0, min(30.0, self.settings.stale_after / 3))
+                if now >= next_heartbeat:
+                    self._heartbeat()
+                    next_heartbeat = now + self.settings.heartbeat_interval
+                if not self._stop.is_set():
+                    self._claim()
+            except Exception:
+                # The database may be down for a while: keep polling, never die silently.
+                log.exception("scheduler round failed; trying again in %.0f s", self.settings.poll_interval)
+            timeout = min(self.settings.poll_interval, max(0.05, next_heartbeat - time.monotonic()))
+            self._wake.wait(timeout)
+            self._wake.clear()
+
+    def _heartbeat(self) -> None:
+        with self._lock:
+            ids = list(self._running)
+        if ids:
+            ours = self.store.heartbeat(self.owner, ids)
+            lost = set(ids) - ours
+            if lost:
+                log.warning("tasks %s are no longer ours (ended or recovered elsewhere)", sorted(lost))
+
+    def _rescue(self) -> None:
+        for task_no in self.store.recover_stale(self.settings.stale_after, self.settings.max_recoveries):
+            log.warning("[%s] recovered: its heartbeat was older than %.0f s", task_no, self.settings.stale_after)
+            self._wake.set()
+
+    def _free_slots(self) -> tuple[int, int]:
+        """(any-lane slots free, long-lane slots free): one slot or more stays for short tasks."""
+        with self._lock:
+            running = len(self._running)
+            running_long = sum(1 for lane in self._running.values() if lane is Lane.LONG)
+        free = self._slots - running
+        free_long = min(free, (self._slots - self._short_slots) - running_long)
+        return max(0, free), max(0, free_long)
+
+    def _claim(self) -> None:
+        with self._lock:
+            only = None if self._only_ids is None else sorted(self._only_ids)
+        if only is not None and not only:
+            return
+        types = self.registry.types()
+        free, _ = self._free_slots()
+        if free > 0:
+            limit = min(free, self.settings.poll_batch)
+            for task in self.store.claim(self.owner, limit, lanes=[Lane.SHORT], only_ids=only, task_types=types):
+                self._start(task)
+        _, free_long = self._free_slots()
+        if free_long > 0:
+            limit = min(free_long, self.settings.poll_batch)
+            for task in self.store.claim(self.owner, limit, lanes=[Lane.LONG], only_ids=only, task_types=types):
+                self._start(task)
+
+    def _start(self, task: TaskRecord) -> None:
+        with self._lock:
+            self._running[task.id] = task.lane
+        self.task_changed.emit(task)
+
+        def work() -> None:
+            try:
+                run_task(
+                    task,
+                    registry=self.registry,
+                    store=self.store,
+                    paths=self.paths,
+                    settings=self.settings,
+                    stop_event=self._stop,
+                    listener=self.progress.emit,
+                    lang=self.lang,
+                )
+            except Exception:
+                log.exception("[%s] runner failed", task.task_no)
+            finally:
+                with self._idle:
+                    self._running.pop(task.id, None)
+                    self._idle.notify_all()
+                self._wake.set()
+                try:
+                    record = self.store.get_by_id(task.id)
+                except Exception:
+                    log.exception("[%s] could not read the task after it ran", task.task_no)
+                    record = None
+                if record is not None:
+                    self.task_changed.emit(record)
+
+        self._pool.start(_Job(work))

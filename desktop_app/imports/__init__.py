@@ -1,0 +1,1 @@
+"""The import pipeline: declarative import types, readers, validation, error CSV; no Qt."""

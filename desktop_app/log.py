@@ -1,0 +1,60 @@
+"""Logging: a rotating file in the log dir; every line about a task carries its task number."""
+
+from __future__ import annotations
+
+import logging
+import logging.handlers
+import os
+from pathlib import Path
+
+FORMAT = "%(asctime)s %(levelname)s [%(process)d %(threadName)s] %(name)s: %(message)s"
+
+
+class TaskAdapter(logging.LoggerAdapter[logging.Logger]):
+    """Prefixes each message with the task number so one grep finds a task's whole story."""
+
+    def process(self, msg: object, kwargs: dict) -> tuple[object, dict]:  # type: ignore[type-arg,override]
+        extra = self.extra or {}
+        return f"[{extra.get('task_no', '-')}] {msg}", kwargs
+
+
+def task_logger(name: str, task_no: str) -> TaskAdapter:
+    return TaskAdapter(logging.getLogger(name), {"task_no": task_no})
+
+
+def setup_logging(log_dir: Path, *, verbose: bool = False, console: bool = False) -> Path:
+    """Send logs to a rotating file (and stderr when asked); returns the log file path."""
+    log_dir.mkdir(parents=True, exist_ok=True)
+    path = log_dir / "batchdesk.log"
+    root = logging.getLogger()
+    root.setLevel(logging.DEBUG if verbose else logging.INFO)
+    for handler in list(root.handlers):
+        if getattr(handler, "_batchdesk", False):
+            root.removeHandler(handler)
+            handler.close()
+    file_handler = logging.handlers.RotatingFileHandler(
+        path, maxBytes=5_000_000, backupCount=5, encoding="utf-8", delay=True
+    )
+    file_handler.setFormatter(logging.Formatter(FORMAT))
+    file_handler._batchdesk = True  # type: ignore[attr-defined]
+    root.addHandler(file_handler)
+    if console or os.environ.get("BATCHDESK_LOG_STDERR"):
+        stream = logging.StreamHandler()
+        stream.setFormatter(logging.Formatter(FORMAT))
+        stream._batchdesk = True  # type: ignore[attr-defined]
+        root.addHandler(stream)
+    return path
+
+
+def task_log_lines(log_dir: Path, task_no: str, limit: int = 500) -> list[str]:
+    """The log lines of one task (for the details panel), newest files last."""
+    files = sorted(log_dir.glob("batchdesk.log*"), key=lambda p: p.stat().st_mtime)
+    tag = f"[{task_no}]"
+    lines: list[str] = []
+    for file in files:
+        try:
+            with file.open(encoding="utf-8", errors="replace") as handle:
+                lines.extend(line.rstrip("\n") for line in handle if tag in line)
+        except OSError:
+            continue
+    return lines[-limit:]

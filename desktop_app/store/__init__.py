@@ -1,0 +1,1 @@
+"""The store: SQLAlchemy engines, the task table and its fenced transitions; no Qt."""

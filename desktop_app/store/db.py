@@ -1,0 +1,151 @@
+"""Engines per back-end: SQLite in WAL with BEGIN IMMEDIATE, PostgreSQL and MariaDB/MySQL by URL."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+from sqlalchemy.pool import NullPool
+
+from desktop_app.domain.errors import ErrorCode, PermanentError
+
+log = logging.getLogger(__name__)
+
+BUSY_TIMEOUT_MS = 15_000
+NETWORK_FS = {
+    "nfs", "nfs4", "cifs", "smb", "smbfs", "smb2", "smb3", "afpfs", "afs", "sshfs", "fuse.sshfs",
+    "9p", "davfs", "fuse.davfs2", "webdav", "ncpfs", "glusterfs", "ceph", "fuse.rclone",
+}  # fmt: skip
+READONLY = "batchdesk_readonly"
+
+
+def sqlite_url(path: Path) -> str:
+    return f"sqlite:///{path}"
+
+
+def is_network_path(path: Path, mounts: list[tuple[str, str]] | None = None) -> bool:
+    """True when path lies on a network file system (where SQLite's WAL is unsafe)."""
+    text = str(path)
+    if text.startswith(("\\\\", "//")):
+        return True  # a UNC path: \\server\share
+    if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
+        import ctypes
+
+        drive = os.path.splitdrive(str(path.resolve()))[0]
+        if drive:
+            return bool(ctypes.windll.kernel32.GetDriveTypeW(drive + "\\") == 4)  # DRIVE_REMOTE
+        return False
+    table = mounts if mounts is not None else _mount_table()
+    resolved = str(path.resolve()) if mounts is None else text
+    best: tuple[int, str] = (-1, "")
+    for mount_point, fs_type in table:
+        prefix = mount_point.rstrip("/") + "/"
+        if (resolved + "/").startswith(prefix) and len(prefix) > best[0]:
+            best = (len(prefix), fs_type)
+    return best[1].lower() in NETWORK_FS
+
+
+def _mount_table() -> list[tuple[str, str]]:
+    try:
+        with open("/proc/self/mounts", encoding="utf-8") as handle:
+            return [(p[1].replace("\\040", " "), p[2]) for p in (line.split() for line in handle) if len(p) > 2]
+    except OSError:
+        pass
+    if sys.platform == "darwin":  # pragma: no cover - macOS only
+        import subprocess
+
+        out = subprocess.run(["mount"], capture_output=True, text=True, check=False).stdout
+        rows = []
+        for line in out.splitlines():  # "//u@host/share on /Volumes/share (smbfs, nodev, ...)"
+            if " on " in line and "(" in line:
+                point = line.split(" on ", 1)[1].rsplit(" (", 1)[0]
+                fs_type = line.rsplit("(", 1)[1].split(",")[0].strip(" )")
+                rows.append((point, fs_type))
+        return rows
+    return []
+
+
+def make_engine(url: str, **kwargs: Any) -> Engine:
+    """An engine for the URL, set up for this product's transactions; bad URLs fail in plain words."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError as exc:
+        raise PermanentError(ErrorCode.DATABASE_UNAVAILABLE, detail=f"not a database URL: {url}") from exc
+    backend = parsed.get_backend_name()
+    try:
+        if backend == "sqlite":
+            return _sqlite_engine(url, parsed.database, **kwargs)
+        if backend in ("postgresql", "mysql", "mariadb"):
+            engine = create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=20, **kwargs)
+            if backend != "postgresql":
+                _install_mysql_listeners(engine)
+            return engine
+    except (NoSuchModuleError, ModuleNotFoundError) as exc:
+        raise PermanentError(
+            ErrorCode.DATABASE_UNAVAILABLE,
+            detail=f"the driver for {parsed.drivername} is not installed ({exc})",
+        ) from exc
+    raise PermanentError(
+        ErrorCode.DATABASE_UNAVAILABLE,
+        detail=f"unsupported database {backend}: use sqlite, postgresql+psycopg or mysql+pymysql",
+    )
+
+
+def _sqlite_engine(url: str, database: str | None, **kwargs: Any) -> Engine:
+    if database and database != ":memory:":
+        path = Path(database)
+        if is_network_path(path.parent):
+            raise PermanentError(ErrorCode.NETWORK_SHARE, path=str(path.parent))
+        path.parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(
+        url,
+        poolclass=NullPool if database in (None, "", ":memory:") else None,
+        connect_args={"timeout": BUSY_TIMEOUT_MS / 1000, "check_same_thread": False},
+        **kwargs,
+    )
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        # Let SQLAlchemy's "begin" event below emit BEGIN itself (the pysqlite recipe).
+        dbapi_conn.isolation_level = None
+        cursor = dbapi_conn.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Any) -> None:
+        # A deferred transaction that reads then writes gets SQLITE_BUSY at once, ignoring the busy
+        # timeout; taking the write lock up front makes writers queue instead. Reads stay deferred.
+        if conn.get_execution_options().get(READONLY):
+            conn.exec_driver_sql("BEGIN")
+        else:
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+    return engine
+
+
+def _install_mysql_listeners(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        cursor = dbapi_conn.cursor()
+        # READ COMMITTED: the claim's SKIP LOCKED and our fenced updates need no gap locks.
+        cursor.execute("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED")
+        cursor.execute("SET time_zone = '+00:00'")
+        cursor.close()
+
+
+def describe(url: str) -> str:
+    """The URL without its password, for logs and the window."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return "<invalid url>"

@@ -1,0 +1,91 @@
+"""Table definitions (SQLAlchemy Core): the task table and the built-in business tables."""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Column,
+    Date,
+    DateTime,
+    Index,
+    Integer,
+    MetaData,
+    Numeric,
+    String,
+    Table,
+)
+from sqlalchemy.dialects import mysql, sqlite
+
+metadata = MetaData()
+
+# BIGINT on servers, INTEGER on SQLite so the id is the rowid alias that autoincrements.
+Id = BigInteger().with_variant(sqlite.INTEGER(), "sqlite")
+# Microseconds on MySQL/MariaDB (the default DATETIME drops them).
+Stamp = DateTime().with_variant(mysql.DATETIME(fsp=6), "mysql", "mariadb")
+
+tasks = Table(
+    "tasks",
+    metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("task_no", String(32), nullable=False, unique=True),
+    Column("task_type", String(40), nullable=False),
+    Column("lane", String(10), nullable=False, server_default="long"),
+    Column("biz_key", String(128), nullable=True, index=True),
+    # Holds biz_key only while the task is pending or running, NULL after: the unique index makes
+    # "one active task per file" a database rule that works on SQLite, PostgreSQL and MySQL alike.
+    Column("active_key", String(128), nullable=True, unique=True),
+    Column("params", JSON, nullable=False),
+    Column("status", String(24), nullable=False),
+    Column("progress", Integer, nullable=False, server_default="0"),
+    Column("stage", String(200), nullable=False, server_default=""),
+    Column("total_count", Integer, nullable=False, server_default="0"),
+    Column("success_count", Integer, nullable=False, server_default="0"),
+    Column("fail_count", Integer, nullable=False, server_default="0"),
+    Column("result_path", String(1024), nullable=True),
+    Column("error_code", String(64), nullable=True),
+    Column("error_msg", String(2000), nullable=True),
+    Column("creator", String(128), nullable=False, server_default=""),
+    Column("owner", String(200), nullable=True),
+    Column("attempt", Integer, nullable=False, server_default="0"),
+    Column("recoveries", Integer, nullable=False, server_default="0"),
+    Column("retries", Integer, nullable=False, server_default="0"),
+    Column("cancel_requested", Boolean, nullable=False, server_default="0"),
+    Column("next_run_at", Stamp, nullable=True),
+    Column("checkpoint", JSON, nullable=True),
+    Column("summary", JSON, nullable=True),
+    Column("started_at", Stamp, nullable=True),
+    Column("ended_at", Stamp, nullable=True),
+    Column("heartbeat_at", Stamp, nullable=True),
+    Column("created_at", Stamp, nullable=False),
+    Column("updated_at", Stamp, nullable=False),
+    Index("ix_tasks_claim", "status", "lane", "id"),
+    Index("ix_tasks_created", "created_at"),
+)
+
+departments = Table(
+    "departments",
+    metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("name", String(100), nullable=False, unique=True),
+)
+
+customers = Table(
+    "customers",
+    metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("code", String(16), nullable=False, unique=True),
+    Column("name", String(50), nullable=False),
+    Column("phone", String(11), nullable=False),
+    Column("email", String(254), nullable=True),
+    Column("level", String(10), nullable=False, server_default="standard"),
+    Column("opened_on", Date, nullable=True),
+    Column("credit_limit", Numeric(12, 2), nullable=False, server_default="0"),
+    Column("department", String(100), nullable=True),
+    Column("department_id", Id, nullable=True),
+    Column("note", String(200), nullable=True),
+    Column("task_no", String(32), nullable=True, index=True),
+)
+
+SEEDED_DEPARTMENTS = ("销售部", "市场部", "财务部", "人事部", "技术部", "客服部", "采购部", "物流部")

@@ -1,0 +1,548 @@
+"""The task repository: submit with a unique active key, claim, and fenced transitions by row count."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from sqlalchemy import Connection, Engine, Row, and_, func, or_, select, update
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
+
+from desktop_app.domain.errors import ErrorCode, TransientError
+from desktop_app.domain.status import ACTIVE, TaskStatus, check_transition
+from desktop_app.domain.task import Lane, SubmitResult, TaskRecord
+from desktop_app.store.clock import db_now
+from desktop_app.store.db import READONLY
+from desktop_app.store.schema import tasks
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford base32: no I, L, O, U to misread
+
+
+def new_task_no() -> str:
+    """A public task number a clerk can read out on the phone: T + date + 6 random characters."""
+    stamp = time.strftime("%y%m%d")
+    return "T" + stamp + "-" + "".join(secrets.choice(_ALPHABET) for _ in range(6))
+
+
+@dataclass(frozen=True)
+class Fence:
+    """Who may write a running task: the owner that claimed it, for that attempt only."""
+
+    task_id: int
+    owner: str
+    attempt: int
+
+
+class LostOwnership(Exception):
+    """A fenced write matched no row: another worker owns the task now, so our result is dropped."""
+
+
+class TaskStore:
+    """The task table behind a narrow interface; every transition is one conditional UPDATE."""
+
+    # An ended task with these statuses refuses the same bytes again unless forced; a cancelled one
+    # does not (the clerk changed their mind, nothing to protect).
+    REFUSE_AFTER: tuple[TaskStatus, ...] = (
+        TaskStatus.SUCCEEDED,
+        TaskStatus.PARTIALLY_SUCCEEDED,
+        TaskStatus.FAILED,
+    )
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.dialect = engine.dialect.name
+
+    # --- reading -------------------------------------------------------------------------
+
+    @contextmanager
+    def reading(self) -> Iterator[Connection]:
+        with self.engine.connect().execution_options(**{READONLY: True}) as conn, conn.begin():
+            yield conn
+
+    def now(self, offset: float = 0.0) -> Any:
+        return db_now(self.dialect, offset)
+
+    def get(self, task_no: str) -> TaskRecord | None:
+        with self.reading() as conn:
+            row = conn.execute(select(tasks).where(tasks.c.task_no == task_no)).first()
+        return _record(row) if row else None
+
+    def get_by_id(self, task_id: int) -> TaskRecord | None:
+        with self.reading() as conn:
+            row = conn.execute(select(tasks).where(tasks.c.id == task_id)).first()
+        return _record(row) if row else None
+
+    def list(
+        self,
+        *,
+        statuses: Sequence[TaskStatus] | None = None,
+        task_type: str | None = None,
+        limit: int = 1000,
+        offset: int = 0,
+        newest_first: bool = True,
+    ) -> list[TaskRecord]:
+        query = select(tasks)
+        if statuses:
+            query = query.where(tasks.c.status.in_([s.value for s in statuses]))
+        if task_type:
+            query = query.where(tasks.c.task_type == task_type)
+        query = query.order_by(tasks.c.id.desc() if newest_first else tasks.c.id.asc())
+        with self.reading() as conn:
+            rows = conn.execute(query.limit(limit).offset(offset)).all()
+        return [_record(r) for r in rows]
+
+    def count(self) -> int:
+        with self.reading() as conn:
+            return int(conn.execute(select(func.count()).select_from(tasks)).scalar_one())
+
+    def changed_since(self, stamp: Any) -> list[TaskRecord]:
+        """Tasks updated after a database timestamp (for views that refresh incrementally)."""
+        with self.reading() as conn:
+            rows = conn.execute(select(tasks).where(tasks.c.updated_at > stamp).order_by(tasks.c.id)).all()
+        return [_record(r) for r in rows]
+
+    # --- submission ----------------------------------------------------------------------
+
+    def submit(
+        self,
+        *,
+        task_type: str,
+        params: dict[str, Any],
+        creator: str,
+        lane: Lane = Lane.LONG,
+        biz_key: str | None = None,
+        force: bool = False,
+        refuse_statuses: Sequence[TaskStatus] | None = None,
+    ) -> SubmitResult:
+        """Create a pending task, or return the active one with the same key (idempotent).
+
+        The unique index on active_key decides concurrent submissions; the look-ups first only
+        make the common repeat fast and let an ended import refuse the same bytes.
+        """
+        for _ in range(5):
+            if biz_key is not None:
+                existing = self._find_active(biz_key)
+                if existing is not None:
+                    return SubmitResult(existing, duplicate_of=existing.task_no)
+                if not force:
+                    ended = self._find_ended(biz_key, self.REFUSE_AFTER if refuse_statuses is None else refuse_statuses)
+                    if ended is not None:
+                        return SubmitResult(ended, duplicate_of=ended.task_no, refused=True)
+            task_no = new_task_no()
+            try:
+                with self.engine.begin() as conn:
+                    conn.execute(
+                        tasks.insert().values(
+                            task_no=task_no,
+                            task_type=task_type,
+                            lane=lane.value,
+                            biz_key=biz_key,
+                            active_key=biz_key,
+                            params=params,
+                            status=TaskStatus.PENDING.value,
+                            creator=creator,
+                            summary={},
+                            created_at=self.now(),
+                            updated_at=self.now(),
+                        )
+                    )
+            except IntegrityError:
+                # Another submission of the same key won the unique index (or, rarely, the task
+                # number collided): look again.
+                continue
+            record = self.get(task_no)
+            assert record is not None
+            log.info("[%s] submitted %s by %s", task_no, task_type, creator)
+            return SubmitResult(record)
+        raise TransientError(ErrorCode.DATABASE_UNAVAILABLE, detail="could not create the task after 5 tries")
+
+    def _find_active(self, biz_key: str) -> TaskRecord | None:
+        with self.reading() as conn:
+            row = conn.execute(select(tasks).where(tasks.c.active_key == biz_key)).first()
+        return _record(row) if row else None
+
+    def _find_ended(self, biz_key: str, statuses: Sequence[TaskStatus]) -> TaskRecord | None:
+        query = (
+            select(tasks)
+            .where(tasks.c.biz_key == biz_key, tasks.c.status.in_([s.value for s in statuses]))
+            .order_by(tasks.c.id.desc())
+            .limit(1)
+        )
+        with self.reading() as conn:
+            row = conn.execute(query).first()
+        return _record(row) if row else None
+
+    # --- claiming ------------------------------------------------------------------------
+
+    def claim(
+        self,
+        owner: str,
+        limit: int,
+        *,
+        lanes: Sequence[Lane] | None = None,
+        only_ids: Sequence[int] | None = None,
+        task_types: Sequence[str] | None = None,
+    ) -> list[TaskRecord]:
+        """Claim up to `limit` due pending tasks in created order; each won by a conditional UPDATE."""
+        if limit <= 0:
+            return []
+        due = or_(tasks.c.next_run_at.is_(None), tasks.c.next_run_at <= self.now())
+        query = select(tasks.c.id).where(tasks.c.status == TaskStatus.PENDING.value, due)
+        if lanes:
+            query = query.where(tasks.c.lane.in_([lane.value for lane in lanes]))
+        if only_ids is not None:
+            query = query.where(tasks.c.id.in_(list(only_ids)))
+        if task_types is not None:
+            # A worker claims only the types it can run, so a newer desk's task waits for a newer desk.
+            query = query.where(tasks.c.task_type.in_(list(task_types)))
+        query = query.order_by(tasks.c.id).limit(limit)
+        if self.dialect != "sqlite":
+            # Other claimers skip rows we hold instead of queueing behind us (SQLite's BEGIN
+            # IMMEDIATE already serialises claimers; it has no row locks).
+            query = query.with_for_update(skip_locked=True)
+        won: list[int] = []
+        with self.engine.begin() as conn:
+            for task_id in conn.execute(query).scalars().all():
+                result = conn.execute(
+                    update(tasks)
+                    .where(tasks.c.id == task_id, tasks.c.status == TaskStatus.PENDING.value)
+                    .values(
+                        status=TaskStatus.RUNNING.value,
+                        owner=owner,
+                        attempt=tasks.c.attempt + 1,
+                        started_at=func.coalesce(tasks.c.started_at, self.now()),
+                        heartbeat_at=self.now(),
+                        next_run_at=None,
+                        updated_at=self.now(),
+                    )
+                )
+                if result.rowcount == 1:
+                    won.append(task_id)
+            if not won:
+                return []
+            rows = conn.execute(select(tasks).where(tasks.c.id.in_(won)).order_by(tasks.c.id)).all()
+        claimed = [_record(r) for r in rows if r.owner == owner]
+        for task in claimed:
+            log.info("[%s] claimed by %s (attempt %d)", task.task_no, owner, task.attempt)
+        return claimed
+
+    # --- fenced writes by the owner ------------------------------------------------------
+
+    def _fenced(self, fence: Fence) -> Any:
+        return and_(
+            tasks.c.id == fence.task_id,
+            tasks.c.status == TaskStatus.RUNNING.value,
+            tasks.c.owner == fence.owner,
+            tasks.c.attempt == fence.attempt,
+        )
+
+    def report_progress(
+        self,
+        fence: Fence,
+        *,
+        progress: int | None = None,
+        stage: str | None = None,
+        counts: tuple[int, int, int] | None = None,
+        conn: Connection | None = None,
+        checkpoint: dict[str, Any] | None = None,
+    ) -> bool:
+        """Progress, heartbeat and (optionally) the checkpoint in one fenced UPDATE.
+
+        Returns whether a cancel was requested. Raises LostOwnership when we no longer own it.
+        """
+        values: dict[str, Any] = {"heartbeat_at": self.now(), "updated_at": self.now()}
+        if progress is not None:
+            # Progress never runs backwards on screen, whatever order writes land in.
+            values["progress"] = _greatest(self.dialect, tasks.c.progress, max(0, min(100, int(progress))))
+        if stage is not None:
+            values["stage"] = stage[:200]
+        if counts is not None:
+            values["total_count"], values["success_count"], values["fail_count"] = counts
+        if checkpoint is not None:
+            values["checkpoint"] = checkpoint
+        statement = update(tasks).where(self._fenced(fence)).values(**values)
+        if conn is None:
+            with self.engine.begin() as own:
+                matched = own.execute(statement).rowcount
+                cancel = own.execute(select(tasks.c.cancel_requested).where(tasks.c.id == fence.task_id))
+                cancel_requested = bool(cancel.scalar())
+        else:
+            matched = conn.execute(statement).rowcount
+            cancel_requested = bool(
+                conn.execute(select(tasks.c.cancel_requested).where(tasks.c.id == fence.task_id)).scalar()
+            )
+        if matched != 1:
+            log.warning("task id %s: progress write dropped, %s no longer owns attempt %s",
+                        fence.task_id, fence.owner, fence.attempt)  # fmt: skip
+            raise LostOwnership(fence.task_id)
+        return cancel_requested
+
+    def heartbeat(self, owner: str, task_ids: Sequence[int]) -> set[int]:
+        """Stamp the heartbeat of our running tasks; returns the ids still ours."""
+        if not task_ids:
+            return set()
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(tasks)
+                .where(
+                    tasks.c.id.in_(list(task_ids)),
+                    tasks.c.owner == owner,
+                    tasks.c.status == TaskStatus.RUNNING.value,
+                )
+                .values(heartbeat_at=self.now())
+            )
+            ours = conn.execute(
+                select(tasks.c.id).where(
+                    tasks.c.id.in_(list(task_ids)),
+                    tasks.c.owner == owner,
+                    tasks.c.status == TaskStatus.RUNNING.value,
+                )
+            )
+            return set(ours.scalars().all())
+
+    def finish(
+        self,
+        fence: Fence,
+        status: TaskStatus,
+        *,
+        total: int | None = None,
+        success: int | None = None,
+        fail: int | None = None,
+        result_path: str | None = None,
+        error_code: str | None = None,
+        error_msg: str | None = None,
+        summary: dict[str, Any] | None = None,
+        stage: str | None = None,
+    ) -> bool:
+        """running -> a final status (or cancelled), fenced. False: dropped, another owner has it."""
+        check_transition(TaskStatus.RUNNING, status)
+        if not status.is_final:
+            raise ValueError("finish() takes a final status; use release() to go back to pending")
+        values: dict[str, Any] = {
+            "status": status.value,
+            "active_key": None,
+            "ended_at": self.now(),
+            "updated_at": self.now(),
+            "result_path": result_path,
+            "error_code": error_code,
+            "error_msg": (error_msg or None) and error_msg[:2000],
+        }
+        if status in (TaskStatus.SUCCEEDED, TaskStatus.PARTIALLY_SUCCEEDED):
+            values["progress"] = 100
+        for key, value in (("total_count", total), ("success_count", success), ("fail_count", fail)):
+            if value is not None:
+                values[key] = value
+        if summary is not None:
+            values["summary"] = summary
+        if stage is not None:
+            values["stage"] = stage[:200]
+        return self._write(fence, values, f"finish as {status.value}")
+
+    def release(
+        self,
+        fence: Fence,
+        *,
+        delay: float | None = None,
+        is_retry: bool = False,
+        stage: str | None = None,
+        error_msg: str | None = None,
+    ) -> bool:
+        """running -> pending: a graceful stop or a retry; the checkpoint stays for the next run."""
+        check_transition(TaskStatus.RUNNING, TaskStatus.PENDING)
+        values: dict[str, Any] = {
+            "status": TaskStatus.PENDING.value,
+            "owner": None,
+            "updated_at": self.now(),
+            "next_run_at": self.now(delay) if delay else None,
+        }
+        if is_retry:
+            values["retries"] = tasks.c.retries + 1
+        if stage is not None:
+            values["stage"] = stage[:200]
+        if error_msg is not None:
+            values["error_msg"] = error_msg[:2000]
+        return self._write(fence, values, "release to pending")
+
+    def _write(self, fence: Fence, values: dict[str, Any], what: str) -> bool:
+        def attempt() -> int:
+            with self.engine.begin() as conn:
+                return int(conn.execute(update(tasks).where(self._fenced(fence)).values(**values)).rowcount)
+
+        # The final write is retried: a lost "finished" would leave the task claimed while we live.
+        matched = retry_db(attempt)
+        if matched != 1:
+            log.warning("task id %s: %s dropped, %s no longer owns attempt %s (another worker took over)",
+                        fence.task_id, what, fence.owner, fence.attempt)  # fmt: skip
+            return False
+        return True
+
+    # --- transitions by anyone -----------------------------------------------------------
+
+    def cancel(self, task_no: str) -> TaskRecord | None:
+        """pending -> cancelled at once; running -> a request the worker honours at its next batch."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(tasks)
+                .where(tasks.c.task_no == task_no, tasks.c.status == TaskStatus.PENDING.value)
+                .values(
+                    status=TaskStatus.CANCELLED.value,
+                    active_key=None,
+                    ended_at=self.now(),
+                    updated_at=self.now(),
+                    stage="已取消",
+                )
+            )
+            conn.execute(
+                update(tasks)
+                .where(tasks.c.task_no == task_no, tasks.c.status == TaskStatus.RUNNING.value)
+                .values(cancel_requested=True, updated_at=self.now())
+            )
+        return self.get(task_no)
+
+    def recover_stale(self, stale_after: float, max_recoveries: int) -> list[str]:
+        """Running tasks whose heartbeat is older than stale_after go back to pending (an attempt);
+        past max_recoveries they fail. Each row is re-checked in its own conditional UPDATE."""
+        with self.reading() as conn:
+            rows = conn.execute(
+                select(tasks.c.id, tasks.c.task_no, tasks.c.owner, tasks.c.attempt, tasks.c.recoveries).where(
+                    tasks.c.status == TaskStatus.RUNNING.value,
+                    tasks.c.heartbeat_at < self.now(-stale_after),
+                )
+            ).all()
+        changed = []
+        for row in rows:
+            condition = and_(
+                tasks.c.id == row.id,
+                tasks.c.status == TaskStatus.RUNNING.value,
+                tasks.c.attempt == row.attempt,
+                tasks.c.heartbeat_at < self.now(-stale_after),
+            )
+            if self._recover(condition, row, max_recoveries, f"heartbeat older than {stale_after:.0f} s"):
+                changed.append(row.task_no)
+        return changed
+
+    def recover_dead_owners(self, host: str, is_alive: Callable[[str], bool], max_recoveries: int) -> list[str]:
+        """At start-up: tasks owned by a process of this host that no longer exists, recovered at once."""
+        with self.reading() as conn:
+            rows = conn.execute(
+                select(tasks.c.id, tasks.c.task_no, tasks.c.owner, tasks.c.attempt, tasks.c.recoveries).where(
+                    tasks.c.status == TaskStatus.RUNNING.value,
+                    tasks.c.owner.like(f"{host}:%"),
+                )
+            ).all()
+        changed = []
+        for row in rows:
+            if is_alive(row.owner):
+                continue
+            condition = and_(
+                tasks.c.id == row.id,
+                tasks.c.status == TaskStatus.RUNNING.value,
+                tasks.c.owner == row.owner,
+                tasks.c.attempt == row.attempt,
+            )
+            if self._recover(condition, row, max_recoveries, "its process is gone"):
+                changed.append(row.task_no)
+        return changed
+
+    def _recover(self, condition: Any, row: Row[Any], max_recoveries: int, why: str) -> bool:
+        if row.recoveries >= max_recoveries:
+            from desktop_app.domain.errors import message
+
+            values: dict[str, Any] = {
+                "status": TaskStatus.FAILED.value,
+                "active_key": None,
+                "ended_at": self.now(),
+                "error_code": ErrorCode.WORKER_LOST.value,
+                "error_msg": message(ErrorCode.WORKER_LOST, "zh", count=row.recoveries + 1),
+                "recoveries": tasks.c.recoveries + 1,
+                "updated_at": self.now(),
+            }
+        else:
+            values = {
+                "status": TaskStatus.PENDING.value,
+                "owner": None,
+                "recoveries": tasks.c.recoveries + 1,
+                "stage": "等待恢复执行",
+                "updated_at": self.now(),
+            }
+        with self.engine.begin() as conn:
+            matched = conn.execute(update(tasks).where(condition).values(**values)).rowcount
+        if matched == 1:
+            log.warning("[%s] recovered from %s (%s): now %s", row.task_no, row.owner, why, values["status"])
+            return True
+        return False
+
+    def delete_ended_before(self, days: int) -> int:
+        """Retention: drop final tasks that ended more than `days` ago."""
+        with self.engine.begin() as conn:
+            return int(
+                conn.execute(
+                    tasks.delete().where(
+                        tasks.c.status.not_in([s.value for s in ACTIVE]),
+                        tasks.c.ended_at < self.now(-days * 86400.0),
+                    )
+                ).rowcount
+            )
+
+
+def _greatest(dialect: str, column: Any, value: int) -> Any:
+    if dialect == "sqlite":
+        return func.max(column, value)
+    return func.greatest(column, value)
+
+
+def retry_db(fn: Callable[[], T], attempts: int = 5, pause: float = 0.5) -> T:
+    """Run a database write, retrying connection-level failures a few times."""
+    for number in range(1, attempts + 1):
+        try:
+            return fn()
+        except (OperationalError, PoolTimeout) as exc:
+            if number == attempts:
+                raise TransientError(ErrorCode.DATABASE_UNAVAILABLE, detail=str(exc.orig or exc)[:300]) from exc
+            log.warning("database write failed (%s), retrying in %.1f s", exc, pause * number)
+            time.sleep(pause * number)
+    raise AssertionError("unreachable")
+
+
+def _record(row: Row[Any]) -> TaskRecord:
+    m = row._mapping
+    return TaskRecord(
+        id=int(m["id"]),
+        task_no=m["task_no"],
+        task_type=m["task_type"],
+        lane=Lane(m["lane"]),
+        status=TaskStatus(m["status"]),
+        params=dict(m["params"] or {}),
+        biz_key=m["biz_key"],
+        progress=int(m["progress"]),
+        stage=m["stage"] or "",
+        total_count=int(m["total_count"]),
+        success_count=int(m["success_count"]),
+        fail_count=int(m["fail_count"]),
+        result_path=m["result_path"],
+        error_code=m["error_code"],
+        error_msg=m["error_msg"],
+        creator=m["creator"] or "",
+        owner=m["owner"],
+        attempt=int(m["attempt"]),
+        recoveries=int(m["recoveries"]),
+        retries=int(m["retries"]),
+        cancel_requested=bool(m["cancel_requested"]),
+        next_run_at=m["next_run_at"],
+        checkpoint=m["checkpoint"],
+        summary=dict(m["summary"] or {}),
+        started_at=m["started_at"],
+        ended_at=m["ended_at"],
+        heartbeat_at=m["heartbeat_at"],
+        created_at=m["created_at"],
+        updated_at=m["updated_at"],
+    )

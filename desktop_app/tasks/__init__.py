@@ -1,0 +1,1 @@
+"""Task types (handlers) and their registry; no Qt."""

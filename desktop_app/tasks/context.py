@@ -1,0 +1,206 @@
+"""What a running handler gets: its task, throttled progress, fenced batch commits and stop checks."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import Any, TypeVar
+
+from sqlalchemy import Connection
+
+from desktop_app.config import Paths, Settings
+from desktop_app.domain.errors import Lang
+from desktop_app.domain.task import Progress, TaskRecord
+from desktop_app.log import TaskAdapter, task_logger
+from desktop_app.store.tasks import Fence, TaskStore
+
+T = TypeVar("T")
+
+
+class StopReason(StrEnum):
+    CANCEL = "cancel"
+    SHUTDOWN = "shutdown"
+
+
+class Stopped(Exception):
+    """Raised by a handler at a batch boundary when asked to stop; what it committed stays."""
+
+    def __init__(self, reason: StopReason) -> None:
+        super().__init__(reason.value)
+        self.reason = reason
+
+
+@dataclass
+class _Pending:
+    progress: int = 0
+    stage: str = ""
+    counts: tuple[int, int, int] = (0, 0, 0)
+
+
+class TaskContext:
+    """The handler's window on the engine. Progress goes to the database at most every
+    `progress_db_interval` and to listeners at most every `progress_signal_interval`."""
+
+    def __init__(
+        self,
+        *,
+        task: TaskRecord,
+        store: TaskStore,
+        fence: Fence,
+        paths: Paths,
+        settings: Settings,
+        stop_event: threading.Event,
+        listener: Callable[[Progress], None] | None = None,
+        lang: Lang = "zh",
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.task = task
+        self.store = store
+        self.fence = fence
+        self.paths = paths
+        self.settings = settings
+        self.lang: Lang = lang
+        self.log: TaskAdapter = task_logger("desktop_app.task", task.task_no)
+        self._stop_event = stop_event
+        self._listener = listener
+        self._clock = clock
+        self._state = _Pending(task.progress, task.stage, (task.total_count, task.success_count, task.fail_count))
+        self._last_db = float("-inf")
+        self._last_signal = float("-inf")
+        self._dirty = False
+        self.cancel_requested = task.cancel_requested
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return self.task.params
+
+    @property
+    def checkpoint(self) -> dict[str, Any] | None:
+        return self.task.checkpoint
+
+    @property
+    def work_dir(self) -> Path:
+        return self.paths.work_dir
+
+    @property
+    def results_dir(self) -> Path:
+        return self.paths.results_dir
+
+    # --- progress ------------------------------------------------------------------------
+
+    def report(
+        self,
+        *,
+        progress: float | None = None,
+        stage: str | None = None,
+        counts: tuple[int, int, int] | None = None,
+        force: bool = False,
+    ) -> None:
+        """Say where the task is; cheap to call per row: writes are throttled here, not by callers."""
+        if progress is not None:
+            self._state.progress = max(self._state.progress, min(100, int(progress)))
+        if stage is not None:
+            self._state.stage = stage
+        if counts is not None:
+            self._state.counts = counts
+        self._dirty = True
+        now = self._clock()
+        if force or now - self._last_db >= self.settings.progress_db_interval:
+            self._write(now)
+        elif now - self._last_signal >= self.settings.progress_signal_interval:
+            self._notify(now)
+
+    def commit_batch(
+        self,
+        work: Callable[[Connection], T],
+        *,
+        checkpoint: dict[str, Any],
+        progress: float | None = None,
+        stage: str | None = None,
+        counts: tuple[int, int, int] | None = None,
+    ) -> T:
+        """Run `work` and record the checkpoint in the same transaction, fenced by our ownership:
+        a crash resumes after the last committed batch, and a worker that lost its task commits nothing."""
+        if progress is not None:
+            self._state.progress = max(self._state.progress, min(100, int(progress)))
+        if stage is not None:
+            self._state.stage = stage
+        if counts is not None:
+            self._state.counts = counts
+        with self.store.engine.begin() as conn:
+            result = work(conn)
+            self.cancel_requested = self.store.report_progress(
+                self.fence,
+                progress=self._state.progress,
+                stage=self._state.stage,
+                counts=self._state.counts,
+                checkpoint=checkpoint,
+                conn=conn,
+            )
+        now = self._clock()
+        self._last_db = now
+        self._notify(now)
+        return result
+
+    @property
+    def counts(self) -> tuple[int, int, int]:
+        return self._state.counts
+
+    def flush_quietly(self) -> None:
+        """Write the last progress if we still own the task; used on the way out, so never raises."""
+        try:
+            self.flush()
+        except Exception:  # LostOwnership or a database error: the ending write decides
+            self.log.debug("final progress write skipped", exc_info=True)
+
+    def flush(self) -> None:
+        if self._dirty:
+            self._write(self._clock())
+
+    def _write(self, now: float) -> None:
+        self.cancel_requested = self.store.report_progress(
+            self.fence, progress=self._state.progress, stage=self._state.stage, counts=self._state.counts
+        )
+        self._last_db = now
+        self._notify(now)
+
+    def _notify(self, now: float) -> None:
+        self._dirty = False
+        self._last_signal = now
+        if self._listener is not None:
+            total, success, fail = self._state.counts
+            self._listener(
+                Progress(
+                    task_id=self.task.id,
+                    task_no=self.task.task_no,
+                    progress=self._state.progress,
+                    stage=self._state.stage,
+                    total_count=total,
+                    success_count=success,
+                    fail_count=fail,
+                )
+            )
+
+    # --- stopping ------------------------------------------------------------------------
+
+    def stop_reason(self) -> StopReason | None:
+        if self.cancel_requested:
+            return StopReason.CANCEL
+        if self._stop_event.is_set():
+            return StopReason.SHUTDOWN
+        return None
+
+    def check_stop(self) -> None:
+        """Call at each batch boundary: raises Stopped when a cancel or a shutdown was asked for."""
+        reason = self.stop_reason()
+        if reason is not None:
+            raise Stopped(reason)
+
+    def sleep(self, seconds: float) -> None:
+        """A pause that a shutdown interrupts."""
+        self._stop_event.wait(seconds)

@@ -1,0 +1,52 @@
+"""Task handlers registered by type: a new type is one new class; the executor and table never change."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Protocol, runtime_checkable
+
+from desktop_app.domain.errors import ErrorCode, PermanentError
+from desktop_app.domain.task import Lane, TaskOutcome
+from desktop_app.tasks.context import TaskContext
+
+
+@runtime_checkable
+class TaskHandler(Protocol):
+    """One task type. run() returns an outcome or raises PermanentError / TransientError / Stopped."""
+
+    task_type: str
+    lane: Lane
+
+    def run(self, ctx: TaskContext) -> TaskOutcome: ...
+
+
+class HandlerRegistry:
+    """The task types this process can run, built by the composition root (no module globals)."""
+
+    def __init__(self, handlers: list[TaskHandler] | None = None) -> None:
+        self._handlers: dict[str, TaskHandler] = {}
+        for handler in handlers or []:
+            self.add(handler)
+
+    def add(self, handler: TaskHandler) -> None:
+        if handler.task_type in self._handlers:
+            raise ValueError(f"task type {handler.task_type!r} is registered twice")
+        self._handlers[handler.task_type] = handler
+
+    def get(self, task_type: str) -> TaskHandler:
+        try:
+            return self._handlers[task_type]
+        except KeyError:
+            raise PermanentError(ErrorCode.UNKNOWN_TASK_TYPE, task_type=task_type) from None
+
+    def __contains__(self, task_type: object) -> bool:
+        return task_type in self._handlers
+
+    def __iter__(self) -> Iterator[TaskHandler]:
+        return iter(self._handlers.values())
+
+    def types(self) -> list[str]:
+        return sorted(self._handlers)
+
+    def lane_of(self, task_type: str) -> Lane:
+        return self.get(task_type).lane

@@ -1,0 +1,136 @@
+"""Runs one claimed task through its handler and records how it ended; Qt-free, so tests can call it."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+
+from sqlalchemy.exc import DBAPIError, OperationalError
+
+from desktop_app.config import Paths, Settings
+from desktop_app.domain.errors import BatchDeskError, ErrorCode, Lang, TransientError, message
+from desktop_app.domain.retry import retry_delay
+from desktop_app.domain.status import TaskStatus
+from desktop_app.domain.task import Progress, TaskRecord
+from desktop_app.log import task_logger
+from desktop_app.store.tasks import Fence, LostOwnership, TaskStore
+from desktop_app.tasks.context import StopReason, Stopped, TaskContext
+from desktop_app.tasks.registry import HandlerRegistry
+
+log = logging.getLogger(__name__)
+
+
+def run_task(
+    task: TaskRecord,
+    *,
+    registry: HandlerRegistry,
+    store: TaskStore,
+    paths: Paths,
+    settings: Settings,
+    stop_event: threading.Event,
+    listener: Callable[[Progress], None] | None = None,
+    lang: Lang = "zh",
+    retry_rand: Callable[[], float] | None = None,
+) -> None:
+    """Run a task this process has claimed; every ending is one fenced write."""
+    assert task.owner is not None and task.status is TaskStatus.RUNNING
+    fence = Fence(task.id, task.owner, task.attempt)
+    tlog = task_logger(__name__, task.task_no)
+    ctx = TaskContext(
+        task=task, store=store, fence=fence, paths=paths, settings=settings,
+        stop_event=stop_event, listener=listener, lang=lang,
+    )  # fmt: skip
+    try:
+        handler = registry.get(task.task_type)
+        tlog.info("started %s (attempt %d)", task.task_type, task.attempt)
+        outcome = handler.run(ctx)
+    except Stopped as stop:
+        ctx.flush_quietly()
+        if stop.reason is StopReason.CANCEL:
+            total, success, fail = ctx.counts
+            store.finish(fence, TaskStatus.CANCELLED, total=total, success=success, fail=fail,
+                         stage="已取消（已提交的数据保留）")  # fmt: skip
+            tlog.info("cancelled at a batch boundary; %d rows committed stay", success)
+        else:
+            store.release(fence, stage="已暂停，下次启动时从断点继续")
+            tlog.info("stopped for shutdown; back to pending with its checkpoint")
+    except LostOwnership:
+        tlog.warning("lost ownership (another worker recovered it); this run's result is dropped")
+    except BatchDeskError as exc:
+        _ended_by_error(store, fence, task, ctx, exc, lang, retry_rand)
+    except (OperationalError, DBAPIError) as exc:
+        if getattr(exc, "connection_invalidated", False) or isinstance(exc, OperationalError):
+            detail = str(getattr(exc, "orig", exc))[:300]
+            _ended_by_error(store, fence, task, ctx,
+                            TransientError(ErrorCode.DATABASE_UNAVAILABLE, detail=detail), lang, retry_rand)  # fmt: skip
+        else:
+            _internal(store, fence, tlog, exc, lang)
+    except Exception as exc:
+        _internal(store, fence, tlog, exc, lang)
+    else:
+        if store.finish(
+            fence,
+            outcome.status,
+            total=outcome.total_count,
+            success=outcome.success_count,
+            fail=outcome.fail_count,
+            result_path=outcome.result_path,
+            error_code=outcome.error_code,
+            error_msg=outcome.error_msg,
+            summary=outcome.summary,
+            stage=_final_stage(outcome.status),
+        ):
+            tlog.info("ended %s: total %d, ok %d, failed %d", outcome.status.value,
+                      outcome.total_count, outcome.success_count, outcome.fail_count)  # fmt: skip
+
+
+def _final_stage(status: TaskStatus) -> str:
+    return {
+        TaskStatus.SUCCEEDED: "已完成",
+        TaskStatus.PARTIALLY_SUCCEEDED: "已完成（部分失败）",
+        TaskStatus.FAILED: "失败",
+        TaskStatus.CANCELLED: "已取消",
+    }.get(status, "")
+
+
+def _ended_by_error(
+    store: TaskStore,
+    fence: Fence,
+    task: TaskRecord,
+    ctx: TaskContext,
+    exc: BatchDeskError,
+    lang: Lang,
+    retry_rand: Callable[[], float] | None,
+) -> None:
+    tlog = task_logger(__name__, task.task_no)
+    total, success, fail = ctx.counts
+    if exc.retryable and not ctx.cancel_requested:
+        number = task.retries + 1
+        delay = retry_delay(number) if retry_rand is None else retry_delay(number, rand=retry_rand)
+        if delay is not None:
+            tlog.warning("transient error (%s); retry %d in %.0f s", exc, number, delay)
+            store.release(fence, delay=delay, is_retry=True, error_msg=exc.text(lang),
+                          stage=f"等待第 {number} 次重试")  # fmt: skip
+            return
+        text = message(ErrorCode.RETRIES_EXHAUSTED, lang, count=task.retries, reason=exc.text(lang))
+        store.finish(fence, TaskStatus.FAILED, total=total, success=success, fail=fail,
+                     error_code=ErrorCode.RETRIES_EXHAUSTED.value, error_msg=text, stage="失败")  # fmt: skip
+        tlog.error("failed after %d retries: %s", task.retries, exc)
+        return
+    if ctx.cancel_requested:
+        store.finish(fence, TaskStatus.CANCELLED, total=total, success=success, fail=fail, stage="已取消")
+        return
+    store.finish(fence, TaskStatus.FAILED, total=total, success=success, fail=fail,
+                 error_code=exc.code.value, error_msg=exc.text(lang), stage="失败",
+                 summary=getattr(exc, "summary", None))  # fmt: skip
+    tlog.info("failed: %s", exc)
+
+
+def _internal(store: TaskStore, fence: Fence, tlog: logging.LoggerAdapter, exc: Exception, lang: Lang) -> None:  # type: ignore[type-arg]
+    tlog.exception("internal error while running the task")
+    text = message(ErrorCode.INTERNAL_ERROR, lang, detail=f"{type(exc).__name__}: {exc}"[:500])
+    try:
+        store.finish(fence, TaskStatus.FAILED, error_code=ErrorCode.INTERNAL_ERROR.value, error_msg=text, stage="失败")
+    except Exception:  # the database itself may be what broke; the stale check will recover it
+        tlog.exception("could not record the failure")

@@ -1,0 +1,72 @@
+"""Submitting a file: its content hash makes the idempotency key; runs off any GUI thread."""
+
+from __future__ import annotations
+
+import getpass
+import hashlib
+from pathlib import Path
+from typing import Any
+
+from desktop_app.domain.errors import ErrorCode, PermanentError
+from desktop_app.domain.task import SubmitResult
+from desktop_app.store.tasks import TaskStore
+from desktop_app.tasks.registry import HandlerRegistry
+
+CHUNK = 1 << 20
+
+
+def current_user() -> str:
+    try:
+        return getpass.getuser()
+    except Exception:  # no login name (some services and containers)
+        return "unknown"
+
+
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    try:
+        with path.open("rb") as handle:
+            while chunk := handle.read(CHUNK):
+                digest.update(chunk)
+    except FileNotFoundError:
+        raise PermanentError(ErrorCode.FILE_NOT_FOUND, path=str(path)) from None
+    except OSError:
+        raise PermanentError(ErrorCode.FILE_UNREADABLE, path=str(path)) from None
+    return digest.hexdigest()
+
+
+def biz_key(content_hash: str, user: str, kind: str) -> str:
+    """Content hash + user + type (seed 000 §2.3), folded to one fixed-length key."""
+    return hashlib.sha256(f"{content_hash}\0{user}\0{kind}".encode()).hexdigest()
+
+
+def submit_file(
+    store: TaskStore,
+    registry: HandlerRegistry,
+    *,
+    task_type: str,
+    path: Path,
+    user: str,
+    params: dict[str, Any],
+    force: bool = False,
+) -> SubmitResult:
+    """Queue a file task. The same bytes from the same user for the same type give one task."""
+    handler = registry.get(task_type)
+    path = path.expanduser().resolve()
+    if not path.exists():
+        raise PermanentError(ErrorCode.FILE_NOT_FOUND, path=str(path))
+    if not path.is_file():
+        raise PermanentError(ErrorCode.FILE_UNREADABLE, path=str(path))
+    content_hash = file_sha256(path)
+    kind = task_type + ":" + str(params.get("import_type", "")) + (":dry-run" if params.get("dry_run") else "")
+    full = {**params, "file": str(path), "file_sha256": content_hash, "file_size": path.stat().st_size}
+    return store.submit(
+        task_type=task_type,
+        params=full,
+        creator=user,
+        lane=handler.lane,
+        biz_key=biz_key(content_hash, user, kind),
+        force=force,
+        # A validation-only run commits nothing, so running it again is never "importing twice".
+        refuse_statuses=() if params.get("dry_run") else store.REFUSE_AFTER,
+    )

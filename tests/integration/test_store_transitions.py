@@ -1,0 +1,169 @@
+"""Every legal and illegal transition through the store, fenced by owner and attempt, on every back-end."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from desktop_app.app import Core, build_core
+from desktop_app.domain.status import IllegalTransition, TaskStatus
+from desktop_app.domain.task import TaskRecord
+from desktop_app.store.tasks import Fence, LostOwnership
+from tests.support.handlers import ledger_meta, make_test_handlers
+
+FINALS = [TaskStatus.SUCCEEDED, TaskStatus.PARTIALLY_SUCCEEDED, TaskStatus.FAILED, TaskStatus.CANCELLED]
+
+
+@pytest.fixture
+def core(db_url: str, tmp_path: Path) -> Core:
+    core = build_core(data_dir=tmp_path / "data", db_url=db_url, handlers=make_test_handlers())
+    ledger_meta.create_all(core.store.engine)
+    yield core
+    core.store.engine.dispose()
+
+
+def _running(core: Core, owner: str = "host:1:1:aa") -> tuple[TaskRecord, Fence]:
+    result = core.store.submit(task_type="test.steps", params={}, creator="me")
+    (task,) = core.store.claim(owner, 1, only_ids=[result.task.id])
+    return task, Fence(task.id, owner, task.attempt)
+
+
+def test_submit_creates_pending(core: Core) -> None:
+    result = core.store.submit(task_type="test.steps", params={"steps": 2}, creator="clerk")
+    task = result.task
+    assert task.status is TaskStatus.PENDING and result.duplicate_of is None
+    assert task.params == {"steps": 2} and task.creator == "clerk" and task.attempt == 0
+    assert task.created_at is not None and task.task_no.startswith("T")
+
+
+def test_pending_to_running_by_claim(core: Core) -> None:
+    task, fence = _running(core)
+    assert task.status is TaskStatus.RUNNING and task.owner == fence.owner and task.attempt == 1
+    assert task.started_at is not None and task.heartbeat_at is not None
+    # a second claimer finds nothing: the task is no longer pending
+    assert core.store.claim("other:2:2:bb", 5) == []
+
+
+@pytest.mark.parametrize("final", FINALS)
+def test_running_to_each_final_status(core: Core, final: TaskStatus) -> None:
+    task, fence = _running(core)
+    assert core.store.finish(fence, final, total=10, success=9, fail=1)
+    ended = core.store.get(task.task_no)
+    assert ended is not None and ended.status is final and ended.ended_at is not None
+    assert (ended.total_count, ended.success_count, ended.fail_count) == (10, 9, 1)
+
+
+def test_running_to_pending_release_keeps_checkpoint(core: Core) -> None:
+    task, fence = _running(core)
+    core.store.report_progress(fence, progress=40, checkpoint={"row": 400})
+    assert core.store.release(fence)
+    again = core.store.get(task.task_no)
+    assert again is not None and again.status is TaskStatus.PENDING and again.owner is None
+    assert again.checkpoint == {"row": 400} and again.progress == 40
+    (reclaimed,) = core.store.claim("b:2:2:bb", 1)
+    assert reclaimed.attempt == 2 and reclaimed.checkpoint == {"row": 400}
+
+
+def test_pending_to_cancelled_at_once(core: Core) -> None:
+    task = core.store.submit(task_type="test.steps", params={}, creator="me").task
+    cancelled = core.store.cancel(task.task_no)
+    assert cancelled is not None and cancelled.status is TaskStatus.CANCELLED
+    assert core.store.claim("a:1:1:aa", 5) == []
+
+
+def test_running_cancel_is_a_request(core: Core) -> None:
+    task, fence = _running(core)
+    requested = core.store.cancel(task.task_no)
+    assert requested is not None and requested.status is TaskStatus.RUNNING and requested.cancel_requested
+    assert core.store.report_progress(fence, progress=10) is True  # the worker learns of it
+    assert core.store.finish(fence, TaskStatus.CANCELLED)
+
+
+@pytest.mark.parametrize("target", [TaskStatus.PENDING, TaskStatus.RUNNING])
+def test_finish_rejects_non_final_targets(core: Core, target: TaskStatus) -> None:
+    _, fence = _running(core)
+    with pytest.raises((IllegalTransition, ValueError)):
+        core.store.finish(fence, target)
+
+
+@pytest.mark.parametrize("final", FINALS)
+def test_final_statuses_are_final(core: Core, final: TaskStatus) -> None:
+    task, fence = _running(core)
+    assert core.store.finish(fence, final)
+    # no write can move an ended task: not the owner's, not a release, not a cancel, not a claim
+    assert not core.store.finish(fence, TaskStatus.SUCCEEDED)
+    assert not core.store.release(fence)
+    assert core.store.claim("x:9:9:zz", 5) == []
+    after = core.store.cancel(task.task_no)
+    assert after is not None and after.status is final
+
+
+def test_pending_cannot_be_finished(core: Core) -> None:
+    task = core.store.submit(task_type="test.steps", params={}, creator="me").task
+    fence = Fence(task.id, "a:1:1:aa", 0)
+    for final in FINALS:
+        assert not core.store.finish(fence, final)
+    assert not core.store.release(fence)
+    current = core.store.get(task.task_no)
+    assert current is not None and current.status is TaskStatus.PENDING
+
+
+def test_fence_drops_writes_of_a_former_owner(core: Core) -> None:
+    task, old = _running(core)
+    assert core.store.release(old)
+    (task2,) = core.store.claim("new:2:2:bb", 1)
+    new = Fence(task2.id, "new:2:2:bb", task2.attempt)
+    # the old owner (same task, older attempt) can neither report nor finish
+    with pytest.raises(LostOwnership):
+        core.store.report_progress(old, progress=99)
+    assert not core.store.finish(old, TaskStatus.FAILED, error_msg="stale")
+    # same owner name but an older attempt is fenced too
+    assert not core.store.finish(Fence(task2.id, "new:2:2:bb", task2.attempt - 1), TaskStatus.FAILED)
+    assert core.store.finish(new, TaskStatus.SUCCEEDED)
+    final = core.store.get(task.task_no)
+    assert final is not None and final.status is TaskStatus.SUCCEEDED and final.error_msg is None
+
+
+def test_progress_is_monotonic_and_clamped(core: Core) -> None:
+    task, fence = _running(core)
+    core.store.report_progress(fence, progress=60, stage="正在校验第 12000 行")
+    core.store.report_progress(fence, progress=30)
+    core.store.report_progress(fence, progress=250)
+    current = core.store.get(task.task_no)
+    assert current is not None and current.progress == 100 and current.stage == "正在校验第 12000 行"
+
+
+def test_stale_running_task_recovered_then_failed_at_cap(core: Core) -> None:
+    task, fence = _running(core)
+    # stale_after=-1: every running heartbeat counts as stale (no waiting on a real clock)
+    for number in range(1, 4):
+        assert core.store.recover_stale(-1, max_recoveries=3) == [task.task_no]
+        current = core.store.get(task.task_no)
+        assert current is not None and current.status is TaskStatus.PENDING and current.recoveries == number
+        (task,) = core.store.claim(f"w{number}:1:1:aa", 1)
+    assert core.store.recover_stale(-1, max_recoveries=3) == [task.task_no]
+    failed = core.store.get(task.task_no)
+    assert failed is not None and failed.status is TaskStatus.FAILED and failed.error_code == "worker_lost"
+
+
+def test_fresh_heartbeat_is_not_stale(core: Core) -> None:
+    task, _ = _running(core)
+    assert core.store.recover_stale(90, max_recoveries=3) == []
+    assert core.store.get(task.task_no).status is TaskStatus.RUNNING  # type: ignore[union-attr]
+
+
+def test_dead_local_owner_recovered_at_start(core: Core) -> None:
+    task, _ = _running(core, owner="thishost:999999:1:aa")
+    other, _ = _running(core, owner="otherhost:1:1:bb")
+    recovered = core.store.recover_dead_owners("thishost", lambda owner: False, max_recoveries=3)
+    assert recovered == [task.task_no]
+    assert core.store.get(other.task_no).status is TaskStatus.RUNNING  # type: ignore[union-attr]
+
+
+def test_retry_release_sets_next_run_in_the_future(core: Core) -> None:
+    task, fence = _running(core)
+    assert core.store.release(fence, delay=3600, is_retry=True)
+    assert core.store.claim("a:1:1:aa", 5) == []  # not due yet
+    current = core.store.get(task.task_no)
+    assert current is not None and current.retries == 1 and current.next_run_at is not None
