@@ -15,6 +15,7 @@ from desktop_app.app import Core, build_executor
 from desktop_app.cli.output import print_json, show, task_line
 from desktop_app.cli.parser import EXIT_OK, EXIT_TASK_FAILED, EXIT_USAGE
 from desktop_app.domain.errors import ErrorCode, PermanentError, message
+from desktop_app.domain.stages import Stage, stage_text
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
 from desktop_app.tasks.submit import current_user
@@ -141,7 +142,7 @@ def cmd_status(core: Core, args: argparse.Namespace) -> int:
 
 
 def cmd_cancel(core: Core, args: argparse.Namespace) -> int:
-    task = core.store.cancel(args.task_no)
+    task = core.store.cancel(args.task_no, stage=stage_text(Stage.CANCELLED, core.lang))
     if task is None:
         raise PermanentError(ErrorCode.TASK_NOT_FOUND, task_no=args.task_no)
     if task.status is TaskStatus.RUNNING:

@@ -48,7 +48,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "cancel":
             return commands.cmd_cancel(core, args)
     except BatchDeskError as exc:
-        sys.stderr.write(f"batchdesk: {exc.text(lang)}\n")
+        sys.stderr.write("batchdesk: " + " ".join(exc.text(lang).split()) + "\n")
         return EXIT_USAGE if exc.code in USAGE_CODES else EXIT_TASK_FAILED
     except KeyboardInterrupt:
         return 130

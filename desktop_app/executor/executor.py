@@ -20,6 +20,7 @@ from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
 from desktop_app.config import Paths, Settings
 from desktop_app.domain.errors import BatchDeskError, Lang
+from desktop_app.domain.stages import Stage, stage_text
 from desktop_app.domain.task import Lane, Progress, SubmitResult, TaskRecord
 from desktop_app.store.tasks import TaskStore
 from desktop_app.tasks.identity import host_name, make_owner, owner_alive
@@ -90,7 +91,8 @@ class Executor(QObject):
         """Recover this host's orphaned tasks, then start claiming."""
         if self._thread is not None:
             return
-        recovered = self.store.recover_dead_owners(host_name(), owner_alive, self.settings.max_recoveries)
+        recovered = self.store.recover_dead_owners(host_name(), owner_alive, self.settings.max_recoveries,
+                                                   stage_text(Stage.WAITING_RECOVERY, self.lang))  # fmt: skip
         if recovered:
             log.warning("recovered tasks of processes that are gone: %s", ", ".join(recovered))
         self._thread = threading.Thread(target=self._loop, name="batchdesk-scheduler", daemon=True)
@@ -198,7 +200,8 @@ class Executor(QObject):
                 log.warning("tasks %s are no longer ours (ended or recovered elsewhere)", sorted(lost))
 
     def _rescue(self) -> None:
-        for task_no in self.store.recover_stale(self.settings.stale_after, self.settings.max_recoveries):
+        stage = stage_text(Stage.WAITING_RECOVERY, self.lang)
+        for task_no in self.store.recover_stale(self.settings.stale_after, self.settings.max_recoveries, stage):
             log.warning("[%s] recovered: its heartbeat was older than %.0f s", task_no, self.settings.stale_after)
             self._wake.set()
 

@@ -97,7 +97,19 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
     )
 
 
+def _register_sqlite_adapters() -> None:
+    # Business rows go through the driver directly (store.business): teach sqlite3 the two value
+    # types the validators produce, as SQLAlchemy's Numeric and Date types store them.
+    import datetime
+    import sqlite3
+    from decimal import Decimal
+
+    sqlite3.register_adapter(Decimal, str)
+    sqlite3.register_adapter(datetime.date, datetime.date.isoformat)
+
+
 def _sqlite_engine(url: str, database: str | None, **kwargs: Any) -> Engine:
+    _register_sqlite_adapters()
     if database and database != ":memory:":
         path = Path(database)
         if is_network_path(path.parent):

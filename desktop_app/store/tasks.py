@@ -49,14 +49,6 @@ class LostOwnership(Exception):
 class TaskStore:
     """The task table behind a narrow interface; every transition is one conditional UPDATE."""
 
-    # An ended task with these statuses refuses the same bytes again unless forced; a cancelled one
-    # does not (the clerk changed their mind, nothing to protect).
-    REFUSE_AFTER: tuple[TaskStatus, ...] = (
-        TaskStatus.SUCCEEDED,
-        TaskStatus.PARTIALLY_SUCCEEDED,
-        TaskStatus.FAILED,
-    )
-
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.dialect = engine.dialect.name
@@ -121,20 +113,22 @@ class TaskStore:
         lane: Lane = Lane.LONG,
         biz_key: str | None = None,
         force: bool = False,
-        refuse_statuses: Sequence[TaskStatus] | None = None,
+        refuse_if_committed: bool = True,
     ) -> SubmitResult:
         """Create a pending task, or return the active one with the same key (idempotent).
 
         The unique index on active_key decides concurrent submissions; the look-ups first only
-        make the common repeat fast and let an ended import refuse the same bytes.
+        make the common repeat fast. An ended task with the same key that committed rows refuses
+        the same bytes again unless forced (one that committed nothing, or was cancelled before it
+        did, does not: there is nothing to import twice).
         """
         for _ in range(5):
             if biz_key is not None:
                 existing = self._find_active(biz_key)
                 if existing is not None:
                     return SubmitResult(existing, duplicate_of=existing.task_no)
-                if not force:
-                    ended = self._find_ended(biz_key, self.REFUSE_AFTER if refuse_statuses is None else refuse_statuses)
+                if not force and refuse_if_committed:
+                    ended = self._find_committed(biz_key)
                     if ended is not None:
                         return SubmitResult(ended, duplicate_of=ended.task_no, refused=True)
             task_no = new_task_no()
@@ -170,10 +164,14 @@ class TaskStore:
             row = conn.execute(select(tasks).where(tasks.c.active_key == biz_key)).first()
         return _record(row) if row else None
 
-    def _find_ended(self, biz_key: str, statuses: Sequence[TaskStatus]) -> TaskRecord | None:
+    def _find_committed(self, biz_key: str) -> TaskRecord | None:
         query = (
             select(tasks)
-            .where(tasks.c.biz_key == biz_key, tasks.c.status.in_([s.value for s in statuses]))
+            .where(
+                tasks.c.biz_key == biz_key,
+                tasks.c.status.not_in([s.value for s in ACTIVE]),
+                tasks.c.success_count > 0,
+            )
             .order_by(tasks.c.id.desc())
             .limit(1)
         )
@@ -387,7 +385,7 @@ class TaskStore:
 
     # --- transitions by anyone -----------------------------------------------------------
 
-    def cancel(self, task_no: str) -> TaskRecord | None:
+    def cancel(self, task_no: str, stage: str = "") -> TaskRecord | None:
         """pending -> cancelled at once; running -> a request the worker honours at its next batch."""
         with self.engine.begin() as conn:
             conn.execute(
@@ -398,7 +396,7 @@ class TaskStore:
                     active_key=None,
                     ended_at=self.now(),
                     updated_at=self.now(),
-                    stage="已取消",
+                    stage=stage,
                 )
             )
             conn.execute(
@@ -408,7 +406,7 @@ class TaskStore:
             )
         return self.get(task_no)
 
-    def recover_stale(self, stale_after: float, max_recoveries: int) -> list[str]:
+    def recover_stale(self, stale_after: float, max_recoveries: int, stage: str = "") -> list[str]:
         """Running tasks whose heartbeat is older than stale_after go back to pending (an attempt);
         past max_recoveries they fail. Each row is re-checked in its own conditional UPDATE."""
         with self.reading() as conn:
@@ -426,11 +424,13 @@ class TaskStore:
                 tasks.c.attempt == row.attempt,
                 tasks.c.heartbeat_at < self.now(-stale_after),
             )
-            if self._recover(condition, row, max_recoveries, f"heartbeat older than {stale_after:.0f} s"):
+            if self._recover(condition, row, max_recoveries, f"heartbeat older than {stale_after:.0f} s", stage):
                 changed.append(row.task_no)
         return changed
 
-    def recover_dead_owners(self, host: str, is_alive: Callable[[str], bool], max_recoveries: int) -> list[str]:
+    def recover_dead_owners(
+        self, host: str, is_alive: Callable[[str], bool], max_recoveries: int, stage: str = ""
+    ) -> list[str]:
         """At start-up: tasks owned by a process of this host that no longer exists, recovered at once."""
         with self.reading() as conn:
             rows = conn.execute(
@@ -449,11 +449,11 @@ class TaskStore:
                 tasks.c.owner == row.owner,
                 tasks.c.attempt == row.attempt,
             )
-            if self._recover(condition, row, max_recoveries, "its process is gone"):
+            if self._recover(condition, row, max_recoveries, "its process is gone", stage):
                 changed.append(row.task_no)
         return changed
 
-    def _recover(self, condition: Any, row: Row[Any], max_recoveries: int, why: str) -> bool:
+    def _recover(self, condition: Any, row: Row[Any], max_recoveries: int, why: str, stage: str) -> bool:
         if row.recoveries >= max_recoveries:
             from desktop_app.domain.errors import message
 
@@ -471,7 +471,7 @@ class TaskStore:
                 "status": TaskStatus.PENDING.value,
                 "owner": None,
                 "recoveries": tasks.c.recoveries + 1,
-                "stage": "等待恢复执行",
+                "stage": stage,
                 "updated_at": self.now(),
             }
         with self.engine.begin() as conn:

@@ -119,29 +119,38 @@ class TaskContext:
         self,
         work: Callable[[Connection], T],
         *,
-        checkpoint: dict[str, Any],
+        checkpoint: dict[str, Any] | Callable[[], dict[str, Any]],
         progress: float | None = None,
         stage: str | None = None,
-        counts: tuple[int, int, int] | None = None,
+        counts: tuple[int, int, int] | Callable[[], tuple[int, int, int]] | None = None,
     ) -> T:
         """Run `work` and record the checkpoint in the same transaction, fenced by our ownership:
-        a crash resumes after the last committed batch, and a worker that lost its task commits nothing."""
+        a crash resumes after the last committed batch, and a worker that lost its task commits nothing.
+
+        `checkpoint` and `counts` may be callables, read after `work` ran (inside the transaction),
+        when the work itself decides them.
+        """
         if progress is not None:
             self._state.progress = max(self._state.progress, min(100, int(progress)))
         if stage is not None:
             self._state.stage = stage
-        if counts is not None:
-            self._state.counts = counts
+        previous = self._state.counts
         with self.store.engine.begin() as conn:
             result = work(conn)
-            self.cancel_requested = self.store.report_progress(
-                self.fence,
-                progress=self._state.progress,
-                stage=self._state.stage,
-                counts=self._state.counts,
-                checkpoint=checkpoint,
-                conn=conn,
-            )
+            if counts is not None:
+                self._state.counts = counts() if callable(counts) else counts
+            try:
+                self.cancel_requested = self.store.report_progress(
+                    self.fence,
+                    progress=self._state.progress,
+                    stage=self._state.stage,
+                    counts=self._state.counts,
+                    checkpoint=checkpoint() if callable(checkpoint) else checkpoint,
+                    conn=conn,
+                )
+            except BaseException:
+                self._state.counts = previous
+                raise
         now = self._clock()
         self._last_db = now
         self._notify(now)

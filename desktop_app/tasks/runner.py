@@ -11,6 +11,7 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from desktop_app.config import Paths, Settings
 from desktop_app.domain.errors import BatchDeskError, ErrorCode, Lang, TransientError, message
 from desktop_app.domain.retry import retry_delay
+from desktop_app.domain.stages import Stage, stage_text
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import Progress, TaskRecord
 from desktop_app.log import task_logger
@@ -50,10 +51,10 @@ def run_task(
         if stop.reason is StopReason.CANCEL:
             total, success, fail = ctx.counts
             store.finish(fence, TaskStatus.CANCELLED, total=total, success=success, fail=fail,
-                         stage="已取消（已提交的数据保留）")  # fmt: skip
+                         stage=stage_text(Stage.CANCELLED_KEPT, lang))  # fmt: skip
             tlog.info("cancelled at a batch boundary; %d rows committed stay", success)
         else:
-            store.release(fence, stage="已暂停，下次启动时从断点继续")
+            store.release(fence, stage=stage_text(Stage.PAUSED, lang))
             tlog.info("stopped for shutdown; back to pending with its checkpoint")
     except LostOwnership:
         tlog.warning("lost ownership (another worker recovered it); this run's result is dropped")
@@ -79,19 +80,20 @@ def run_task(
             error_code=outcome.error_code,
             error_msg=outcome.error_msg,
             summary=outcome.summary,
-            stage=_final_stage(outcome.status),
+            stage=_final_stage(outcome.status, lang),
         ):
             tlog.info("ended %s: total %d, ok %d, failed %d", outcome.status.value,
                       outcome.total_count, outcome.success_count, outcome.fail_count)  # fmt: skip
 
 
-def _final_stage(status: TaskStatus) -> str:
-    return {
-        TaskStatus.SUCCEEDED: "已完成",
-        TaskStatus.PARTIALLY_SUCCEEDED: "已完成（部分失败）",
-        TaskStatus.FAILED: "失败",
-        TaskStatus.CANCELLED: "已取消",
-    }.get(status, "")
+def _final_stage(status: TaskStatus, lang: Lang) -> str:
+    stage = {
+        TaskStatus.SUCCEEDED: Stage.DONE,
+        TaskStatus.PARTIALLY_SUCCEEDED: Stage.DONE_PARTIAL,
+        TaskStatus.FAILED: Stage.FAILED,
+        TaskStatus.CANCELLED: Stage.CANCELLED,
+    }.get(status)
+    return stage_text(stage, lang) if stage else ""
 
 
 def _ended_by_error(
@@ -111,18 +113,20 @@ def _ended_by_error(
         if delay is not None:
             tlog.warning("transient error (%s); retry %d in %.0f s", exc, number, delay)
             store.release(fence, delay=delay, is_retry=True, error_msg=exc.text(lang),
-                          stage=f"等待第 {number} 次重试")  # fmt: skip
+                          stage=stage_text(Stage.WAITING_RETRY, lang, number=number))  # fmt: skip
             return
         text = message(ErrorCode.RETRIES_EXHAUSTED, lang, count=task.retries, reason=exc.text(lang))
         store.finish(fence, TaskStatus.FAILED, total=total, success=success, fail=fail,
-                     error_code=ErrorCode.RETRIES_EXHAUSTED.value, error_msg=text, stage="失败")  # fmt: skip
+                     error_code=ErrorCode.RETRIES_EXHAUSTED.value, error_msg=text,
+                     stage=stage_text(Stage.FAILED, lang))  # fmt: skip
         tlog.error("failed after %d retries: %s", task.retries, exc)
         return
     if ctx.cancel_requested:
-        store.finish(fence, TaskStatus.CANCELLED, total=total, success=success, fail=fail, stage="已取消")
+        store.finish(fence, TaskStatus.CANCELLED, total=total, success=success, fail=fail,
+                     stage=stage_text(Stage.CANCELLED, lang))  # fmt: skip
         return
     store.finish(fence, TaskStatus.FAILED, total=total, success=success, fail=fail,
-                 error_code=exc.code.value, error_msg=exc.text(lang), stage="失败",
+                 error_code=exc.code.value, error_msg=exc.text(lang), stage=stage_text(Stage.FAILED, lang),
                  summary=getattr(exc, "summary", None))  # fmt: skip
     tlog.info("failed: %s", exc)
 
@@ -131,6 +135,7 @@ def _internal(store: TaskStore, fence: Fence, tlog: logging.LoggerAdapter, exc: 
     tlog.exception("internal error while running the task")
     text = message(ErrorCode.INTERNAL_ERROR, lang, detail=f"{type(exc).__name__}: {exc}"[:500])
     try:
-        store.finish(fence, TaskStatus.FAILED, error_code=ErrorCode.INTERNAL_ERROR.value, error_msg=text, stage="失败")
+        store.finish(fence, TaskStatus.FAILED, error_code=ErrorCode.INTERNAL_ERROR.value, error_msg=text,
+                     stage=stage_text(Stage.FAILED, lang))  # fmt: skip
     except Exception:  # the database itself may be what broke; the stale check will recover it
         tlog.exception("could not record the failure")

@@ -68,5 +68,5 @@ def submit_file(
         biz_key=biz_key(content_hash, user, kind),
         force=force,
         # A validation-only run commits nothing, so running it again is never "importing twice".
-        refuse_statuses=() if params.get("dry_run") else store.REFUSE_AFTER,
+        refuse_if_committed=not params.get("dry_run"),
     )

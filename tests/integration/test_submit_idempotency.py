@@ -84,9 +84,9 @@ def test_different_user_or_bytes_make_another_task(core: Core, sample: Path, tmp
     assert _submit(core, copy).task.task_no == first.task.task_no  # the content decides, not the name
 
 
-def _finish(core: Core, task_no: str, status: TaskStatus) -> None:
+def _finish(core: Core, task_no: str, status: TaskStatus, success: int = 1) -> None:
     (task,) = core.store.claim("a:1:1:aa", 1, only_ids=[core.store.get(task_no).id])  # type: ignore[union-attr]
-    assert core.store.finish(Fence(task.id, "a:1:1:aa", task.attempt), status)
+    assert core.store.finish(Fence(task.id, "a:1:1:aa", task.attempt), status, total=2, success=success)
 
 
 @pytest.mark.parametrize("status", [TaskStatus.SUCCEEDED, TaskStatus.PARTIALLY_SUCCEEDED, TaskStatus.FAILED])
@@ -99,6 +99,13 @@ def test_ended_task_refuses_same_bytes_unless_forced(core: Core, sample: Path, s
     assert not forced.refused and forced.duplicate_of is None and forced.task.task_no != first.task_no
     # while the forced one is active, another forced submission returns it instead of a third task
     assert _submit(core, sample, force=True).task.task_no == forced.task.task_no
+
+
+def test_ended_task_that_committed_nothing_does_not_refuse(core: Core, sample: Path) -> None:
+    first = _submit(core, sample).task
+    _finish(core, first.task_no, TaskStatus.FAILED, success=0)  # e.g. a missing column, or retries spent
+    again = _submit(core, sample)
+    assert not again.refused and again.duplicate_of is None and again.task.task_no != first.task_no
 
 
 def test_cancelled_task_does_not_refuse(core: Core, sample: Path) -> None:
