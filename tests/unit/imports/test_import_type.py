@@ -193,7 +193,9 @@ def test_not_toml(tmp_path: Path) -> None:
 
 
 def test_unknown_rule_kind(tmp_path: Path) -> None:
-    text = BASE.replace('aliases = ["手机号", "phone"]\nkind = "text"', 'aliases = ["手机号", "phone"]\nkind = "regexp"')
+    text = BASE.replace(
+        'aliases = ["手机号", "phone"]\nkind = "text"', 'aliases = ["手机号", "phone"]\nkind = "regexp"'
+    )
     assert error_of(tmp_path, text) == (
         "column 'phone': unknown rule kind 'regexp' (expected one of: text, enum, date, decimal, reference)"
     )
@@ -202,7 +204,8 @@ def test_unknown_rule_kind(tmp_path: Path) -> None:
 def test_bad_regex(tmp_path: Path) -> None:
     text = BASE.replace("pattern = '^T\\d{3}$'", "pattern = '^T(\\d{3}$'")
     assert error_of(tmp_path, text) == (
-        "column 'code': bad regex '^T(\\\\d{3}$' in 'pattern': missing ), unterminated subpattern at position 2"
+        "column 'code': bad regex '^T(\\\\d{3}$' in 'pattern': "
+        "missing ), unterminated subpattern at position 2"
     )
 
 
@@ -225,7 +228,10 @@ def test_missing_aliases(tmp_path: Path) -> None:
 
 def test_empty_aliases(tmp_path: Path) -> None:
     text = BASE.replace('aliases = ["手机号", "phone"]', "aliases = []")
-    assert error_of(tmp_path, text) == "column 'phone': 'aliases' must be a non-empty list of header texts, got []"
+    assert (
+        error_of(tmp_path, text)
+        == "column 'phone': 'aliases' must be a non-empty list of header texts, got []"
+    )
 
 
 def test_blank_alias(tmp_path: Path) -> None:
@@ -254,7 +260,9 @@ def test_unknown_setting(tmp_path: Path) -> None:
 
 def test_setting_of_another_kind(tmp_path: Path) -> None:
     text = BASE.replace('kind = "enum"', 'kind = "enum"\nmax_length = 3')
-    assert error_of(tmp_path, text).startswith("column 'size': unknown setting(s) 'max_length' for kind 'enum'")
+    assert error_of(tmp_path, text).startswith(
+        "column 'size': unknown setting(s) 'max_length' for kind 'enum'"
+    )
 
 
 def test_unknown_top_level_setting(tmp_path: Path) -> None:
@@ -263,7 +271,9 @@ def test_unknown_top_level_setting(tmp_path: Path) -> None:
 
 def test_bad_normalize(tmp_path: Path) -> None:
     text = BASE.replace('normalize = "nfkc"', 'normalize = "upper"')
-    assert error_of(tmp_path, text) == "column 'code': 'normalize' must be one of nfkc, trim, none, not 'upper'"
+    assert (
+        error_of(tmp_path, text) == "column 'code': 'normalize' must be one of nfkc, trim, none, not 'upper'"
+    )
 
 
 def test_required_not_bool(tmp_path: Path) -> None:
@@ -298,7 +308,10 @@ def test_no_columns(tmp_path: Path) -> None:
 
 def test_enum_without_values(tmp_path: Path) -> None:
     text = BASE.replace('enum = { "小" = "s", "大" = "l", "S" = "s", "L" = "l" }', "")
-    assert error_of(tmp_path, text) == "column 'size': kind 'enum' needs 'enum' = { input = \"stored value\", ... }"
+    assert (
+        error_of(tmp_path, text)
+        == "column 'size': kind 'enum' needs 'enum' = { input = \"stored value\", ... }"
+    )
 
 
 def test_enum_conflicting_inputs(tmp_path: Path) -> None:
@@ -321,9 +334,11 @@ def test_default_on_required_column(tmp_path: Path) -> None:
 
 
 def test_text_default_must_pass_pattern(tmp_path: Path) -> None:
-    text = BASE.replace('unique_key = "code"', 'unique_key = "phone"').replace(
-        'aliases = ["编号", "code"]\nrequired = true', 'aliases = ["编号", "code"]\ndefault = "X"'
-    ).replace('aliases = ["手机号", "phone"]', 'aliases = ["手机号", "phone"]\nrequired = true')
+    text = (
+        BASE.replace('unique_key = "code"', 'unique_key = "phone"')
+        .replace('aliases = ["编号", "code"]\nrequired = true', 'aliases = ["编号", "code"]\ndefault = "X"')
+        .replace('aliases = ["手机号", "phone"]', 'aliases = ["手机号", "phone"]\nrequired = true')
+    )
     assert error_of(tmp_path, text) == "column 'code': default 'X' does not match 'pattern'"
 
 
@@ -393,7 +408,9 @@ reference_column = "name"
 reference_target = "dept_id"
 """
     )
-    assert error_of(tmp_path, text) == "column 'dept': 'reference_table' must be a non-empty string, got nothing"
+    assert (
+        error_of(tmp_path, text) == "column 'dept': 'reference_table' must be a non-empty string, got nothing"
+    )
 
 
 def test_duplicate_type_names_in_folder(tmp_path: Path) -> None:

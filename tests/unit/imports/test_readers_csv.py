@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from desktop_app.domain.errors import ErrorCode, PermanentError
-from desktop_app.imports.readers import SourceRow, open_table, preview
+from desktop_app.imports.readers import Cell, SourceRow, open_table, preview
 from desktop_app.imports.readers.encoding import SAMPLE_BYTES
 
 
@@ -17,7 +17,7 @@ def write(path: Path, data: bytes) -> Path:
     return path
 
 
-def rows_of(path: Path, **kwargs: object) -> list[tuple[int, tuple[object, ...]]]:
+def rows_of(path: Path, **kwargs: object) -> list[tuple[int, tuple[Cell, ...]]]:
     with open_table(path, **kwargs) as reader:  # type: ignore[arg-type]
         return [(r.row_number, r.cells) for r in reader.rows()]
 
@@ -298,6 +298,12 @@ def test_fraction_done_tracks_bytes(tmp_path: Path) -> None:
         assert 0.3 < reader.fraction_done() < 0.7
         for _ in it:
             pass
+        assert reader.fraction_done() == 1.0
+        again = reader.rows(skip_through=30_000)
+        assert reader.fraction_done() == 0.0
+        assert next(again).row_number == 30_001
+        assert 0.0 < reader.fraction_done() < 1.0
+        assert sum(1 for _ in again) == 10_000  # rows 30_002 .. 40_001
         assert reader.fraction_done() == 1.0
 
 

@@ -1,0 +1,391 @@
+"""The staged import (seed 000 §2.3): pre-check -> parse and validate -> batch insert -> completion -> summary."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Connection
+from sqlalchemy.exc import IntegrityError
+
+from desktop_app.domain.errors import ErrorCode, Lang, PermanentError
+from desktop_app.domain.stages import Stage, stage_text
+from desktop_app.domain.status import TaskStatus, outcome_status
+from desktop_app.domain.task import TaskOutcome
+from desktop_app.imports import error_csv
+from desktop_app.imports.header import HeaderMapping, map_header
+from desktop_app.imports.import_type import ImportType
+from desktop_app.imports.readers import Cell, SourceRow, TableReader, open_table
+from desktop_app.imports.validator import RowError, RowValidator, compile_validator
+from desktop_app.store.business import Reference, TableWriter
+from desktop_app.tasks.context import TaskContext
+
+MIB = 1024 * 1024
+PRECHECK_ROWS = 20
+
+
+@dataclass(frozen=True)
+class ImportOptions:
+    """The import task's parameters, typed."""
+
+    file: Path
+    import_type: str
+    dry_run: bool = False
+    encoding: str | None = None
+    max_rows: int = 1_000_000
+    max_file_mb: int = 50
+    batch_size: int = 1000
+    repairs: str | None = None
+    header_overrides: dict[str, str] = field(default_factory=dict)
+    sheet: str | None = None
+
+    @classmethod
+    def from_params(cls, params: dict[str, Any], *, batch_default: int, rows_default: int, mb_default: int) -> ImportOptions:
+        try:
+            return cls(
+                file=Path(params["file"]),
+                import_type=str(params["import_type"]),
+                dry_run=bool(params.get("dry_run", False)),
+                encoding=params.get("encoding") or None,
+                max_rows=int(params.get("max_rows") or rows_default),
+                max_file_mb=int(params.get("max_file_mb") or mb_default),
+                batch_size=max(1, int(params.get("batch_size") or batch_default)),
+                repairs=params.get("repairs") or None,
+                header_overrides=dict(params.get("header_overrides") or {}),
+                sheet=params.get("sheet") or None,
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise PermanentError(ErrorCode.INVALID_PARAMS, detail=str(exc)) from exc
+
+
+@dataclass
+class Counts:
+    total: int = 0  # data rows consumed (blank rows excluded)
+    success: int = 0
+    fail: int = 0
+
+    def as_tuple(self) -> tuple[int, int, int]:
+        return (self.total, self.success, self.fail)
+
+
+@dataclass(frozen=True)
+class _Row:
+    source: SourceRow
+    values: tuple[object, ...] | None
+    errors: tuple[RowError, ...]
+
+
+class ImportRun:
+    """One run of one import task; resumes from the task's checkpoint."""
+
+    def __init__(self, ctx: TaskContext, itype: ImportType, options: ImportOptions) -> None:
+        self.ctx = ctx
+        self.itype = itype
+        self.options = options
+        self.lang: Lang = ctx.lang
+        self.task_no = ctx.task.task_no
+        self.writer = TableWriter(ctx.store.engine, itype.table, itype.keys, itype.unique_key)
+        self.references = [
+            Reference(c.key, c.reference_target or f"{c.key}_id", c.reference_table or "", c.reference_column or "")
+            for c in itype.columns
+            if c.kind == "reference"
+        ]
+        self.counts = Counts()
+        self.pending_completion = 0
+        self._seen: set[object] = set()  # dry run only: the keys a real run would have inserted
+        self._ref_names: dict[str, set[str]] = {}
+        self.work_file = ctx.work_dir / f"{self.task_no}-errors.csv.part"
+
+    # --- stages --------------------------------------------------------------------------
+
+    def run(self) -> TaskOutcome:
+        checkpoint = None if self.options.dry_run else self.ctx.checkpoint
+        self._stage(Stage.CHECKING, 1)
+        with self._open() as reader:
+            mapping, validator, is_error_csv = self._precheck(reader)
+            if checkpoint:
+                total_rows = int(checkpoint["rows_in_file"])
+                self.counts = Counts(int(checkpoint["total"]), int(checkpoint["success"]), int(checkpoint["fail"]))
+                self.pending_completion = int(checkpoint.get("pending", 0))
+                resume_row, resume_bytes = int(checkpoint["row"]), int(checkpoint["error_bytes"])
+            else:
+                total_rows = self._count(reader)
+                resume_row, resume_bytes = 1, None
+            errors = error_csv.ErrorCsvWriter(self.work_file, reader.header, resume_at=resume_bytes)
+            try:
+                self._import_rows(reader, validator, errors, total_rows, resume_row, is_error_csv)
+            finally:
+                errors.close()
+        self._stage(Stage.COMPLETING, 96)
+        if not self.options.dry_run and self.references:
+            self._complete_references()
+        return self._summarise(mapping, reader.encoding, reader.format)
+
+    def _open(self) -> TableReader:
+        path = self.options.file
+        if not path.exists():
+            raise PermanentError(ErrorCode.FILE_NOT_FOUND, path=str(path))
+        size = path.stat().st_size
+        if size > self.options.max_file_mb * MIB:
+            raise PermanentError(ErrorCode.FILE_TOO_LARGE, size_mb=f"{size / MIB:.1f}", limit_mb=self.options.max_file_mb)
+        return open_table(path, encoding=self.options.encoding, sheet=self.options.sheet)
+
+    def _precheck(self, reader: TableReader) -> tuple[HeaderMapping, RowValidator, bool]:
+        """Header and the first rows before anything is written (seed 000 §3.1)."""
+        header = tuple(reader.header)
+        if not any(h.strip() for h in header):
+            raise PermanentError(ErrorCode.EMPTY_FILE)
+        mapping = map_header(self.itype, header, self.options.header_overrides or None)
+        if mapping.missing_required:
+            labels = "、".join(self.itype.column(k).label(self.lang) for k in mapping.missing_required)
+            raise PermanentError(ErrorCode.MISSING_REQUIRED_COLUMN, column=labels)
+        for _ in zip(range(PRECHECK_ROWS), reader.rows(), strict=False):
+            pass  # decoding and parsing problems of the first rows surface here, before any write
+        return mapping, compile_validator(self.itype, mapping), error_csv.is_error_csv_header(header)
+
+    def _count(self, reader: TableReader) -> int:
+        self._stage(Stage.COUNTING, 2)
+        rows = reader.count_rows(limit=self.options.max_rows)
+        if rows > self.options.max_rows:
+            raise PermanentError(ErrorCode.TOO_MANY_ROWS, limit=self.options.max_rows)
+        if rows == 0:
+            raise PermanentError(ErrorCode.EMPTY_FILE)
+        return rows
+
+    def _import_rows(
+        self,
+        reader: TableReader,
+        validator: RowValidator,
+        errors: error_csv.ErrorCsvWriter,
+        total_rows: int,
+        resume_row: int,
+        is_error_csv: bool,
+    ) -> None:
+        batch: list[_Row] = []
+        size = self.options.batch_size
+        check = validator.check
+        restore = error_csv.restore
+        last_row = resume_row
+        for source in reader.rows(skip_through=resume_row):
+            cells: Sequence[Cell] = source.cells
+            if is_error_csv:
+                cells = tuple(restore(c) if isinstance(c, str) else c for c in cells)
+                source = SourceRow(source.row_number, tuple(cells))
+            checked = check(cells)
+            batch.append(_Row(source, checked.values, checked.errors))
+            if len(batch) >= size:
+                last_row = batch[-1].source.row_number
+                self._flush(batch, validator.unique_index, errors, last_row, total_rows, reader.fraction_done())
+                batch = []
+        if batch:
+            last_row = batch[-1].source.row_number
+            self._flush(batch, validator.unique_index, errors, last_row, total_rows, 1.0)
+
+    def _flush(
+        self,
+        batch: list[_Row],
+        key_index: int,
+        errors: error_csv.ErrorCsvWriter,
+        last_row: int,
+        total_rows: int,
+        fraction: float,
+    ) -> None:
+        """One batch: one transaction with its checkpoint, failures written before the commit."""
+        self.ctx.check_stop()  # the batch boundary: a cancel or shutdown stops here, nothing half-done
+
+        def work(conn: Connection) -> None:
+            failed = self._write_batch(conn, batch, key_index)
+            for row, row_errors in failed:
+                errors.write(
+                    row.source.row_number,
+                    row.source.cells,
+                    [e.code.value for e in row_errors],
+                    [e.message(self.itype, self.lang) for e in row_errors],
+                )
+            self.counts.total += len(batch)
+            self.counts.fail += len(failed)
+            self.counts.success += len(batch) - len(failed)
+
+        before = Counts(*self.counts.as_tuple())
+        pending_before = self.pending_completion
+        progress = 3 + 92 * min(1.0, max(fraction, (self.counts.total + len(batch)) / max(total_rows, 1)))
+        stage = stage_text(Stage.VALIDATING if self.options.dry_run else Stage.IMPORTING, self.lang,
+                           row=last_row, total=total_rows)  # fmt: skip
+        try:
+            self.ctx.commit_batch(
+                work,
+                # read after the work ran, inside the same transaction as the rows it covers
+                checkpoint=lambda: {
+                    "row": last_row,
+                    "rows_in_file": total_rows,
+                    "total": self.counts.total,
+                    "success": self.counts.success,
+                    "fail": self.counts.fail,
+                    "pending": self.pending_completion,
+                    "error_bytes": errors.size(),
+                },
+                counts=self.counts.as_tuple,
+                progress=progress,
+                stage=stage,
+            )
+        except BaseException:
+            # nothing of this batch was committed: the counts go back to the last checkpoint
+            self.counts = before
+            self.pending_completion = pending_before
+            raise
+
+    def _write_batch(self, conn: Connection, batch: list[_Row], key_index: int) -> list[tuple[_Row, tuple[RowError, ...]]]:
+        """Insert the batch's valid rows; returns the failed rows with their errors."""
+        failed: list[tuple[_Row, tuple[RowError, ...]]] = [(r, r.errors) for r in batch if r.values is None]
+        candidates: list[_Row] = []
+        in_batch: set[object] = set()
+        for row in batch:
+            if row.values is None:
+                continue
+            key = row.values[key_index]
+            if key in in_batch or (self.options.dry_run and key in self._seen):
+                failed.append((row, (self._key_error(ErrorCode.DUPLICATE_IN_FILE, key),)))
+            else:
+                in_batch.add(key)
+                candidates.append(row)
+        if self.options.dry_run:
+            owners = self.writer.owners_of(conn, [str(r.values[key_index]) for r in candidates])  # type: ignore[index]
+            kept = []
+            for row in candidates:
+                key = row.values[key_index]  # type: ignore[index]
+                if key in owners:
+                    failed.append((row, (self._key_error(ErrorCode.ALREADY_EXISTS, key),)))
+                else:
+                    kept.append(row)
+                    self._seen.add(key)
+            self._count_pending(kept)
+        else:
+            failed.extend(self._insert(conn, candidates, key_index))
+        failed.sort(key=lambda item: item[0].source.row_number)
+        return failed
+
+    def _insert(self, conn: Connection, rows: list[_Row], key_index: int) -> list[tuple[_Row, tuple[RowError, ...]]]:
+        values = [r.values for r in rows]
+        try:
+            with conn.begin_nested():
+                self.writer.insert_many(conn, values, self.task_no)  # type: ignore[arg-type]
+            self._count_pending(rows)
+            return []
+        except IntegrityError:
+            pass
+        # A unique conflict somewhere in the batch: name the rows whose key is taken, insert the rest.
+        owners = self.writer.owners_of(conn, [str(v[key_index]) for v in values])  # type: ignore[index]
+        failed: list[tuple[_Row, tuple[RowError, ...]]] = []
+        free: list[_Row] = []
+        for row in rows:
+            key = row.values[key_index]  # type: ignore[index]
+            if key in owners:
+                code = ErrorCode.DUPLICATE_IN_FILE if owners[key] == self.task_no else ErrorCode.ALREADY_EXISTS
+                failed.append((row, (self._key_error(code, key),)))
+            else:
+                free.append(row)
+        # Row by row, so a row that conflicts only now (another desk importing the same codes) fails alone.
+        went_in = self.writer.insert_each(conn, [r.values for r in free], self.task_no)  # type: ignore[misc]
+        for row, ok in zip(free, went_in, strict=True):
+            if not ok:
+                failed.append((row, (self._key_error(ErrorCode.ALREADY_EXISTS, row.values[key_index]),)))  # type: ignore[index]
+        self._count_pending([r for r, ok in zip(free, went_in, strict=True) if ok])
+        return failed
+
+    def _key_error(self, code: ErrorCode, key: object) -> RowError:
+        return RowError(code, self.itype.unique_key, str(key), {"value": str(key)})
+
+    # --- completion ----------------------------------------------------------------------
+
+    def _count_pending(self, rows: list[_Row]) -> None:
+        """Dry run: count the references a real run would leave unresolved."""
+        if not self.options.dry_run or not self.references:
+            return
+        if not self._ref_names:
+            with self.ctx.store.reading() as conn:
+                for ref in self.references:
+                    self._ref_names[ref.column] = self.writer.reference_names(conn, ref)
+        for ref in self.references:
+            index = self.itype.keys.index(ref.column)
+            names = self._ref_names[ref.column]
+            self.pending_completion += sum(
+                1 for r in rows if r.values is not None and r.values[index] is not None and r.values[index] not in names
+            )
+
+    def _complete_references(self) -> None:
+        with self.ctx.store.engine.begin() as conn:
+            self.pending_completion = sum(
+                self.writer.complete_references(conn, ref, self.task_no) for ref in self.references
+            )
+
+    # --- the result ----------------------------------------------------------------------
+
+    def _summarise(self, mapping: HeaderMapping, encoding: str | None, fmt: str) -> TaskOutcome:
+        self._stage(Stage.SUMMARISING, 98)
+        folder = self.ctx.results_dir / self.task_no
+        folder.mkdir(parents=True, exist_ok=True)
+        error_path: Path | None = None
+        if self.counts.fail:
+            error_path = folder / f"{self.task_no}-errors.csv"
+            shutil.move(str(self.work_file), error_path)
+        else:
+            self.work_file.unlink(missing_ok=True)
+        warnings = [
+            _unknown_warning(h, self.lang)
+            for h in mapping.unknown
+            if h.strip().lstrip(error_csv.BOM) not in error_csv.MARKER_COLUMNS
+        ]
+        total, success, fail = self.counts.as_tuple()
+        status = outcome_status(total, fail, self.ctx.settings.fail_threshold)
+        repairs = self.options.repairs or error_csv.repaired_task_from_name(self.options.file)
+        summary = {
+            "import_type": self.itype.name,
+            "file": str(self.options.file),
+            "format": fmt,
+            "encoding": encoding,
+            "dry_run": self.options.dry_run,
+            "total_count": total,
+            "success_count": success,
+            "fail_count": fail,
+            "pending_completion_count": self.pending_completion,
+            "error_csv": str(error_path) if error_path else None,
+            "warnings": warnings,
+            "repairs": repairs,
+            "status": status.value,
+        }
+        summary_path = folder / "summary.json"
+        summary_path.write_text(json.dumps(summary, ensure_ascii=False, indent=2), encoding="utf-8")
+        error_msg = None
+        if status is TaskStatus.FAILED:
+            share = 100 * fail / max(total, 1)
+            limit = f"{self.ctx.settings.fail_threshold:.0%}"
+            if self.lang == "zh":
+                kept = ("（未写入任何数据）" if self.options.dry_run or not success
+                        else f"；已成功导入的 {success} 行保留")  # fmt: skip
+                error_msg = f"失败 {fail} 行，占 {share:.1f}%，超过 {limit}，整体判定为失败{kept}"
+            else:
+                kept = ("nothing was written" if self.options.dry_run or not success
+                        else f"the {success} rows that went in stay")  # fmt: skip
+                error_msg = f"{fail} rows failed ({share:.1f}%, above {limit}): the import counts as failed; {kept}"
+        return TaskOutcome(
+            status=status,
+            total_count=total,
+            success_count=success,
+            fail_count=fail,
+            result_path=str(summary_path),
+            error_msg=error_msg,
+            summary=summary,
+        )
+
+    def _stage(self, stage: Stage, progress: float) -> None:
+        self.ctx.report(stage=stage_text(stage, self.lang), progress=progress, force=True)
+
+
+def _unknown_warning(header: str, lang: Lang) -> str:
+    if lang == "zh":
+        return f"未识别的列“{header}”已忽略"
+    return f"Unknown column \"{header}\" was ignored"

@@ -1,0 +1,315 @@
+"""The customers import end to end on every back-end: rules, row numbers, file-level codes, error CSV."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from desktop_app.app import Core, build_core
+from desktop_app.domain.status import TaskStatus
+from tests.support.customers import (
+    HEADER,
+    codes_by_row,
+    csv_text,
+    customer_codes,
+    error_rows,
+    row,
+    run_import,
+    write_csv,
+)
+
+
+@pytest.fixture
+def core(db_url: str, tmp_path: Path) -> Iterator[Core]:
+    core = build_core(data_dir=tmp_path / "data", db_url=db_url)
+    yield core
+    core.store.engine.dispose()
+
+
+def test_clean_file_succeeds(core: Core, tmp_path: Path) -> None:
+    task = run_import(core, write_csv(tmp_path / "ok.csv", [row(i) for i in range(1, 51)]))
+    assert task.status is TaskStatus.SUCCEEDED
+    assert (task.total_count, task.success_count, task.fail_count) == (50, 50, 0)
+    assert task.error_csv is None and task.error_code is None and task.progress == 100
+    assert customer_codes(core.store) == [f"C{i:06d}" for i in range(1, 51)]
+    with core.store.reading() as conn:
+        stored = conn.exec_driver_sql(
+            "SELECT level, opened_on, credit_limit, department_id, task_no FROM customers WHERE code = 'C000005'"
+        ).one()
+    assert stored[0] == "gold" and str(stored[1]) == "2024-06-06" and float(stored[2]) == 5.5
+    assert stored[3] is not None and stored[4] == task.task_no
+    summary = json.loads(Path(task.result_path or "").read_text(encoding="utf-8"))
+    assert summary["success_count"] == 50 and summary["encoding"] in ("utf-8-sig", "utf-8")
+
+
+ROW_CASES = [
+    # (changes to a valid row, expected codes)
+    ({"客户编号": ""}, ["required_missing"]),
+    ({"客户编号": "X123"}, ["pattern_mismatch"]),
+    ({"姓名": ""}, ["required_missing"]),
+    ({"姓名": "名" * 51}, ["too_long"]),
+    ({"手机号": ""}, ["required_missing"]),
+    ({"手机号": "23800138000"}, ["pattern_mismatch"]),
+    ({"手机号": "1380013800"}, ["pattern_mismatch"]),
+    ({"邮箱": "not-an-email"}, ["pattern_mismatch"]),
+    ({"等级": "钻石"}, ["not_in_enum"]),
+    ({"开户日期": "2023-02-29"}, ["invalid_date"]),
+    ({"开户日期": "2024.01.01"}, ["invalid_date"]),
+    ({"信用额度": "12.345"}, ["invalid_number"]),
+    ({"信用额度": "abc"}, ["invalid_number"]),
+    ({"信用额度": "1000000.01"}, ["out_of_range"]),
+    ({"信用额度": "-1"}, ["out_of_range"]),
+    ({"备注": "注" * 201}, ["too_long"]),
+    ({"手机号": "123", "邮箱": "x", "等级": "钻石"}, ["pattern_mismatch", "pattern_mismatch", "not_in_enum"]),
+]
+
+
+def test_every_row_rule_with_its_row_number(core: Core, tmp_path: Path) -> None:
+    rows = [row(i) for i in range(1, 101)]
+    bad_at = {}
+    for n, (changes, codes) in enumerate(ROW_CASES):
+        index = 3 * n + 1  # spread among good rows
+        rows[index] = row(index + 1, **changes)
+        bad_at[index + 2] = codes  # header is row 1, rows[0] is row 2
+    task = run_import(core, write_csv(tmp_path / "bad.csv", rows))
+    assert task.fail_count == len(ROW_CASES) and task.success_count == 100 - len(ROW_CASES)
+    assert codes_by_row(task) == bad_at
+    reasons = {int(r["行号"]): r["错误原因"] for r in error_rows(task)}
+    assert "手机号格式不正确，应为 11 位数字" in reasons[3 * 5 + 3]
+    assert len(reasons[3 * 16 + 3].split(";")) == 3  # one reason per code
+
+
+def test_already_exists_and_duplicate_in_file(core: Core, tmp_path: Path) -> None:
+    run_import(core, write_csv(tmp_path / "first.csv", [row(1), row(2)]))
+    rows = [row(2), row(3), row(4), row(3), row(5)]  # C000002 was imported before; C000003 repeats
+    task = run_import(core, write_csv(tmp_path / "second.csv", rows))
+    assert codes_by_row(task) == {2: ["already_exists"], 5: ["duplicate_in_file"]}
+    assert customer_codes(core.store) == ["C000001", "C000002", "C000003", "C000004", "C000005"]
+
+
+def test_duplicate_in_file_across_batches(core: Core, tmp_path: Path) -> None:
+    rows = [row(i) for i in range(1, 26)] + [row(3)]
+    task = run_import(core, write_csv(tmp_path / "dup.csv", rows), batch_size=10)
+    assert codes_by_row(task) == {27: ["duplicate_in_file"]}
+    assert task.success_count == 25
+
+
+def test_row_numbers_follow_excel_with_multiline_and_blank_lines(core: Core, tmp_path: Path) -> None:
+    text = csv_text([row(1, 备注="第一行\n第二行\n第三行"), row(2)])  # rows 2 (3 physical lines) and 3
+    text += "\r\n"  # a blank line: row 4, skipped, not counted
+    text += ",,,,,,,,\r\n"  # all cells empty: row 5, skipped
+    text += csv_text([row(6, 手机号="bad")]).split("\r\n", 1)[1]  # row 6, fails
+    text += csv_text([row(7)]).split("\r\n", 1)[1]
+    path = tmp_path / "multi.csv"
+    path.write_text(text, encoding="utf-8")
+    task = run_import(core, path)
+    assert task.total_count == 4 and task.fail_count == 1
+    assert codes_by_row(task) == {6: ["pattern_mismatch"]}
+
+
+def test_column_count_mismatch(core: Core, tmp_path: Path) -> None:
+    path = tmp_path / "cols.csv"
+    good = ",".join(row(1))
+    path.write_text(",".join(HEADER) + "\n" + good + "\n" + "C000002,张三,13800000002\n", encoding="utf-8")
+    task = run_import(core, path)
+    assert codes_by_row(task) == {3: ["column_count_mismatch"]}
+    assert error_rows(task)[0]["客户编号"] == "C000002"
+
+
+def test_header_aliases_order_case_and_unknown_columns(core: Core, tmp_path: Path) -> None:
+    header = ["\ufeffPhone", " CUSTOMER_CODE ", "Name", "favourite colour"]
+    path = tmp_path / "aliases.csv"
+    path.write_text(csv_text([["13800000001", "C000001", "Ann", "blue"]], header), encoding="utf-8")
+    task = run_import(core, path)
+    assert task.status is TaskStatus.SUCCEEDED and task.success_count == 1
+    assert len(task.summary["warnings"]) == 1 and "favourite colour" in task.summary["warnings"][0]
+
+
+def test_full_width_input_is_normalised(core: Core, tmp_path: Path) -> None:
+    task = run_import(core, write_csv(tmp_path / "fw.csv", [row(1, 客户编号="Ｃ０００００１", 手机号="１３８００１３８０００")]))
+    assert task.status is TaskStatus.SUCCEEDED
+    assert customer_codes(core.store) == ["C000001"]
+
+
+def test_unknown_department_counts_for_completion(core: Core, tmp_path: Path) -> None:
+    rows = [row(1, 部门="不存在的部门"), row(2, 部门=""), row(3, 部门="销售部"), row(4, 部门="火星部")]
+    task = run_import(core, write_csv(tmp_path / "dept.csv", rows))
+    assert task.status is TaskStatus.SUCCEEDED and task.pending_completion_count == 2
+
+
+@pytest.mark.parametrize(
+    ("failed", "expected"), [(0, TaskStatus.SUCCEEDED), (3, TaskStatus.PARTIALLY_SUCCEEDED), (4, TaskStatus.FAILED)]
+)
+def test_thirty_percent_boundary(core: Core, tmp_path: Path, failed: int, expected: TaskStatus) -> None:
+    rows = [row(i, 手机号="x") if i <= failed else row(i) for i in range(1, 11)]
+    task = run_import(core, write_csv(tmp_path / f"b{failed}.csv", rows))
+    assert task.status is expected and task.fail_count == failed
+    assert task.error_code is None  # failing only because of rows is not a file-level error
+    if expected is TaskStatus.FAILED:
+        assert task.error_msg and "6" in task.error_msg  # says the committed rows stay
+        assert len(customer_codes(core.store)) == 6
+
+
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-8", "gbk", "gb18030", "utf-16"])
+def test_encodings(core: Core, tmp_path: Path, encoding: str) -> None:
+    name = "𠀀𠀁" if encoding == "gb18030" else "张三丰"  # beyond GBK: only GB18030 has these
+    rows = [row(i, 姓名=f"{name}{i}", 备注="北京市朝阳区" * 3) for i in range(1, 40)]
+    task = run_import(core, write_csv(tmp_path / f"{encoding}.csv", rows, encoding=encoding))
+    assert task.status is TaskStatus.SUCCEEDED, task.error_msg
+    with core.store.reading() as conn:
+        names = [r[0] for r in conn.exec_driver_sql("SELECT name FROM customers ORDER BY code").all()]
+    assert names[0] == f"{name}1" and names[-1] == f"{name}39"
+
+
+def test_explicit_encoding_overrides_detection(core: Core, tmp_path: Path) -> None:
+    path = write_csv(tmp_path / "gbk.csv", [row(1, 姓名="张三")], encoding="gbk")
+    task = run_import(core, path, encoding="gb18030")
+    assert task.status is TaskStatus.SUCCEEDED and task.summary["encoding"] == "gb18030"
+
+
+def test_xlsx_numbers_and_dates(core: Core, tmp_path: Path) -> None:
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    sheet.append(HEADER)
+    sheet.append(["C000001", "张三", 13800138000, "a@b.cn", "金卡", dt.date(2024, 3, 5), 1500.5, "销售部", None])
+    sheet.append(["C000002", "李四", 13800138001.0, None, None, dt.datetime(2024, 1, 2), 20, None, None])
+    sheet.append(["C000003", "王五", 1.38e9, None, None, "2024/2/30", None, None, None])
+    path = tmp_path / "book.xlsx"
+    book.save(path)
+    task = run_import(core, path)
+    assert codes_by_row(task) == {4: ["pattern_mismatch", "invalid_date"]}
+    with core.store.reading() as conn:
+        got = conn.exec_driver_sql("SELECT phone, opened_on FROM customers ORDER BY code").all()
+    assert [r[0] for r in got] == ["13800138000", "13800138001"]
+    assert str(got[0][1]) == "2024-03-05" and str(got[1][1]) == "2024-01-02"
+    assert error_rows(task)[0]["手机号"] == "1380000000"  # shown as digits, never 1.38E+9
+
+
+def test_xls_numbers_and_dates(core: Core, tmp_path: Path) -> None:
+    import xlwt
+
+    book = xlwt.Workbook()
+    sheet = book.add_sheet("客户")
+    date_style = xlwt.easyxf(num_format_str="YYYY-MM-DD")
+    for col, title in enumerate(HEADER):
+        sheet.write(0, col, title)
+    sheet.write(1, 0, "C000001")
+    sheet.write(1, 1, "张三")
+    sheet.write(1, 2, 13800138000)
+    sheet.write(1, 5, dt.date(2024, 3, 5), date_style)
+    sheet.write(1, 6, 88.5)
+    path = tmp_path / "old.xls"
+    book.save(str(path))
+    task = run_import(core, path)
+    assert task.status is TaskStatus.SUCCEEDED, task.error_msg
+    with core.store.reading() as conn:
+        phone, opened = conn.exec_driver_sql("SELECT phone, opened_on FROM customers").one()
+    assert phone == "13800138000" and str(opened) == "2024-03-05"
+
+
+# --- file-level failures -----------------------------------------------------------------------
+
+
+def _file_failure(core: Core, path: Path, code: str, **params: object) -> None:
+    task = run_import(core, path, **params)
+    assert task.status is TaskStatus.FAILED and task.error_code == code, (task.error_code, task.error_msg)
+    assert task.success_count == 0 and customer_codes(core.store) == []
+    assert task.error_msg
+
+
+def test_empty_file(core: Core, tmp_path: Path) -> None:
+    (tmp_path / "zero.csv").write_bytes(b"")
+    _file_failure(core, tmp_path / "zero.csv", "empty_file")
+
+
+def test_header_only_and_blank_rows_is_empty(core: Core, tmp_path: Path) -> None:
+    (tmp_path / "h.csv").write_text(",".join(HEADER) + "\n\n,,,,,,,,\n", encoding="utf-8")
+    _file_failure(core, tmp_path / "h.csv", "empty_file")
+
+
+def test_missing_required_column_names_it(core: Core, tmp_path: Path) -> None:
+    path = tmp_path / "nophone.csv"
+    path.write_text("客户编号,姓名\nC000001,张三\n", encoding="utf-8")
+    task = run_import(core, path)
+    assert task.error_code == "missing_required_column" and "手机号" in (task.error_msg or "")
+
+
+def test_unsupported_format(core: Core, tmp_path: Path) -> None:
+    (tmp_path / "x.pdf").write_bytes(b"%PDF-1.4")
+    _file_failure(core, tmp_path / "x.pdf", "unsupported_format")
+
+
+def test_corrupt_xlsx(core: Core, tmp_path: Path) -> None:
+    (tmp_path / "broken.xlsx").write_bytes(b"PK\x03\x04 this is not a workbook")
+    _file_failure(core, tmp_path / "broken.xlsx", "corrupt_file")
+
+
+def test_encoding_undetectable(core: Core, tmp_path: Path) -> None:
+    (tmp_path / "bin.csv").write_bytes(bytes(range(256)) * 64)
+    _file_failure(core, tmp_path / "bin.csv", "encoding_undetectable")
+
+
+def test_file_too_large(core: Core, tmp_path: Path) -> None:
+    path = write_csv(tmp_path / "big.csv", [row(i) for i in range(1, 20000)])
+    assert path.stat().st_size > 1024 * 1024
+    _file_failure(core, path, "file_too_large", max_file_mb=1)
+
+
+def test_too_many_rows_counted_before_importing(core: Core, tmp_path: Path) -> None:
+    _file_failure(core, write_csv(tmp_path / "rows.csv", [row(i) for i in range(1, 7)]), "too_many_rows", max_rows=5)
+    ok = run_import(core, write_csv(tmp_path / "rows5.csv", [row(i) for i in range(1, 6)]), max_rows=5)
+    assert ok.status is TaskStatus.SUCCEEDED
+
+
+# --- dry run and the error CSV round trip -----------------------------------------------------------
+
+
+def test_dry_run_equals_real_run(core: Core, tmp_path: Path) -> None:
+    run_import(core, write_csv(tmp_path / "seed.csv", [row(7)]))
+    rows = [row(i) for i in range(1, 40)] + [row(5), row(9, 手机号="0"), row(50, 部门="火星部")]
+    path = write_csv(tmp_path / "mixed.csv", rows)
+    dry = run_import(core, path, dry_run=True, batch_size=10)
+    assert customer_codes(core.store) == ["C000007"]  # nothing committed
+    real = run_import(core, path, batch_size=10)
+    for field in ("status", "total_count", "success_count", "fail_count", "pending_completion_count"):
+        assert getattr(dry, field) == getattr(real, field), field
+    assert [r for r in error_rows(dry)] == [r for r in error_rows(real)]
+    assert codes_by_row(real) == {8: ["already_exists"], 41: ["duplicate_in_file"], 42: ["pattern_mismatch"]}
+
+
+def test_error_csv_neutralises_formulas_and_reimports(core: Core, tmp_path: Path) -> None:
+    rows = [row(1), row(2, 姓名="=HYPERLINK(\"x\")", 手机号="bad"), row(3, 信用额度="-5"), row(4, 备注="@note", 邮箱="x")]
+    first = run_import(core, write_csv(tmp_path / "orig.csv", rows))
+    assert first.fail_count == 3
+    with open(first.error_csv or "", encoding="utf-8-sig", newline="") as handle:
+        lines = list(csv.reader(handle))
+    assert lines[0][0] == "行号" and lines[0][1:10] == HEADER and lines[0][-2:] == ["错误代码", "错误原因"]
+    cells = {int(line[0]): line for line in lines[1:]}
+    assert cells[3][2] == "'=HYPERLINK(\"x\")" and cells[4][7] == "'-5" and cells[5][9] == "'@note"
+    # the clerk fixes the cells in Excel and imports the error CSV back
+    fixed_path = tmp_path / f"{first.task_no}-errors-fixed.csv"
+    for number, line in cells.items():
+        if number == 3:
+            line[3] = "13800000002"
+        if number == 4:
+            line[7] = "5"
+        if number == 5:
+            line[4] = "ok@example.com"
+    with open(fixed_path, "w", encoding="utf-8-sig", newline="") as handle:
+        csv.writer(handle).writerows([lines[0], *cells.values()])
+    second = run_import(core, fixed_path)
+    assert second.status is TaskStatus.SUCCEEDED and second.success_count == 3
+    assert second.summary["warnings"] == []  # its own row-number and reason columns are not "unknown"
+    assert second.summary["repairs"] == first.task_no
+    with core.store.reading() as conn:
+        name, note = conn.exec_driver_sql("SELECT name, note FROM customers WHERE code = 'C000002'").one()
+        note4 = conn.exec_driver_sql("SELECT note FROM customers WHERE code = 'C000004'").scalar()
+    assert name == "=HYPERLINK(\"x\")" and note4 == "@note"  # neutralised cells were restored
+    assert note in (None, "")
