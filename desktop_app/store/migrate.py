@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-import shutil
+import sqlite3
 from pathlib import Path
 
 from alembic import command
@@ -72,7 +72,12 @@ def _backup_sqlite(engine: Engine, revision: str) -> None:
     source = Path(database)
     if source.exists():
         target = source.with_name(f"{source.name}.before-{revision}.bak")
-        with engine.connect() as conn:
-            conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
-        shutil.copy2(source, target)
+        # sqlite3's online backup copies a consistent database, WAL content included.
+        raw = engine.raw_connection()
+        try:
+            with sqlite3.connect(target) as copy:
+                raw.driver_connection.backup(copy)  # type: ignore[union-attr]
+            copy.close()
+        finally:
+            raw.close()
         log.info("backed up %s to %s before migrating", source, target)

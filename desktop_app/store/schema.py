@@ -14,6 +14,7 @@ from sqlalchemy import (
     MetaData,
     Numeric,
     String,
+    Text,
     Table,
 )
 from sqlalchemy.dialects import mysql, sqlite
@@ -78,11 +79,11 @@ customers = Table(
     Column("code", String(16), nullable=False, unique=True),
     Column("name", String(50), nullable=False),
     Column("phone", String(11), nullable=False),
-    Column("email", String(254), nullable=True),
+    Column("email", Text, nullable=True),
     Column("level", String(10), nullable=False, server_default="standard"),
     Column("opened_on", Date, nullable=True),
     Column("credit_limit", Numeric(12, 2), nullable=False, server_default="0"),
-    Column("department", String(100), nullable=True),
+    Column("department", Text, nullable=True),
     Column("department_id", Id, nullable=True),
     Column("note", String(200), nullable=True),
     Column("task_no", String(32), nullable=True, index=True),

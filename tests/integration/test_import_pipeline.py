@@ -313,3 +313,9 @@ def test_error_csv_neutralises_formulas_and_reimports(core: Core, tmp_path: Path
         note4 = conn.exec_driver_sql("SELECT note FROM customers WHERE code = 'C000004'").scalar()
     assert name == "=HYPERLINK(\"x\")" and note4 == "@note"  # neutralised cells were restored
     assert note in (None, "")
+
+
+def test_long_email_and_department_are_stored(core: Core, tmp_path: Path) -> None:
+    email = "a" * 290 + "@example.com"
+    task = run_import(core, write_csv(tmp_path / "long.csv", [row(1, 邮箱=email, 部门="部" * 150)]))
+    assert task.status is TaskStatus.SUCCEEDED and task.pending_completion_count == 1

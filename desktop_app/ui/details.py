@@ -1,0 +1,126 @@
+"""The details panel: every field of one task, its warnings, its error message and its log lines."""
+
+from __future__ import annotations
+
+import json
+
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import QFormLayout, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
+
+from desktop_app.domain.task import TaskRecord
+from desktop_app.ui.task_model import format_created, format_elapsed, utc_now
+from desktop_app.ui.texts import status_text
+
+
+class DetailsPanel(QWidget):
+    """Read-only; shows the selected task and follows its changes."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.record: TaskRecord | None = None
+        self._form = QFormLayout()
+        self._labels: dict[str, QLabel] = {}
+        self._names: dict[str, QLabel] = {}
+        for key in FIELDS:
+            value = QLabel()
+            value.setWordWrap(True)
+            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            name = QLabel()
+            self._labels[key], self._names[key] = value, name
+            self._form.addRow(name, value)
+        self.log_view = QPlainTextEdit()
+        self.log_view.setReadOnly(True)
+        self.log_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self._log_title = QLabel()
+        layout = QVBoxLayout(self)
+        layout.addLayout(self._form)
+        layout.addWidget(self._log_title)
+        layout.addWidget(self.log_view, 1)
+        self.retranslate()
+
+    def value(self, key: str) -> str:
+        return self._labels[key].text()
+
+    def show_record(self, record: TaskRecord | None) -> None:
+        changed_task = record is None or self.record is None or record.id != self.record.id
+        self.record = record
+        if record is None:
+            for label in self._labels.values():
+                label.setText("")
+            self.log_view.clear()
+            return
+        for key, label in self._labels.items():
+            label.setText(self._text(record, key))
+        if changed_task:
+            self.log_view.setPlainText(self.tr("Loading…"))
+
+    def show_log(self, task_no: str, lines: list[str]) -> None:
+        if self.record is not None and self.record.task_no == task_no:
+            self.log_view.setPlainText("\n".join(lines) if lines else self.tr("(no log lines)"))
+
+    def _text(self, r: TaskRecord, key: str) -> str:
+        values: dict[str, object] = {
+            "task_no": r.task_no,
+            "type": f"{r.task_type} / {r.params.get('import_type', '')}",
+            "status": status_text(r.status) + (self.tr(" (cancel requested)") if r.cancel_requested else ""),
+            "stage": r.stage,
+            "progress": f"{r.progress}%",
+            "counts": self.tr("%1 total, %2 succeeded, %3 failed")
+            .replace("%1", f"{r.total_count:,}")
+            .replace("%2", f"{r.success_count:,}")
+            .replace("%3", f"{r.fail_count:,}"),
+            "pending_completion": r.pending_completion_count,
+            "file": r.params.get("file", ""),
+            "dry_run": self.tr("yes") if r.params.get("dry_run") else self.tr("no"),
+            "encoding": r.params.get("encoding") or self.tr("detected"),
+            "repairs": r.params.get("repairs") or "",
+            "error_csv": r.error_csv or "",
+            "result_path": r.result_path or "",
+            "error": f"{r.error_code}: {r.error_msg}" if r.error_code or r.error_msg else "",
+            "warnings": "\n".join(str(w) for w in r.summary.get("warnings", [])),
+            "attempts": self.tr("attempt %1, retries %2, recoveries %3")
+            .replace("%1", str(r.attempt))
+            .replace("%2", str(r.retries))
+            .replace("%3", str(r.recoveries)),
+            "next_run_at": format_created(r.next_run_at),
+            "creator": r.creator,
+            "owner": r.owner or "",
+            "created_at": format_created(r.created_at),
+            "started_at": format_created(r.started_at),
+            "ended_at": format_created(r.ended_at),
+            "elapsed": format_elapsed(r.elapsed_seconds(utc_now())),
+            "params": json.dumps(r.params, ensure_ascii=False),
+        }
+        return str(values[key])
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def retranslate(self) -> None:
+        titles = {
+            "task_no": self.tr("Task number"), "type": self.tr("Type"), "status": self.tr("Status"),
+            "stage": self.tr("Stage"), "progress": self.tr("Progress"), "counts": self.tr("Rows"),
+            "pending_completion": self.tr("Awaiting completion"), "file": self.tr("File"),
+            "dry_run": self.tr("Validate only"), "encoding": self.tr("Encoding"),
+            "repairs": self.tr("Repairs task"), "error_csv": self.tr("Error CSV"),
+            "result_path": self.tr("Result"), "error": self.tr("Error"), "warnings": self.tr("Warnings"),
+            "attempts": self.tr("Attempts"), "next_run_at": self.tr("Next try"), "creator": self.tr("Submitted by"),
+            "owner": self.tr("Run by"), "created_at": self.tr("Created"), "started_at": self.tr("Started"),
+            "ended_at": self.tr("Ended"), "elapsed": self.tr("Elapsed"), "params": self.tr("Parameters"),
+        }  # fmt: skip
+        for key, label in self._names.items():
+            label.setText(titles[key] + ":")
+        self._log_title.setText(self.tr("Log of this task:"))
+        self.log_view.setAccessibleName(self.tr("Log of this task"))
+        if self.record is not None:
+            self.show_record(self.record)
+
+
+FIELDS = (
+    "task_no", "type", "status", "stage", "progress", "counts", "pending_completion", "file", "dry_run",
+    "encoding", "repairs", "error_csv", "result_path", "error", "warnings", "attempts", "next_run_at",
+    "creator", "owner", "created_at", "started_at", "ended_at", "elapsed", "params",
+)  # fmt: skip

@@ -1,0 +1,145 @@
+"""What a clerk can do with one task: the actions, when each is enabled, and what each does."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QUrl, Signal
+from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
+
+from desktop_app.domain.status import TaskStatus
+from desktop_app.domain.task import TaskRecord
+from desktop_app.ui.task_service import TaskService
+
+
+def open_local(path: Path) -> bool:
+    """Open a file or folder with the system's application (a spreadsheet app for a CSV)."""
+    return bool(QDesktopServices.openUrl(QUrl.fromLocalFile(str(path))))
+
+
+class TaskActions(QObject):
+    """The per-task QActions (menu, toolbar, context menu share them) for the selected task.
+
+    Signals:
+        details_requested(TaskRecord): the clerk asked for the details panel.
+        problem(str): an action could not be done; a plain-language reason to show.
+    """
+
+    details_requested = Signal(object)
+    problem = Signal(str)
+
+    def __init__(
+        self,
+        service: TaskService,
+        *,
+        results_dir: Path,
+        opener: Callable[[Path], bool] = open_local,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._service = service
+        self._results_dir = results_dir
+        self._opener = opener
+        self.record: TaskRecord | None = None
+
+        def make(handler: Callable[[], None], shortcut: str | None = None) -> QAction:
+            action = QAction(self)
+            if shortcut:
+                action.setShortcut(QKeySequence(shortcut))
+            action.triggered.connect(lambda _checked=False: handler())
+            return action
+
+        self.open_errors = make(self._open_errors, "Ctrl+E")
+        self.open_folder = make(self._open_folder, "Ctrl+Shift+E")
+        self.reimport = make(self._reimport, "Ctrl+R")
+        self.cancel = make(self._cancel, "Del")
+        self.retry = make(self._retry, "Ctrl+Shift+R")
+        self.import_for_real = make(self._import_for_real, "Ctrl+I")
+        self.details = make(self._details, "Ctrl+D")
+        self.retranslate()
+        self.set_record(None)
+
+    def all(self) -> list[QAction]:
+        return [self.open_errors, self.open_folder, self.reimport, self.cancel, self.retry,
+                self.import_for_real, self.details]  # fmt: skip
+
+    def set_record(self, record: TaskRecord | None) -> None:
+        """The selected task (or its newer snapshot): enable exactly what applies to it."""
+        self.record = record
+        if record is None:
+            for action in self.all():
+                action.setEnabled(False)
+            return
+        dry_run = bool(record.params.get("dry_run"))
+        self.open_errors.setEnabled(bool(record.error_csv))
+        self.open_folder.setEnabled(bool(record.error_csv or record.result_path))
+        self.reimport.setEnabled(record.status.is_final and bool(record.error_csv) and not dry_run)
+        self.cancel.setEnabled(record.status.is_active and not record.cancel_requested)
+        self.retry.setEnabled(record.status is TaskStatus.FAILED and bool(record.params.get("file")))
+        done = record.status in (TaskStatus.SUCCEEDED, TaskStatus.PARTIALLY_SUCCEEDED)
+        self.import_for_real.setEnabled(done and dry_run)
+        self.details.setEnabled(True)
+
+    # --- what each does ------------------------------------------------------------------
+
+    def _open_errors(self) -> None:
+        if self.record is None or not self.record.error_csv:
+            return
+        path = Path(self.record.error_csv)
+        if not path.exists():
+            self.problem.emit(self.tr("The error file is gone: %s") % path)
+            return
+        self._opener(path)
+
+    def _open_folder(self) -> None:
+        if self.record is None:
+            return
+        target = self.record.result_path or self.record.error_csv
+        folder = Path(target).parent if target else self._results_dir
+        if not folder.exists():
+            self.problem.emit(self.tr("The folder is gone: %s") % folder)
+            return
+        self._opener(folder)
+
+    def _reimport(self) -> None:
+        if self.record is not None and self.record.error_csv:
+            self._submit(self._service.reimport_errors(self.record))
+
+    def _cancel(self) -> None:
+        if self.record is not None:
+            self._service.cancel(self.record)
+
+    def _retry(self) -> None:
+        if self.record is not None:
+            self._submit(self._service.retry(self.record))
+
+    def _import_for_real(self) -> None:
+        if self.record is not None:
+            self._submit(self._service.import_for_real(self.record))
+
+    def _details(self) -> None:
+        if self.record is not None:
+            self.details_requested.emit(self.record)
+
+    def _submit(self, sent: bool) -> None:
+        if not sent:
+            self.problem.emit(self.tr("Another file is being queued; try again in a moment."))
+
+    def retranslate(self) -> None:
+        texts = {
+            self.open_errors: (self.tr("Open &error file"), self.tr("Open the rows that failed, with the reason, "
+                                                                    "in the spreadsheet application")),
+            self.open_folder: (self.tr("Open result &folder"), self.tr("Show the folder with the task's files")),
+            self.reimport: (self.tr("&Re-import fixed error file"),
+                            self.tr("Import the error file after correcting its rows")),
+            self.cancel: (self.tr("&Cancel task"), self.tr("Stop the task; rows already committed stay")),
+            self.retry: (self.tr("Re&try"), self.tr("Run the failed task's file again")),
+            self.import_for_real: (self.tr("&Import for real"),
+                                   self.tr("The validation passed: import the same file now")),
+            self.details: (self.tr("&Details"), self.tr("Every field, the warnings and the log of the task")),
+        }  # fmt: skip
+        for action, (text, tip) in texts.items():
+            action.setText(text)
+            action.setToolTip(tip)
+            action.setStatusTip(tip)

@@ -1,0 +1,50 @@
+"""Sorting and filtering the task list by status and by text, over the loaded rows."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QSortFilterProxyModel
+
+from desktop_app.domain.status import TaskStatus
+from desktop_app.ui.task_model import SortRole, TaskTableModel
+
+FAILED_LIST = frozenset({TaskStatus.FAILED, TaskStatus.PARTIALLY_SUCCEEDED})
+
+
+class TaskFilterProxy(QSortFilterProxyModel):
+    """Keeps rows whose status is in the chosen set and whose number, file, type or stage contains
+    the text. Rows changing status move in or out as they change (dynamic filtering)."""
+
+    def __init__(self, source: TaskTableModel, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._source = source
+        self._statuses: frozenset[TaskStatus] | None = None
+        self._text = ""
+        self.setSourceModel(source)
+        self.setSortRole(SortRole)
+        self.setDynamicSortFilter(True)
+
+    def set_statuses(self, statuses: Iterable[TaskStatus] | None) -> None:
+        self._statuses = frozenset(statuses) if statuses is not None else None
+        self.invalidateFilter()
+
+    def set_text(self, text: str) -> None:
+        self._text = text.strip().casefold()
+        self.invalidateFilter()
+
+    @property
+    def statuses(self) -> frozenset[TaskStatus] | None:
+        return self._statuses
+
+    def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex) -> bool:
+        record = self._source.record(source_row)
+        if self._statuses is not None and record.status not in self._statuses:
+            return False
+        if not self._text:
+            return True
+        haystack = " ".join(
+            (record.task_no, record.file_name, record.task_type, str(record.params.get("import_type", "")),
+             record.stage, record.error_msg or "")
+        ).casefold()  # fmt: skip
+        return self._text in haystack

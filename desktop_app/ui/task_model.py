@@ -1,0 +1,292 @@
+"""The task list's thin table model: rows are TaskRecords, newest first, fetched lazily by pages."""
+
+from __future__ import annotations
+
+import bisect
+import datetime as dt
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtGui import QColor
+
+from desktop_app.domain.status import TaskStatus
+from desktop_app.domain.task import Progress, TaskRecord
+from desktop_app.ui.texts import status_text
+
+Index = QModelIndex | QPersistentModelIndex
+
+TASK_NO, TYPE, FILE, STATUS, STAGE, PROGRESS, PROCESSED, SUCCESS, FAIL, ELAPSED, CREATED = range(11)
+COLUMN_COUNT = 11
+
+RecordRole = Qt.ItemDataRole.UserRole + 1  # the TaskRecord of the row
+StatusRole = Qt.ItemDataRole.UserRole + 2  # its TaskStatus
+SortRole = Qt.ItemDataRole.UserRole + 3  # a value that sorts the column correctly
+
+STATUS_ORDER = {s: i for i, s in enumerate(TaskStatus)}
+HIGHLIGHT = QColor(255, 236, 140)
+
+
+def utc_now() -> dt.datetime:
+    """Now in UTC without a zone, as the task table stores its stamps."""
+    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
+
+
+def format_elapsed(seconds: float | None) -> str:
+    if seconds is None:
+        return ""
+    total = int(seconds)
+    hours, rest = divmod(total, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def format_created(stamp: dt.datetime | None) -> str:
+    if stamp is None:
+        return ""
+    return stamp.replace(tzinfo=dt.UTC).astimezone().strftime("%Y-%m-%d %H:%M:%S")
+
+
+class TaskTableModel(QAbstractTableModel):
+    """TaskRecords as rows. Changed rows emit dataChanged for their changed cells only; the model is
+    reset only by reload(). Pages come from `request_page(offset, limit)`, which answers (now or
+    later, on the GUI thread) through add_page()."""
+
+    def __init__(
+        self,
+        request_page: Callable[[int, int], None],
+        *,
+        page_size: int = 500,
+        describe_type: Callable[[TaskRecord], str] | None = None,
+        now: Callable[[], dt.datetime] = utc_now,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._request_page = request_page
+        self._page_size = page_size
+        self._describe_type = describe_type or (lambda record: record.task_type)
+        self._now = now
+        self._rows: list[TaskRecord] = []
+        self._keys: list[int] = []  # -id per row, ascending: bisect finds where a task belongs
+        self._row_of: dict[int, int] = {}
+        self._offset = 0  # how many tasks the pages have delivered
+        self._exhausted = False
+        self._loading = False
+        self._highlight: int | None = None
+
+    # --- the Qt model interface ----------------------------------------------------------
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else COLUMN_COUNT
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
+            return None
+        return self.column_titles()[section] if 0 <= section < COLUMN_COUNT else None
+
+    def column_titles(self) -> list[str]:
+        return [self.tr("Task"), self.tr("Type"), self.tr("File"), self.tr("Status"), self.tr("Stage"),
+                self.tr("Progress"), self.tr("Processed"), self.tr("Succeeded"), self.tr("Failed"),
+                self.tr("Elapsed"), self.tr("Created")]  # fmt: skip
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or index.row() >= len(self._rows):
+            return None
+        record = self._rows[index.row()]
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._display(record, column)
+        if role == RecordRole:
+            return record
+        if role == StatusRole:
+            return record.status
+        if role == SortRole:
+            return self._sort_value(record, column)
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in (PROCESSED, SUCCESS, FAIL, ELAPSED):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.BackgroundRole and record.id == self._highlight:
+            return HIGHLIGHT
+        if role == Qt.ItemDataRole.ToolTipRole and column in (STATUS, STAGE) and record.error_msg:
+            return record.error_msg
+        if role == Qt.ItemDataRole.ToolTipRole and column == FILE:
+            return record.params.get("file")
+        return None
+
+    def _display(self, record: TaskRecord, column: int) -> Any:
+        if column == TASK_NO:
+            return record.task_no
+        if column == TYPE:
+            return self._describe_type(record)
+        if column == FILE:
+            return record.file_name
+        if column == STATUS:
+            return status_text(record.status)
+        if column == STAGE:
+            return record.stage
+        if column == PROGRESS:
+            return record.progress
+        if column == PROCESSED:
+            done = record.success_count + record.fail_count
+            return f"{done:,} / {record.total_count:,}" if record.total_count else f"{done:,}"
+        if column == SUCCESS:
+            return f"{record.success_count:,}"
+        if column == FAIL:
+            return f"{record.fail_count:,}"
+        if column == ELAPSED:
+            return format_elapsed(record.elapsed_seconds(self._now()))
+        if column == CREATED:
+            return format_created(record.created_at)
+        return None
+
+    def _sort_value(self, record: TaskRecord, column: int) -> Any:
+        values: dict[int, Any] = {
+            TASK_NO: record.id,
+            STATUS: STATUS_ORDER[record.status],
+            PROGRESS: record.progress,
+            PROCESSED: record.success_count + record.fail_count,
+            SUCCESS: record.success_count,
+            FAIL: record.fail_count,
+            ELAPSED: record.elapsed_seconds(self._now()) or 0.0,
+            CREATED: record.id,
+        }
+        return values.get(column, self._display(record, column))
+
+    def canFetchMore(self, parent: Index = QModelIndex()) -> bool:  # noqa: B008
+        return not parent.isValid() and not self._exhausted and not self._loading
+
+    def fetchMore(self, parent: Index = QModelIndex()) -> None:  # noqa: B008
+        if not self.canFetchMore(parent):
+            return
+        self._loading = True
+        self._request_page(self._offset, self._page_size)
+
+    # --- feeding the model ---------------------------------------------------------------
+
+    def add_page(self, offset: int, records: list[TaskRecord]) -> None:
+        """A page asked for by fetchMore arrived (newest first)."""
+        self._loading = False
+        if offset != self._offset:
+            return  # a page from before a reload
+        self._offset += len(records)
+        self._exhausted = len(records) < self._page_size
+        fresh = [r for r in records if r.id not in self._row_of]
+        tail = [r for r in fresh if not self._keys or -r.id > self._keys[-1]]
+        tail_ids = {r.id for r in tail}
+        for record in fresh:
+            if record.id not in tail_ids:
+                self._insert(record)
+        if tail:
+            first = len(self._rows)
+            self.beginInsertRows(QModelIndex(), first, first + len(tail) - 1)
+            for record in tail:
+                self._row_of[record.id] = len(self._rows)
+                self._rows.append(record)
+                self._keys.append(-record.id)
+            self.endInsertRows()
+
+    def page_failed(self) -> None:
+        """The page could not be read (the database is away): allow fetchMore to try again."""
+        self._loading = False
+
+    def reload(self) -> None:
+        """Forget every row and fetch from the top again (another database, a retention sweep)."""
+        self.beginResetModel()
+        self._rows, self._keys, self._row_of = [], [], {}
+        self._offset, self._exhausted, self._loading = 0, False, False
+        self.endResetModel()
+
+    def upsert(self, record: TaskRecord) -> int | None:
+        """A task was submitted, claimed or ended: update its row, or insert it where it belongs.
+        Returns its row, or None when it lies beyond the pages loaded so far."""
+        row = self._row_of.get(record.id)
+        if row is not None:
+            old = self._rows[row]
+            if record.updated_at and old.updated_at and record.updated_at < old.updated_at:
+                return row  # an older snapshot arriving late
+            if (record.status is old.status is TaskStatus.RUNNING and record.attempt == old.attempt
+                    and record.progress < old.progress):  # fmt: skip
+                # The table lags the live ticks: keep what the clerk already saw.
+                record = replace(record, progress=old.progress, stage=old.stage, total_count=old.total_count,
+                                 success_count=old.success_count, fail_count=old.fail_count)  # fmt: skip
+            self._rows[row] = record
+            self.dataChanged.emit(self.index(row, 0), self.index(row, COLUMN_COUNT - 1))
+            return row
+        if self._rows and not self._exhausted and -record.id > self._keys[-1]:
+            return None  # older than what is loaded: a later page brings it
+        return self._insert(record)
+
+    def _insert(self, record: TaskRecord) -> int:
+        row = bisect.bisect_left(self._keys, -record.id)
+        self.beginInsertRows(QModelIndex(), row, row)
+        self._rows.insert(row, record)
+        self._keys.insert(row, -record.id)
+        self._row_of = {r.id: i for i, r in enumerate(self._rows)}
+        self.endInsertRows()
+        return row
+
+    def apply_progress(self, progress: Progress) -> bool:
+        """A progress tick: update the row's cells that can change (stage to elapsed), nothing else."""
+        row = self._row_of.get(progress.task_id)
+        if row is None:
+            return False
+        old = self._rows[row]
+        if old.status.is_final:
+            return False  # a tick that arrived after the task ended
+        self._rows[row] = replace(
+            old,
+            status=TaskStatus.RUNNING,
+            progress=max(old.progress, progress.progress),
+            stage=progress.stage,
+            total_count=progress.total_count,
+            success_count=progress.success_count,
+            fail_count=progress.fail_count,
+        )
+        first = STATUS if old.status is not TaskStatus.RUNNING else STAGE
+        self.dataChanged.emit(self.index(row, first), self.index(row, ELAPSED))
+        return True
+
+    def tick_elapsed(self) -> None:
+        """Once a second: the elapsed cell of running tasks."""
+        for row, record in enumerate(self._rows):
+            if record.status is TaskStatus.RUNNING:
+                cell = self.index(row, ELAPSED)
+                self.dataChanged.emit(cell, cell)
+
+    def set_highlight(self, task_id: int | None) -> None:
+        """Paint one row (a duplicate submission's task) in the highlight colour; None clears it."""
+        previous, self._highlight = self._highlight, task_id
+        for changed in {previous, task_id} - {None}:
+            row = self._row_of.get(changed)  # type: ignore[arg-type]
+            if row is not None:
+                self.dataChanged.emit(self.index(row, 0), self.index(row, COLUMN_COUNT - 1))
+
+    def retranslate(self) -> None:
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, COLUMN_COUNT - 1)
+        if self._rows:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, COLUMN_COUNT - 1))
+
+    # --- reading -------------------------------------------------------------------------
+
+    @property
+    def highlighted_id(self) -> int | None:
+        return self._highlight
+
+    @property
+    def exhausted(self) -> bool:
+        return self._exhausted
+
+    def record(self, row: int) -> TaskRecord:
+        return self._rows[row]
+
+    def row_of(self, task_id: int) -> int | None:
+        return self._row_of.get(task_id)
+
+    def find(self, task_no: str) -> TaskRecord | None:
+        return next((r for r in self._rows if r.task_no == task_no), None)
+
+    def records(self) -> Iterable[TaskRecord]:
+        return iter(self._rows)

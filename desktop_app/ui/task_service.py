@@ -1,0 +1,191 @@
+"""The window's side of the engine: submissions, cancels, retries and reads, none on the GUI thread."""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, QTimer, Signal, Slot
+
+from desktop_app.domain.status import TaskStatus
+from desktop_app.domain.task import Progress, SubmitResult, TaskRecord
+from desktop_app.executor.executor import Executor
+from desktop_app.log import task_log_lines
+from desktop_app.store.tasks import TaskStore
+from desktop_app.tasks.submit import current_user
+from desktop_app.ui.background import Background
+
+log = logging.getLogger(__name__)
+
+IMPORT_TASK = "import"
+# Parameters submit_file() adds itself; a resubmission must not carry the old values.
+_DERIVED = ("file", "file_sha256", "file_size")
+
+
+class TaskService(QObject):
+    """Turns the clerk's requests into engine calls and engine news into GUI-thread signals.
+
+    Signals:
+        record_changed(TaskRecord): a task's row must show this snapshot.
+        progress(Progress): a running task moved (the executor's throttled ticks).
+        page_loaded(int, list): (offset, records) a page of the task list, newest first.
+        page_failed(str): a page could not be read; the reason.
+        submitted(SubmitResult): a submission was answered (new, duplicate or refused).
+        submit_failed(str, str): (file path, plain-language reason) it could not be queued.
+        busy_changed(bool): a submission is (no longer) in flight.
+        task_ended(TaskRecord): a task seen active in this session reached a final status.
+        log_lines(str, list): (task number, lines) the log of a task, for the details panel.
+    """
+
+    record_changed = Signal(object)
+    progress = Signal(object)
+    page_loaded = Signal(int, object)
+    page_failed = Signal(str)
+    submitted = Signal(object)
+    submit_failed = Signal(str, str)
+    busy_changed = Signal(bool)
+    task_ended = Signal(object)
+    log_lines = Signal(str, object)
+
+    def __init__(
+        self,
+        executor: Executor,
+        store: TaskStore,
+        log_dir: Path,
+        *,
+        user: str | None = None,
+        refresh_ms: int = 3000,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._executor = executor
+        self._store = store
+        self._log_dir = log_dir
+        self._user = user or current_user()
+        self._background = Background(executor.run_in_background, self)
+        self._in_flight = 0
+        self._active: set[int] = set()
+        self._stamp: dt.datetime | None = None
+        executor.progress.connect(self._on_progress)
+        executor.task_changed.connect(self._on_task_changed)
+        executor.submitted.connect(self._on_submitted)
+        executor.submit_failed.connect(self._on_submit_failed)
+        # Tasks run by other workers (another desk, `batchdesk worker`) change only in the table.
+        self._refresh = QTimer(self)
+        self._refresh.setInterval(refresh_ms)
+        self._refresh.timeout.connect(self.refresh_changed)
+        if refresh_ms > 0:
+            self._refresh.start()
+
+    # --- reading -------------------------------------------------------------------------
+
+    def load_page(self, offset: int, limit: int) -> None:
+        def done(records: list[TaskRecord]) -> None:
+            for record in records:
+                self._note(record)
+            self.page_loaded.emit(offset, records)
+
+        self._background.call(lambda: self._store.list(limit=limit, offset=offset), done,
+                              lambda exc: self.page_failed.emit(str(exc)))  # fmt: skip
+
+    def refresh_changed(self) -> None:
+        """Fetch tasks updated since the newest stamp seen (cheap; runs every few seconds)."""
+        if self._background.busy():
+            return
+        since = self._stamp or (dt.datetime.now(dt.UTC).replace(tzinfo=None) - dt.timedelta(minutes=1))
+
+        def done(records: list[TaskRecord]) -> None:
+            for record in records:
+                self._publish(record)
+
+        self._background.call(lambda: self._store.changed_since(since), done, lambda exc: None)
+
+    def load_log(self, task_no: str) -> None:
+        self._background.call(lambda: task_log_lines(self._log_dir, task_no),
+                              lambda lines: self.log_lines.emit(task_no, lines))  # fmt: skip
+
+    # --- the clerk's requests ------------------------------------------------------------
+
+    @property
+    def busy(self) -> bool:
+        return self._in_flight > 0
+
+    def submit_import(self, path: Path, params: dict[str, Any], *, force: bool = False) -> bool:
+        """Queue an import; False (and nothing sent) while another submission is still in flight."""
+        if self._in_flight:
+            return False
+        self._in_flight += 1
+        self.busy_changed.emit(True)
+        self._executor.submit_async(task_type=IMPORT_TASK, path=path, user=self._user, params=params, force=force)
+        return True
+
+    def retry(self, record: TaskRecord) -> bool:
+        """Run a failed task's file again, as a new task with the same parameters."""
+        return self.submit_import(Path(record.params["file"]), self.base_params(record), force=True)
+
+    def import_for_real(self, record: TaskRecord) -> bool:
+        """After a validate-only run: the same file and parameters, this time committing."""
+        params = {**self.base_params(record), "dry_run": False}
+        return self.submit_import(Path(record.params["file"]), params)
+
+    def reimport_errors(self, record: TaskRecord, path: Path | None = None) -> bool:
+        """Import the clerk's corrected error CSV of a task (the pipeline links it to the task)."""
+        source = path or Path(str(record.error_csv))
+        params = {**self.base_params(record), "dry_run": False, "encoding": None, "header_overrides": {},
+                  "repairs": record.task_no}  # fmt: skip
+        return self.submit_import(source, params)
+
+    def cancel(self, record: TaskRecord) -> None:
+        def done(updated: TaskRecord | None) -> None:
+            if updated is not None:
+                self._publish(updated)
+
+        self._background.call(lambda: self._store.cancel(record.task_no), done)
+
+    @staticmethod
+    def base_params(record: TaskRecord) -> dict[str, Any]:
+        return {k: v for k, v in record.params.items() if k not in _DERIVED}
+
+    # --- engine news ---------------------------------------------------------------------
+
+    @Slot(object)
+    def _on_progress(self, progress: Progress) -> None:
+        self.progress.emit(progress)
+
+    @Slot(object)
+    def _on_task_changed(self, record: TaskRecord) -> None:
+        self._publish(record)
+
+    @Slot(object)
+    def _on_submitted(self, result: SubmitResult) -> None:
+        self._done_submitting()
+        if not result.refused:
+            self._publish(result.task)
+        self.submitted.emit(result)
+
+    @Slot(str, str)
+    def _on_submit_failed(self, path: str, reason: str) -> None:
+        self._done_submitting()
+        self.submit_failed.emit(path, reason)
+
+    def _done_submitting(self) -> None:
+        self._in_flight = max(0, self._in_flight - 1)
+        if not self._in_flight:
+            self.busy_changed.emit(False)
+
+    def _publish(self, record: TaskRecord) -> None:
+        was_active = record.id in self._active
+        self._note(record)
+        self.record_changed.emit(record)
+        if was_active and record.status.is_final:
+            self.task_ended.emit(record)
+
+    def _note(self, record: TaskRecord) -> None:
+        if record.status in (TaskStatus.PENDING, TaskStatus.RUNNING):
+            self._active.add(record.id)
+        else:
+            self._active.discard(record.id)
+        if record.updated_at is not None and (self._stamp is None or record.updated_at > self._stamp):
+            self._stamp = record.updated_at

@@ -1,0 +1,125 @@
+"""The command line as a contract: commands, flags, JSON fields, exit codes, one-line errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support.customers import row, write_csv
+
+ROOT = Path(__file__).resolve().parents[2]
+TASK_FIELDS = {
+    "task_no", "type", "status", "stage", "progress", "total_count", "success_count", "fail_count",
+    "pending_completion_count", "error_csv", "result_path", "error_code", "error_msg", "duplicate_of",
+    "attempt", "created_at", "started_at", "ended_at",
+}  # fmt: skip
+
+
+def cli(*args: str, check_json: bool = True, timeout: float = 120) -> tuple[int, object, str]:
+    result = subprocess.run(
+        [sys.executable, "-m", "desktop_app", *args],
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), "LANG": "C.UTF-8"},
+        capture_output=True, text=True, timeout=timeout,
+    )  # fmt: skip
+    assert "Traceback" not in result.stderr, result.stderr
+    data = json.loads(result.stdout) if check_json and result.stdout.strip() else result.stdout
+    return result.returncode, data, result.stderr
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> str:
+    return str(tmp_path / "data")
+
+
+def test_import_wait_json_contract(tmp_path: Path, data_dir: str) -> None:
+    path = write_csv(tmp_path / "c.csv", [row(1), row(2, 手机号="x"), row(3), row(4)])
+    code, task, err = cli("import", str(path), "--type", "customers", "--wait", "--json", "--data-dir", data_dir)
+    assert code == 0, err
+    assert isinstance(task, dict) and TASK_FIELDS <= set(task)
+    assert task["status"] == "partially_succeeded" and task["type"] == "import"
+    assert (task["total_count"], task["success_count"], task["fail_count"]) == (4, 3, 1)
+    assert Path(task["error_csv"]).exists() and task["duplicate_of"] is None and task["attempt"] == 1
+    # the same bytes again: refused, pointing at the first task
+    code, again, _ = cli("import", str(path), "--type", "customers", "--wait", "--json", "--data-dir", data_dir)
+    assert code == 1 and again["duplicate_of"] == task["task_no"] and again["error_code"] == "already_imported"
+    code, forced, _ = cli("import", str(path), "--type", "customers", "--wait", "--json", "--force",
+                          "--data-dir", data_dir)  # fmt: skip
+    assert code == 1 and forced["status"] == "failed" and forced["fail_count"] == 4  # all already_exists
+    code, status, _ = cli("status", task["task_no"], "--json", "--data-dir", data_dir)
+    assert code == 0 and status["task_no"] == task["task_no"] and TASK_FIELDS <= set(status)
+    code, listed, _ = cli("tasks", "--json", "--data-dir", data_dir)
+    assert code == 0 and [t["task_no"] for t in listed] == [forced["task_no"], task["task_no"]]
+
+
+def test_submit_queues_and_worker_runs(tmp_path: Path, data_dir: str) -> None:
+    path = write_csv(tmp_path / "c.csv", [row(1)])
+    code, task, _ = cli("submit", str(path), "--type", "customers", "--json", "--data-dir", data_dir)
+    assert code == 0 and task["status"] == "pending"
+    code, same, _ = cli("submit", str(path), "--type", "customers", "--json", "--data-dir", data_dir)
+    assert same["task_no"] == task["task_no"] and same["duplicate_of"] == task["task_no"]
+    code, cancelled, _ = cli("cancel", task["task_no"], "--json", "--data-dir", data_dir)
+    assert code == 0 and cancelled["status"] == "cancelled"
+
+
+def test_file_level_failure_json(tmp_path: Path, data_dir: str) -> None:
+    path = tmp_path / "x.csv"
+    path.write_text("客户编号,姓名\nC000001,张三\n", encoding="utf-8")
+    code, task, _ = cli("import", str(path), "--type", "customers", "--wait", "--json", "--data-dir", data_dir)
+    assert code == 1 and task["status"] == "failed" and task["error_code"] == "missing_required_column"
+    assert task["success_count"] == 0 and task["error_msg"]
+
+
+def test_limits_flags(tmp_path: Path, data_dir: str) -> None:
+    path = write_csv(tmp_path / "c.csv", [row(i) for i in range(1, 4)])
+    _, task, _ = cli("import", str(path), "--type", "customers", "--wait", "--json", "--max-rows", "2",
+                     "--data-dir", data_dir)  # fmt: skip
+    assert task["error_code"] == "too_many_rows"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("import",),
+        ("import", "f.csv"),
+        ("import", "f.csv", "--type"),
+        ("import", "f.csv", "--type", "customers", "--max-rows", "zero"),
+        ("import", "f.csv", "--type", "customers", "--max-file-mb", "-1"),
+        ("import", "f.csv", "--type", "customers", "--bogus"),
+        ("frobnicate",),
+        ("status",),
+        ("tasks", "--status", "sleeping"),
+    ],
+)
+def test_bad_arguments_one_line_exit_2(args: tuple[str, ...], data_dir: str) -> None:
+    code, _, err = cli(*args, "--data-dir", data_dir, check_json=False)
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1 and err.startswith("batchdesk: ")
+
+
+def test_missing_file_and_unknown_type_and_task(tmp_path: Path, data_dir: str) -> None:
+    for args in (
+        ("import", str(tmp_path / "none.csv"), "--type", "customers", "--wait", "--json"),
+        ("import", str(write_csv(tmp_path / "c.csv", [row(1)])), "--type", "suppliers", "--wait", "--json"),
+        ("status", "T000000-XXXXXX", "--json"),
+        ("cancel", "T000000-XXXXXX"),
+    ):
+        code, _, err = cli(*args, "--data-dir", data_dir, check_json=False)
+        assert code == 2 and len(err.strip().splitlines()) == 1, (args, err)
+
+
+def test_unreachable_database_is_one_line(data_dir: str) -> None:
+    code, _, err = cli("tasks", "--json", "--db", "postgresql+psycopg://nobody@127.0.0.1:1/none", check_json=False)
+    assert code == 1 and len(err.strip().splitlines()) == 1 and "127.0.0.1" in err
+
+
+
+def test_console_script_installed() -> None:
+    script = Path(sys.executable).with_name("batchdesk")
+    assert script.exists(), "pip install -e . should install the batchdesk script"
+    result = subprocess.run([str(script), "--version"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and "BatchDesk" in result.stdout
