@@ -1,6 +1,5 @@
 """python -m desktop_app: the window, or a command (batchdesk --help)."""
 
-
 import sys
 
 from desktop_app.cli.main import main

@@ -76,7 +76,9 @@ def build_core(
         from sqlalchemy.exc import OperationalError
 
         if isinstance(exc, OperationalError):
-            raise TransientError(ErrorCode.DATABASE_UNAVAILABLE, detail=f"{describe(url)}: {exc.orig}") from exc
+            raise TransientError(
+                ErrorCode.DATABASE_UNAVAILABLE, detail=f"{describe(url)}: {exc.orig}"
+            ) from exc
         raise
     store = TaskStore(engine)
     registry = HandlerRegistry(handlers if handlers is not None else default_handlers(paths, settings))

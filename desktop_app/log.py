@@ -6,14 +6,15 @@ import logging
 import logging.handlers
 import os
 from pathlib import Path
+from typing import Any
 
 FORMAT = "%(asctime)s %(levelname)s [%(process)d %(threadName)s] %(name)s: %(message)s"
 
 
-class TaskAdapter(logging.LoggerAdapter[logging.Logger]):
+class TaskAdapter(logging.LoggerAdapter):
     """Prefixes each message with the task number so one grep finds a task's whole story."""
 
-    def process(self, msg: object, kwargs: dict) -> tuple[object, dict]:  # type: ignore[type-arg,override]
+    def process(self, msg: object, kwargs: Any) -> tuple[object, Any]:
         extra = self.extra or {}
         return f"[{extra.get('task_no', '-')}] {msg}", kwargs
 

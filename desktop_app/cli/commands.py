@@ -79,7 +79,9 @@ def cmd_submit(core: Core, args: argparse.Namespace, *, wait: bool) -> int:
     show(task, as_json=args.json, duplicate_of=result.duplicate_of)
     if not wait:
         return EXIT_OK
-    return EXIT_OK if task.status in (TaskStatus.SUCCEEDED, TaskStatus.PARTIALLY_SUCCEEDED) else EXIT_TASK_FAILED
+    return (
+        EXIT_OK if task.status in (TaskStatus.SUCCEEDED, TaskStatus.PARTIALLY_SUCCEEDED) else EXIT_TASK_FAILED
+    )
 
 
 def _run_until_done(core: Core, task: TaskRecord) -> TaskRecord:

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from desktop_app.cli.parser import EXIT_OK, EXIT_TASK_FAILED, EXIT_USAGE, build_parser
-from desktop_app.domain.errors import BatchDeskError, ErrorCode
+from desktop_app.domain.errors import BatchDeskError, ErrorCode, Lang
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +24,7 @@ USAGE_CODES = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    lang = "en"
+    lang: Lang = "en"
     try:
         if args.command is None:
             from desktop_app.cli.window import run_window

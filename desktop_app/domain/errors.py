@@ -59,7 +59,7 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
     ),
     ErrorCode.UNSUPPORTED_FORMAT: (
         "不支持的文件格式“{suffix}”，请使用 .csv、.xlsx 或 .xls 文件",
-        "Unsupported file format \"{suffix}\"; use a .csv, .xlsx or .xls file",
+        'Unsupported file format "{suffix}"; use a .csv, .xlsx or .xls file',
     ),
     ErrorCode.CORRUPT_FILE: (
         "文件已损坏或不是有效的 Excel 文件，无法打开",
@@ -82,11 +82,11 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
     ErrorCode.PATTERN_MISMATCH: ("{column}格式不正确{hint}", "{column} has the wrong format{hint}"),
     ErrorCode.ALREADY_EXISTS: (
         "{column}“{value}”已存在，不能重复导入",
-        "{column} \"{value}\" already exists and cannot be imported again",
+        '{column} "{value}" already exists and cannot be imported again',
     ),
     ErrorCode.DUPLICATE_IN_FILE: (
         "{column}“{value}”在本文件前面的行中已经出现过",
-        "{column} \"{value}\" already appears on an earlier row of this file",
+        '{column} "{value}" already appears on an earlier row of this file',
     ),
     ErrorCode.TOO_LONG: (
         "{column}太长：最多 {max} 个字符",
@@ -94,19 +94,19 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
     ),
     ErrorCode.NOT_IN_ENUM: (
         "{column}“{value}”不是可选值，应为：{allowed}",
-        "{column} \"{value}\" is not one of the allowed values: {allowed}",
+        '{column} "{value}" is not one of the allowed values: {allowed}',
     ),
     ErrorCode.INVALID_DATE: (
         "{column}“{value}”不是有效日期，应为 YYYY-MM-DD 或 YYYY/MM/DD",
-        "{column} \"{value}\" is not a valid date; use YYYY-MM-DD or YYYY/MM/DD",
+        '{column} "{value}" is not a valid date; use YYYY-MM-DD or YYYY/MM/DD',
     ),
     ErrorCode.INVALID_NUMBER: (
         "{column}“{value}”不是有效数字（最多 {scale} 位小数）",
-        "{column} \"{value}\" is not a valid number (at most {scale} decimal places)",
+        '{column} "{value}" is not a valid number (at most {scale} decimal places)',
     ),
     ErrorCode.OUT_OF_RANGE: (
         "{column}“{value}”超出范围，应在 {min} 到 {max} 之间",
-        "{column} \"{value}\" is out of range; it must be between {min} and {max}",
+        '{column} "{value}" is out of range; it must be between {min} and {max}',
     ),
     ErrorCode.COLUMN_COUNT_MISMATCH: (
         "这一行有 {found} 列，表头有 {expected} 列（可能多了或少了逗号）",
@@ -134,7 +134,8 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
         "The database cannot be reached: {detail}",
     ),
     ErrorCode.NETWORK_SHARE: (
-        "数据文件在网络共享盘上（{path}），内置数据库不能放在网络盘；请选择本机文件夹，或改用共享的 PostgreSQL/MySQL 数据库",
+        "数据文件在网络共享盘上（{path}），内置数据库不能放在网络盘；"
+        "请选择本机文件夹，或改用共享的 PostgreSQL/MySQL 数据库",
         "The data folder is on a network share ({path}); the embedded database cannot live there. "
         "Choose a local folder, or use a shared PostgreSQL/MySQL database",
     ),

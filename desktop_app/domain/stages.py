@@ -29,7 +29,10 @@ TEXTS: dict[Stage, tuple[str, str]] = {
     Stage.CHECKING: ("正在检查文件", "Checking the file"),
     Stage.COUNTING: ("正在统计行数", "Counting rows"),
     Stage.IMPORTING: ("正在导入第 {row} 行（共 {total} 行）", "Importing row {row} of {total}"),
-    Stage.VALIDATING: ("正在校验第 {row} 行（共 {total} 行，仅校验）", "Validating row {row} of {total} (validation only)"),
+    Stage.VALIDATING: (
+        "正在校验第 {row} 行（共 {total} 行，仅校验）",
+        "Validating row {row} of {total} (validation only)",
+    ),
     Stage.COMPLETING: ("正在补全关联数据", "Completing related data"),
     Stage.SUMMARISING: ("正在生成结果文件", "Writing the result files"),
     Stage.EXPORTING: ("正在导出第 {row} 行（共 {total} 行）", "Exporting row {row} of {total}"),

@@ -21,7 +21,7 @@ from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 from desktop_app.config import Paths, Settings
 from desktop_app.domain.errors import BatchDeskError, Lang
 from desktop_app.domain.stages import Stage, stage_text
-from desktop_app.domain.task import Lane, Progress, SubmitResult, TaskRecord
+from desktop_app.domain.task import Lane, SubmitResult, TaskRecord
 from desktop_app.store.tasks import TaskStore
 from desktop_app.tasks.identity import host_name, make_owner, owner_alive
 from desktop_app.tasks.registry import HandlerRegistry
@@ -97,7 +97,12 @@ class Executor(QObject):
             log.warning("recovered tasks of processes that are gone: %s", ", ".join(recovered))
         self._thread = threading.Thread(target=self._loop, name="batchdesk-scheduler", daemon=True)
         self._thread.start()
-        log.info("executor %s started: %d slots (%d kept for short tasks)", self.owner, self._slots, self._short_slots)
+        log.info(
+            "executor %s started: %d slots (%d kept for short tasks)",
+            self.owner,
+            self._slots,
+            self._short_slots,
+        )
 
     def shutdown(self, timeout: float = 60.0) -> bool:
         """Graceful stop: running tasks stop at a batch boundary and go back to pending with their
@@ -139,14 +144,18 @@ class Executor(QObject):
 
     # --- submission ----------------------------------------------------------------------
 
-    def submit(self, *, task_type: str, path: Path, user: str, params: dict[str, Any], force: bool = False) -> SubmitResult:
+    def submit(
+        self, *, task_type: str, path: Path, user: str, params: dict[str, Any], force: bool = False
+    ) -> SubmitResult:
         """Queue a file task from a non-GUI thread (the command line); starts it without waiting for a poll."""
         result = submit_file(self.store, self.registry, task_type=task_type, path=path, user=user,
                              params=params, force=force)  # fmt: skip
         self.wake()
         return result
 
-    def submit_async(self, *, task_type: str, path: Path, user: str, params: dict[str, Any], force: bool = False) -> None:
+    def submit_async(
+        self, *, task_type: str, path: Path, user: str, params: dict[str, Any], force: bool = False
+    ) -> None:
         """Queue a file task without blocking the caller: hashing and the insert run in a pool thread;
         the answer arrives as `submitted` or `submit_failed`."""
 
@@ -201,8 +210,12 @@ class Executor(QObject):
 
     def _rescue(self) -> None:
         stage = stage_text(Stage.WAITING_RECOVERY, self.lang)
-        for task_no in self.store.recover_stale(self.settings.stale_after, self.settings.max_recoveries, stage):
-            log.warning("[%s] recovered: its heartbeat was older than %.0f s", task_no, self.settings.stale_after)
+        for task_no in self.store.recover_stale(
+            self.settings.stale_after, self.settings.max_recoveries, stage
+        ):
+            log.warning(
+                "[%s] recovered: its heartbeat was older than %.0f s", task_no, self.settings.stale_after
+            )
             self._wake.set()
 
     def _free_slots(self) -> tuple[int, int]:
@@ -223,12 +236,16 @@ class Executor(QObject):
         free, _ = self._free_slots()
         if free > 0:
             limit = min(free, self.settings.poll_batch)
-            for task in self.store.claim(self.owner, limit, lanes=[Lane.SHORT], only_ids=only, task_types=types):
+            for task in self.store.claim(
+                self.owner, limit, lanes=[Lane.SHORT], only_ids=only, task_types=types
+            ):
                 self._start(task)
         _, free_long = self._free_slots()
         if free_long > 0:
             limit = min(free_long, self.settings.poll_batch)
-            for task in self.store.claim(self.owner, limit, lanes=[Lane.LONG], only_ids=only, task_types=types):
+            for task in self.store.claim(
+                self.owner, limit, lanes=[Lane.LONG], only_ids=only, task_types=types
+            ):
                 self._start(task)
 
     def _start(self, task: TaskRecord) -> None:

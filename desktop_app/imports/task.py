@@ -30,12 +30,17 @@ class ImportHandler:
             return self.import_types[name]
         except KeyError:
             raise PermanentError(
-                ErrorCode.UNKNOWN_IMPORT_TYPE, import_type=name, available=", ".join(sorted(self.import_types))
+                ErrorCode.UNKNOWN_IMPORT_TYPE,
+                import_type=name,
+                available=", ".join(sorted(self.import_types)),
             ) from None
 
     def run(self, ctx: TaskContext) -> TaskOutcome:
         settings = ctx.settings
         options = ImportOptions.from_params(
-            ctx.params, batch_default=settings.batch_size, rows_default=settings.max_rows, mb_default=settings.max_file_mb
+            ctx.params,
+            batch_default=settings.batch_size,
+            rows_default=settings.max_rows,
+            mb_default=settings.max_file_mb,
         )
         return ImportRun(ctx, self.check_import_type(options.import_type), options).run()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -10,6 +11,7 @@ from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 LOOKUP_CHUNK = 500  # stays under every driver's parameter limit
+TASK_NO = re.compile(r"[A-Z0-9-]{1,32}")
 
 
 @dataclass(frozen=True)
@@ -40,13 +42,24 @@ class TableWriter:
         mark = "?" if engine.dialect.paramstyle == "qmark" else "%s"
         self._mark = mark
         cols = ", ".join(quote(c) for c in (*self.columns, "task_no"))
-        marks = ", ".join([mark] * (len(self.columns) + 1))
-        self._insert = f"INSERT INTO {quote(table)} ({cols}) VALUES ({marks})"
+        marks = ", ".join([mark] * len(self.columns))
+        self._insert_prefix = f"INSERT INTO {quote(table)} ({cols}) VALUES ({marks}, "
+        self._insert_sql: dict[str, str] = {}
+
+    def _insert(self, task_no: str) -> str:
+        # The task number goes into the statement as a literal: copying a million row tuples just to
+        # append it costs more than the validation of a column. It is our own format, checked here.
+        sql = self._insert_sql.get(task_no)
+        if sql is None:
+            if not TASK_NO.fullmatch(task_no):
+                raise ValueError(f"not a task number: {task_no!r}")
+            sql = self._insert_sql[task_no] = f"{self._insert_prefix}'{task_no}')"
+        return sql
 
     def insert_many(self, conn: Connection, rows: Sequence[tuple[Any, ...]], task_no: str) -> None:
         """All rows or none (raises IntegrityError on a unique conflict; the caller's savepoint decides)."""
         if rows:
-            conn.exec_driver_sql(self._insert, [(*row, task_no) for row in rows])
+            conn.exec_driver_sql(self._insert(task_no), list(rows))
 
     def insert_each(self, conn: Connection, rows: Sequence[tuple[Any, ...]], task_no: str) -> list[bool]:
         """Row by row, each in its own savepoint: which rows went in (for a batch that conflicted)."""
@@ -54,7 +67,7 @@ class TableWriter:
         for row in rows:
             try:
                 with conn.begin_nested():
-                    conn.exec_driver_sql(self._insert, [(*row, task_no)])
+                    conn.exec_driver_sql(self._insert(task_no), [row])
                 done.append(True)
             except IntegrityError:
                 done.append(False)

@@ -14,8 +14,8 @@ from sqlalchemy import (
     MetaData,
     Numeric,
     String,
-    Text,
     Table,
+    Text,
 )
 from sqlalchemy.dialects import mysql, sqlite
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import logging
 import secrets
 import time
@@ -81,7 +82,7 @@ class TaskStore:
         limit: int = 1000,
         offset: int = 0,
         newest_first: bool = True,
-    ) -> list[TaskRecord]:
+    ) -> builtins.list[TaskRecord]:
         query = select(tasks)
         if statuses:
             query = query.where(tasks.c.status.in_([s.value for s in statuses]))
@@ -96,7 +97,7 @@ class TaskStore:
         with self.reading() as conn:
             return int(conn.execute(select(func.count()).select_from(tasks)).scalar_one())
 
-    def changed_since(self, stamp: Any) -> list[TaskRecord]:
+    def changed_since(self, stamp: Any) -> builtins.list[TaskRecord]:
         """Tasks updated after a database timestamp (for views that refresh incrementally)."""
         with self.reading() as conn:
             rows = conn.execute(select(tasks).where(tasks.c.updated_at > stamp).order_by(tasks.c.id)).all()
@@ -189,7 +190,7 @@ class TaskStore:
         lanes: Sequence[Lane] | None = None,
         only_ids: Sequence[int] | None = None,
         task_types: Sequence[str] | None = None,
-    ) -> list[TaskRecord]:
+    ) -> builtins.list[TaskRecord]:
         """Claim up to `limit` due pending tasks in created order; each won by a conditional UPDATE."""
         if limit <= 0:
             return []
@@ -207,7 +208,7 @@ class TaskStore:
             # Other claimers skip rows we hold instead of queueing behind us (SQLite's BEGIN
             # IMMEDIATE already serialises claimers; it has no row locks).
             query = query.with_for_update(skip_locked=True)
-        won: list[int] = []
+        won: builtins.list[int] = []
         with self.engine.begin() as conn:
             for task_id in conn.execute(query).scalars().all():
                 result = conn.execute(
@@ -406,7 +407,7 @@ class TaskStore:
             )
         return self.get(task_no)
 
-    def recover_stale(self, stale_after: float, max_recoveries: int, stage: str = "") -> list[str]:
+    def recover_stale(self, stale_after: float, max_recoveries: int, stage: str = "") -> builtins.list[str]:
         """Running tasks whose heartbeat is older than stale_after go back to pending (an attempt);
         past max_recoveries they fail. Each row is re-checked in its own conditional UPDATE."""
         with self.reading() as conn:
@@ -424,13 +425,15 @@ class TaskStore:
                 tasks.c.attempt == row.attempt,
                 tasks.c.heartbeat_at < self.now(-stale_after),
             )
-            if self._recover(condition, row, max_recoveries, f"heartbeat older than {stale_after:.0f} s", stage):
+            if self._recover(
+                condition, row, max_recoveries, f"heartbeat older than {stale_after:.0f} s", stage
+            ):
                 changed.append(row.task_no)
         return changed
 
     def recover_dead_owners(
         self, host: str, is_alive: Callable[[str], bool], max_recoveries: int, stage: str = ""
-    ) -> list[str]:
+    ) -> builtins.list[str]:
         """At start-up: tasks owned by a process of this host that no longer exists, recovered at once."""
         with self.reading() as conn:
             rows = conn.execute(
@@ -453,7 +456,7 @@ class TaskStore:
                 changed.append(row.task_no)
         return changed
 
-    def _recover(self, condition: Any, row: Row[Any], max_recoveries: int, why: str, stage: str) -> bool:
+    def _recover(self, condition: Any, row: Any, max_recoveries: int, why: str, stage: str) -> bool:
         if row.recoveries >= max_recoveries:
             from desktop_app.domain.errors import message
 
@@ -507,7 +510,9 @@ def retry_db(fn: Callable[[], T], attempts: int = 5, pause: float = 0.5) -> T:
             return fn()
         except (OperationalError, PoolTimeout) as exc:
             if number == attempts:
-                raise TransientError(ErrorCode.DATABASE_UNAVAILABLE, detail=str(exc.orig or exc)[:300]) from exc
+                raise TransientError(
+                    ErrorCode.DATABASE_UNAVAILABLE, detail=str(getattr(exc, "orig", None) or exc)[:300]
+                ) from exc
             log.warning("database write failed (%s), retrying in %.1f s", exc, pause * number)
             time.sleep(pause * number)
     raise AssertionError("unreachable")

@@ -14,9 +14,9 @@ from desktop_app.domain.retry import retry_delay
 from desktop_app.domain.stages import Stage, stage_text
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import Progress, TaskRecord
-from desktop_app.log import task_logger
+from desktop_app.log import TaskAdapter, task_logger
 from desktop_app.store.tasks import Fence, LostOwnership, TaskStore
-from desktop_app.tasks.context import StopReason, Stopped, TaskContext
+from desktop_app.tasks.context import Stopped, StopReason, TaskContext
 from desktop_app.tasks.registry import HandlerRegistry
 
 log = logging.getLogger(__name__)
@@ -63,8 +63,8 @@ def run_task(
     except (OperationalError, DBAPIError) as exc:
         if getattr(exc, "connection_invalidated", False) or isinstance(exc, OperationalError):
             detail = str(getattr(exc, "orig", exc))[:300]
-            _ended_by_error(store, fence, task, ctx,
-                            TransientError(ErrorCode.DATABASE_UNAVAILABLE, detail=detail), lang, retry_rand)  # fmt: skip
+            transient = TransientError(ErrorCode.DATABASE_UNAVAILABLE, detail=detail)
+            _ended_by_error(store, fence, task, ctx, transient, lang, retry_rand)
         else:
             _internal(store, fence, tlog, exc, lang)
     except Exception as exc:
@@ -131,7 +131,7 @@ def _ended_by_error(
     tlog.info("failed: %s", exc)
 
 
-def _internal(store: TaskStore, fence: Fence, tlog: logging.LoggerAdapter, exc: Exception, lang: Lang) -> None:  # type: ignore[type-arg]
+def _internal(store: TaskStore, fence: Fence, tlog: TaskAdapter, exc: Exception, lang: Lang) -> None:
     tlog.exception("internal error while running the task")
     text = message(ErrorCode.INTERNAL_ERROR, lang, detail=f"{type(exc).__name__}: {exc}"[:500])
     try:

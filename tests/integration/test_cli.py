@@ -38,20 +38,26 @@ def data_dir(tmp_path: Path) -> str:
 
 def test_import_wait_json_contract(tmp_path: Path, data_dir: str) -> None:
     path = write_csv(tmp_path / "c.csv", [row(1), row(2, 手机号="x"), row(3), row(4)])
-    code, task, err = cli("import", str(path), "--type", "customers", "--wait", "--json", "--data-dir", data_dir)
+    code, task, err = cli(
+        "import", str(path), "--type", "customers", "--wait", "--json", "--data-dir", data_dir
+    )
     assert code == 0, err
-    assert isinstance(task, dict) and TASK_FIELDS <= set(task)
+    assert isinstance(task, dict) and set(task) >= TASK_FIELDS
     assert task["status"] == "partially_succeeded" and task["type"] == "import"
     assert (task["total_count"], task["success_count"], task["fail_count"]) == (4, 3, 1)
     assert Path(task["error_csv"]).exists() and task["duplicate_of"] is None and task["attempt"] == 1
     # the same bytes again: refused, pointing at the first task
-    code, again, _ = cli("import", str(path), "--type", "customers", "--wait", "--json", "--data-dir", data_dir)
-    assert code == 1 and again["duplicate_of"] == task["task_no"] and again["error_code"] == "already_imported"
+    code, again, _ = cli(
+        "import", str(path), "--type", "customers", "--wait", "--json", "--data-dir", data_dir
+    )
+    assert (
+        code == 1 and again["duplicate_of"] == task["task_no"] and again["error_code"] == "already_imported"
+    )
     code, forced, _ = cli("import", str(path), "--type", "customers", "--wait", "--json", "--force",
                           "--data-dir", data_dir)  # fmt: skip
     assert code == 1 and forced["status"] == "failed" and forced["fail_count"] == 4  # all already_exists
     code, status, _ = cli("status", task["task_no"], "--json", "--data-dir", data_dir)
-    assert code == 0 and status["task_no"] == task["task_no"] and TASK_FIELDS <= set(status)
+    assert code == 0 and status["task_no"] == task["task_no"] and set(status) >= TASK_FIELDS
     code, listed, _ = cli("tasks", "--json", "--data-dir", data_dir)
     assert code == 0 and [t["task_no"] for t in listed] == [forced["task_no"], task["task_no"]]
 
@@ -69,7 +75,9 @@ def test_submit_queues_and_worker_runs(tmp_path: Path, data_dir: str) -> None:
 def test_file_level_failure_json(tmp_path: Path, data_dir: str) -> None:
     path = tmp_path / "x.csv"
     path.write_text("客户编号,姓名\nC000001,张三\n", encoding="utf-8")
-    code, task, _ = cli("import", str(path), "--type", "customers", "--wait", "--json", "--data-dir", data_dir)
+    code, task, _ = cli(
+        "import", str(path), "--type", "customers", "--wait", "--json", "--data-dir", data_dir
+    )
     assert code == 1 and task["status"] == "failed" and task["error_code"] == "missing_required_column"
     assert task["success_count"] == 0 and task["error_msg"]
 
@@ -113,9 +121,10 @@ def test_missing_file_and_unknown_type_and_task(tmp_path: Path, data_dir: str) -
 
 
 def test_unreachable_database_is_one_line(data_dir: str) -> None:
-    code, _, err = cli("tasks", "--json", "--db", "postgresql+psycopg://nobody@127.0.0.1:1/none", check_json=False)
+    code, _, err = cli(
+        "tasks", "--json", "--db", "postgresql+psycopg://nobody@127.0.0.1:1/none", check_json=False
+    )
     assert code == 1 and len(err.strip().splitlines()) == 1 and "127.0.0.1" in err
-
 
 
 def test_console_script_installed() -> None:

@@ -131,7 +131,10 @@ def test_header_aliases_order_case_and_unknown_columns(core: Core, tmp_path: Pat
 
 
 def test_full_width_input_is_normalised(core: Core, tmp_path: Path) -> None:
-    task = run_import(core, write_csv(tmp_path / "fw.csv", [row(1, 客户编号="Ｃ０００００１", 手机号="１３８００１３８０００")]))
+    task = run_import(
+        core,
+        write_csv(tmp_path / "fw.csv", [row(1, 客户编号="Ｃ０００００１", 手机号="１３８００１３８０００")]),
+    )
     assert task.status is TaskStatus.SUCCEEDED
     assert customer_codes(core.store) == ["C000001"]
 
@@ -143,7 +146,8 @@ def test_unknown_department_counts_for_completion(core: Core, tmp_path: Path) ->
 
 
 @pytest.mark.parametrize(
-    ("failed", "expected"), [(0, TaskStatus.SUCCEEDED), (3, TaskStatus.PARTIALLY_SUCCEEDED), (4, TaskStatus.FAILED)]
+    ("failed", "expected"),
+    [(0, TaskStatus.SUCCEEDED), (3, TaskStatus.PARTIALLY_SUCCEEDED), (4, TaskStatus.FAILED)],
 )
 def test_thirty_percent_boundary(core: Core, tmp_path: Path, failed: int, expected: TaskStatus) -> None:
     rows = [row(i, 手机号="x") if i <= failed else row(i) for i in range(1, 11)]
@@ -178,7 +182,9 @@ def test_xlsx_numbers_and_dates(core: Core, tmp_path: Path) -> None:
     book = Workbook()
     sheet = book.active
     sheet.append(HEADER)
-    sheet.append(["C000001", "张三", 13800138000, "a@b.cn", "金卡", dt.date(2024, 3, 5), 1500.5, "销售部", None])
+    sheet.append(
+        ["C000001", "张三", 13800138000, "a@b.cn", "金卡", dt.date(2024, 3, 5), 1500.5, "销售部", None]
+    )
     sheet.append(["C000002", "李四", 13800138001.0, None, None, dt.datetime(2024, 1, 2), 20, None, None])
     sheet.append(["C000003", "王五", 1.38e9, None, None, "2024/2/30", None, None, None])
     path = tmp_path / "book.xlsx"
@@ -263,7 +269,9 @@ def test_file_too_large(core: Core, tmp_path: Path) -> None:
 
 
 def test_too_many_rows_counted_before_importing(core: Core, tmp_path: Path) -> None:
-    _file_failure(core, write_csv(tmp_path / "rows.csv", [row(i) for i in range(1, 7)]), "too_many_rows", max_rows=5)
+    _file_failure(
+        core, write_csv(tmp_path / "rows.csv", [row(i) for i in range(1, 7)]), "too_many_rows", max_rows=5
+    )
     ok = run_import(core, write_csv(tmp_path / "rows5.csv", [row(i) for i in range(1, 6)]), max_rows=5)
     assert ok.status is TaskStatus.SUCCEEDED
 
@@ -285,14 +293,19 @@ def test_dry_run_equals_real_run(core: Core, tmp_path: Path) -> None:
 
 
 def test_error_csv_neutralises_formulas_and_reimports(core: Core, tmp_path: Path) -> None:
-    rows = [row(1), row(2, 姓名="=HYPERLINK(\"x\")", 手机号="bad"), row(3, 信用额度="-5"), row(4, 备注="@note", 邮箱="x")]
+    rows = [
+        row(1),
+        row(2, 姓名='=HYPERLINK("x")', 手机号="bad"),
+        row(3, 信用额度="-5"),
+        row(4, 备注="@note", 邮箱="x"),
+    ]
     first = run_import(core, write_csv(tmp_path / "orig.csv", rows))
     assert first.fail_count == 3
     with open(first.error_csv or "", encoding="utf-8-sig", newline="") as handle:
         lines = list(csv.reader(handle))
     assert lines[0][0] == "行号" and lines[0][1:10] == HEADER and lines[0][-2:] == ["错误代码", "错误原因"]
     cells = {int(line[0]): line for line in lines[1:]}
-    assert cells[3][2] == "'=HYPERLINK(\"x\")" and cells[4][7] == "'-5" and cells[5][9] == "'@note"
+    assert cells[3][2] == '\'=HYPERLINK("x")' and cells[4][7] == "'-5" and cells[5][9] == "'@note"
     # the clerk fixes the cells in Excel and imports the error CSV back
     fixed_path = tmp_path / f"{first.task_no}-errors-fixed.csv"
     for number, line in cells.items():
@@ -311,7 +324,7 @@ def test_error_csv_neutralises_formulas_and_reimports(core: Core, tmp_path: Path
     with core.store.reading() as conn:
         name, note = conn.exec_driver_sql("SELECT name, note FROM customers WHERE code = 'C000002'").one()
         note4 = conn.exec_driver_sql("SELECT note FROM customers WHERE code = 'C000004'").scalar()
-    assert name == "=HYPERLINK(\"x\")" and note4 == "@note"  # neutralised cells were restored
+    assert name == '=HYPERLINK("x")' and note4 == "@note"  # neutralised cells were restored
     assert note in (None, "")
 
 

@@ -135,7 +135,7 @@ def test_progress_is_monotonic_and_clamped(core: Core) -> None:
 
 
 def test_stale_running_task_recovered_then_failed_at_cap(core: Core) -> None:
-    task, fence = _running(core)
+    task, _ = _running(core)
     # stale_after=-1: every running heartbeat counts as stale (no waiting on a real clock)
     for number in range(1, 4):
         assert core.store.recover_stale(-1, max_recoveries=3) == [task.task_no]

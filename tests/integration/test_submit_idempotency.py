@@ -66,7 +66,7 @@ def test_three_processes_same_moment_one_task(db_url: str, core: Core, sample: P
         for _ in range(3)
     ]  # fmt: skip
     outputs = [p.communicate(timeout=120) for p in procs]
-    for proc, (out, err) in zip(procs, outputs, strict=True):
+    for proc, (_, err) in zip(procs, outputs, strict=True):
         assert proc.returncode == 0, err
         assert "Traceback" not in err
     numbers = {out.split()[0] for out, _ in outputs}

@@ -139,7 +139,11 @@ def test_paused_worker_cannot_overwrite_after_recovery(core: Core, workers: Work
     time.sleep(3.0)  # the resumed worker wakes, tries its next step, and must be fenced out
     after = core.store.get(task.task_no)
     assert after is not None and after.status is TaskStatus.SUCCEEDED
-    assert (after.owner, after.attempt, after.ended_at) == (finished.owner, finished.attempt, finished.ended_at)
+    assert (after.owner, after.attempt, after.ended_at) == (
+        finished.owner,
+        finished.attempt,
+        finished.ended_at,
+    )
     assert steps_of(core, task.task_no) == list(range(8)), "a step was committed twice"
     assert done_before >= 2
 

@@ -46,7 +46,9 @@ class StepHandler:
                 time.sleep(pause)
 
             def work(conn: Connection, step: int = step) -> None:
-                conn.execute(ledger.insert().values(task_no=ctx.task.task_no, step=step, worker=ctx.fence.owner))
+                conn.execute(
+                    ledger.insert().values(task_no=ctx.task.task_no, step=step, worker=ctx.fence.owner)
+                )
 
             ctx.commit_batch(work, checkpoint={"next": step + 1}, progress=100 * (step + 1) / steps,
                              stage=f"step {step + 1} of {steps}", counts=(steps, step + 1, 0))  # fmt: skip

@@ -1,4 +1,7 @@
-"""A worker process with the test task types: python -m tests.support.workerproc --db URL --data-dir D [settings JSON]."""
+"""A worker process with the test task types.
+
+python -m tests.support.workerproc --db URL --data-dir D [--settings JSON]
+"""
 
 from __future__ import annotations
 
