@@ -95,7 +95,6 @@ class ImportRun:
         self.options = options
         self.lang: Lang = ctx.lang
         self.task_no = ctx.task.task_no
-        self.writer = TableWriter(ctx.store.engine, itype.table, itype.keys, itype.unique_key)
         self.references = [
             Reference(
                 c.key, c.reference_target or f"{c.key}_id", c.reference_table or "", c.reference_column or ""
@@ -103,10 +102,14 @@ class ImportRun:
             for c in itype.columns
             if c.kind == "reference"
         ]
+        # the insert's columns: the type's, then the id of each resolved reference
+        columns = (*itype.keys, *(ref.id_column for ref in self.references))
+        self.writer = TableWriter(ctx.store.engine, itype.table, columns, itype.unique_key)
         self.counts = Counts()
         self.pending_completion = 0
         self._seen: set[object] = set()  # dry run only: the keys a real run would have inserted
-        self._ref_names: dict[str, set[str]] = {}
+        self._ref_ids: dict[str, dict[object, int]] = {}
+        self._key_position = {key: i for i, key in enumerate(itype.keys)}
         self.work_file = ctx.work_dir / f"{self.task_no}-errors.csv.part"
 
     # --- stages --------------------------------------------------------------------------
@@ -134,7 +137,7 @@ class ImportRun:
         if self.counts.total == 0:
             raise PermanentError(ErrorCode.EMPTY_FILE)  # only blank rows after the header
         self._stage(Stage.COMPLETING, 96)
-        if not self.options.dry_run and self.references:
+        if not self.options.dry_run and self.pending_completion:
             self._complete_references()
         return self._summarise(mapping, reader.encoding, reader.format)
 
@@ -310,15 +313,17 @@ class ImportRun:
                 failed.append((source, (self._key_error(ErrorCode.ALREADY_EXISTS, key),)))
             else:
                 kept.append(row)
-        self._count_pending(kept)
+        self.pending_completion += self._unresolved(self._with_references(kept))
         return failed
 
     def _insert(
         self, conn: Connection, sources: list[SourceRow], values: list[tuple[object, ...]], key_index: int
     ) -> list[_Failed]:
+        rows = self._with_references(values)
         try:
             with conn.begin_nested():
-                self.writer.insert_many(conn, values, self.task_no)
+                self.writer.insert_many(conn, rows, self.task_no)
+            self.pending_completion += self._unresolved(rows)
             return []
         except IntegrityError:
             pass
@@ -337,10 +342,12 @@ class ImportRun:
                 free_src.append(source)
                 free_values.append(row)
         # Row by row, so a row that conflicts only now (another desk importing the same codes) fails alone.
-        went_in = self.writer.insert_each(conn, free_values, self.task_no)
-        for source, row, ok in zip(free_src, free_values, went_in, strict=True):
+        extended = self._with_references(free_values)
+        went_in = self.writer.insert_each(conn, extended, self.task_no)
+        for source, row, ok in zip(free_src, extended, went_in, strict=True):
             if not ok:
                 failed.append((source, (self._key_error(ErrorCode.ALREADY_EXISTS, row[key_index]),)))
+        self.pending_completion += self._unresolved([r for r, ok in zip(extended, went_in, strict=True) if ok])
         return failed
 
     def _key_error(self, code: ErrorCode, key: object) -> RowError:
@@ -348,20 +355,35 @@ class ImportRun:
 
     # --- completion ----------------------------------------------------------------------
 
-    def _count_pending(self, rows: list[tuple[object, ...]]) -> None:
-        """Dry run: count the references a real run would leave unresolved."""
-        if not self.options.dry_run or not self.references:
-            return
-        if not self._ref_names:
-            with self.ctx.store.reading() as conn:
-                for ref in self.references:
-                    self._ref_names[ref.column] = self.writer.reference_names(conn, ref)
+    def _load_reference_ids(self) -> None:
+        with self.ctx.store.reading() as conn:
+            for ref in self.references:
+                self._ref_ids[ref.column] = self.writer.reference_ids(conn, ref)
+
+    def _with_references(self, rows: list[tuple[object, ...]]) -> list[tuple[object, ...]]:
+        """Resolve references as the batch is written (a look-up in a small table read once); a name
+        not found there gets no id now and is left for the completion stage."""
+        if not self.references:
+            return rows
+        if not self._ref_ids:
+            self._load_reference_ids()
         for ref in self.references:
-            index = self.itype.keys.index(ref.column)
-            names = self._ref_names[ref.column]
-            self.pending_completion += sum(1 for r in rows if r[index] is not None and r[index] not in names)
+            index, get = self._key_position[ref.column], self._ref_ids[ref.column].get
+            rows = [(*r, get(r[index])) for r in rows]  # type: ignore[arg-type]
+        return rows
+
+    def _unresolved(self, rows: list[tuple[object, ...]]) -> int:
+        """Rows (as extended by _with_references) with a reference name that found no id."""
+        width = len(self.itype.keys)
+        count = 0
+        for n, ref in enumerate(self.references):
+            index = self._key_position[ref.column]
+            count += sum(1 for r in rows if r[index] is not None and r[width + n] is None)
+        return count
 
     def _complete_references(self) -> None:
+        """The completion stage: names unknown at write time may be known now (seed 000 §5.3: outside
+        the batch transactions); what is still unknown stays pending and can be completed later."""
         with self.ctx.store.engine.begin() as conn:
             self.pending_completion = sum(
                 self.writer.complete_references(conn, ref, self.task_no) for ref in self.references

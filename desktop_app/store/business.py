@@ -89,10 +89,11 @@ class TableWriter:
                 found[key] = task_no
         return found
 
-    def reference_names(self, conn: Connection, ref: Reference) -> set[str]:
+    def reference_ids(self, conn: Connection, ref: Reference) -> dict[object, int]:
+        """The referenced table as name -> id (a small look-up table: departments, regions...)."""
         q = self._q
-        rows = conn.exec_driver_sql(f"SELECT {q(ref.ref_column)} FROM {q(ref.ref_table)}").all()
-        return {r[0] for r in rows}
+        rows = conn.exec_driver_sql(f"SELECT {q(ref.ref_column)}, {q('id')} FROM {q(ref.ref_table)}").all()
+        return {r[0]: int(r[1]) for r in rows}
 
     def complete_references(self, conn: Connection, ref: Reference, task_no: str) -> int:
         """Resolve the task's unresolved references; returns how many are still unresolved."""
