@@ -22,6 +22,7 @@ from desktop_app.tasks.submit import current_user
 
 log = logging.getLogger(__name__)
 IMPORT_TASK = "import"
+EXPORT_TASK = "export"
 
 
 def _stop_on_signals() -> threading.Event:
@@ -79,9 +80,7 @@ def cmd_submit(core: Core, args: argparse.Namespace, *, wait: bool) -> int:
     show(task, as_json=args.json, duplicate_of=result.duplicate_of)
     if not wait:
         return EXIT_OK
-    return (
-        EXIT_OK if task.status in (TaskStatus.SUCCEEDED, TaskStatus.PARTIALLY_SUCCEEDED) else EXIT_TASK_FAILED
-    )
+    return EXIT_OK if task.status in (TaskStatus.SUCCEEDED, TaskStatus.PARTIALLY_SUCCEEDED) else EXIT_TASK_FAILED
 
 
 def _run_until_done(core: Core, task: TaskRecord) -> TaskRecord:
@@ -102,6 +101,26 @@ def _run_until_done(core: Core, task: TaskRecord) -> TaskRecord:
     finally:
         executor.shutdown()
     return core.store.get_by_id(task.id) or task
+
+
+EXPORT_FILTER_FLAGS = ("level", "department", "opened_from", "opened_to", "imported_by")
+
+
+def cmd_export(core: Core, args: argparse.Namespace) -> int:
+    filters: dict[str, str] = {name: getattr(args, name) for name in EXPORT_FILTER_FLAGS if getattr(args, name)}
+    for item in args.filter:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise PermanentError(ErrorCode.INVALID_PARAMS, detail=f"--filter takes NAME=VALUE, not {item!r}")
+        filters[name.strip()] = value
+    handler = core.registry.get(EXPORT_TASK)
+    result = handler.submit(core.store, name=args.export_name, filters=filters, fmt=args.format,  # type: ignore[attr-defined]
+                            encoding=args.encoding, user=args.user or current_user())  # fmt: skip
+    task = _run_until_done(core, result.task) if args.wait else result.task
+    show(task, as_json=args.json, duplicate_of=result.duplicate_of)
+    if not args.wait:
+        return EXIT_OK
+    return EXIT_OK if task.status is TaskStatus.SUCCEEDED else EXIT_TASK_FAILED
 
 
 def cmd_worker(core: Core, args: argparse.Namespace) -> int:

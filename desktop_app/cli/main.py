@@ -39,6 +39,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         lang = system_lang(core.settings.language)
         if args.command in ("import", "submit"):
             return commands.cmd_submit(core, args, wait=bool(getattr(args, "wait", False)))
+        if args.command == "export":
+            return commands.cmd_export(core, args)
         if args.command == "worker":
             return commands.cmd_worker(core, args)
         if args.command == "tasks":

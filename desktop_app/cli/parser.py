@@ -43,24 +43,14 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 def _file_task(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE", help="a .csv, .xlsx or .xls file")
-    p.add_argument(
-        "--type", dest="import_type", required=True, metavar="T", help="import type, e.g. customers"
-    )
+    p.add_argument("--type", dest="import_type", required=True, metavar="T", help="import type, e.g. customers")
     p.add_argument("--json", action="store_true", help="print the task as JSON")
     p.add_argument("--user", help="who submits (default: the OS login name)")
     p.add_argument("--force", action="store_true", help="import again bytes that were already imported")
-    p.add_argument(
-        "--max-rows", type=_positive, metavar="N", help="refuse files with more data rows (default 1000000)"
-    )
-    p.add_argument(
-        "--max-file-mb", type=_positive, metavar="N", help="refuse files larger than N MiB (default 50)"
-    )
-    p.add_argument(
-        "--dry-run", action="store_true", help="validate only: run the whole pipeline, commit nothing"
-    )
-    p.add_argument(
-        "--encoding", metavar="E", help="the CSV's text encoding, overriding detection (e.g. gb18030)"
-    )
+    p.add_argument("--max-rows", type=_positive, metavar="N", help="refuse files with more data rows (default 1000000)")
+    p.add_argument("--max-file-mb", type=_positive, metavar="N", help="refuse files larger than N MiB (default 50)")
+    p.add_argument("--dry-run", action="store_true", help="validate only: run the whole pipeline, commit nothing")
+    p.add_argument("--encoding", metavar="E", help="the CSV's text encoding, overriding detection (e.g. gb18030)")
     p.add_argument("--batch-size", type=_positive, metavar="N", help="rows per transaction (default 1000)")
     p.add_argument("--repairs", metavar="TASK_NO", help="this file is the fixed error CSV of TASK_NO")
     _common(p)
@@ -69,12 +59,8 @@ def _file_task(p: argparse.ArgumentParser) -> None:
 def build_parser() -> Parser:
     parser = Parser(prog="batchdesk", description="BatchDesk: queue imports and exports, watch them run.")
     parser.add_argument("--version", action="version", version=f"BatchDesk {__version__}")
-    parser.add_argument(
-        "--demo", action="store_true", help="open the window on a temporary data dir with samples"
-    )
-    parser.add_argument(
-        "--self-test", action="store_true", help="open the window offscreen, import a sample, exit"
-    )
+    parser.add_argument("--demo", action="store_true", help="open the window on a temporary data dir with samples")
+    parser.add_argument("--self-test", action="store_true", help="open the window offscreen, import a sample, exit")
     parser.add_argument("--data-dir", metavar="DIR", help="keep everything (database, results, logs) in DIR")
     parser.add_argument("--db", metavar="URL", help="database URL")
     parser.add_argument("--verbose", action="store_true", help="also log to stderr")
@@ -86,6 +72,21 @@ def build_parser() -> Parser:
 
     p = sub.add_parser("submit", help="queue a file only; a worker runs it")
     _file_task(p)
+
+    p = sub.add_parser("export", help="export a table to a file (with --wait, until it is written)")
+    p.add_argument("export_name", metavar="NAME", help="export definition, e.g. customers")
+    p.add_argument("--wait", action="store_true", help="wait until the file is written")
+    p.add_argument("--json", action="store_true", help="print the task as JSON")
+    p.add_argument("--format", choices=("csv", "xlsx"), default="csv")
+    p.add_argument("--encoding", choices=("utf-8-sig", "gb18030"), default="utf-8-sig", help="for CSV")
+    p.add_argument("--user", help="who asks (default: the OS login name)")
+    p.add_argument("--level", help="filter: customer level (普通/银卡/金卡 or standard/silver/gold)")
+    p.add_argument("--department", help="filter: department name")
+    p.add_argument("--opened-from", metavar="DATE", help="filter: opened on or after YYYY-MM-DD")
+    p.add_argument("--opened-to", metavar="DATE", help="filter: opened on or before YYYY-MM-DD")
+    p.add_argument("--imported-by", metavar="TASK_NO", help="filter: rows imported by this task")
+    p.add_argument("--filter", action="append", default=[], metavar="NAME=VALUE", help="any filter of the definition")
+    _common(p)
 
     p = sub.add_parser("worker", help="run queued tasks until SIGTERM or Ctrl-C")
     p.add_argument("--workers", type=_positive, metavar="N", help="concurrent tasks (default 2 x cores)")

@@ -96,9 +96,7 @@ class ImportRun:
         self.lang: Lang = ctx.lang
         self.task_no = ctx.task.task_no
         self.references = [
-            Reference(
-                c.key, c.reference_target or f"{c.key}_id", c.reference_table or "", c.reference_column or ""
-            )
+            Reference(c.key, c.reference_target or f"{c.key}_id", c.reference_table or "", c.reference_column or "")
             for c in itype.columns
             if c.kind == "reference"
         ]
@@ -121,9 +119,7 @@ class ImportRun:
             mapping, validator, is_error_csv = self._precheck(reader)
             if checkpoint:
                 total_rows = int(checkpoint["rows_in_file"])
-                self.counts = Counts(
-                    int(checkpoint["total"]), int(checkpoint["success"]), int(checkpoint["fail"])
-                )
+                self.counts = Counts(int(checkpoint["total"]), int(checkpoint["success"]), int(checkpoint["fail"]))
                 self.pending_completion = int(checkpoint.get("pending", 0))
                 resume_row, resume_bytes = int(checkpoint["row"]), int(checkpoint["error_bytes"])
             else:
@@ -163,7 +159,13 @@ class ImportRun:
             raise PermanentError(ErrorCode.MISSING_REQUIRED_COLUMN, column=labels)
         for _ in zip(range(PRECHECK_ROWS), reader.rows(), strict=False):
             pass  # decoding and parsing problems of the first rows surface here, before any write
-        return mapping, compile_validator(self.itype, mapping), error_csv.is_error_csv_header(header)
+        # Cells neutralised against CSV injection come back as typed: in our error CSVs and in our
+        # exports (which use exactly the type's first header names).
+        canonical = tuple(h.strip().lstrip(error_csv.BOM) for h in header) == tuple(
+            c.aliases[0] for c in self.itype.columns
+        )
+        restore = canonical or error_csv.is_error_csv_header(header)
+        return mapping, compile_validator(self.itype, mapping), restore
 
     def _count(self, reader: TableReader) -> int:
         """Data rows, checked against the limit before anything is imported.
@@ -334,9 +336,7 @@ class ImportRun:
         for source, row in zip(sources, values, strict=True):
             key = row[key_index]
             if key in owners:
-                code = (
-                    ErrorCode.DUPLICATE_IN_FILE if owners[key] == self.task_no else ErrorCode.ALREADY_EXISTS
-                )
+                code = ErrorCode.DUPLICATE_IN_FILE if owners[key] == self.task_no else ErrorCode.ALREADY_EXISTS
                 failed.append((source, (self._key_error(code, key),)))
             else:
                 free_src.append(source)
@@ -437,9 +437,7 @@ class ImportRun:
             else:
                 kept = ("nothing was written" if self.options.dry_run or not success
                         else f"the {success} rows that went in stay")  # fmt: skip
-                error_msg = (
-                    f"{fail} rows failed ({share:.1f}%, above {limit}): the import counts as failed; {kept}"
-                )
+                error_msg = f"{fail} rows failed ({share:.1f}%, above {limit}): the import counts as failed; {kept}"
         return TaskOutcome(
             status=status,
             total_count=total,

@@ -54,9 +54,7 @@ def is_network_path(path: Path, mounts: list[tuple[str, str]] | None = None) -> 
 def _mount_table() -> list[tuple[str, str]]:
     try:
         with open("/proc/self/mounts", encoding="utf-8") as handle:
-            return [
-                (p[1].replace("\\040", " "), p[2]) for p in (line.split() for line in handle) if len(p) > 2
-            ]
+            return [(p[1].replace("\\040", " "), p[2]) for p in (line.split() for line in handle) if len(p) > 2]
     except OSError:
         pass
     if sys.platform == "darwin":  # pragma: no cover - macOS only

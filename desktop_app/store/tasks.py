@@ -425,9 +425,7 @@ class TaskStore:
                 tasks.c.attempt == row.attempt,
                 tasks.c.heartbeat_at < self.now(-stale_after),
             )
-            if self._recover(
-                condition, row, max_recoveries, f"heartbeat older than {stale_after:.0f} s", stage
-            ):
+            if self._recover(condition, row, max_recoveries, f"heartbeat older than {stale_after:.0f} s", stage):
                 changed.append(row.task_no)
         return changed
 
@@ -483,6 +481,22 @@ class TaskStore:
             log.warning("[%s] recovered from %s (%s): now %s", row.task_no, row.owner, why, values["status"])
             return True
         return False
+
+    def ended_with_key(self, biz_key: str, *, exclude_id: int | None = None) -> builtins.list[TaskRecord]:
+        """Ended tasks that had this key (an export's earlier runs), oldest first."""
+        query = select(tasks).where(tasks.c.biz_key == biz_key, tasks.c.status.not_in([s.value for s in ACTIVE]))
+        if exclude_id is not None:
+            query = query.where(tasks.c.id != exclude_id)
+        with self.reading() as conn:
+            return [_record(r) for r in conn.execute(query.order_by(tasks.c.id)).all()]
+
+    def annotate(self, task_id: int, **fields: Any) -> None:
+        """Merge facts into a task's summary (e.g. an export file replaced by a newer one). Not a
+        transition: the status stays what it is."""
+        with self.engine.begin() as conn:
+            current = conn.execute(select(tasks.c.summary).where(tasks.c.id == task_id)).scalar()
+            merged = {**(current or {}), **fields}
+            conn.execute(update(tasks).where(tasks.c.id == task_id).values(summary=merged, updated_at=self.now()))
 
     def delete_ended_before(self, days: int) -> int:
         """Retention: drop final tasks that ended more than `days` ago."""

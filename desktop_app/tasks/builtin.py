@@ -7,10 +7,8 @@ from desktop_app.tasks.registry import TaskHandler
 
 
 def builtin_handlers(paths: Paths, settings: Settings) -> list[TaskHandler]:
-    handlers: list[TaskHandler] = []
-    try:
-        from desktop_app.imports.task import ImportHandler
-    except ImportError:  # the import pipeline is being built; the engine runs without it
-        return handlers
-    handlers.append(ImportHandler.from_resources())
-    return handlers
+    from desktop_app.exports.task import ExportHandler
+    from desktop_app.imports.task import ImportHandler
+
+    imports = ImportHandler.from_resources()
+    return [imports, ExportHandler.from_resources(imports.import_types)]

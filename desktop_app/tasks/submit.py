@@ -58,9 +58,7 @@ def submit_file(
     if not path.is_file():
         raise PermanentError(ErrorCode.FILE_UNREADABLE, path=str(path))
     content_hash = file_sha256(path)
-    kind = (
-        task_type + ":" + str(params.get("import_type", "")) + (":dry-run" if params.get("dry_run") else "")
-    )
+    kind = task_type + ":" + str(params.get("import_type", "")) + (":dry-run" if params.get("dry_run") else "")
     full = {**params, "file": str(path), "file_sha256": content_hash, "file_size": path.stat().st_size}
     return store.submit(
         task_type=task_type,

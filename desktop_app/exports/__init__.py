@@ -1,0 +1,1 @@
+"""Exports: declarative export definitions and the streaming writer; no Qt."""
