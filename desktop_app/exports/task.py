@@ -6,6 +6,7 @@ import datetime as dt
 import hashlib
 import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -133,7 +134,7 @@ class ExportHandler:
                 "encoding": encoding,
                 "file": str(final),
                 "replaces": replaced,
-            },  # fmt: skip
+            },
         )
 
     def _replace_older(self, ctx: TaskContext, final: Path) -> list[str]:
@@ -149,7 +150,7 @@ class ExportHandler:
         return replaced
 
 
-def _label(labels: dict[str, str], text: str) -> str:
+def _label(labels: Mapping[str, str], text: str) -> str:
     return labels.get(text, text) if labels else text
 
 

@@ -369,7 +369,7 @@ class ImportRun:
             self._load_reference_ids()
         for ref in self.references:
             index, get = self._key_position[ref.column], self._ref_ids[ref.column].get
-            rows = [(*r, get(r[index])) for r in rows]  # type: ignore[arg-type]
+            rows = [(*r, get(r[index])) for r in rows]
         return rows
 
     def _unresolved(self, rows: list[tuple[object, ...]]) -> int:
