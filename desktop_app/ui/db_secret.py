@@ -20,7 +20,8 @@ def split_password(url: str) -> tuple[str, str | None]:
         return url, None
     if not parsed.password:
         return url, None
-    return parsed.set(password=None).render_as_string(hide_password=False), str(parsed.password)
+    # URL.set() ignores None; the URL is a named tuple.
+    return parsed._replace(password=None).render_as_string(hide_password=False), str(parsed.password)
 
 
 def with_password(url: str, password: str | None) -> str:
@@ -40,7 +41,7 @@ def needs_password(url: str | None) -> bool:
     return not parsed.drivername.startswith("sqlite") and bool(parsed.username) and not parsed.password
 
 
-def _keyring():  # type: ignore[no-untyped-def]
+def _keyring():
     try:
         import keyring
     except ImportError:

@@ -20,16 +20,18 @@ STATUS_COLORS: dict[TaskStatus, tuple[QColor, QColor]] = {
     TaskStatus.FAILED: (QColor("#ffd6d6"), QColor("#a31515")),
     TaskStatus.CANCELLED: (QColor("#ececec"), QColor("#6b6b6b")),
 }
+STATUS_VALUES = frozenset(s.value for s in TaskStatus)
 
 
 class StatusDelegate(QStyledItemDelegate):
     """The status text on a rounded, coloured background."""
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
-        status = index.data(StatusRole)
-        if not isinstance(status, TaskStatus):
+        value = index.data(StatusRole)  # a StrEnum crosses QVariant as a plain str
+        if value not in STATUS_VALUES:
             super().paint(painter, option, index)
             return
+        status = TaskStatus(value)
         base = QStyleOptionViewItem(option)
         self.initStyleOption(base, index)
         base.text = ""

@@ -6,7 +6,7 @@ import json
 
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QFontDatabase
-from PySide6.QtWidgets import QFormLayout, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFormLayout, QLabel, QPlainTextEdit, QSizePolicy, QVBoxLayout, QWidget
 
 from desktop_app.domain.task import TaskRecord
 from desktop_app.ui.task_model import format_created, format_elapsed, utc_now
@@ -26,6 +26,8 @@ class DetailsPanel(QWidget):
             value = QLabel()
             value.setWordWrap(True)
             value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            # A long path or the parameters must not widen the panel: they wrap or are cut, with a tooltip.
+            value.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
             name = QLabel()
             self._labels[key], self._names[key] = value, name
             self._form.addRow(name, value)
@@ -51,7 +53,9 @@ class DetailsPanel(QWidget):
             self.log_view.clear()
             return
         for key, label in self._labels.items():
-            label.setText(self._text(record, key))
+            text = self._text(record, key)
+            label.setText(text)
+            label.setToolTip(text if len(text) > 40 else "")
         if changed_task:
             self.log_view.setPlainText(self.tr("Loading…"))
 
@@ -77,7 +81,7 @@ class DetailsPanel(QWidget):
             "repairs": r.params.get("repairs") or "",
             "error_csv": r.error_csv or "",
             "result_path": r.result_path or "",
-            "error": f"{r.error_code}: {r.error_msg}" if r.error_code or r.error_msg else "",
+            "error": " — ".join(x for x in (r.error_msg, r.error_code) if x),
             "warnings": "\n".join(str(w) for w in r.summary.get("warnings", [])),
             "attempts": self.tr("attempt %1, retries %2, recoveries %3")
             .replace("%1", str(r.attempt))

@@ -65,7 +65,8 @@ class SubmitPanel(QWidget):
         return Path(text).expanduser() if text else None
 
     def choose_file(self) -> None:
-        start = str(self.path().parent) if self.path() else ""
+        current = self.path()
+        start = str(current.parent) if current is not None else ""
         name, _ = QFileDialog.getOpenFileName(self, self.tr("Choose a file to import"), start,
                                               self.tr("Spreadsheets (%s)") % FILE_FILTER)  # fmt: skip
         if name:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QSortFilterProxyModel
 
@@ -26,12 +26,19 @@ class TaskFilterProxy(QSortFilterProxyModel):
         self.setDynamicSortFilter(True)
 
     def set_statuses(self, statuses: Iterable[TaskStatus] | None) -> None:
-        self._statuses = frozenset(statuses) if statuses is not None else None
-        self.invalidateFilter()
+        self._change_filter(lambda: setattr(self, "_statuses", frozenset(statuses) if statuses is not None else None))
 
     def set_text(self, text: str) -> None:
-        self._text = text.strip().casefold()
-        self.invalidateFilter()
+        self._change_filter(lambda: setattr(self, "_text", text.strip().casefold()))
+
+    def _change_filter(self, change: Callable[[], None]) -> None:
+        if hasattr(self, "beginFilterChange"):  # Qt 6.9+; invalidateFilter() is deprecated there
+            self.beginFilterChange()
+            change()
+            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+        else:
+            change()
+            self.invalidateFilter()
 
     @property
     def statuses(self) -> frozenset[TaskStatus] | None:

@@ -21,7 +21,7 @@ TASK_NO, TYPE, FILE, STATUS, STAGE, PROGRESS, PROCESSED, SUCCESS, FAIL, ELAPSED,
 COLUMN_COUNT = 11
 
 RecordRole = Qt.ItemDataRole.UserRole + 1  # the TaskRecord of the row
-StatusRole = Qt.ItemDataRole.UserRole + 2  # its TaskStatus
+StatusRole = Qt.ItemDataRole.UserRole + 2  # its TaskStatus's value (a str once through QVariant)
 SortRole = Qt.ItemDataRole.UserRole + 3  # a value that sorts the column correctly
 
 STATUS_ORDER = {s: i for i, s in enumerate(TaskStatus)}
@@ -36,6 +36,8 @@ def utc_now() -> dt.datetime:
 def format_elapsed(seconds: float | None) -> str:
     if seconds is None:
         return ""
+    if seconds < 60:
+        return f"{seconds:.1f} s"
     total = int(seconds)
     hours, rest = divmod(total, 3600)
     minutes, secs = divmod(rest, 60)
@@ -103,7 +105,7 @@ class TaskTableModel(QAbstractTableModel):
         if role == RecordRole:
             return record
         if role == StatusRole:
-            return record.status
+            return record.status.value
         if role == SortRole:
             return self._sort_value(record, column)
         if role == Qt.ItemDataRole.TextAlignmentRole and column in (PROCESSED, SUCCESS, FAIL, ELAPSED):

@@ -112,6 +112,23 @@ class TaskService(QObject):
     def busy(self) -> bool:
         return self._in_flight > 0
 
+    @property
+    def background(self) -> Background:
+        """Runs other short reads (a file's header, a preview) on the same pool."""
+        return self._background
+
+    def active_count(self) -> int:
+        """Tasks seen pending or running (what closing the window would leave behind)."""
+        return len(self._active)
+
+    def submit_many(self, files: list[tuple[Path, dict[str, Any]]]) -> None:
+        """Queue several imports at once (the demo's samples); the guard counts them all."""
+        for path, params in files:
+            self._in_flight += 1
+            self._executor.submit_async(task_type=IMPORT_TASK, path=path, user=self._user, params=params)
+        if files:
+            self.busy_changed.emit(True)
+
     def submit_import(self, path: Path, params: dict[str, Any], *, force: bool = False) -> bool:
         """Queue an import; False (and nothing sent) while another submission is still in flight."""
         if self._in_flight:

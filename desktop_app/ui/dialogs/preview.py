@@ -62,6 +62,7 @@ class PreviewDialog(QDialog):
         self._catalog = catalog
         self._memory = memory
         self._background = background
+        self._type_given = import_type is not None
         self._header: tuple[str, ...] = ()
         self._format = ""
         self._detected: str | None = None
@@ -151,6 +152,12 @@ class PreviewDialog(QDialog):
             for c, value in enumerate(row.cells[: len(self._header)]):
                 table.setItem(r, c, QTableWidgetItem(cell_to_text(value)))
         table.resizeColumnsToContents()
+        if not self._type_given:
+            best = self._catalog.best_match(self._header)
+            if best is not None:
+                self.type_box.blockSignals(True)
+                self.type_box.setCurrentIndex(max(0, self.type_box.findData(best)))
+                self.type_box.blockSignals(False)
         self.status_label.setText("")
         self._show_mapping(recall=True)
         self.loaded.emit()

@@ -1,0 +1,121 @@
+"""The window's composition root: builds executor, service, window, tray and translations from a Core."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QSettings
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QApplication
+
+from desktop_app.app import Core, build_executor, system_lang
+from desktop_app.config import Settings, resources_dir, save_settings
+from desktop_app.ui.catalog import ImportCatalog
+from desktop_app.ui.db_secret import split_password, store_password
+from desktop_app.ui.dialogs.settings import SettingsDialog
+from desktop_app.ui.i18n import Translations
+from desktop_app.ui.main_window import MainWindow
+from desktop_app.ui.mapping_memory import MappingMemory
+from desktop_app.ui.task_service import TaskService
+from desktop_app.ui.tray import Tray
+
+log = logging.getLogger(__name__)
+
+
+def app_icon() -> QIcon:
+    path = resources_dir() / "icons" / "batchdesk.svg"
+    return QIcon(str(path)) if path.exists() else QIcon()
+
+
+class Desk(QObject):
+    """Everything the window needs, wired once; start() begins running tasks, shutdown() stops them
+    gracefully (running tasks go back to pending with their checkpoint)."""
+
+    def __init__(
+        self,
+        app: QApplication,
+        core: Core,
+        qsettings: QSettings,
+        *,
+        refresh_ms: int = 3000,
+        page_size: int = 500,
+        cache_dir: Path | None = None,
+        on_quit: Callable[[], None] | None = None,
+    ) -> None:
+        super().__init__()
+        self.app = app
+        self._on_quit = on_quit or app.quit
+        self.core = core
+        self.executor = build_executor(core)
+        self.translations = Translations(app, cache_dir or core.paths.data_dir / "cache" / "i18n")
+        self.translations.switch(core.lang)
+        self.catalog = ImportCatalog.load(core.lang)
+        self.service = TaskService(self.executor, core.store, core.paths.log_dir, refresh_ms=refresh_ms, parent=self)
+        self.tray = Tray(app_icon(), self)
+        self.window = MainWindow(
+            service=self.service,
+            catalog=self.catalog,
+            memory=MappingMemory.in_dir(core.paths.data_dir),
+            settings=core.settings,
+            results_dir=core.paths.results_dir,
+            qsettings=qsettings,
+            tray=self.tray,
+            page_size=page_size,
+        )
+        self.window.setWindowIcon(app_icon())
+        self.window.settings_requested.connect(self.open_settings)
+        self.window.close_decided.connect(self._close_decided)
+        self.tray.quit_requested.connect(self.quit)
+        self.settings_dialog: SettingsDialog | None = None
+        self._stopped = False
+
+    def start(self) -> None:
+        self.executor.start()
+        self.window.model.fetchMore()
+
+    def set_language(self, lang: str) -> None:
+        """Switch the window's language now ("zh", "en"; "" follows the system)."""
+        chosen = system_lang(lang)
+        self.catalog.lang = chosen
+        self.executor.lang = chosen  # stage texts and messages of tasks that start from now on
+        self.translations.switch(chosen)
+
+    def open_settings(self) -> None:
+        dialog = SettingsDialog(self.core.settings, self.window)
+        self.settings_dialog = dialog
+        dialog.accepted.connect(lambda: self.apply_settings(dialog.result_settings(), dialog.password()))
+        dialog.finished.connect(lambda _r: dialog.deleteLater())
+        dialog.open()
+
+    def apply_settings(self, settings: Settings, password: str | None = None) -> None:
+        """Save (the URL without its password) and apply what applies at once: language and limits."""
+        url, _ = split_password(settings.db_url or "")
+        settings = replace(settings, db_url=url or None)
+        save_settings(self.core.paths, settings)
+        if password and url and not store_password(url, password):
+            log.info("no keyring: the database password will be asked for at the next start")
+        language_changed = settings.language != self.core.settings.language
+        self.core.settings = settings
+        self.window.settings = settings
+        if language_changed:
+            self.set_language(settings.language)
+
+    def _close_decided(self, choice: str) -> None:
+        if choice in ("stop", "quit"):
+            self.quit()
+
+    def quit(self) -> None:
+        self.window.allow_close = True
+        self.window.save_state()
+        self.window.close()
+        self.shutdown()
+        self._on_quit()
+
+    def shutdown(self, timeout: float = 60.0) -> bool:
+        if self._stopped:
+            return True
+        self._stopped = True
+        return self.executor.shutdown(timeout)

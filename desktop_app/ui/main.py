@@ -1,0 +1,178 @@
+"""`python -m desktop_app` without a command: open the window (also --demo and --self-test)."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import gc
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from desktop_app import APP_NAME
+
+SELF_TEST_SAMPLE = "customers_clean.csv"
+SELF_TEST_TIMEOUT_S = 120
+
+
+def run(args: argparse.Namespace) -> int:
+    """Open the window; returns the process exit code."""
+    if getattr(args, "self_test", False):
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    from desktop_app.domain.errors import BatchDeskError
+
+    app = QApplication.instance() or QApplication([sys.argv[0], *_qt_args()])
+    assert isinstance(app, QApplication)
+    app.setOrganizationName(APP_NAME)
+    app.setApplicationName(APP_NAME)
+    app.setQuitOnLastWindowClosed(False)  # "keep running in the tray" hides the last window
+
+    temp_dir = None
+    if getattr(args, "demo", False) or getattr(args, "self_test", False):
+        temp_dir = tempfile.mkdtemp(prefix="batchdesk-demo-")
+    try:
+        try:
+            core = _build_core(args, temp_dir)
+        except BatchDeskError as exc:
+            text = exc.text("zh" if os.environ.get("LANG", "").startswith("zh") else "en")
+            sys.stderr.write(f"batchdesk: {text}\n")
+            if not getattr(args, "self_test", False):
+                QMessageBox.critical(None, APP_NAME, text)
+            return 1
+        if temp_dir is not None:
+            qsettings = QSettings(str(Path(temp_dir) / "window.ini"), QSettings.Format.IniFormat)
+        else:
+            qsettings = QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, APP_NAME, APP_NAME)
+        if getattr(args, "self_test", False):
+            return _self_test(app, core, qsettings)
+        return _open(app, core, qsettings, demo=bool(getattr(args, "demo", False)))
+    finally:
+        if temp_dir is not None:  # the demo's and the self-test's data leave with the window
+            shutil.rmtree(temp_dir, ignore_errors=True)
+
+
+def _qt_args() -> list[str]:
+    # Qt's own options (-platform, -style) may follow `--`; BatchDesk's parser owns the rest.
+    return sys.argv[sys.argv.index("--") + 1 :] if "--" in sys.argv else []
+
+
+def _build_core(args: argparse.Namespace, temp_dir: str | None):
+    from desktop_app.app import build_core
+    from desktop_app.config import load_settings, resolve_paths
+
+    data_dir = temp_dir or getattr(args, "data_dir", None)
+    url = getattr(args, "db", None)
+    if url is None and temp_dir is None:
+        url = load_settings(resolve_paths(data_dir)).db_url
+    url = _with_password(url) if url else None
+    return build_core(data_dir=data_dir, db_url=url, log_to_stderr=bool(getattr(args, "verbose", False)))
+
+
+def _with_password(url: str) -> str:
+    """A server URL without a password gets the keyring's, or the clerk types it (not stored)."""
+    from PySide6.QtWidgets import QInputDialog, QLineEdit
+
+    from desktop_app.ui.db_secret import load_password, needs_password, with_password
+
+    if not needs_password(url):
+        return url
+    password = load_password(url)
+    if password is None:
+        password, ok = QInputDialog.getText(None, APP_NAME, f"Password for {url}:", QLineEdit.EchoMode.Password)
+        if not ok:
+            return url
+    return with_password(url, password)
+
+
+def freeze_startup_heap() -> None:
+    """Move everything built at start-up (Qt wrappers, modules, SQLAlchemy metadata) out of the garbage
+    collector's reach: a full collection then walks only what the tasks allocate, so its pause, which
+    stops the GUI thread too, stays short while big imports run (bench/bench_gui_lag.py)."""
+    gc.collect()
+    gc.freeze()
+
+
+def _open(app, core, qsettings, *, demo: bool) -> int:
+    from desktop_app.ui.demo import sample_jobs
+    from desktop_app.ui.desk import Desk
+
+    desk = Desk(app, core, qsettings)
+    desk.start()
+    desk.window.show()
+    freeze_startup_heap()
+    if demo:
+        desk.service.submit_many(sample_jobs(core.settings))
+    try:
+        return int(app.exec())
+    finally:
+        desk.shutdown()
+
+
+def _expected_rows(path: Path) -> int:
+    with path.open(encoding="utf-8-sig", newline="") as handle:
+        return sum(1 for _ in csv.reader(handle)) - 1
+
+
+def _self_test(app, core, qsettings) -> int:
+    """Import a bundled sample through the real window, service, executor and pipeline."""
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    from desktop_app.domain.status import TaskStatus
+    from desktop_app.domain.task import TaskRecord
+    from desktop_app.ui.demo import import_params, sample_path
+    from desktop_app.ui.desk import Desk
+    from desktop_app.ui.task_model import STATUS
+
+    if "import" not in core.registry:
+        sys.stdout.write("self-test FAILED: the import task type is not registered\n")
+        return 1
+    sample = sample_path(SELF_TEST_SAMPLE)
+    expected = _expected_rows(sample)
+    desk = Desk(app, core, qsettings, refresh_ms=0)
+    ended: list[TaskRecord | str] = []
+    loop = QEventLoop()
+
+    def answer(result: TaskRecord | str) -> None:
+        ended.append(result)
+        loop.quit()
+
+    desk.service.task_ended.connect(answer)
+    desk.service.submit_failed.connect(lambda _path, reason: answer(reason))
+    try:
+        started = time.monotonic()
+        desk.start()
+        desk.window.show()
+        desk.service.submit_import(sample, import_params(core.settings))
+        QTimer.singleShot(SELF_TEST_TIMEOUT_S * 1000, loop.quit)
+        loop.exec()
+        result = ended[0] if ended else None
+        if result is None:
+            reason = f"no result within {SELF_TEST_TIMEOUT_S} s"
+        elif isinstance(result, str):
+            reason = f"the sample could not be queued: {result}"
+        else:
+            row = desk.window.model.row_of(result.id)
+            shown = desk.window.model.index(row, STATUS).data() if row is not None else None
+            if result.status is not TaskStatus.SUCCEEDED:
+                reason = f"task {result.task_no} ended {result.status.value}: {result.error_msg}"
+            elif result.success_count != expected or result.fail_count:
+                reason = f"expected {expected} rows imported, got {result.success_count} and {result.fail_count} failed"
+            elif not shown:
+                reason = "the task's row is missing from the window"
+            else:
+                took = time.monotonic() - started
+                sys.stdout.write(f"self-test ok: {sample.name} imported {expected} rows as task {result.task_no} "
+                                 f"in {took:.1f} s\n")  # fmt: skip
+                return 0
+        sys.stdout.write(f"self-test FAILED: {reason}\n")
+        return 1
+    finally:
+        desk.window.allow_close = True
+        desk.window.close()
+        desk.shutdown()

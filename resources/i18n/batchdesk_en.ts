@@ -1,0 +1,685 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en_US">
+<context>
+    <name>DetailsPanel</name>
+    <message>
+        <source>Loading…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(no log lines)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (cancel requested)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 total, %2 succeeded, %3 failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>detected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>attempt %1, retries %2, recoveries %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Task number</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Awaiting completion</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Validate only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Encoding</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Repairs task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Error CSV</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Warnings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attempts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Next try</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Submitted by</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run by</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ended</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Elapsed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Log of this task:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Log of this task</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>FilterBar</name>
+    <message>
+        <source>All tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pending or running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed list (failed or partly)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Show:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show tasks with status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fi&amp;nd:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>task number, file name, stage…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Find tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed &amp;list</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show only failed tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ImportCatalog</name>
+    <message>
+        <source> (validate only)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>The task list could not be read: %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>File not found: %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Another file is being queued; try again in a moment.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This file is already queued as task %s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Queued as task %s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Already imported</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This file was already imported on %1 as task %2. Import it again?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 could not be queued: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>BatchDesk</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tasks are running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tasks are still running. Stop them now (they continue from where they stopped at the next start) or keep them running in the background?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Stop and resume later</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Keep running in the tray</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Keep running (minimise)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>BatchDesk — import tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Open file…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Queue the file…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Find tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed &amp;list</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;All tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Go to the task &amp;list</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Task details</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Details panel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Task actions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>PreviewDialog</name>
+    <message>
+        <source>Reading the file…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not needed (Excel file)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Detected: %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Column for header %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(ignored)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ignored: no column of this type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Missing required columns: %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Preview: %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import &amp;type:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Encoding:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>First rows as they will be read:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Headers and the columns they fill (* required):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Header in the file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Column</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Validate only (dry run: check every row, import nothing)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Queue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Encoding</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>First rows of the file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Header mapping</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <source>Settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Database URL:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Database &amp;password:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Concurrent &amp;tasks:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Batch size (rows per commit):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Largest &amp;file (MB):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Most &amp;rows per file:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep results (&amp;days):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Language:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>empty: the embedded database in the data folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>automatic (%d)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Follow the system</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The password is kept in the system&apos;s keyring.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The password is not saved: you are asked for it when BatchDesk starts.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The language changes at once; the database and the number of concurrent tasks take effect at the next start.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Status</name>
+    <message>
+        <source>Pending</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Succeeded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Partially succeeded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SubmitPanel</name>
+    <message>
+        <source>Choose a file to import</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Spreadsheets (%s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(from the file&apos;s header)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;File:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose, type or drop a .csv, .xlsx or .xls file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>File to import</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Choose…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import &amp;type:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Queue…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Queue the file for import</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Validate only…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check every row without importing</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>TaskActions</name>
+    <message>
+        <source>The error file is gone: %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The folder is gone: %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Another file is being queued; try again in a moment.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open &amp;error file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the rows that failed, with the reason, in the spreadsheet application</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open result &amp;folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the folder with the task&apos;s files</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Re-import fixed error file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import the error file after correcting its rows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Cancel task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop the task; rows already committed stay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Re&amp;try</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run the failed task&apos;s file again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Import for real</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The validation passed: import the same file now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Details</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every field, the warnings and the log of the task</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>TaskTableModel</name>
+    <message>
+        <source>Task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Processed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Succeeded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Elapsed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Tray</name>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 — %2 rows, %3 succeeded, %4 failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Show window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+</TS>

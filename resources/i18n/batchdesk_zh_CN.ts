@@ -1,0 +1,684 @@
+<?xml version='1.0' encoding='utf-8'?>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>DetailsPanel</name>
+    <message>
+        <source>Loading…</source>
+        <translation>正在读取…</translation>
+    </message>
+    <message>
+        <source>(no log lines)</source>
+        <translation>（没有日志）</translation>
+    </message>
+    <message>
+        <source> (cancel requested)</source>
+        <translation>（已请求取消）</translation>
+    </message>
+    <message>
+        <source>%1 total, %2 succeeded, %3 failed</source>
+        <translation>共 %1 行，成功 %2，失败 %3</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>detected</source>
+        <translation>自动识别</translation>
+    </message>
+    <message>
+        <source>attempt %1, retries %2, recoveries %3</source>
+        <translation>第 %1 次执行，重试 %2 次，恢复 %3 次</translation>
+    </message>
+    <message>
+        <source>Task number</source>
+        <translation>任务号</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation>进度</translation>
+    </message>
+    <message>
+        <source>Rows</source>
+        <translation>行数</translation>
+    </message>
+    <message>
+        <source>Awaiting completion</source>
+        <translation>待补全</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Validate only</source>
+        <translation>仅校验</translation>
+    </message>
+    <message>
+        <source>Encoding</source>
+        <translation>编码</translation>
+    </message>
+    <message>
+        <source>Repairs task</source>
+        <translation>修复的任务</translation>
+    </message>
+    <message>
+        <source>Error CSV</source>
+        <translation>错误文件</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>Warnings</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>Attempts</source>
+        <translation>执行次数</translation>
+    </message>
+    <message>
+        <source>Next try</source>
+        <translation>下次重试</translation>
+    </message>
+    <message>
+        <source>Submitted by</source>
+        <translation>提交人</translation>
+    </message>
+    <message>
+        <source>Run by</source>
+        <translation>执行者</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>创建时间</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>开始时间</translation>
+    </message>
+    <message>
+        <source>Ended</source>
+        <translation>结束时间</translation>
+    </message>
+    <message>
+        <source>Elapsed</source>
+        <translation>耗时</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>Log of this task:</source>
+        <translation>本任务的日志：</translation>
+    </message>
+    <message>
+        <source>Log of this task</source>
+        <translation>本任务的日志</translation>
+    </message>
+</context>
+<context>
+    <name>FilterBar</name>
+    <message>
+        <source>All tasks</source>
+        <translation>全部任务</translation>
+    </message>
+    <message>
+        <source>Pending or running</source>
+        <translation>等待中或执行中</translation>
+    </message>
+    <message>
+        <source>Failed list (failed or partly)</source>
+        <translation>失败清单（失败或部分失败）</translation>
+    </message>
+    <message>
+        <source>&amp;Show:</source>
+        <translation>显示(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>Show tasks with status</source>
+        <translation>按状态显示任务</translation>
+    </message>
+    <message>
+        <source>Fi&amp;nd:</source>
+        <translation>查找(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>task number, file name, stage…</source>
+        <translation>任务号、文件名、阶段…</translation>
+    </message>
+    <message>
+        <source>Find tasks</source>
+        <translation>查找任务</translation>
+    </message>
+    <message>
+        <source>Failed &amp;list</source>
+        <translation>失败清单(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Show only failed tasks</source>
+        <translation>只显示失败的任务</translation>
+    </message>
+</context>
+<context>
+    <name>ImportCatalog</name>
+    <message>
+        <source> (validate only)</source>
+        <translation>（仅校验）</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>The task list could not be read: %s</source>
+        <translation>无法读取任务列表：%s</translation>
+    </message>
+    <message>
+        <source>File not found: %s</source>
+        <translation>找不到文件：%s</translation>
+    </message>
+    <message>
+        <source>Another file is being queued; try again in a moment.</source>
+        <translation>正在提交另一个文件，请稍后再试。</translation>
+    </message>
+    <message>
+        <source>This file is already queued as task %s.</source>
+        <translation>这个文件已经在队列中：任务 %s。</translation>
+    </message>
+    <message>
+        <source>Queued as task %s.</source>
+        <translation>已加入队列：任务 %s。</translation>
+    </message>
+    <message>
+        <source>Already imported</source>
+        <translation>已经导入过</translation>
+    </message>
+    <message>
+        <source>This file was already imported on %1 as task %2. Import it again?</source>
+        <translation>这个文件已于 %1 导入过（任务 %2）。确定要再次导入吗？</translation>
+    </message>
+    <message>
+        <source>%1 could not be queued: %2</source>
+        <translation>%1 无法加入队列：%2</translation>
+    </message>
+    <message>
+        <source>BatchDesk</source>
+        <translation>BatchDesk</translation>
+    </message>
+    <message>
+        <source>Tasks are running</source>
+        <translation>有任务正在执行</translation>
+    </message>
+    <message>
+        <source>Tasks are still running. Stop them now (they continue from where they stopped at the next start) or keep them running in the background?</source>
+        <translation>还有任务正在执行。现在停止（下次启动时从断点继续），还是让它们在后台继续执行？</translation>
+    </message>
+    <message>
+        <source>&amp;Stop and resume later</source>
+        <translation>停止，下次继续(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Keep running in the tray</source>
+        <translation>在托盘中继续执行(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;Keep running (minimise)</source>
+        <translation>继续执行（最小化）(&amp;K)</translation>
+    </message>
+    <message>
+        <source>BatchDesk — import tasks</source>
+        <translation>BatchDesk — 导入任务</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Task</source>
+        <translation>任务(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>查看(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Open file…</source>
+        <translation>打开文件(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>&amp;Queue the file…</source>
+        <translation>排队导入该文件(&amp;Q)…</translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation>设置(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Find tasks</source>
+        <translation>查找任务(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Failed &amp;list</source>
+        <translation>失败清单(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;All tasks</source>
+        <translation>全部任务(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Go to the task &amp;list</source>
+        <translation>转到任务列表(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Task details</source>
+        <translation>任务详情</translation>
+    </message>
+    <message>
+        <source>&amp;Details panel</source>
+        <translation>详情面板(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Task actions</source>
+        <translation>任务操作</translation>
+    </message>
+    <message>
+        <source>Tasks</source>
+        <translation>任务列表</translation>
+    </message>
+</context>
+<context>
+    <name>PreviewDialog</name>
+    <message>
+        <source>Reading the file…</source>
+        <translation>正在读取文件…</translation>
+    </message>
+    <message>
+        <source>Not needed (Excel file)</source>
+        <translation>无需选择（Excel 文件）</translation>
+    </message>
+    <message>
+        <source>Detected: %s</source>
+        <translation>自动识别：%s</translation>
+    </message>
+    <message>
+        <source>Column for header %s</source>
+        <translation>表头 %s 对应的列</translation>
+    </message>
+    <message>
+        <source>(ignored)</source>
+        <translation>（忽略）</translation>
+    </message>
+    <message>
+        <source>Ignored: no column of this type</source>
+        <translation>忽略：不是该导入类型的列</translation>
+    </message>
+    <message>
+        <source>Missing required columns: %s</source>
+        <translation>缺少必填列：%s</translation>
+    </message>
+    <message>
+        <source>Preview: %s</source>
+        <translation>预览：%s</translation>
+    </message>
+    <message>
+        <source>Import &amp;type:</source>
+        <translation>导入类型(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>&amp;Encoding:</source>
+        <translation>编码(&amp;E)：</translation>
+    </message>
+    <message>
+        <source>First rows as they will be read:</source>
+        <translation>文件前几行（按导入时的读法）：</translation>
+    </message>
+    <message>
+        <source>Headers and the columns they fill (* required):</source>
+        <translation>表头与对应的列（* 为必填）：</translation>
+    </message>
+    <message>
+        <source>Header in the file</source>
+        <translation>文件中的表头</translation>
+    </message>
+    <message>
+        <source>Column</source>
+        <translation>对应的列</translation>
+    </message>
+    <message>
+        <source>&amp;Validate only (dry run: check every row, import nothing)</source>
+        <translation>仅校验(&amp;V)（检查每一行，不写入数据）</translation>
+    </message>
+    <message>
+        <source>&amp;Queue</source>
+        <translation>加入队列(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Import type</source>
+        <translation>导入类型</translation>
+    </message>
+    <message>
+        <source>Encoding</source>
+        <translation>编码</translation>
+    </message>
+    <message>
+        <source>First rows of the file</source>
+        <translation>文件前几行</translation>
+    </message>
+    <message>
+        <source>Header mapping</source>
+        <translation>表头对应关系</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>&amp;Database URL:</source>
+        <translation>数据库地址(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>Database &amp;password:</source>
+        <translation>数据库密码(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>Concurrent &amp;tasks:</source>
+        <translation>同时执行的任务数(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>&amp;Batch size (rows per commit):</source>
+        <translation>批大小（每次提交的行数）(&amp;B)：</translation>
+    </message>
+    <message>
+        <source>Largest &amp;file (MB):</source>
+        <translation>文件大小上限（MB）(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>Most &amp;rows per file:</source>
+        <translation>每个文件的行数上限(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>Keep results (&amp;days):</source>
+        <translation>结果保留天数(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>&amp;Language:</source>
+        <translation>语言(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>empty: the embedded database in the data folder</source>
+        <translation>留空：使用数据目录中的内置数据库</translation>
+    </message>
+    <message>
+        <source>automatic (%d)</source>
+        <translation>自动（%d）</translation>
+    </message>
+    <message>
+        <source>Follow the system</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>The password is kept in the system's keyring.</source>
+        <translation>密码保存在系统钥匙串中。</translation>
+    </message>
+    <message>
+        <source>The password is not saved: you are asked for it when BatchDesk starts.</source>
+        <translation>密码不会保存：每次启动 BatchDesk 时询问。</translation>
+    </message>
+    <message>
+        <source>The language changes at once; the database and the number of concurrent tasks take effect at the next start.</source>
+        <translation>语言立即生效；数据库和并发任务数在下次启动时生效。</translation>
+    </message>
+</context>
+<context>
+    <name>Status</name>
+    <message>
+        <source>Pending</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>执行中</translation>
+    </message>
+    <message>
+        <source>Succeeded</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>Partially succeeded</source>
+        <translation>部分成功</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+</context>
+<context>
+    <name>SubmitPanel</name>
+    <message>
+        <source>Choose a file to import</source>
+        <translation>选择要导入的文件</translation>
+    </message>
+    <message>
+        <source>Spreadsheets (%s)</source>
+        <translation>表格文件（%s）</translation>
+    </message>
+    <message>
+        <source>(from the file's header)</source>
+        <translation>（按文件表头识别）</translation>
+    </message>
+    <message>
+        <source>&amp;File:</source>
+        <translation>文件(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>Choose, type or drop a .csv, .xlsx or .xls file</source>
+        <translation>选择、输入或拖入 .csv、.xlsx 或 .xls 文件</translation>
+    </message>
+    <message>
+        <source>File to import</source>
+        <translation>要导入的文件</translation>
+    </message>
+    <message>
+        <source>&amp;Choose…</source>
+        <translation>选择(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Import &amp;type:</source>
+        <translation>导入类型(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Import type</source>
+        <translation>导入类型</translation>
+    </message>
+    <message>
+        <source>&amp;Queue…</source>
+        <translation>排队导入(&amp;Q)…</translation>
+    </message>
+    <message>
+        <source>Queue the file for import</source>
+        <translation>把文件加入导入队列</translation>
+    </message>
+    <message>
+        <source>&amp;Validate only…</source>
+        <translation>仅校验(&amp;V)…</translation>
+    </message>
+    <message>
+        <source>Check every row without importing</source>
+        <translation>检查每一行，不导入</translation>
+    </message>
+</context>
+<context>
+    <name>TaskActions</name>
+    <message>
+        <source>The error file is gone: %s</source>
+        <translation>错误文件已不存在：%s</translation>
+    </message>
+    <message>
+        <source>The folder is gone: %s</source>
+        <translation>文件夹已不存在：%s</translation>
+    </message>
+    <message>
+        <source>Another file is being queued; try again in a moment.</source>
+        <translation>正在提交另一个文件，请稍后再试。</translation>
+    </message>
+    <message>
+        <source>Open &amp;error file</source>
+        <translation>打开错误文件(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Open the rows that failed, with the reason, in the spreadsheet application</source>
+        <translation>用表格软件打开失败的行及原因</translation>
+    </message>
+    <message>
+        <source>Open result &amp;folder</source>
+        <translation>打开结果文件夹(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Show the folder with the task's files</source>
+        <translation>打开存放本任务文件的文件夹</translation>
+    </message>
+    <message>
+        <source>&amp;Re-import fixed error file</source>
+        <translation>重新导入修正后的错误文件(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Import the error file after correcting its rows</source>
+        <translation>修正错误文件中的行之后再导入</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel task</source>
+        <translation>取消任务(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Stop the task; rows already committed stay</source>
+        <translation>停止任务；已提交的数据保留</translation>
+    </message>
+    <message>
+        <source>Re&amp;try</source>
+        <translation>重试(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Run the failed task's file again</source>
+        <translation>重新执行失败任务的文件</translation>
+    </message>
+    <message>
+        <source>&amp;Import for real</source>
+        <translation>正式导入(&amp;I)</translation>
+    </message>
+    <message>
+        <source>The validation passed: import the same file now</source>
+        <translation>校验已通过：现在正式导入同一个文件</translation>
+    </message>
+    <message>
+        <source>&amp;Details</source>
+        <translation>详情(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Every field, the warnings and the log of the task</source>
+        <translation>任务的全部字段、警告和日志</translation>
+    </message>
+</context>
+<context>
+    <name>TaskTableModel</name>
+    <message>
+        <source>Task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation>进度</translation>
+    </message>
+    <message>
+        <source>Processed</source>
+        <translation>已处理</translation>
+    </message>
+    <message>
+        <source>Succeeded</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Elapsed</source>
+        <translation>耗时</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>创建时间</translation>
+    </message>
+</context>
+<context>
+    <name>Tray</name>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1 — %2 rows, %3 succeeded, %4 failed</source>
+        <translation>%1 — 共 %2 行，成功 %3，失败 %4</translation>
+    </message>
+    <message>
+        <source>&amp;Show window</source>
+        <translation>显示窗口(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+</context>
+</TS>

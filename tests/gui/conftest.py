@@ -1,0 +1,92 @@
+"""GUI fixtures: a Desk (executor, service, window) on a temp data dir, always shut down after."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+
+from desktop_app.app import build_core
+from desktop_app.domain.errors import ErrorCode, PermanentError
+from desktop_app.domain.status import TaskStatus
+from desktop_app.domain.task import Lane, TaskOutcome
+from desktop_app.tasks.context import TaskContext
+from desktop_app.ui.desk import Desk
+from desktop_app.ui.task_model import TaskTableModel
+
+SAMPLES = Path(__file__).resolve().parents[2] / "resources" / "samples"
+
+
+class SlowImport:
+    """A fake `import` type: `steps` batches of `pause` seconds; stops when asked; fails on demand."""
+
+    task_type = "import"
+    lane = Lane.LONG
+
+    def __init__(self, steps: int = 50, pause: float = 0.05) -> None:
+        self.steps = steps
+        self.pause = pause
+        self.fail_next = False
+        self.gate = threading.Event()  # set: run; clear: wait at the first batch (stays "running")
+        self.gate.set()
+
+    def run(self, ctx: TaskContext) -> TaskOutcome:
+        if self.fail_next:
+            self.fail_next = False
+            raise PermanentError(ErrorCode.CORRUPT_FILE)
+        for step in range(self.steps):
+            ctx.check_stop()
+            while not self.gate.wait(0.02):
+                ctx.report(stage="waiting", force=True)
+                ctx.check_stop()
+            time.sleep(self.pause)
+            ctx.report(progress=100 * (step + 1) / self.steps, stage=f"step {step + 1}",
+                       counts=(self.steps, step + 1, 0))  # fmt: skip
+        return TaskOutcome(TaskStatus.SUCCEEDED, total_count=self.steps, success_count=self.steps)
+
+
+@pytest.fixture
+def qsettings(tmp_path: Path) -> QSettings:
+    return QSettings(str(tmp_path / "window.ini"), QSettings.Format.IniFormat)
+
+
+@pytest.fixture
+def make_desk(qapp: QApplication, tmp_path: Path, qsettings: QSettings) -> Iterator[Callable[..., Desk]]:
+    desks: list[Desk] = []
+
+    def make(handlers: list[Any] | None = None, *, data_dir: Path | None = None, **overrides: Any) -> Desk:
+        core = build_core(data_dir=data_dir or tmp_path / "data", handlers=handlers,
+                          overrides={"poll_interval": 0.1, "language": "en", **overrides})  # fmt: skip
+        quits: list[bool] = []
+        desk = Desk(qapp, core, qsettings, refresh_ms=0, cache_dir=tmp_path / "i18n",
+                    on_quit=lambda: quits.append(True))  # fmt: skip
+        desk.quits = quits  # type: ignore[attr-defined]
+        desks.append(desk)
+        desk.start()
+        desk.window.show()
+        return desk
+
+    yield make
+    for desk in desks:
+        for handler in desk.core.registry:
+            gate = getattr(handler, "gate", None)
+            if gate is not None:
+                gate.set()
+        desk.window.allow_close = True
+        desk.window.close()
+        desk.shutdown(20)
+        desk.translations.switch("en")
+        desk.window.deleteLater()
+
+
+def row_of(model: TaskTableModel, task_no: str) -> int:
+    for row in range(model.rowCount()):
+        if model.record(row).task_no == task_no:
+            return row
+    raise AssertionError(f"no row for {task_no}")

@@ -1,0 +1,215 @@
+"""The task table model and its filter, without a view or any widget."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import replace
+
+import pytest
+from PySide6.QtCore import QModelIndex, Qt
+
+from desktop_app.domain.status import TaskStatus
+from desktop_app.domain.task import Lane, Progress, TaskRecord
+from desktop_app.ui.task_filter import FAILED_LIST, TaskFilterProxy
+from desktop_app.ui.task_model import (
+    COLUMN_COUNT,
+    ELAPSED,
+    FAIL,
+    FILE,
+    PROCESSED,
+    PROGRESS,
+    STAGE,
+    STATUS,
+    TASK_NO,
+    RecordRole,
+    SortRole,
+    TaskTableModel,
+    format_elapsed,
+)
+
+NOW = dt.datetime(2025, 3, 1, 12, 0, 0)
+
+
+def task(task_id: int, status: TaskStatus = TaskStatus.PENDING, **changes: object) -> TaskRecord:
+    record = TaskRecord(id=task_id, task_no=f"T250301-{task_id:06d}", task_type="import", lane=Lane.LONG,
+                        status=status, params={"file": f"/data/file{task_id}.csv", "import_type": "customers"},
+                        created_at=NOW - dt.timedelta(minutes=task_id), updated_at=NOW)  # fmt: skip
+    return replace(record, **changes)  # type: ignore[arg-type]
+
+
+class Pages:
+    """A store stand-in: tasks 1..n, newest first; answers page requests when told to."""
+
+    def __init__(self, count: int) -> None:
+        self.tasks = [task(i) for i in range(count, 0, -1)]
+        self.requests: list[tuple[int, int]] = []
+
+    def request(self, offset: int, limit: int) -> None:
+        self.requests.append((offset, limit))
+
+    def answer(self, model: TaskTableModel) -> None:
+        offset, limit = self.requests[-1]
+        model.add_page(offset, self.tasks[offset : offset + limit])
+
+
+def loaded_model(count: int, page_size: int = 500) -> tuple[TaskTableModel, Pages]:
+    pages = Pages(count)
+    model = TaskTableModel(pages.request, page_size=page_size, now=lambda: NOW)
+    while model.canFetchMore(QModelIndex()):
+        model.fetchMore(QModelIndex())
+        pages.answer(model)
+    return model, pages
+
+
+def test_the_model_passes_qt_consistency_checks(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
+    model, _ = loaded_model(30)
+    qtmodeltester.check(model, force_py=True)
+
+
+def test_pages_are_fetched_lazily_and_only_when_asked() -> None:
+    pages = Pages(1200)
+    model = TaskTableModel(pages.request, page_size=500)
+    assert model.rowCount() == 0 and model.canFetchMore(QModelIndex())
+    model.fetchMore(QModelIndex())
+    assert pages.requests == [(0, 500)]
+    assert not model.canFetchMore(QModelIndex()), "no second request while one is in flight"
+    pages.answer(model)
+    assert model.rowCount() == 500 and model.canFetchMore(QModelIndex())
+    model.fetchMore(QModelIndex())
+    pages.answer(model)
+    model.fetchMore(QModelIndex())
+    pages.answer(model)
+    assert pages.requests == [(0, 500), (500, 500), (1000, 500)]
+    assert model.rowCount() == 1200 and model.exhausted and not model.canFetchMore(QModelIndex())
+    assert [model.record(r).id for r in (0, 1, 1199)] == [1200, 1199, 1]
+
+
+def test_a_progress_tick_changes_one_row_and_never_resets(qtbot) -> None:  # type: ignore[no-untyped-def]
+    model, _ = loaded_model(10_000)
+    running = replace(model.record(5), status=TaskStatus.RUNNING, started_at=NOW - dt.timedelta(seconds=75))
+    model.upsert(running)
+    changes: list[tuple[int, int, int, int]] = []
+    model.dataChanged.connect(lambda a, b, _roles=(): changes.append((a.row(), a.column(), b.row(), b.column())))
+    resets: list[bool] = []
+    model.modelReset.connect(lambda: resets.append(True))
+    model.layoutChanged.connect(lambda: resets.append(True))
+    tick = Progress(task_id=running.id, task_no=running.task_no, progress=40, stage="校验中", total_count=1000,
+                    success_count=380, fail_count=20)  # fmt: skip
+    assert model.apply_progress(tick)
+    assert changes == [(5, STAGE, 5, ELAPSED)]
+    assert not resets
+    assert model.index(5, PROGRESS).data() == 40
+    assert model.index(5, STAGE).data() == "校验中"
+    assert model.index(5, PROCESSED).data() == "400 / 1,000"
+    assert model.index(5, FAIL).data() == "20"
+    assert model.index(5, ELAPSED).data() == "1:15"
+
+
+def test_a_late_tick_does_not_undo_the_end_and_a_stale_row_does_not_go_backwards() -> None:
+    model, _ = loaded_model(3)
+    done = replace(model.record(0), status=TaskStatus.SUCCEEDED, progress=100)
+    model.upsert(done)
+    late = Progress(done.id, done.task_no, 60, "writing", 10, 6, 0)
+    assert not model.apply_progress(late)
+    assert model.index(0, STATUS).data() == "Succeeded"
+    running = replace(model.record(1), status=TaskStatus.RUNNING, attempt=1)
+    model.upsert(running)
+    model.apply_progress(Progress(running.id, running.task_no, 70, "writing", 10, 7, 0))
+    model.upsert(replace(running, progress=50, stage="older"))  # the table lags the live ticks
+    assert model.index(1, PROGRESS).data() == 70
+    assert model.index(1, STAGE).data() == "writing"
+
+
+def test_new_tasks_go_on_top_and_unloaded_ones_are_left_to_their_page() -> None:
+    model, pages = loaded_model(1200)  # all loaded
+    inserted: list[int] = []
+    model.rowsInserted.connect(lambda _p, first, _last: inserted.append(first))
+    assert model.upsert(task(1201)) == 0
+    assert inserted == [0] and model.rowCount() == 1201
+    partial = TaskTableModel(pages.request, page_size=500)
+    partial.fetchMore(QModelIndex())
+    pages.answer(partial)
+    assert partial.upsert(task(3, TaskStatus.RUNNING)) is None, "beyond the loaded page"
+    assert partial.rowCount() == 500
+
+
+def test_a_page_does_not_duplicate_a_task_the_model_already_has() -> None:
+    pages = Pages(600)
+    model = TaskTableModel(pages.request, page_size=500)
+    model.fetchMore(QModelIndex())
+    model.upsert(task(601))  # submitted while the first page was being read
+    pages.tasks.insert(0, task(601))
+    pages.answer(model)
+    model.fetchMore(QModelIndex())
+    pages.answer(model)  # the page boundary moved by one: task 101 comes twice
+    ids = [model.record(r).id for r in range(model.rowCount())]
+    assert len(ids) == len(set(ids)) == 601
+    assert ids == sorted(ids, reverse=True)
+
+
+def test_display_texts_and_sort_values() -> None:
+    model, _ = loaded_model(2)
+    ended = replace(model.record(0), status=TaskStatus.PARTIALLY_SUCCEEDED, total_count=50, success_count=37,
+                    fail_count=13, started_at=NOW - dt.timedelta(hours=1, seconds=5), ended_at=NOW)  # fmt: skip
+    model.upsert(ended)
+    assert model.index(0, TASK_NO).data() == ended.task_no
+    assert model.index(0, FILE).data() == "file2.csv"
+    assert model.index(0, STATUS).data() == "Partially succeeded"
+    assert model.index(0, PROCESSED).data() == "50 / 50"
+    assert model.index(0, ELAPSED).data() == "1:00:05"
+    assert model.index(0, ELAPSED).data(SortRole) == 3605.0
+    assert model.index(0, 0).data(RecordRole) == ended
+    assert model.columnCount() == COLUMN_COUNT
+    assert model.headerData(STATUS, Qt.Orientation.Horizontal) == "Status"
+    assert format_elapsed(None) == "" and format_elapsed(59.94) == "59.9 s"
+
+
+def test_highlight_paints_one_row_and_clears() -> None:
+    model, _ = loaded_model(3)
+    model.set_highlight(2)
+    assert model.index(1, 0).data(Qt.ItemDataRole.BackgroundRole) is not None
+    assert model.index(0, 0).data(Qt.ItemDataRole.BackgroundRole) is None
+    model.set_highlight(None)
+    assert model.index(1, 0).data(Qt.ItemDataRole.BackgroundRole) is None
+
+
+@pytest.mark.parametrize(
+    ("statuses", "text", "expected"),
+    [
+        (None, "", 6),
+        (FAILED_LIST, "", 2),
+        (frozenset({TaskStatus.RUNNING}), "", 1),
+        (None, "file3", 1),
+        (FAILED_LIST, "file3", 1),
+        (FAILED_LIST, "file5", 0),
+        (FAILED_LIST, "nothing like it", 0),
+    ],
+)
+def test_the_filter_by_status_and_text(statuses: frozenset[TaskStatus] | None, text: str, expected: int) -> None:
+    model, _ = loaded_model(6)
+    kinds = [TaskStatus.PENDING, TaskStatus.RUNNING, TaskStatus.SUCCEEDED, TaskStatus.FAILED,
+             TaskStatus.PARTIALLY_SUCCEEDED, TaskStatus.CANCELLED]  # fmt: skip
+    for row, status in enumerate(kinds):
+        model.upsert(replace(model.record(row), status=status))
+    proxy = TaskFilterProxy(model)
+    proxy.set_statuses(statuses)
+    proxy.set_text(text)
+    assert proxy.rowCount() == expected
+
+
+def test_the_filter_follows_a_status_change() -> None:
+    model, _ = loaded_model(3)
+    proxy = TaskFilterProxy(model)
+    proxy.set_statuses(FAILED_LIST)
+    assert proxy.rowCount() == 0
+    model.upsert(replace(model.record(1), status=TaskStatus.FAILED))
+    assert proxy.rowCount() == 1
+
+
+def test_sorting_by_progress_uses_numbers_not_text() -> None:
+    model, _ = loaded_model(3)
+    for row, value in enumerate((9, 100, 10)):
+        model.upsert(replace(model.record(row), progress=value))
+    proxy = TaskFilterProxy(model)
+    proxy.sort(PROGRESS, Qt.SortOrder.AscendingOrder)
+    assert [proxy.index(r, PROGRESS).data() for r in range(3)] == [9, 10, 100]

@@ -1,0 +1,35 @@
+"""The window's small Qt-free helpers: the database password split, the remembered mappings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from desktop_app.ui.db_secret import needs_password, split_password, with_password
+from desktop_app.ui.mapping_memory import MappingMemory, header_key
+
+
+def test_the_password_is_split_off_the_url_and_put_back() -> None:
+    url, password = split_password("postgresql+psycopg://clerk:s3cret@db.example:5432/batchdesk")
+    assert url == "postgresql+psycopg://clerk@db.example:5432/batchdesk" and password == "s3cret"
+    assert needs_password(url) and not needs_password("sqlite:////tmp/x.sqlite3") and not needs_password(None)
+    assert with_password(url, password) == "postgresql+psycopg://clerk:s3cret@db.example:5432/batchdesk"
+    assert split_password("sqlite:////tmp/x.sqlite3") == ("sqlite:////tmp/x.sqlite3", None)
+
+
+def test_a_mapping_is_remembered_per_type_and_header_set(tmp_path: Path) -> None:
+    memory = MappingMemory.in_dir(tmp_path)
+    header = ["客户编号", "姓名", "Remark"]
+    assert memory.recall("customers", header) == {}
+    memory.remember("customers", header, {"Remark": "note"})
+    assert memory.recall("customers", ["Remark", "姓名", "客户编号"]) == {"Remark": "note"}, "order does not matter"
+    assert memory.recall("customers", [*header, "extra"]) == {}, "another header set"
+    assert memory.recall("suppliers", header) == {}
+    assert header_key(["\ufeff客户编号 ", "姓名"]) == header_key(["姓名", "客户编号"])
+    memory.remember("customers", header, {})
+    assert memory.recall("customers", header) == {}
+
+
+def test_a_broken_memory_file_is_ignored(tmp_path: Path) -> None:
+    memory = MappingMemory.in_dir(tmp_path)
+    memory.path.write_text("{not json", encoding="utf-8")
+    assert memory.recall("customers", ["a"]) == {}

@@ -1,0 +1,225 @@
+"""The window around the list: preview, languages, tray, closing, restoring, dropping, the demo screenshot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QImage
+from PySide6.QtWidgets import QComboBox, QLineEdit, QPushButton
+
+from desktop_app.domain.status import TaskStatus
+from desktop_app.ui.delegates import STATUS_COLORS
+from desktop_app.ui.demo import SAMPLES as DEMO_SAMPLES
+from desktop_app.ui.demo import sample_jobs
+from desktop_app.ui.desk import Desk
+from desktop_app.ui.task_model import STATUS
+from tests.gui.conftest import SAMPLES, SlowImport
+from tests.gui.test_window_queue import CLEAN, TIMEOUT, open_preview, qtbot_left, wait_for_task, wait_status
+
+GBK = SAMPLES / "customers_gbk.csv"
+
+
+def test_the_preview_decodes_gbk_and_the_encoding_can_be_overridden(qtbot: Any, make_desk: Any) -> None:
+    window = make_desk().window
+    dialog = open_preview(qtbot, window, GBK)
+    assert dialog.encoding_box.currentText() == "Detected: gb18030"
+    assert dialog.rows_table.horizontalHeaderItem(1).text() == "姓名"
+    name = dialog.rows_table.item(0, 1).text()
+    assert name == GBK.read_bytes().decode("gbk").splitlines()[1].split(",")[1]
+    box = dialog.encoding_box
+    with qtbot.waitSignal(dialog.loaded, timeout=TIMEOUT):
+        box.setCurrentIndex(box.findData("latin-1"))
+        box.activated.emit(box.currentIndex())
+    assert dialog.rows_table.item(0, 1).text() != name, "read as Latin-1 the names are garbled"
+    assert dialog.missing_label.isVisible(), "and no header matches"
+    with qtbot.waitSignal(dialog.loaded, timeout=TIMEOUT):
+        box.setCurrentIndex(box.findData("gbk"))
+        box.activated.emit(box.currentIndex())
+    assert dialog.rows_table.item(0, 1).text() == name
+    assert dialog.params()["encoding"] == "gbk"
+    qtbot.mouseClick(dialog.buttons.button(dialog.buttons.StandardButton.Ok), qtbot_left())
+    task = wait_for_task(qtbot, window, 1)
+    assert task.params["encoding"] == "gbk"
+    done = wait_status(qtbot, window, task.task_no, TaskStatus.SUCCEEDED)
+    assert done.success_count == 120
+
+
+def _mapping_box(dialog: Any, header: str) -> QComboBox:
+    for row in range(dialog.mapping_table.rowCount()):
+        if dialog.mapping_table.item(row, 0).text() == header:
+            box = dialog.mapping_table.cellWidget(row, 1)
+            assert isinstance(box, QComboBox)
+            return box
+    raise AssertionError(header)
+
+
+def test_the_mapping_shows_missing_and_ignored_columns_and_is_remembered(qtbot: Any, make_desk: Any) -> None:
+    window = make_desk().window
+    dialog = open_preview(qtbot, window, CLEAN)
+    ok = dialog.buttons.button(dialog.buttons.StandardButton.Ok)
+    assert ok.isEnabled() and not dialog.missing_label.isVisible()
+    code = _mapping_box(dialog, "客户编号")
+    code.setCurrentIndex(code.findData(""))
+    assert dialog.missing_label.isVisible() and "Customer code" in dialog.missing_label.text()
+    assert not ok.isEnabled()
+    code.setCurrentIndex(code.findData("code"))
+    note = _mapping_box(dialog, "备注")
+    note.setCurrentIndex(note.findData(""))
+    assert dialog.header_overrides() == {"备注": ""}
+    assert ok.isEnabled()
+    grey = dialog.mapping_table.item(8, 0).foreground().color().name()
+    assert grey == "#8a8a8a", "an ignored header is greyed"
+    qtbot.mouseClick(ok, qtbot_left())
+    wait_for_task(qtbot, window, 1)
+    qtbot.waitUntil(window.panel.queue_button.isEnabled, timeout=TIMEOUT)
+    again = open_preview(qtbot, window, CLEAN)
+    assert _mapping_box(again, "备注").currentData() == "", "the clerk's choice is remembered"
+    assert again.header_overrides() == {"备注": ""}
+    again.reject()
+
+
+def test_the_language_switches_at_once(qtbot: Any, make_desk: Any) -> None:
+    desk: Desk = make_desk()
+    window = desk.window
+    assert window.panel.queue_button.text() == "&Queue…"
+    desk.set_language("zh")
+    assert desk.translations.lang == "zh"
+    qtbot.waitUntil(lambda: window.panel.queue_button.text() == "排队导入(&Q)…")  # LanguageChange is posted
+    assert window.model.headerData(STATUS, Qt.Orientation.Horizontal) == "状态"
+    assert window.file_menu.title() == "文件(&F)"
+    assert desk.catalog.title("customers") == "客户导入"
+    desk.set_language("en")
+    qtbot.waitUntil(lambda: window.panel.queue_button.text() == "&Queue…")
+    assert window.model.headerData(STATUS, Qt.Orientation.Horizontal) == "Status"
+
+
+def test_the_settings_dialog_saves_and_applies_the_language(qtbot: Any, make_desk: Any) -> None:
+    desk: Desk = make_desk()
+    desk.open_settings()
+    dialog = desk.settings_dialog
+    assert dialog is not None
+    dialog.language_box.setCurrentIndex(dialog.language_box.findData("zh"))
+    dialog.db_edit.setText("postgresql+psycopg://clerk:secret@db.example/batchdesk")
+    dialog.batch_box.setValue(500)
+    dialog.accept()
+    saved = desk.core.paths.settings_file.read_text(encoding="utf-8")
+    assert "secret" not in saved, "no password in the settings file"
+    assert "clerk@db.example" in saved and '"batch_size": 500' in saved
+    qtbot.waitUntil(lambda: window_text(desk) == "排队导入(&Q)…")
+    assert desk.window.settings.batch_size == 500
+
+
+def window_text(desk: Desk) -> str:
+    return desk.window.panel.queue_button.text()
+
+
+def test_a_task_ending_unseen_raises_a_tray_notification(qtbot: Any, make_desk: Any) -> None:
+    desk: Desk = make_desk([SlowImport(steps=2, pause=0.01)])
+    desk.window.hide()
+    desk.service.submit_import(CLEAN, {"import_type": "customers"})
+    qtbot.waitUntil(lambda: bool(desk.tray.sent), timeout=TIMEOUT)
+    title, text = desk.tray.sent[0]
+    assert "Succeeded" in title and "customers_clean.csv" in text and "2 succeeded" in text
+
+
+def test_closing_while_running_can_keep_running_or_stop_for_a_later_resume(qtbot: Any, make_desk: Any) -> None:
+    handler = SlowImport()
+    handler.gate.clear()
+    desk: Desk = make_desk([handler])
+    window = desk.window
+    desk.service.submit_import(CLEAN, {"import_type": "customers"})
+    task = wait_for_task(qtbot, window, 1)
+    wait_status(qtbot, window, task.task_no, TaskStatus.RUNNING)
+    window.ask_close = lambda: "tray"  # type: ignore[method-assign]
+    window.close()
+    assert not window.isVisible() or window.isMinimized()
+    assert desk.executor.running_count() == 1 and not desk.quits  # type: ignore[attr-defined]
+    window.show()
+    window.ask_close = lambda: "stop"  # type: ignore[method-assign]
+    window.close()
+    assert desk.quits == [True]  # type: ignore[attr-defined]
+    after = desk.core.store.get(task.task_no)
+    assert after is not None and after.status is TaskStatus.PENDING, "it resumes at the next start"
+
+
+def test_geometry_and_column_widths_are_restored(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    first: Desk = make_desk()
+    first.window.resize(711, 455)  # within the offscreen screen (800 x 600)
+    first.window.table.setColumnWidth(2, 333)
+    first.window.close()
+    assert first.quits  # type: ignore[attr-defined]
+    second: Desk = make_desk(data_dir=tmp_path / "data")
+    assert second.window.table.columnWidth(2) == 333
+    assert (second.window.width(), second.window.height()) == (711, 455)
+
+
+def test_dropping_a_file_chooses_it_and_its_import_type(qtbot: Any, make_desk: Any) -> None:
+    window = make_desk().window
+    window.panel.type_box.setCurrentIndex(0)
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(CLEAN))])
+    event = QDropEvent(QPointF(QPoint(200, 200)), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                       Qt.KeyboardModifier.NoModifier)  # fmt: skip
+    enter = QDragEnterEvent(QPoint(200, 200), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                            Qt.KeyboardModifier.NoModifier)  # fmt: skip
+    window.dragEnterEvent(enter)
+    assert enter.isAccepted()
+    with qtbot.waitSignal(window.panel.type_detected, timeout=TIMEOUT) as detected:
+        window.dropEvent(event)  # QApplication routes drops only during a real drag
+    assert detected.args == ["customers"]
+    assert window.panel.path() == CLEAN
+    assert window.panel.import_type() == "customers"
+
+
+def test_lazy_loading_with_many_tasks(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    from desktop_app.app import build_core
+
+    core = build_core(data_dir=tmp_path / "data", handlers=[])
+    for i in range(1200):
+        core.store.submit(task_type="import", params={"file": f"/x/{i}.csv", "import_type": "customers"},
+                          creator="t")  # fmt: skip
+    window = make_desk([SlowImport()]).window
+    window.executor_note = None
+    qtbot.waitUntil(lambda: window.model.rowCount() >= 500, timeout=TIMEOUT)
+    assert window.model.rowCount() < 1200, "only what is on screen (a page) is read"
+    for _ in range(10):
+        window.table.scrollToBottom()
+        qtbot.waitUntil(lambda: window.model.rowCount() >= 1000 or window.model.exhausted, timeout=TIMEOUT)
+        if window.model.exhausted:
+            break
+    qtbot.waitUntil(lambda: window.model.rowCount() == 1200, timeout=TIMEOUT)
+
+
+def test_controls_have_accessible_names_and_the_actions_shortcuts(qtbot: Any, make_desk: Any) -> None:
+    window = make_desk().window
+    for widget in window.findChildren(QPushButton) + window.findChildren(QLineEdit) + window.findChildren(QComboBox):
+        if widget.isVisible() and widget.parent() is not None and not widget.inherits("QAbstractSpinBox"):
+            assert widget.accessibleName() or (isinstance(widget, QPushButton) and widget.text()), widget
+    for action in window.actions_.all():
+        assert not action.shortcut().isEmpty(), action.text()
+    assert window.table.accessibleName() == "Tasks"
+
+
+def distinct_colours(image: QImage, step: int = 3) -> set[int]:
+    return {image.pixel(x, y) for x in range(0, image.width(), step) for y in range(0, image.height(), step)}
+
+
+def test_a_screenshot_of_the_demo_is_not_blank(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    desk: Desk = make_desk()
+    desk.window.resize(1400, 600)
+    jobs = sample_jobs(desk.core.settings)
+    assert len(jobs) == len(DEMO_SAMPLES)
+    desk.service.submit_many(jobs)
+    model = desk.window.model
+    qtbot.waitUntil(lambda: model.rowCount() == len(jobs) and all(r.status.is_final for r in model.records()),
+                    timeout=60_000)  # fmt: skip
+    statuses = sorted(r.status.value for r in model.records())
+    assert statuses == ["partially_succeeded", "succeeded", "succeeded", "succeeded"]
+    image = desk.window.grab().toImage()
+    image.save(str(tmp_path / "demo.png"))
+    colours = distinct_colours(image)
+    assert len(colours) > 50, f"only {len(colours)} colours: a blank window?"
+    pills = {STATUS_COLORS[s][0].rgb() for s in (TaskStatus.SUCCEEDED, TaskStatus.PARTIALLY_SUCCEEDED)}
+    assert pills <= distinct_colours(image, step=1), "the coloured status labels are painted"
