@@ -63,6 +63,7 @@ tasks = Table(
     Column("updated_at", Stamp, nullable=False),
     Index("ix_tasks_claim", "status", "lane", "id"),
     Index("ix_tasks_created", "created_at"),
+    Index("ix_tasks_updated", "updated_at"),  # the window asks "what changed since" every few seconds
 )
 
 departments = Table(

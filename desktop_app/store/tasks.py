@@ -82,8 +82,13 @@ class TaskStore:
         limit: int = 1000,
         offset: int = 0,
         newest_first: bool = True,
+        before_id: int | None = None,
     ) -> builtins.list[TaskRecord]:
+        """Tasks newest first (or oldest first). `before_id` pages by id (keyset): a page stays the
+        same when new tasks arrive meanwhile, unlike an offset."""
         query = select(tasks)
+        if before_id is not None:
+            query = query.where(tasks.c.id < before_id)
         if statuses:
             query = query.where(tasks.c.status.in_([s.value for s in statuses]))
         if task_type:

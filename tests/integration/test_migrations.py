@@ -39,3 +39,27 @@ def test_sqlite_backup_before_migrating_an_old_schema(tmp_path: Path) -> None:
         assert (tmp_path / "db.sqlite3.before-older.bak").exists()
     finally:
         engine.dispose()
+
+
+def test_upgrade_from_the_first_schema_keeps_the_data_and_backs_up(tmp_path: Path) -> None:
+    from alembic import command
+
+    path = tmp_path / "old.sqlite3"
+    engine = make_engine(f"sqlite:///{path}")
+    try:
+        with engine.begin() as conn:  # a database made by the first release
+            command.upgrade(migrate._config(conn), "0001")
+            conn.execute(
+                text(
+                    "INSERT INTO tasks (task_no, task_type, lane, params, status, created_at, updated_at) "
+                    "VALUES ('T000000-AAAAAA', 'import', 'long', '{}', 'succeeded', '2026-01-01', '2026-01-01')"
+                )
+            )
+        assert migrate.current_revision(engine) == "0001"
+        migrate.upgrade(engine)
+        assert migrate.current_revision(engine) == migrate.head_revision()
+        with engine.connect() as conn:
+            assert conn.execute(text("SELECT task_no FROM tasks")).scalar() == "T000000-AAAAAA"
+        assert (tmp_path / "old.sqlite3.before-0001.bak").exists()
+    finally:
+        engine.dispose()
