@@ -95,6 +95,8 @@ class Executor(QObject):
                                                    stage_text(Stage.WAITING_RECOVERY, self.lang))  # fmt: skip
         if recovered:
             log.warning("recovered tasks of processes that are gone: %s", ", ".join(recovered))
+        if self._only_ids is None:
+            self._schedule_cleanup()
         self._thread = threading.Thread(target=self._loop, name="batchdesk-scheduler", daemon=True)
         self._thread.start()
         log.info(
@@ -103,6 +105,18 @@ class Executor(QObject):
             self._slots,
             self._short_slots,
         )
+
+    def _schedule_cleanup(self) -> None:
+        """Once a day, whichever desk starts first queues the retention clean-up (a short task); the
+        day's key makes the other desks' submissions return the same task."""
+        if "cleanup" not in self.registry:
+            return
+        day = time.strftime("%Y-%m-%d")
+        try:
+            self.store.submit(task_type="cleanup", params={"retention_days": self.settings.result_retention_days},
+                              creator="BatchDesk", lane=Lane.SHORT, biz_key=f"cleanup:{day}")  # fmt: skip
+        except Exception:
+            log.exception("could not queue the daily clean-up")
 
     def shutdown(self, timeout: float = 60.0) -> bool:
         """Graceful stop: running tasks stop at a batch boundary and go back to pending with their
@@ -210,12 +224,8 @@ class Executor(QObject):
 
     def _rescue(self) -> None:
         stage = stage_text(Stage.WAITING_RECOVERY, self.lang)
-        for task_no in self.store.recover_stale(
-            self.settings.stale_after, self.settings.max_recoveries, stage
-        ):
-            log.warning(
-                "[%s] recovered: its heartbeat was older than %.0f s", task_no, self.settings.stale_after
-            )
+        for task_no in self.store.recover_stale(self.settings.stale_after, self.settings.max_recoveries, stage):
+            log.warning("[%s] recovered: its heartbeat was older than %.0f s", task_no, self.settings.stale_after)
             self._wake.set()
 
     def _free_slots(self) -> tuple[int, int]:
@@ -236,16 +246,12 @@ class Executor(QObject):
         free, _ = self._free_slots()
         if free > 0:
             limit = min(free, self.settings.poll_batch)
-            for task in self.store.claim(
-                self.owner, limit, lanes=[Lane.SHORT], only_ids=only, task_types=types
-            ):
+            for task in self.store.claim(self.owner, limit, lanes=[Lane.SHORT], only_ids=only, task_types=types):
                 self._start(task)
         _, free_long = self._free_slots()
         if free_long > 0:
             limit = min(free_long, self.settings.poll_batch)
-            for task in self.store.claim(
-                self.owner, limit, lanes=[Lane.LONG], only_ids=only, task_types=types
-            ):
+            for task in self.store.claim(self.owner, limit, lanes=[Lane.LONG], only_ids=only, task_types=types):
                 self._start(task)
 
     def _start(self, task: TaskRecord) -> None:

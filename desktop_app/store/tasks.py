@@ -495,6 +495,12 @@ class TaskStore:
         with self.reading() as conn:
             return [_record(r) for r in conn.execute(query.order_by(tasks.c.id)).all()]
 
+    def ended_before(self, cutoff: Any) -> builtins.list[TaskRecord]:
+        """Final tasks that ended before a (UTC) time."""
+        query = select(tasks).where(tasks.c.status.not_in([s.value for s in ACTIVE]), tasks.c.ended_at < cutoff)
+        with self.reading() as conn:
+            return [_record(r) for r in conn.execute(query.order_by(tasks.c.id)).all()]
+
     def annotate(self, task_id: int, **fields: Any) -> None:
         """Merge facts into a task's summary (e.g. an export file replaced by a newer one). Not a
         transition: the status stays what it is."""

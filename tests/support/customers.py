@@ -46,16 +46,12 @@ def write_csv(path: Path, rows: Sequence[Sequence[str]], encoding: str = "utf-8-
     return path
 
 
-def run_import(
-    core: Core, path: Path, *, user: str = "tester", force: bool = False, **params: Any
-) -> TaskRecord:
+def run_import(core: Core, path: Path, *, user: str = "tester", force: bool = False, **params: Any) -> TaskRecord:
     """Submit and run one import in this thread (the executor's runner without Qt), return the ended task."""
     import threading
 
     full = {"import_type": "customers", "dry_run": False, **params}
-    result = submit_file(
-        core.store, core.registry, task_type="import", path=path, user=user, params=full, force=force
-    )
+    result = submit_file(core.store, core.registry, task_type="import", path=path, user=user, params=full, force=force)
     assert not result.refused, f"refused as a duplicate of {result.duplicate_of}"
     (task,) = core.store.claim("test:1:1:aa", 1, only_ids=[result.task.id])
     run_task(task, registry=core.registry, store=core.store, paths=core.paths, settings=core.settings,

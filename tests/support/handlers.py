@@ -46,13 +46,23 @@ class StepHandler:
                 time.sleep(pause)
 
             def work(conn: Connection, step: int = step) -> None:
-                conn.execute(
-                    ledger.insert().values(task_no=ctx.task.task_no, step=step, worker=ctx.fence.owner)
-                )
+                conn.execute(ledger.insert().values(task_no=ctx.task.task_no, step=step, worker=ctx.fence.owner))
 
             ctx.commit_batch(work, checkpoint={"next": step + 1}, progress=100 * (step + 1) / steps,
                              stage=f"step {step + 1} of {steps}", counts=(steps, step + 1, 0))  # fmt: skip
         return TaskOutcome(TaskStatus.SUCCEEDED, total_count=steps, success_count=steps)
+
+
+class CrashHandler:
+    """Kills its own worker process every time it runs (a task that crashes its worker)."""
+
+    task_type = "test.crash"
+    lane = Lane.LONG
+
+    def run(self, ctx: TaskContext) -> TaskOutcome:
+        import os
+
+        os._exit(3)
 
 
 class ShortHandler(StepHandler):
@@ -65,4 +75,4 @@ def ledger_rows(conn: Connection) -> list[Any]:
 
 
 def make_test_handlers() -> list[Any]:
-    return [StepHandler(), ShortHandler()]
+    return [StepHandler(), ShortHandler(), CrashHandler()]

@@ -1,0 +1,84 @@
+"""Short task types: completing an import's pending references, and the daily clean-up of result files."""
+
+from __future__ import annotations
+
+import datetime as dt
+import shutil
+from pathlib import Path
+
+from desktop_app.domain.errors import ErrorCode, PermanentError
+from desktop_app.domain.status import TaskStatus
+from desktop_app.domain.task import Lane, TaskOutcome
+from desktop_app.imports.import_type import ImportType
+from desktop_app.store.business import Reference, TableWriter
+from desktop_app.tasks.context import TaskContext
+
+
+class CompleteReferencesHandler:
+    """Resolves the references an import left pending (e.g. a department created since)."""
+
+    task_type = "complete_references"
+    lane = Lane.SHORT
+
+    def __init__(self, import_types: dict[str, ImportType]) -> None:
+        self.import_types = import_types
+
+    def run(self, ctx: TaskContext) -> TaskOutcome:
+        task_no = str(ctx.params.get("task_no", ""))
+        source = ctx.store.get(task_no)
+        if source is None or source.task_type != "import":
+            raise PermanentError(ErrorCode.TASK_NOT_FOUND, task_no=task_no)
+        itype = self.import_types.get(str(source.params.get("import_type")))
+        if itype is None:
+            raise PermanentError(ErrorCode.UNKNOWN_IMPORT_TYPE, import_type=source.params.get("import_type"),
+                                 available=", ".join(self.import_types))  # fmt: skip
+        refs = [
+            Reference(c.key, c.reference_target or f"{c.key}_id", c.reference_table or "", c.reference_column or "")
+            for c in itype.columns
+            if c.kind == "reference"
+        ]
+        writer = TableWriter(ctx.store.engine, itype.table, itype.keys, itype.unique_key)
+        before = source.pending_completion_count
+        with ctx.store.engine.begin() as conn:
+            left = sum(writer.complete_references(conn, ref, task_no) for ref in refs)
+        ctx.store.annotate(source.id, pending_completion_count=left)
+        done = max(0, before - left)
+        return TaskOutcome(TaskStatus.SUCCEEDED, total_count=before, success_count=done,
+                           summary={"completes": task_no, "pending_completion_count": left})  # fmt: skip
+
+
+class CleanupHandler:
+    """Retention (seed 000 §6): result files of tasks that ended more than N days ago are deleted and
+    their tasks marked expired; the task rows stay (they are the history)."""
+
+    task_type = "cleanup"
+    lane = Lane.SHORT
+
+    def run(self, ctx: TaskContext) -> TaskOutcome:
+        days = int(ctx.params.get("retention_days", ctx.settings.result_retention_days))
+        cutoff = dt.datetime.now(dt.UTC).replace(tzinfo=None) - dt.timedelta(days=days)
+        removed = 0
+        for task in ctx.store.ended_before(cutoff):
+            if task.summary.get("expired") or task.id == ctx.task.id:
+                continue
+            for path in _files_of(ctx, task.task_no, task.result_path):
+                if path.is_dir():
+                    shutil.rmtree(path, ignore_errors=True)
+                else:
+                    path.unlink(missing_ok=True)
+                removed += 1
+            ctx.store.annotate(task.id, expired=True, expired_by=ctx.task.task_no)
+        return TaskOutcome(TaskStatus.SUCCEEDED, total_count=removed, success_count=removed,
+                           summary={"retention_days": days, "removed": removed})  # fmt: skip
+
+
+def _files_of(ctx: TaskContext, task_no: str, result_path: str | None) -> list[Path]:
+    found = []
+    folder = ctx.results_dir / task_no
+    if folder.exists():
+        found.append(folder)
+    if result_path:
+        path = Path(result_path)
+        if path.exists() and folder not in path.parents and ctx.results_dir in path.parents:
+            found.append(path)
+    return found
