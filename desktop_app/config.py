@@ -84,6 +84,7 @@ class Settings:
     max_rows: int = 1_000_000
     fail_threshold: float = 0.30
     result_retention_days: int = 7
+    daily_cleanup: bool = True  # queue the retention clean-up once a day when a worker or window starts
     language: str = ""  # "" follows the system locale; "zh" or "en"
 
     @property

@@ -109,7 +109,7 @@ class Executor(QObject):
     def _schedule_cleanup(self) -> None:
         """Once a day, whichever desk starts first queues the retention clean-up (a short task); the
         day's key makes the other desks' submissions return the same task."""
-        if "cleanup" not in self.registry:
+        if "cleanup" not in self.registry or not self.settings.daily_cleanup:
             return
         day = time.strftime("%Y-%m-%d")
         try:

@@ -62,7 +62,8 @@ def make_desk(qapp: QApplication, tmp_path: Path, qsettings: QSettings) -> Itera
 
     def make(handlers: list[Any] | None = None, *, data_dir: Path | None = None, **overrides: Any) -> Desk:
         core = build_core(data_dir=data_dir or tmp_path / "data", handlers=handlers,
-                          overrides={"poll_interval": 0.1, "language": "en", **overrides})  # fmt: skip
+                          overrides={"poll_interval": 0.1, "language": "en", "daily_cleanup": False,
+                                     **overrides})  # fmt: skip
         quits: list[bool] = []
         desk = Desk(qapp, core, qsettings, refresh_ms=0, cache_dir=tmp_path / "i18n",
                     on_quit=lambda: quits.append(True))  # fmt: skip

@@ -58,3 +58,14 @@ def test_cleanup_removes_old_result_files_and_marks_tasks(core: Core, tmp_path: 
     assert not old_folder.exists() and Path(new.error_csv or "").exists()
     assert core.store.get(old.task_no).summary["expired"] is True  # type: ignore[union-attr]
     assert core.store.get(old.task_no).status is old.status  # the status is history: it stays  # type: ignore[union-attr]
+
+
+def test_the_daily_cleanup_is_queued_once_whoever_starts(core: Core, qapp: object) -> None:
+    from desktop_app.app import build_executor
+
+    for _ in range(2):  # two desks (or two starts) on one database, the same day
+        executor = build_executor(core)
+        executor.start()
+        executor.shutdown()
+    cleanups = [t for t in core.store.list() if t.task_type == "cleanup"]
+    assert len(cleanups) == 1 and cleanups[0].lane is Lane.SHORT
