@@ -3,36 +3,23 @@
 from __future__ import annotations
 
 import csv
-import datetime as dt
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from pathlib import Path
 from typing import IO, Any, Protocol
 
 from desktop_app.imports.error_csv import neutralise
+from desktop_app.imports.readers import cell_to_text
 
 ENCODINGS = ("utf-8-sig", "gb18030")
 FORMATS = ("csv", "xlsx")
 
 
 def cell_text(value: Any) -> str:
-    """A database value as the text an import reads back the same."""
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, bool):
-        return "TRUE" if value else "FALSE"
-    if isinstance(value, float):
-        text = repr(value)
-        return text[:-2] if text.endswith(".0") else text
+    """A database value as the text an import reads back the same (numbers and dates as Excel shows them)."""
     if isinstance(value, Decimal):
         return format(value, "f")
-    if isinstance(value, dt.datetime):
-        return value.isoformat(sep=" ")
-    if isinstance(value, dt.date):
-        return value.isoformat()
-    return str(value)
+    return cell_to_text(value)
 
 
 class RowWriter(Protocol):

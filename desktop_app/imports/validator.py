@@ -24,7 +24,7 @@ Decisions:
   with typed (Excel) cells is padded with empty cells when short; when long, it is a mismatch only if
   a cell beyond the header width is non-empty.
 * ``RowError.value`` is the cell as text, as the clerk typed it (typed cells converted by
-  :func:`_cell_text`); ``params["value"]`` is the same text.
+  :func:`~desktop_app.imports.readers.cell_to_text`, as Excel shows it); ``params["value"]`` is the same text.
 * a ``min_length`` violation is reported as ``pattern_mismatch`` with params ``min`` (the catalog has
   no ``too_short`` code); for customers it cannot happen (the only minimum is name's 1, which is
   ``required_missing``).
@@ -43,6 +43,7 @@ from operator import itemgetter
 from desktop_app.domain.errors import ErrorCode, Lang, message
 from desktop_app.imports.header import HeaderMapping
 from desktop_app.imports.import_type import PATTERN_FLAGS, ColumnSpec, ImportType, normalize_text
+from desktop_app.imports.readers.cells import cell_to_text
 
 __all__ = ["Cell", "CheckedRow", "RowError", "RowValidator", "compile_validator"]
 
@@ -51,7 +52,6 @@ Cell = str | int | float | bool | datetime.date | datetime.datetime | None
 _DATE_TEXT = re.compile(r"([0-9]{4})([-/])([0-9]{1,2})\2([0-9]{1,2})")
 _NUMBER_TEXT = re.compile(r"(-?)([0-9]+)(?:\.([0-9]+))?")
 _DAYS_IN_MONTH = (0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
-_MIDNIGHT = datetime.time()
 
 
 # --- results ------------------------------------------------------------------------------------
@@ -104,33 +104,6 @@ class _Invalid(Exception):
 # --- cells as text --------------------------------------------------------------------------------
 
 
-def _cell_text(value: Cell) -> str:
-    """A cell as the text a clerk sees: None -> "", 13800138000.0 -> "13800138000" (never 1.38E+10),
-    1500.5 -> "1500.5", a date (or a datetime at midnight) -> "YYYY-MM-DD", True -> "TRUE"."""
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, bool):
-        return "TRUE" if value else "FALSE"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        if value.is_integer():
-            return str(int(value))
-        text = repr(value)
-        if "e" in text:  # 1e-05 -> 0.00001
-            text = format(Decimal(text), "f")
-        return text
-    if isinstance(value, datetime.datetime):
-        if value.time() == _MIDNIGHT and value.tzinfo is None:
-            return value.date().isoformat()
-        return value.isoformat(sep=" ")
-    if isinstance(value, datetime.date):
-        return value.isoformat()
-    return str(value)
-
-
 def _is_blank(value: Cell) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
 
@@ -161,7 +134,7 @@ def _compile_full(spec: ColumnSpec) -> Full:
     missing = ErrorCode.REQUIRED_MISSING
 
     def prepare(cell: Cell) -> tuple[str, str]:
-        raw = cell if isinstance(cell, str) else _cell_text(cell)
+        raw = cell if isinstance(cell, str) else cell_to_text(cell)
         return raw, normalize_text(raw, norm)
 
     def err(code: ErrorCode, raw: str, **params: object) -> tuple[object, RowError]:

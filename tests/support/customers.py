@@ -11,8 +11,8 @@ from typing import Any
 from desktop_app.app import Core
 from desktop_app.domain.task import TaskRecord
 from desktop_app.store.tasks import TaskStore
-from desktop_app.tasks.runner import run_task
 from desktop_app.tasks.submit import submit_file
+from tests.support.running import run_now
 
 HEADER = ["客户编号", "姓名", "手机号", "邮箱", "等级", "开户日期", "信用额度", "部门", "备注"]
 DEPARTMENTS = ["销售部", "市场部", "财务部", "人事部", "技术部", "客服部", "采购部", "物流部"]
@@ -47,18 +47,11 @@ def write_csv(path: Path, rows: Sequence[Sequence[str]], encoding: str = "utf-8-
 
 
 def run_import(core: Core, path: Path, *, user: str = "tester", force: bool = False, **params: Any) -> TaskRecord:
-    """Submit and run one import in this thread (the executor's runner without Qt), return the ended task."""
-    import threading
-
+    """Submit and run one import in this thread, return the ended task."""
     full = {"import_type": "customers", "dry_run": False, **params}
     result = submit_file(core.store, core.registry, task_type="import", path=path, user=user, params=full, force=force)
     assert not result.refused, f"refused as a duplicate of {result.duplicate_of}"
-    (task,) = core.store.claim("test:1:1:aa", 1, only_ids=[result.task.id])
-    run_task(task, registry=core.registry, store=core.store, paths=core.paths, settings=core.settings,
-             stop_event=threading.Event(), lang="zh")  # fmt: skip
-    ended = core.store.get(task.task_no)
-    assert ended is not None
-    return ended
+    return run_now(core, result.task.id)
 
 
 def error_rows(task: TaskRecord) -> list[dict[str, str]]:
