@@ -38,21 +38,15 @@ def data_dir(tmp_path: Path) -> str:
 
 def test_import_wait_json_contract(tmp_path: Path, data_dir: str) -> None:
     path = write_csv(tmp_path / "c.csv", [row(1), row(2, 手机号="x"), row(3), row(4)])
-    code, task, err = cli(
-        "import", str(path), "--type", "customers", "--wait", "--json", "--data-dir", data_dir
-    )
+    code, task, err = cli("import", str(path), "--type", "customers", "--wait", "--json", "--data-dir", data_dir)
     assert code == 0, err
     assert isinstance(task, dict) and set(task) >= TASK_FIELDS
     assert task["status"] == "partially_succeeded" and task["type"] == "import"
     assert (task["total_count"], task["success_count"], task["fail_count"]) == (4, 3, 1)
     assert Path(task["error_csv"]).exists() and task["duplicate_of"] is None and task["attempt"] == 1
     # the same bytes again: refused, pointing at the first task
-    code, again, _ = cli(
-        "import", str(path), "--type", "customers", "--wait", "--json", "--data-dir", data_dir
-    )
-    assert (
-        code == 1 and again["duplicate_of"] == task["task_no"] and again["error_code"] == "already_imported"
-    )
+    code, again, _ = cli("import", str(path), "--type", "customers", "--wait", "--json", "--data-dir", data_dir)
+    assert code == 1 and again["duplicate_of"] == task["task_no"] and again["error_code"] == "already_imported"
     code, forced, _ = cli("import", str(path), "--type", "customers", "--wait", "--json", "--force",
                           "--data-dir", data_dir)  # fmt: skip
     assert code == 1 and forced["status"] == "failed" and forced["fail_count"] == 4  # all already_exists
@@ -75,9 +69,7 @@ def test_submit_queues_and_worker_runs(tmp_path: Path, data_dir: str) -> None:
 def test_file_level_failure_json(tmp_path: Path, data_dir: str) -> None:
     path = tmp_path / "x.csv"
     path.write_text("客户编号,姓名\nC000001,张三\n", encoding="utf-8")
-    code, task, _ = cli(
-        "import", str(path), "--type", "customers", "--wait", "--json", "--data-dir", data_dir
-    )
+    code, task, _ = cli("import", str(path), "--type", "customers", "--wait", "--json", "--data-dir", data_dir)
     assert code == 1 and task["status"] == "failed" and task["error_code"] == "missing_required_column"
     assert task["success_count"] == 0 and task["error_msg"]
 
@@ -121,9 +113,7 @@ def test_missing_file_and_unknown_type_and_task(tmp_path: Path, data_dir: str) -
 
 
 def test_unreachable_database_is_one_line(data_dir: str) -> None:
-    code, _, err = cli(
-        "tasks", "--json", "--db", "postgresql+psycopg://nobody@127.0.0.1:1/none", check_json=False
-    )
+    code, _, err = cli("tasks", "--json", "--db", "postgresql+psycopg://nobody@127.0.0.1:1/none", check_json=False)
     assert code == 1 and len(err.strip().splitlines()) == 1 and "127.0.0.1" in err
 
 
@@ -132,3 +122,17 @@ def test_console_script_installed() -> None:
     assert script.exists(), "pip install -e . should install the batchdesk script"
     result = subprocess.run([str(script), "--version"], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0 and "BatchDesk" in result.stdout
+
+
+def test_batchdesk_home_redirects_everything(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    path = write_csv(tmp_path / "c.csv", [row(1), row(2, 手机号="x")])
+    result = subprocess.run(
+        [sys.executable, "-m", "desktop_app", "import", str(path), "--type", "customers", "--wait", "--json"],
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), "BATCHDESK_HOME": str(home)},
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    task = json.loads(result.stdout)
+    assert (home / "batchdesk.sqlite3").exists() and (home / "logs" / "batchdesk.log").exists()
+    assert Path(task["error_csv"]).is_relative_to(home)
+    assert task["task_no"] in (home / "logs" / "batchdesk.log").read_text(encoding="utf-8")

@@ -194,3 +194,27 @@ def test_stopped_import_resumes_from_its_checkpoint(tmp_path: Path, db_url: str)
         assert done_before > 0
     finally:
         core.store.engine.dispose()
+
+
+def test_heartbeat_beats_during_a_slow_batch(db_url: str, tmp_path: Path, qapp: object) -> None:
+    core = build_core(data_dir=tmp_path / "hb", db_url=db_url, handlers=make_test_handlers(),
+                      overrides={"heartbeat_interval": 0.3, "poll_interval": 0.2})  # fmt: skip
+    ledger_meta.create_all(core.store.engine)
+    task = submit(core, steps=1, sleep=3.0)  # one batch that takes 3 s
+    executor = build_executor(core)
+    executor.start()
+    try:
+        beats: set[object] = set()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            current = core.store.get(task.task_no)
+            assert current is not None
+            if current.status is TaskStatus.RUNNING and current.heartbeat_at is not None:
+                beats.add(current.heartbeat_at)
+            if current.status.is_final:
+                break
+            time.sleep(0.1)
+        assert len(beats) >= 4, "the heartbeat stood still while the batch ran"
+    finally:
+        executor.shutdown()
+        core.store.engine.dispose()

@@ -1,0 +1,69 @@
+"""Engines: SQLite set up for concurrent writers, network shares refused, bad URLs in plain words."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+
+from desktop_app.domain.errors import ErrorCode, PermanentError
+from desktop_app.store import db
+
+MOUNTS = [("/", "ext4"), ("/mnt/share", "cifs"), ("/mnt/nfs", "nfs4"), ("/home", "xfs")]
+
+
+@pytest.mark.parametrize(
+    ("path", "remote"),
+    [
+        ("/mnt/share/desk", True),
+        ("/mnt/nfs/a/b", True),
+        ("/home/clerk/data", False),
+        ("/mnt/shared-local", False),  # a prefix of a name is not the mount point
+        ("/", False),
+    ],
+)
+def test_network_paths_from_the_mount_table(path: str, remote: bool) -> None:
+    assert db.is_network_path(Path(path), MOUNTS) is remote
+
+
+def test_unc_path_is_a_network_path() -> None:
+    assert db.is_network_path(Path("//server/share/batchdesk"), [])
+
+
+def test_sqlite_on_a_share_is_refused(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(db, "_mount_table", lambda: [(str(tmp_path), "smbfs")])
+    with pytest.raises(PermanentError) as info:
+        db.make_engine(f"sqlite:///{tmp_path / 'desk.sqlite3'}")
+    assert info.value.code is ErrorCode.NETWORK_SHARE
+    assert "网络" in info.value.text("zh") and str(tmp_path) in info.value.text("en")
+
+
+def test_sqlite_pragmas_and_immediate_transactions(tmp_path: Path) -> None:
+    engine = db.make_engine(f"sqlite:///{tmp_path / 'x.sqlite3'}")
+    try:
+        with engine.connect() as conn:
+            assert conn.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+            assert conn.execute(text("PRAGMA busy_timeout")).scalar() == db.BUSY_TIMEOUT_MS
+        with engine.begin() as conn:  # the write lock is taken at BEGIN: a second writer waits
+            conn.execute(text("CREATE TABLE t (x)"))
+            other = sqlite3.connect(tmp_path / "x.sqlite3", timeout=0.05, isolation_level=None)
+            with pytest.raises(sqlite3.OperationalError, match="locked"):
+                other.execute("BEGIN IMMEDIATE")
+            other.close()
+        with engine.connect().execution_options(**{db.READONLY: True}) as conn, conn.begin():
+            assert conn.execute(text("SELECT COUNT(*) FROM t")).scalar() == 0
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.parametrize("url", ["not a url", "oracle://x/y", "postgresql+nosuchdriver://h/d"])
+def test_bad_database_urls_are_plain_errors(url: str) -> None:
+    with pytest.raises(PermanentError) as info:
+        db.make_engine(url)
+    assert info.value.code is ErrorCode.DATABASE_UNAVAILABLE
+
+
+def test_describe_hides_the_password() -> None:
+    assert "secret" not in db.describe("postgresql+psycopg://clerk:secret@host/db")
