@@ -12,7 +12,7 @@ from desktop_app.config import Paths, Settings
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import Lane, Progress, TaskRecord
 from desktop_app.store.tasks import Fence
-from desktop_app.tasks.context import StopReason, Stopped, TaskContext
+from desktop_app.tasks.context import Stopped, StopReason, TaskContext
 
 
 class FakeStore:
