@@ -55,7 +55,7 @@ def test_progress_is_throttled(tmp_path: Path) -> None:
 
 
 def test_progress_never_goes_back(tmp_path: Path) -> None:
-    ctx, store, clock, seen, _ = make(tmp_path)
+    ctx, store, clock, _, _ = make(tmp_path)
     ctx.report(progress=50, force=True)
     clock.now = 5
     ctx.report(progress=20, force=True)
