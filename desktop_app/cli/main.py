@@ -23,6 +23,11 @@ USAGE_CODES = {
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    for stream in (sys.stdout, sys.stderr):
+        # JSON and messages carry Chinese text: a redirected stream on Windows would use the code page.
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(encoding="utf-8", errors="replace")
     args = build_parser().parse_args(argv)
     lang: Lang = "en"
     try:

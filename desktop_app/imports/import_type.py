@@ -200,8 +200,10 @@ class ImportType:
 
 
 def builtin_import_types_dir() -> Path:
-    """resources/import_types of the repository / installed tree."""
-    return Path(__file__).resolve().parents[2] / "resources" / "import_types"
+    """resources/import_types, in a checkout or inside the frozen bundle."""
+    from desktop_app.config import resources_dir
+
+    return resources_dir() / "import_types"
 
 
 def load_import_types(directory: Path) -> dict[str, ImportType]:

@@ -71,7 +71,10 @@ def _build_core(args: argparse.Namespace, temp_dir: str | None):
     if url is None and temp_dir is None:
         url = load_settings(resolve_paths(data_dir)).db_url
     url = _with_password(url) if url else None
-    return build_core(data_dir=data_dir, db_url=url, log_to_stderr=bool(getattr(args, "verbose", False)))
+    # A throw-away data dir (demo, self-test) has nothing to clean up: no daily clean-up task there.
+    overrides = {"daily_cleanup": False} if temp_dir is not None else None
+    return build_core(data_dir=data_dir, db_url=url, overrides=overrides,
+                      log_to_stderr=bool(getattr(args, "verbose", False)))  # fmt: skip
 
 
 def _with_password(url: str) -> str:
@@ -139,6 +142,8 @@ def _self_test(app, core, qsettings) -> int:
     loop = QEventLoop()
 
     def answer(result: TaskRecord | str) -> None:
+        if isinstance(result, TaskRecord) and result.task_type != "import":
+            return  # another task (a clean-up) ended: not the sample's
         ended.append(result)
         loop.quit()
 

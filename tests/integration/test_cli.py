@@ -136,3 +136,13 @@ def test_batchdesk_home_redirects_everything(tmp_path: Path) -> None:
     assert (home / "batchdesk.sqlite3").exists() and (home / "logs" / "batchdesk.log").exists()
     assert Path(task["error_csv"]).is_relative_to(home)
     assert task["task_no"] in (home / "logs" / "batchdesk.log").read_text(encoding="utf-8")
+
+
+def test_self_test_runs_the_window_and_the_pipeline() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "desktop_app", "--self-test"],
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), "QT_QPA_PLATFORM": "offscreen"},
+        capture_output=True, text=True, timeout=180,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.startswith("self-test ok") and "Traceback" not in result.stderr

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# Smoke test of the frozen BatchDesk (Linux, macOS, Windows under Git Bash), as a clerk's machine runs it:
+#   build_spec/smoke_test.sh [EXECUTABLE]
+# Default EXECUTABLE: dist/BatchDesk/batchdesk (Linux), dist/BatchDesk.app/Contents/MacOS/BatchDesk (macOS),
+# dist/BatchDesk/batchdesk-cli.exe (Windows; BatchDesk.exe beside it is also self-tested, by exit code).
+# Checks: --version; `import --json` of each bundled sample (counts, error CSV inside the data dir);
+# `--self-test` offscreen (the window imports a sample through the real pipeline); nothing on stderr but
+# known Qt noise; nothing written inside the bundle. All writes go to one temp dir, removed at the end
+# (BATCHDESK_SMOKE_KEEP=1 keeps it). Exit 0 when every check passes.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+case "$(uname -s)" in
+  Darwin) default_exe="dist/BatchDesk.app/Contents/MacOS/BatchDesk" ;;
+  MINGW* | MSYS* | CYGWIN*) default_exe="dist/BatchDesk/batchdesk-cli.exe" ;;
+  *) default_exe="dist/BatchDesk/batchdesk" ;;
+esac
+EXE="${1:-$default_exe}"
+[[ -x "$EXE" ]] || { echo "smoke: no executable at $EXE (build first: build_spec/build_linux.sh)" >&2; exit 2; }
+EXE="$(cd "$(dirname "$EXE")" && pwd)/$(basename "$EXE")"
+if [[ "$EXE" == */Contents/MacOS/* ]]; then BUNDLE="${EXE%/Contents/MacOS/*}"; else BUNDLE="$(dirname "$EXE")"; fi
+
+PY="${PYTHON:-}"
+for candidate in .venv/bin/python python3 python; do
+  [[ -n "$PY" ]] && break
+  command -v "$candidate" >/dev/null 2>&1 && PY="$candidate"
+done
+[[ -n "$PY" ]] || { echo "smoke: a Python is needed to read the JSON output" >&2; exit 2; }
+
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/batchdesk-smoke.XXXXXX")"
+mkdir -p "$WORK/home" "$WORK/tmp"
+if [[ "${BATCHDESK_SMOKE_KEEP:-}" != 1 ]]; then trap 'rm -rf "$WORK"' EXIT; fi
+# The app gets a fresh home and temp dir: anything it writes outside --data-dir shows up there.
+export HOME="$WORK/home" TMPDIR="$WORK/tmp" TEMP="$WORK/tmp" TMP="$WORK/tmp" XDG_RUNTIME_DIR="$WORK/tmp"
+unset BATCHDESK_HOME XDG_DATA_HOME XDG_CONFIG_HOME XDG_CACHE_HOME XDG_STATE_HOME
+STAMP="$WORK/stamp"; touch "$STAMP"; sleep 1  # files in the bundle newer than this were written by the app
+
+SAMPLES="$(find "$BUNDLE" -type d -path '*resources/samples' | head -n 1)"
+[[ -n "$SAMPLES" ]] || { echo "smoke: no resources/samples inside $BUNDLE" >&2; exit 1; }
+
+failures=0
+pass() { echo "  ok    $*"; }
+fail() { echo "  FAIL  $*"; failures=$((failures + 1)); }
+
+# Lines Qt prints on a headless run that say nothing about BatchDesk.
+QT_NOISE='^(This plugin does not support propagateSizeHints\(\)|QStandardPaths: .*|qt\.qpa\.[a-z.]*: .*(offscreen|xdg|fontconfig).*|Fontconfig (warning|error): .*)$'
+check_stderr() {  # $1 label, $2 stderr file
+  local extra
+  extra="$(tr -d '\r' <"$2" | grep -Ev "$QT_NOISE" | grep -v '^[[:space:]]*$' || true)"
+  if [[ -n "$extra" ]]; then fail "$1: unexpected stderr:"; sed 's/^/        /' <<<"$extra"; else pass "$1: stderr clean"; fi
+}
+
+echo "smoke: $EXE"
+echo "smoke: bundle $(du -sh "$BUNDLE" | cut -f1), work dir $WORK"
+
+# 1. --version names the package's version.
+want_version="$(sed -n 's/^__version__ = "\(.*\)"/\1/p' desktop_app/__init__.py)"
+got="$("$EXE" --version 2>"$WORK/version.err" | tr -d '\r')"
+[[ "$got" == "BatchDesk $want_version" ]] && pass "--version: $got" || fail "--version printed '$got', want 'BatchDesk $want_version'"
+check_stderr "--version" "$WORK/version.err"
+
+# 2. The command line: import each bundled sample into its own data dir, check the task JSON.
+# sample | expected status | exact total (or -) | exact fail count (or -)
+rows_of() { "$PY" -c 'import csv,sys; print(sum(1 for _ in csv.reader(open(sys.argv[1], encoding="utf-8-sig", newline="")))-1)' "$1"; }
+clean_rows="$(rows_of "$SAMPLES/customers_clean.csv")"
+while IFS='|' read -r sample status total fails; do
+  [[ -f "$SAMPLES/$sample" ]] || { fail "import $sample: not in the bundle"; continue; }
+  data="$WORK/data-${sample%%.*}"
+  started=$(date +%s)
+  "$EXE" import "$SAMPLES/$sample" --type customers --wait --json --data-dir "$data" >"$WORK/$sample.json" 2>"$WORK/$sample.err"
+  rc=$?
+  took=$(( $(date +%s) - started ))
+  verdict="$("$PY" - "$WORK/$sample.json" "$status" "$total" "$fails" "$data" <<'EOF'
+import json, os, sys
+path, status, total, fails, data = sys.argv[1:]
+try:
+    task = json.load(open(path, encoding="utf-8"))
+except ValueError as exc:
+    print(f"no JSON on stdout ({exc})"); sys.exit()
+problems = []
+if task.get("status") != status:
+    problems.append(f"status {task.get('status')} (want {status}; {task.get('error_code')}: {task.get('error_msg')})")
+t, s, f = task.get("total_count"), task.get("success_count"), task.get("fail_count")
+if total != "-" and t != int(total):
+    problems.append(f"total_count {t} (want {total})")
+if fails != "-" and f != int(fails):
+    problems.append(f"fail_count {f} (want {fails})")
+if not t or s is None or f is None or s + f != t:
+    problems.append(f"counts do not add up: {s} + {f} != {t}")
+csv_path = task.get("error_csv")
+if f:
+    if not csv_path or not os.path.isfile(csv_path):
+        problems.append(f"error_csv missing: {csv_path}")
+    elif not os.path.realpath(csv_path).startswith(os.path.realpath(data)):
+        problems.append(f"error_csv outside the data dir: {csv_path}")
+print("; ".join(problems) or f"ok {task['status']} total={t} success={s} fail={f}")
+EOF
+)"
+  if [[ $rc -eq 0 && "$verdict" == ok* ]]; then pass "import $sample: ${verdict#ok } (${took} s)"; else fail "import $sample: exit $rc, $verdict"; fi
+  check_stderr "import $sample" "$WORK/$sample.err"
+  [[ -f "$data/batchdesk.sqlite3" ]] && pass "import $sample: database in the data dir" || fail "import $sample: no database in $data"
+done <<EOF
+customers_clean.csv|succeeded|$clean_rows|0
+customers_gbk.csv|succeeded|-|0
+customers.xlsx|succeeded|-|0
+customers_errors.csv|partially_succeeded|-|-
+EOF
+
+# 3. The window: --self-test offscreen (temp data dir, a bundled sample through the real pipeline).
+QT_QPA_PLATFORM=offscreen "$EXE" --self-test >"$WORK/selftest.out" 2>"$WORK/selftest.err"
+rc=$?
+if [[ $rc -eq 0 ]] && grep -q '^self-test ok' "$WORK/selftest.out"; then
+  pass "--self-test: $(head -n 1 "$WORK/selftest.out")"
+else
+  fail "--self-test: exit $rc: $(head -n 3 "$WORK/selftest.out")"
+fi
+check_stderr "--self-test" "$WORK/selftest.err"
+windowed="$(dirname "$EXE")/BatchDesk.exe"
+if [[ -x "$windowed" && "$windowed" != "$EXE" ]]; then  # Windows: the windowed build has no stdout; exit code only
+  QT_QPA_PLATFORM=offscreen "$windowed" --self-test
+  rc=$?
+  [[ $rc -eq 0 ]] && pass "BatchDesk.exe --self-test: exit 0" || fail "BatchDesk.exe --self-test: exit $rc"
+fi
+
+# 4. Nothing written inside the bundle; nothing left in the fresh home or temp dir.
+written="$(find "$BUNDLE" -newer "$STAMP" 2>/dev/null | head -n 20)"
+[[ -z "$written" ]] && pass "nothing written inside the bundle" || { fail "written inside the bundle:"; sed 's/^/        /' <<<"$written"; }
+strays="$(cd "$WORK" && find home tmp -mindepth 1 2>/dev/null | grep -Ev '^home/\.cache(/fontconfig.*)?$|^home/\.cache/fontconfig|^tmp/runtime' | head -n 20)"
+[[ -z "$strays" ]] && pass "nothing written outside the data dirs" || { fail "written outside the data dirs:"; sed 's/^/        /' <<<"$strays"; }
+
+if ((failures)); then echo "smoke: $failures check(s) FAILED"; exit 1; fi
+echo "smoke: all checks passed"
