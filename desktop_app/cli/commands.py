@@ -59,6 +59,7 @@ def import_params(core: Core, args: argparse.Namespace) -> dict[str, Any]:
         "max_file_mb": args.max_file_mb or core.settings.max_file_mb,
         "batch_size": args.batch_size or core.settings.batch_size,
         "repairs": args.repairs,
+        "sheet": args.sheet,
     }
 
 

@@ -332,3 +332,18 @@ def test_long_email_and_department_are_stored(core: Core, tmp_path: Path) -> Non
     email = "a" * 290 + "@example.com"
     task = run_import(core, write_csv(tmp_path / "long.csv", [row(1, 邮箱=email, 部门="部" * 150)]))
     assert task.status is TaskStatus.SUCCEEDED and task.pending_completion_count == 1
+
+
+def test_a_named_sheet(core: Core, tmp_path: Path) -> None:
+    from openpyxl import Workbook
+
+    book = Workbook()
+    book.active.append(["说明"])  # the first sheet is a cover page
+    data = book.create_sheet("客户")
+    data.append(HEADER)
+    data.append(row(1))
+    path = tmp_path / "two-sheets.xlsx"
+    book.save(path)
+    assert run_import(core, path).error_code == "missing_required_column"
+    task = run_import(core, path, sheet="客户", force=True)
+    assert task.status is TaskStatus.SUCCEEDED and task.success_count == 1
