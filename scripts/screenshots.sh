@@ -38,7 +38,7 @@ def main(argv: list[str]) -> int:
     app = QApplication([sys.argv[0]])
     app.setQuitOnLastWindowClosed(False)
     data_dir = tempfile.mkdtemp(prefix="batchdesk-shot-")
-    core = build_core(data_dir=data_dir, overrides={"language": lang})
+    core = build_core(data_dir=data_dir, overrides={"language": lang, "daily_cleanup": False})
     desk = Desk(app, core, QSettings(str(Path(data_dir) / "window.ini"), QSettings.Format.IniFormat))
     desk.start()
     desk.window.resize(1690, 720)

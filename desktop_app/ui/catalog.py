@@ -6,9 +6,14 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QCoreApplication
 
 from desktop_app.domain.task import TaskRecord
+
+if TYPE_CHECKING:
+    from desktop_app.exports.definition import ExportDefinition, ExportFilter
 
 log = logging.getLogger(__name__)
 
@@ -22,23 +27,32 @@ class ColumnInfo:
     required: bool
 
 
-class ImportCatalog:
-    """A read-only view of the loaded import types (desktop_app.imports), in the clerk's language."""
+EXPORT_TASK = "export"
+COMPLETE_REFERENCES_TASK = "complete_references"
+CLEANUP_TASK = "cleanup"
 
-    def __init__(self, types: dict[str, Any], lang: str) -> None:
+
+class ImportCatalog:
+    """A read-only view of the loaded import types (desktop_app.imports) and export definitions
+    (desktop_app.exports), in the clerk's language."""
+
+    def __init__(self, types: dict[str, Any], lang: str, exports: dict[str, ExportDefinition] | None = None) -> None:
         self._types = types
         self.lang = lang
+        self.exports: dict[str, ExportDefinition] = dict(exports or {})
 
     @classmethod
-    def load(cls, lang: str, directory: Path | None = None) -> ImportCatalog:
+    def load(
+        cls, lang: str, directory: Path | None = None, exports: dict[str, ExportDefinition] | None = None
+    ) -> ImportCatalog:
         """The built-in import types; none when the import pipeline's modules are missing or broken."""
         try:
             from desktop_app.imports.import_type import builtin_import_types_dir, load_import_types
 
-            return cls(load_import_types(directory or builtin_import_types_dir()), lang)
+            return cls(load_import_types(directory or builtin_import_types_dir()), lang, exports)
         except Exception:
             log.exception("import types could not be loaded; the window offers none")
-            return cls({}, lang)
+            return cls({}, lang, exports)
 
     def names(self) -> list[str]:
         return sorted(self._types)
@@ -69,12 +83,83 @@ class ImportCatalog:
 
         return map_header(self._types[name], header, overrides)
 
+    # --- exports -------------------------------------------------------------------------
+
+    def export_names(self) -> list[str]:
+        return sorted(self.exports)
+
+    def export_title(self, name: str) -> str:
+        definition = self.exports.get(name)
+        return definition.title(self.lang) if definition is not None else name
+
+    def export_filter_label(self, name: str, spec: ExportFilter) -> str:
+        """How the export dialog and the details name a filter: the known ones by their meaning, the
+        others by their column's label in the import type."""
+        known = {
+            "level": QCoreApplication.translate("ImportCatalog", "Level"),
+            "department": QCoreApplication.translate("ImportCatalog", "Department"),
+            "opened_from": QCoreApplication.translate("ImportCatalog", "Opened from"),
+            "opened_to": QCoreApplication.translate("ImportCatalog", "Opened until"),
+            "imported_by": QCoreApplication.translate("ImportCatalog", "Imported by task"),
+        }
+        if spec.name in known:
+            return known[spec.name]
+        definition = self.exports.get(name)
+        if definition is not None and spec.column in definition.import_type.keys:
+            return str(definition.import_type.column(spec.column).label(self.lang))
+        return spec.name
+
+    def export_enum_choices(self, name: str, spec: ExportFilter) -> list[tuple[str, str]]:
+        """(stored value, label in the clerk's language) of an enum filter, in the import type's order."""
+        from desktop_app.imports.import_type import fold_value
+
+        definition = self.exports.get(name)
+        if definition is None or spec.column not in definition.import_type.keys:
+            return []
+        column = definition.import_type.column(spec.column)
+        labels: dict[str, dict[bool, str]] = {}
+        for written in column.enum_inputs:
+            stored = column.enum_map.get(fold_value(written, column.normalize))
+            if stored is not None:
+                labels.setdefault(stored, {}).setdefault(written.isascii(), written)
+        chinese = self.lang == "zh"
+        choices = []
+        for stored, by_script in labels.items():
+            label = by_script.get(not chinese) or by_script.get(chinese) or stored
+            choices.append((stored, label if chinese else label[:1].upper() + label[1:]))
+        return choices
+
+    def export_filter_text(self, record: TaskRecord) -> str:
+        """An export task's filters as the clerk reads them: "Level: Gold, Department: Sales"."""
+        name = str(record.params.get("export", ""))
+        definition = self.exports.get(name)
+        filters: dict[str, Any] = record.params.get("filters") or {}
+        parts = []
+        for key, value in filters.items():
+            text = str(value)
+            spec = None
+            if definition is not None:
+                spec = next((f for f in definition.filters if f.name == key), None)
+            if spec is not None and spec.kind == "enum":
+                text = dict(self.export_enum_choices(name, spec)).get(text, text)
+            label = self.export_filter_label(name, spec) if spec is not None else key
+            parts.append(f"{label}: {text}")
+        return ", ".join(parts) if parts else QCoreApplication.translate("ImportCatalog", "none (every row)")
+
+    # --- the task list ------------------------------------------------------------------
+
     def describe(self, record: TaskRecord) -> str:
-        """How the task list names a task's type: the import type's title, marked when validate-only."""
+        """How the task list names a task's type: the import type's title (marked when validate-only),
+        the export's title and format, or the system task's name."""
+        if record.task_type == EXPORT_TASK:
+            fmt = str(record.params.get("format", "csv")).upper()
+            return f"{self.export_title(str(record.params.get('export', '')))} ({fmt})"
+        if record.task_type == COMPLETE_REFERENCES_TASK:
+            return QCoreApplication.translate("ImportCatalog", "Complete references")
+        if record.task_type == CLEANUP_TASK:
+            return QCoreApplication.translate("ImportCatalog", "Daily clean-up")
         import_type = record.params.get("import_type")
         text = self.title(str(import_type)) if import_type else record.task_type
         if record.params.get("dry_run"):
-            from PySide6.QtCore import QCoreApplication
-
             text += QCoreApplication.translate("ImportCatalog", " (validate only)")
         return text

@@ -6,6 +6,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QObject, QSettings
 from PySide6.QtGui import QIcon
@@ -30,6 +31,13 @@ def app_icon() -> QIcon:
     return QIcon(str(path)) if path.exists() else QIcon()
 
 
+def export_definitions(core: Core) -> dict[str, Any]:
+    """The export definitions of the registered `export` task type (none when it is not registered)."""
+    if "export" not in core.registry:
+        return {}
+    return dict(getattr(core.registry.get("export"), "definitions", {}) or {})
+
+
 class Desk(QObject):
     """Everything the window needs, wired once; start() begins running tasks, shutdown() stops them
     gracefully (running tasks go back to pending with their checkpoint)."""
@@ -52,7 +60,7 @@ class Desk(QObject):
         self.executor = build_executor(core)
         self.translations = Translations(app, cache_dir or core.paths.data_dir / "cache" / "i18n")
         self.translations.switch(core.lang)
-        self.catalog = ImportCatalog.load(core.lang)
+        self.catalog = ImportCatalog.load(core.lang, exports=export_definitions(core))
         self.service = TaskService(self.executor, core.store, core.paths.log_dir, refresh_ms=refresh_ms, parent=self)
         self.tray = Tray(app_icon(), self)
         self.window = MainWindow(

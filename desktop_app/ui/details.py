@@ -9,15 +9,21 @@ from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QFormLayout, QLabel, QPlainTextEdit, QSizePolicy, QVBoxLayout, QWidget
 
 from desktop_app.domain.task import TaskRecord
+from desktop_app.ui.catalog import EXPORT_TASK, ImportCatalog
 from desktop_app.ui.task_model import format_created, format_elapsed, utc_now
-from desktop_app.ui.texts import status_text
+from desktop_app.ui.texts import MAX_RETRIES, expired_tip, format_text, retry_text, status_text
+
+# Rows shown only for the tasks they concern (an export's filters, an import's file and encoding).
+EXPORT_ONLY = frozenset({"export_filters", "export_format", "replaced"})
+IMPORT_ONLY = frozenset({"file", "dry_run", "encoding", "repairs", "error_csv", "pending_completion"})
 
 
 class DetailsPanel(QWidget):
     """Read-only; shows the selected task and follows its changes."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, catalog: ImportCatalog | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._catalog = catalog
         self.record: TaskRecord | None = None
         self._form = QFormLayout()
         self._labels: dict[str, QLabel] = {}
@@ -44,6 +50,10 @@ class DetailsPanel(QWidget):
     def value(self, key: str) -> str:
         return self._labels[key].text()
 
+    def shows(self, key: str) -> bool:
+        """Whether the row of a field is shown (some rows concern only exports or only imports)."""
+        return self._form.isRowVisible(self._labels[key])
+
     def show_record(self, record: TaskRecord | None) -> None:
         changed_task = record is None or self.record is None or record.id != self.record.id
         self.record = record
@@ -52,10 +62,13 @@ class DetailsPanel(QWidget):
                 label.setText("")
             self.log_view.clear()
             return
+        export = record.task_type == EXPORT_TASK
         for key, label in self._labels.items():
             text = self._text(record, key)
             label.setText(text)
             label.setToolTip(text if len(text) > 40 else "")
+            shown = (key not in EXPORT_ONLY or export) and (key not in IMPORT_ONLY or not export)
+            self._form.setRowVisible(label, shown)
         if changed_task:
             self.log_view.setPlainText(self.tr("Loading…"))
 
@@ -64,9 +77,13 @@ class DetailsPanel(QWidget):
             self.log_view.setPlainText("\n".join(lines) if lines else self.tr("(no log lines)"))
 
     def _text(self, r: TaskRecord, key: str) -> str:
+        export = r.task_type == EXPORT_TASK
         values: dict[str, object] = {
             "task_no": r.task_no,
-            "type": f"{r.task_type} / {r.params.get('import_type', '')}",
+            "type": f"{r.task_type} / {self._catalog.describe(r) if self._catalog else r.params.get('import_type')}",
+            "export_filters": self._catalog.export_filter_text(r) if self._catalog and export else "",
+            "export_format": format_text(r.params) if export else "",
+            "replaced": self._replaced(r),
             "status": status_text(r.status) + (self.tr(" (cancel requested)") if r.cancel_requested else ""),
             "stage": r.stage,
             "progress": f"{r.progress}%",
@@ -83,11 +100,12 @@ class DetailsPanel(QWidget):
             "result_path": r.result_path or "",
             "error": " — ".join(x for x in (r.error_msg, r.error_code) if x),
             "warnings": "\n".join(str(w) for w in r.summary.get("warnings", [])),
-            "attempts": self.tr("attempt %1, retries %2, recoveries %3")
+            "attempts": self.tr("attempt %1, retries %2 of %4, recoveries %3")
             .replace("%1", str(r.attempt))
             .replace("%2", str(r.retries))
-            .replace("%3", str(r.recoveries)),
-            "next_run_at": format_created(r.next_run_at),
+            .replace("%3", str(r.recoveries))
+            .replace("%4", str(MAX_RETRIES)),
+            "next_run_at": self._next_run(r),
             "creator": r.creator,
             "owner": r.owner or "",
             "created_at": format_created(r.created_at),
@@ -98,6 +116,25 @@ class DetailsPanel(QWidget):
         }
         return str(values[key])
 
+    @staticmethod
+    def _next_run(r: TaskRecord) -> str:
+        """ "Retry 2 of 3 at 14:05 (2025-03-01 14:05:31)" while waiting for a retry; the time alone for
+        another delay; nothing once the task runs or ended."""
+        if r.next_run_at is None or not r.status.is_active:
+            return ""
+        retry = retry_text(r)
+        stamp = format_created(r.next_run_at)
+        return f"{retry} ({stamp})" if retry else stamp
+
+    def _replaced(self, r: TaskRecord) -> str:
+        parts = []
+        if r.summary.get("expired"):
+            parts.append(expired_tip(r) or "")
+        replaces = r.summary.get("replaces") or []
+        if replaces:
+            parts.append(self.tr("Its file replaced the file of %1.").replace("%1", ", ".join(map(str, replaces))))
+        return " ".join(parts)
+
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
@@ -107,6 +144,8 @@ class DetailsPanel(QWidget):
         titles = {
             "task_no": self.tr("Task number"), "type": self.tr("Type"), "status": self.tr("Status"),
             "stage": self.tr("Stage"), "progress": self.tr("Progress"), "counts": self.tr("Rows"),
+            "export_filters": self.tr("Filters"), "export_format": self.tr("Format"),
+            "replaced": self.tr("File replaced"),
             "pending_completion": self.tr("Awaiting completion"), "file": self.tr("File"),
             "dry_run": self.tr("Validate only"), "encoding": self.tr("Encoding"),
             "repairs": self.tr("Repairs task"), "error_csv": self.tr("Error CSV"),
@@ -124,7 +163,8 @@ class DetailsPanel(QWidget):
 
 
 FIELDS = (
-    "task_no", "type", "status", "stage", "progress", "counts", "pending_completion", "file", "dry_run",
+    "task_no", "type", "status", "stage", "progress", "counts", "export_filters", "export_format", "replaced",
+    "pending_completion", "file", "dry_run",
     "encoding", "repairs", "error_csv", "result_path", "error", "warnings", "attempts", "next_run_at",
     "creator", "owner", "created_at", "started_at", "ended_at", "elapsed", "params",
 )  # fmt: skip

@@ -25,6 +25,7 @@ from desktop_app.domain.task import SubmitResult, TaskRecord
 from desktop_app.ui.catalog import ImportCatalog
 from desktop_app.ui.delegates import ProgressDelegate, StatusDelegate
 from desktop_app.ui.details import DetailsPanel
+from desktop_app.ui.dialogs.export import ExportDialog, ExportRequest
 from desktop_app.ui.dialogs.preview import PreviewDialog
 from desktop_app.ui.filter_bar import FilterBar
 from desktop_app.ui.mapping_memory import MappingMemory
@@ -74,6 +75,7 @@ class MainWindow(QMainWindow):
         self._background = service.background
         self._pending: tuple[Path, dict[str, Any]] | None = None
         self.preview: PreviewDialog | None = None
+        self.export_dialog: ExportDialog | None = None
         self.last_message = ""
         self.allow_close = False
 
@@ -83,7 +85,7 @@ class MainWindow(QMainWindow):
         self.filters = FilterBar()
         self.table = self._make_table()
         self.actions_ = TaskActions(service, results_dir=results_dir, parent=self)
-        self.details = DetailsPanel()
+        self.details = DetailsPanel(catalog)
         self.details_dock = QDockWidget(self)
         self.details_dock.setObjectName("details")
         self.details_dock.setWidget(self.details)
@@ -110,6 +112,7 @@ class MainWindow(QMainWindow):
         self._highlight_timer.setSingleShot(True)
         self._highlight_timer.timeout.connect(lambda: self.model.set_highlight(None))
         self.retranslate()
+        self._update_busy()
         self.restore_state()
 
     # --- building ------------------------------------------------------------------------
@@ -145,11 +148,13 @@ class MainWindow(QMainWindow):
         self.open_action.triggered.connect(self.panel.choose_file)
         self.queue_action = self._action(QKeySequence("Ctrl+Return"))
         self.queue_action.triggered.connect(self.panel.queue_button.click)
+        self.export_action = self._action(QKeySequence("Ctrl+Shift+X"))
+        self.export_action.triggered.connect(self.open_export)
         self.settings_action = self._action(QKeySequence("Ctrl+,"))
         self.settings_action.triggered.connect(self.settings_requested)
         self.quit_action = self._action(QKeySequence.StandardKey.Quit)
         self.quit_action.triggered.connect(self.close)
-        self.file_menu.addActions([self.open_action, self.queue_action])
+        self.file_menu.addActions([self.open_action, self.queue_action, self.export_action])
         self.file_menu.addSeparator()
         self.file_menu.addActions([self.settings_action, self.quit_action])
         self.task_menu.addActions(self.actions_.all())
@@ -165,6 +170,8 @@ class MainWindow(QMainWindow):
                                    self.details_dock.toggleViewAction()])  # fmt: skip
         toolbar = self.addToolBar("tasks")
         toolbar.setObjectName("task_toolbar")
+        toolbar.addAction(self.export_action)
+        toolbar.addSeparator()
         toolbar.addActions(self.actions_.all())
         self.toolbar = toolbar
 
@@ -286,6 +293,37 @@ class MainWindow(QMainWindow):
 
     def _update_busy(self) -> None:
         self.panel.set_busy(self.service.busy or self.preview is not None)
+        self.export_action.setEnabled(self.service.can_export() and bool(self.catalog.exports)
+                                      and not self.service.busy and self.export_dialog is None)  # fmt: skip
+
+    # --- exporting -----------------------------------------------------------------------
+
+    def open_export(self) -> None:
+        """The export dialog (non-blocking); an import selected in the list prefills "imported by"."""
+        if self.export_dialog is not None:
+            self.export_dialog.raise_()
+            self.export_dialog.activateWindow()
+            return
+        if not self.export_action.isEnabled():
+            return
+        selected = self.selected_record()
+        imported_by = selected.task_no if selected is not None and selected.task_type == "import" else None
+        dialog = ExportDialog(self.catalog, imported_by=imported_by, parent=self)
+        self.export_dialog = dialog
+        dialog.accepted.connect(lambda: self._export(dialog.request()))
+        dialog.finished.connect(lambda _r: self._export_closed(dialog))
+        self._update_busy()
+        dialog.open()
+
+    def _export_closed(self, dialog: ExportDialog) -> None:
+        if self.export_dialog is dialog:
+            self.export_dialog = None
+        dialog.deleteLater()
+        self._update_busy()
+
+    def _export(self, request: ExportRequest) -> None:
+        if not self.service.submit_export(request.name, request.filters, request.fmt, request.encoding):
+            self.inform(self.tr("Another file is being queued; try again in a moment."))
 
     def _submitted(self, result: SubmitResult) -> None:
         task = result.task
@@ -296,7 +334,13 @@ class MainWindow(QMainWindow):
             self.select_task(task.id)
             self.model.set_highlight(task.id)
             self._highlight_timer.start(4000)
-            self.inform(self.tr("This file is already queued as task %s.") % task.task_no, dialog=False)
+            if task.task_type == "export":
+                text = self.tr("The same export is already queued as task %s.")
+            elif task.task_type == "import":
+                text = self.tr("This file is already queued as task %s.")
+            else:
+                text = self.tr("The same request is already queued as task %s.")
+            self.inform(text % task.task_no, dialog=False)
             return
         self.select_task(task.id)
         self.statusBar().showMessage(self.tr("Queued as task %s.") % task.task_no, 8000)
@@ -421,6 +465,10 @@ class MainWindow(QMainWindow):
         self.view_menu.setTitle(self.tr("&View"))
         self.open_action.setText(self.tr("&Open file…"))
         self.queue_action.setText(self.tr("&Queue the file…"))
+        self.export_action.setText(self.tr("E&xport…"))
+        tip = self.tr("Export a table to a CSV or Excel file, with filters")
+        self.export_action.setToolTip(tip)
+        self.export_action.setStatusTip(tip)
         self.settings_action.setText(self.tr("&Settings…"))
         self.quit_action.setText(self.tr("&Quit"))
         self.find_action.setText(self.tr("&Find tasks"))

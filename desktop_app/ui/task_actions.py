@@ -10,7 +10,7 @@ from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
 
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
-from desktop_app.ui.task_service import TaskService
+from desktop_app.ui.task_service import EXPORT_TASK, IMPORT_TASK, TaskService
 
 
 def open_local(path: Path) -> bool:
@@ -50,19 +50,21 @@ class TaskActions(QObject):
             action.triggered.connect(lambda _checked=False: handler())
             return action
 
+        self.open_result = make(self._open_result, "Ctrl+Shift+O")
         self.open_errors = make(self._open_errors, "Ctrl+E")
         self.open_folder = make(self._open_folder, "Ctrl+Shift+E")
         self.reimport = make(self._reimport, "Ctrl+R")
         self.cancel = make(self._cancel, "Del")
         self.retry = make(self._retry, "Ctrl+Shift+R")
         self.import_for_real = make(self._import_for_real, "Ctrl+I")
+        self.complete_references = make(self._complete_references, "Ctrl+Shift+K")
         self.details = make(self._details, "Ctrl+D")
         self.retranslate()
         self.set_record(None)
 
     def all(self) -> list[QAction]:
-        return [self.open_errors, self.open_folder, self.reimport, self.cancel, self.retry,
-                self.import_for_real, self.details]  # fmt: skip
+        return [self.open_result, self.open_errors, self.open_folder, self.reimport, self.cancel, self.retry,
+                self.import_for_real, self.complete_references, self.details]  # fmt: skip
 
     def set_record(self, record: TaskRecord | None) -> None:
         """The selected task (or its newer snapshot): enable exactly what applies to it."""
@@ -72,16 +74,30 @@ class TaskActions(QObject):
                 action.setEnabled(False)
             return
         dry_run = bool(record.params.get("dry_run"))
-        self.open_errors.setEnabled(bool(record.error_csv))
-        self.open_folder.setEnabled(bool(record.error_csv or record.result_path))
-        self.reimport.setEnabled(record.status.is_final and bool(record.error_csv) and not dry_run)
+        expired = bool(record.summary.get("expired"))  # replaced by a newer export, or cleaned up
+        done = record.status in (TaskStatus.SUCCEEDED, TaskStatus.PARTIALLY_SUCCEEDED)
+        self.open_result.setEnabled(record.task_type == EXPORT_TASK and done and bool(record.result_path)
+                                    and not expired)  # fmt: skip
+        self.open_errors.setEnabled(bool(record.error_csv) and not expired)
+        self.open_folder.setEnabled(bool(record.error_csv or record.result_path) and not expired)
+        self.reimport.setEnabled(record.status.is_final and bool(record.error_csv) and not dry_run and not expired)
         self.cancel.setEnabled(record.status.is_active and not record.cancel_requested)
         self.retry.setEnabled(record.status is TaskStatus.FAILED and bool(record.params.get("file")))
-        done = record.status in (TaskStatus.SUCCEEDED, TaskStatus.PARTIALLY_SUCCEEDED)
         self.import_for_real.setEnabled(done and dry_run)
+        self.complete_references.setEnabled(record.task_type == IMPORT_TASK and record.status.is_final
+                                            and record.pending_completion_count > 0 and not dry_run)  # fmt: skip
         self.details.setEnabled(True)
 
     # --- what each does ------------------------------------------------------------------
+
+    def _open_result(self) -> None:
+        if self.record is None or not self.record.result_path:
+            return
+        path = Path(self.record.result_path)
+        if not path.exists():
+            self.problem.emit(self.tr("The exported file is gone: %s") % path)
+            return
+        self._opener(path)
 
     def _open_errors(self) -> None:
         if self.record is None or not self.record.error_csv:
@@ -118,6 +134,10 @@ class TaskActions(QObject):
         if self.record is not None:
             self._submit(self._service.import_for_real(self.record))
 
+    def _complete_references(self) -> None:
+        if self.record is not None and self.record.pending_completion_count > 0:
+            self._submit(self._service.complete_references(self.record))
+
     def _details(self) -> None:
         if self.record is not None:
             self.details_requested.emit(self.record)
@@ -128,6 +148,8 @@ class TaskActions(QObject):
 
     def retranslate(self) -> None:
         texts = {
+            self.open_result: (self.tr("&Open exported file"),
+                               self.tr("Open the exported file in the spreadsheet application")),
             self.open_errors: (self.tr("Open &error file"), self.tr("Open the rows that failed, with the reason, "
                                                                     "in the spreadsheet application")),
             self.open_folder: (self.tr("Open result &folder"), self.tr("Show the folder with the task's files")),
@@ -137,6 +159,9 @@ class TaskActions(QObject):
             self.retry: (self.tr("Re&try"), self.tr("Run the failed task's file again")),
             self.import_for_real: (self.tr("&Import for real"),
                                    self.tr("The validation passed: import the same file now")),
+            self.complete_references: (self.tr("Complete refere&nces"),
+                                       self.tr("Fill in the references this import left pending (for example "
+                                               "departments created since)")),
             self.details: (self.tr("&Details"), self.tr("Every field, the warnings and the log of the task")),
         }  # fmt: skip
         for action, (text, tip) in texts.items():

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QSortFilterProxyModel
 
 from desktop_app.domain.status import TaskStatus
-from desktop_app.ui.task_model import SortRole, TaskTableModel
+from desktop_app.ui.task_model import SortRole, TaskTableModel, shown_file_name, shown_stage
 
 FAILED_LIST = frozenset({TaskStatus.FAILED, TaskStatus.PARTIALLY_SUCCEEDED})
 
@@ -51,7 +51,7 @@ class TaskFilterProxy(QSortFilterProxyModel):
         if not self._text:
             return True
         haystack = " ".join(
-            (record.task_no, record.file_name, record.task_type, str(record.params.get("import_type", "")),
-             record.stage, record.error_msg or "")
+            (record.task_no, shown_file_name(record), record.task_type, str(record.params.get("import_type", "")),
+             shown_stage(record), record.error_msg or "")
         ).casefold()  # fmt: skip
         return self._text in haystack

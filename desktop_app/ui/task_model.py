@@ -6,14 +6,15 @@ import bisect
 import datetime as dt
 from collections.abc import Callable, Iterable
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QFont
 
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import Progress, TaskRecord
-from desktop_app.ui.texts import status_text
+from desktop_app.ui.texts import expired_text, expired_tip, retry_text, status_text
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -26,6 +27,20 @@ SortRole = Qt.ItemDataRole.UserRole + 3  # a value that sorts the column correct
 
 STATUS_ORDER = {s: i for i, s in enumerate(TaskStatus)}
 HIGHLIGHT = QColor(255, 236, 140)
+GREYED = QColor("#8a8a8a")  # an expired task's file and stage
+
+
+def shown_file_name(record: TaskRecord) -> str:
+    """The file a row names: the imported file, or the file an export wrote."""
+    if record.file_name:
+        return record.file_name
+    return Path(record.result_path).name if record.result_path else ""
+
+
+def shown_stage(record: TaskRecord) -> str:
+    """The stage cell: "Retry 2 of 3 at 14:05" while waiting for a retry, "Replaced by T…" for an
+    export whose file a newer one replaced, else the task's own stage text."""
+    return retry_text(record) or expired_text(record) or record.stage
 
 
 def utc_now() -> dt.datetime:
@@ -52,12 +67,13 @@ def format_created(stamp: dt.datetime | None) -> str:
 
 class TaskTableModel(QAbstractTableModel):
     """TaskRecords as rows. Changed rows emit dataChanged for their changed cells only; the model is
-    reset only by reload(). Pages come from `request_page(offset, limit)`, which answers (now or
-    later, on the GUI thread) through add_page()."""
+    reset only by reload(). Pages come from `request_page(before_id, limit)` (keyset paging: tasks
+    with an id below before_id, None for the newest), which answers (now or later, on the GUI thread)
+    through add_page()."""
 
     def __init__(
         self,
-        request_page: Callable[[int, int], None],
+        request_page: Callable[[int | None, int], None],
         *,
         page_size: int = 500,
         describe_type: Callable[[TaskRecord], str] | None = None,
@@ -72,7 +88,7 @@ class TaskTableModel(QAbstractTableModel):
         self._rows: list[TaskRecord] = []
         self._keys: list[int] = []  # -id per row, ascending: bisect finds where a task belongs
         self._row_of: dict[int, int] = {}
-        self._offset = 0  # how many tasks the pages have delivered
+        self._cursor: int | None = None  # the oldest task id the pages have delivered
         self._exhausted = False
         self._loading = False
         self._highlight: int | None = None
@@ -112,10 +128,19 @@ class TaskTableModel(QAbstractTableModel):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.BackgroundRole and record.id == self._highlight:
             return HIGHLIGHT
+        expired = bool(record.summary.get("expired"))
+        if role == Qt.ItemDataRole.ForegroundRole and expired and column in (FILE, STAGE):
+            return GREYED
+        if role == Qt.ItemDataRole.FontRole and expired and column == FILE:
+            font = QFont()
+            font.setStrikeOut(True)
+            return font
+        if role == Qt.ItemDataRole.ToolTipRole and column in (FILE, STAGE) and expired:
+            return expired_tip(record)
         if role == Qt.ItemDataRole.ToolTipRole and column in (STATUS, STAGE) and record.error_msg:
             return record.error_msg
         if role == Qt.ItemDataRole.ToolTipRole and column == FILE:
-            return record.params.get("file")
+            return record.params.get("file") or record.result_path
         return None
 
     def _display(self, record: TaskRecord, column: int) -> Any:
@@ -124,11 +149,11 @@ class TaskTableModel(QAbstractTableModel):
         if column == TYPE:
             return self._describe_type(record)
         if column == FILE:
-            return record.file_name
+            return shown_file_name(record)
         if column == STATUS:
             return status_text(record.status)
         if column == STAGE:
-            return record.stage
+            return shown_stage(record)
         if column == PROGRESS:
             return record.progress
         if column == PROCESSED:
@@ -164,16 +189,17 @@ class TaskTableModel(QAbstractTableModel):
         if not self.canFetchMore(parent):
             return
         self._loading = True
-        self._request_page(self._offset, self._page_size)
+        self._request_page(self._cursor, self._page_size)
 
     # --- feeding the model ---------------------------------------------------------------
 
-    def add_page(self, offset: int, records: list[TaskRecord]) -> None:
-        """A page asked for by fetchMore arrived (newest first)."""
+    def add_page(self, before_id: int | None, records: list[TaskRecord]) -> None:
+        """A page asked for by fetchMore arrived: the tasks below before_id, newest first."""
         self._loading = False
-        if offset != self._offset:
+        if before_id != self._cursor:
             return  # a page from before a reload
-        self._offset += len(records)
+        if records:
+            self._cursor = min(r.id for r in records)
         self._exhausted = len(records) < self._page_size
         fresh = [r for r in records if r.id not in self._row_of]
         tail = [r for r in fresh if not self._keys or -r.id > self._keys[-1]]
@@ -198,7 +224,7 @@ class TaskTableModel(QAbstractTableModel):
         """Forget every row and fetch from the top again (another database, a retention sweep)."""
         self.beginResetModel()
         self._rows, self._keys, self._row_of = [], [], {}
-        self._offset, self._exhausted, self._loading = 0, False, False
+        self._cursor, self._exhausted, self._loading = None, False, False
         self.endResetModel()
 
     def upsert(self, record: TaskRecord) -> int | None:

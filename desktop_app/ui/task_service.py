@@ -9,8 +9,9 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
+from desktop_app.domain.errors import BatchDeskError
 from desktop_app.domain.status import TaskStatus
-from desktop_app.domain.task import Progress, SubmitResult, TaskRecord
+from desktop_app.domain.task import Lane, Progress, SubmitResult, TaskRecord
 from desktop_app.executor.executor import Executor
 from desktop_app.log import task_log_lines
 from desktop_app.store.tasks import TaskStore
@@ -20,6 +21,8 @@ from desktop_app.ui.background import Background
 log = logging.getLogger(__name__)
 
 IMPORT_TASK = "import"
+EXPORT_TASK = "export"
+COMPLETE_REFERENCES_TASK = "complete_references"
 # Parameters submit_file() adds itself; a resubmission must not carry the old values.
 _DERIVED = ("file", "file_sha256", "file_size")
 
@@ -30,10 +33,11 @@ class TaskService(QObject):
     Signals:
         record_changed(TaskRecord): a task's row must show this snapshot.
         progress(Progress): a running task moved (the executor's throttled ticks).
-        page_loaded(int, list): (offset, records) a page of the task list, newest first.
+        page_loaded(object, list): (before_id or None, records) a page of the task list, newest first.
         page_failed(str): a page could not be read; the reason.
         submitted(SubmitResult): a submission was answered (new, duplicate or refused).
-        submit_failed(str, str): (file path, plain-language reason) it could not be queued.
+        submit_failed(str, str): (file path or what was asked, plain-language reason) it could not be
+            queued.
         busy_changed(bool): a submission is (no longer) in flight.
         task_ended(TaskRecord): a task seen active in this session reached a final status.
         log_lines(str, list): (task number, lines) the log of a task, for the details panel.
@@ -41,7 +45,7 @@ class TaskService(QObject):
 
     record_changed = Signal(object)
     progress = Signal(object)
-    page_loaded = Signal(int, object)
+    page_loaded = Signal(object, object)
     page_failed = Signal(str)
     submitted = Signal(object)
     submit_failed = Signal(str, str)
@@ -81,13 +85,15 @@ class TaskService(QObject):
 
     # --- reading -------------------------------------------------------------------------
 
-    def load_page(self, offset: int, limit: int) -> None:
+    def load_page(self, before_id: int | None, limit: int) -> None:
+        """The `limit` newest tasks below before_id (keyset paging: new tasks never shift a page)."""
+
         def done(records: list[TaskRecord]) -> None:
             for record in records:
                 self._note(record)
-            self.page_loaded.emit(offset, records)
+            self.page_loaded.emit(before_id, records)
 
-        self._background.call(lambda: self._store.list(limit=limit, offset=offset), done,
+        self._background.call(lambda: self._store.list(limit=limit, before_id=before_id), done,
                               lambda exc: self.page_failed.emit(str(exc)))  # fmt: skip
 
     def refresh_changed(self) -> None:
@@ -154,6 +160,56 @@ class TaskService(QObject):
                   "repairs": record.task_no}  # fmt: skip
         return self.submit_import(source, params)
 
+    def can_export(self) -> bool:
+        return EXPORT_TASK in self._executor.registry
+
+    def submit_export(self, name: str, filters: dict[str, Any], fmt: str, encoding: str) -> bool:
+        """Queue an export (its task comes back at once, pending; or the same export still active).
+        False (and nothing sent) while another submission is in flight."""
+        if self._in_flight:
+            return False
+        registry, store, user = self._executor.registry, self._store, self._user
+
+        def submit() -> SubmitResult:
+            handler: Any = registry.get(EXPORT_TASK)
+            result: SubmitResult = handler.submit(store, name=name, filters=filters, fmt=fmt, encoding=encoding,
+                                                  user=user)  # fmt: skip
+            return result
+
+        self._submit_in_background(submit, name)
+        return True
+
+    def complete_references(self, record: TaskRecord) -> bool:
+        """Queue the completion of an import's pending references (a short task: it never waits
+        behind long ones). A completion of the same import still pending or running is returned."""
+        if self._in_flight:
+            return False
+        store, user, task_no = self._store, self._user, record.task_no
+
+        def submit() -> SubmitResult:
+            return store.submit(task_type=COMPLETE_REFERENCES_TASK, params={"task_no": task_no}, creator=user,
+                                lane=Lane.SHORT, biz_key=f"{COMPLETE_REFERENCES_TASK}:{task_no}",
+                                refuse_if_committed=False)  # fmt: skip
+
+        self._submit_in_background(submit, task_no)
+        return True
+
+    def _submit_in_background(self, submit: Any, what: str) -> None:
+        self._in_flight += 1
+        self.busy_changed.emit(True)
+
+        def failed(exc: BaseException) -> None:
+            text = exc.text(self._executor.lang) if isinstance(exc, BatchDeskError) else f"{type(exc).__name__}: {exc}"
+            if not isinstance(exc, BatchDeskError):
+                log.error("submission of %s failed", what, exc_info=exc)
+            self._on_submit_failed(what, text)
+
+        def done(result: SubmitResult) -> None:
+            self._executor.wake()
+            self._on_submitted(result)
+
+        self._background.call(submit, done, failed)
+
     def cancel(self, record: TaskRecord) -> None:
         def done(updated: TaskRecord | None) -> None:
             if updated is not None:
@@ -174,6 +230,30 @@ class TaskService(QObject):
     @Slot(object)
     def _on_task_changed(self, record: TaskRecord) -> None:
         self._publish(record)
+        self._reread_related(record)
+
+    def _reread_related(self, record: TaskRecord) -> None:
+        """A task that ended may have changed other rows: an export marks the files it replaced as
+        expired, a completion lowers its import's pending count. Read those rows again."""
+        if not record.status.is_final:
+            return
+        related: list[str] = []
+        if record.task_type == EXPORT_TASK:
+            related = [str(n) for n in record.summary.get("replaces") or []]
+        elif record.task_type == COMPLETE_REFERENCES_TASK and record.params.get("task_no"):
+            related = [str(record.params["task_no"])]
+        if not related:
+            return
+        store = self._store
+
+        def read() -> list[TaskRecord]:
+            return [r for r in (store.get(n) for n in related) if r is not None]
+
+        def done(records: list[TaskRecord]) -> None:
+            for changed in records:
+                self._publish(changed)
+
+        self._background.call(read, done, lambda exc: None)
 
     @Slot(object)
     def _on_submitted(self, result: SubmitResult) -> None:

@@ -1,10 +1,17 @@
-"""Translated texts shared by several views: the task statuses."""
+"""Translated texts shared by several views: the task statuses, retries, expired files, formats."""
 
 from __future__ import annotations
 
+import datetime as dt
+from typing import Any
+
 from PySide6.QtCore import QCoreApplication
 
+from desktop_app.domain.retry import BASE_DELAYS
 from desktop_app.domain.status import TaskStatus
+from desktop_app.domain.task import TaskRecord
+
+MAX_RETRIES = len(BASE_DELAYS)  # a transient error is retried this often, then the task fails
 
 
 def status_text(status: TaskStatus) -> str:
@@ -20,3 +27,59 @@ def status_text(status: TaskStatus) -> str:
     if status is TaskStatus.FAILED:
         return QCoreApplication.translate("Status", "Failed")
     return QCoreApplication.translate("Status", "Cancelled")
+
+
+def local_time(stamp: dt.datetime, fmt: str = "%H:%M") -> str:
+    """A database stamp (UTC without a zone) in the clerk's local time."""
+    return stamp.replace(tzinfo=dt.UTC).astimezone().strftime(fmt)
+
+
+def retry_text(record: TaskRecord) -> str | None:
+    """ "Retry 2 of 3 at 14:05" for a task waiting for a retry after a transient error, else None."""
+    if record.status is not TaskStatus.PENDING or record.retries < 1 or record.next_run_at is None:
+        return None
+    return (
+        QCoreApplication.translate("TaskTexts", "Retry %1 of %2 at %3")
+        .replace("%1", str(record.retries))
+        .replace("%2", str(MAX_RETRIES))
+        .replace("%3", local_time(record.next_run_at))
+    )
+
+
+def expired_text(record: TaskRecord) -> str | None:
+    """ "Replaced by T…" for an export whose file a newer export replaced, "Expired" for a task whose
+    files the retention clean-up deleted; None while its files are there."""
+    if not record.summary.get("expired"):
+        return None
+    replaced_by = record.summary.get("replaced_by")
+    if replaced_by:
+        return QCoreApplication.translate("TaskTexts", "Replaced by %1").replace("%1", str(replaced_by))
+    return QCoreApplication.translate("TaskTexts", "Expired: its files were deleted")
+
+
+def expired_tip(record: TaskRecord) -> str | None:
+    """The longer explanation of expired_text(), for a tooltip."""
+    if not record.summary.get("expired"):
+        return None
+    replaced_by = record.summary.get("replaced_by")
+    if replaced_by:
+        return QCoreApplication.translate(
+            "TaskTexts", "A newer export with the same filters (task %1) replaced this file; it was deleted."
+        ).replace("%1", str(replaced_by))
+    return QCoreApplication.translate("TaskTexts", "The retention clean-up deleted this task's files.")
+
+
+def encoding_text(encoding: str) -> str:
+    if encoding == "gb18030":
+        return QCoreApplication.translate("TaskTexts", "GB18030 (Chinese Windows)")
+    if encoding == "utf-8-sig":
+        return QCoreApplication.translate("TaskTexts", "UTF-8 with BOM (Excel)")
+    return encoding
+
+
+def format_text(params: dict[str, Any]) -> str:
+    """An export's format as the clerk reads it: "CSV, UTF-8 with BOM (Excel)" or "XLSX"."""
+    fmt = str(params.get("format", "csv"))
+    if fmt == "csv":
+        return f"CSV, {encoding_text(str(params.get('encoding', 'utf-8-sig')))}"
+    return fmt.upper()

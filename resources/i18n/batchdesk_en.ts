@@ -32,7 +32,11 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>attempt %1, retries %2, recoveries %3</source>
+        <source>attempt %1, retries %2 of %4, recoveries %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Its file replaced the file of %1.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -57,6 +61,18 @@
     </message>
     <message>
         <source>Rows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Format</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>File replaced</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -141,6 +157,73 @@
     </message>
 </context>
 <context>
+    <name>ExportDialog</name>
+    <message>
+        <source>(any)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filter by %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose what to export.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” is after “%2”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>E&amp;xport:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What to export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Format:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>File format</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>E&amp;ncoding:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Encoding of the CSV file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only the rows with</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>C&amp;lear the filters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clear the filters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Queue the export</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>FilterBar</name>
     <message>
         <source>All tasks</source>
@@ -186,6 +269,38 @@
 <context>
     <name>ImportCatalog</name>
     <message>
+        <source>Level</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Department</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opened from</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opened until</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Imported by task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none (every row)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Complete references</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Daily clean-up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source> (validate only)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -205,7 +320,15 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>The same export is already queued as task %s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>This file is already queued as task %s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The same request is already queued as task %s.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -270,6 +393,14 @@
     </message>
     <message>
         <source>&amp;Queue the file…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>E&amp;xport…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export a table to a CSV or Excel file, with filters</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -548,6 +679,10 @@
 <context>
     <name>TaskActions</name>
     <message>
+        <source>The exported file is gone: %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>The error file is gone: %s</source>
         <translation type="unfinished"></translation>
     </message>
@@ -557,6 +692,14 @@
     </message>
     <message>
         <source>Another file is being queued; try again in a moment.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Open exported file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the exported file in the spreadsheet application</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -605,6 +748,14 @@
     </message>
     <message>
         <source>The validation passed: import the same file now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Complete refere&amp;nces</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fill in the references this import left pending (for example departments created since)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -660,6 +811,37 @@
     </message>
     <message>
         <source>Created</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>TaskTexts</name>
+    <message>
+        <source>Retry %1 of %2 at %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replaced by %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Expired: its files were deleted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A newer export with the same filters (task %1) replaced this file; it was deleted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The retention clean-up deleted this task&apos;s files.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GB18030 (Chinese Windows)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>UTF-8 with BOM (Excel)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>DetailsPanel</name>
@@ -31,8 +32,12 @@
         <translation>自动识别</translation>
     </message>
     <message>
-        <source>attempt %1, retries %2, recoveries %3</source>
-        <translation>第 %1 次执行，重试 %2 次，恢复 %3 次</translation>
+        <source>attempt %1, retries %2 of %4, recoveries %3</source>
+        <translation>第 %1 次执行，重试 %2 次（最多 %4 次），恢复 %3 次</translation>
+    </message>
+    <message>
+        <source>Its file replaced the file of %1.</source>
+        <translation>它的文件替换了 %1 的文件。</translation>
     </message>
     <message>
         <source>Task number</source>
@@ -57,6 +62,18 @@
     <message>
         <source>Rows</source>
         <translation>行数</translation>
+    </message>
+    <message>
+        <source>Filters</source>
+        <translation>筛选条件</translation>
+    </message>
+    <message>
+        <source>Format</source>
+        <translation>格式</translation>
+    </message>
+    <message>
+        <source>File replaced</source>
+        <translation>文件替换</translation>
     </message>
     <message>
         <source>Awaiting completion</source>
@@ -140,6 +157,73 @@
     </message>
 </context>
 <context>
+    <name>ExportDialog</name>
+    <message>
+        <source>(any)</source>
+        <translation>（不限）</translation>
+    </message>
+    <message>
+        <source>Filter by %s</source>
+        <translation>按%s筛选</translation>
+    </message>
+    <message>
+        <source>Choose what to export.</source>
+        <translation>请选择要导出的内容。</translation>
+    </message>
+    <message>
+        <source>“%1” is after “%2”.</source>
+        <translation>“%1”晚于“%2”。</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>E&amp;xport:</source>
+        <translation>导出内容(&amp;X)：</translation>
+    </message>
+    <message>
+        <source>What to export</source>
+        <translation>要导出的内容</translation>
+    </message>
+    <message>
+        <source>&amp;Format:</source>
+        <translation>格式(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>File format</source>
+        <translation>文件格式</translation>
+    </message>
+    <message>
+        <source>E&amp;ncoding:</source>
+        <translation>编码(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>Encoding of the CSV file</source>
+        <translation>CSV 文件的编码</translation>
+    </message>
+    <message>
+        <source>Only the rows with</source>
+        <translation>只导出符合以下条件的行</translation>
+    </message>
+    <message>
+        <source>C&amp;lear the filters</source>
+        <translation>清除筛选条件(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Clear the filters</source>
+        <translation>清除筛选条件</translation>
+    </message>
+    <message>
+        <source>&amp;Export</source>
+        <translation>导出(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Queue the export</source>
+        <translation>提交导出任务</translation>
+    </message>
+</context>
+<context>
     <name>FilterBar</name>
     <message>
         <source>All tasks</source>
@@ -185,6 +269,38 @@
 <context>
     <name>ImportCatalog</name>
     <message>
+        <source>Level</source>
+        <translation>等级</translation>
+    </message>
+    <message>
+        <source>Department</source>
+        <translation>部门</translation>
+    </message>
+    <message>
+        <source>Opened from</source>
+        <translation>开户日期从</translation>
+    </message>
+    <message>
+        <source>Opened until</source>
+        <translation>开户日期到</translation>
+    </message>
+    <message>
+        <source>Imported by task</source>
+        <translation>导入任务编号</translation>
+    </message>
+    <message>
+        <source>none (every row)</source>
+        <translation>无（全部行）</translation>
+    </message>
+    <message>
+        <source>Complete references</source>
+        <translation>补全关联</translation>
+    </message>
+    <message>
+        <source>Daily clean-up</source>
+        <translation>每日清理</translation>
+    </message>
+    <message>
         <source> (validate only)</source>
         <translation>（仅校验）</translation>
     </message>
@@ -204,8 +320,16 @@
         <translation>正在提交另一个文件，请稍后再试。</translation>
     </message>
     <message>
+        <source>The same export is already queued as task %s.</source>
+        <translation>相同的导出已在排队，任务 %s。</translation>
+    </message>
+    <message>
         <source>This file is already queued as task %s.</source>
         <translation>这个文件已经在队列中：任务 %s。</translation>
+    </message>
+    <message>
+        <source>The same request is already queued as task %s.</source>
+        <translation>相同的请求已在排队，任务 %s。</translation>
     </message>
     <message>
         <source>Queued as task %s.</source>
@@ -270,6 +394,14 @@
     <message>
         <source>&amp;Queue the file…</source>
         <translation>排队导入该文件(&amp;Q)…</translation>
+    </message>
+    <message>
+        <source>E&amp;xport…</source>
+        <translation>导出(&amp;X)…</translation>
+    </message>
+    <message>
+        <source>Export a table to a CSV or Excel file, with filters</source>
+        <translation>按条件把数据导出为 CSV 或 Excel 文件</translation>
     </message>
     <message>
         <source>&amp;Settings…</source>
@@ -450,7 +582,7 @@
         <translation>跟随系统</translation>
     </message>
     <message>
-        <source>The password is kept in the system's keyring.</source>
+        <source>The password is kept in the system&apos;s keyring.</source>
         <translation>密码保存在系统钥匙串中。</translation>
     </message>
     <message>
@@ -500,7 +632,7 @@
         <translation>表格文件（%s）</translation>
     </message>
     <message>
-        <source>(from the file's header)</source>
+        <source>(from the file&apos;s header)</source>
         <translation>（按文件表头识别）</translation>
     </message>
     <message>
@@ -547,6 +679,10 @@
 <context>
     <name>TaskActions</name>
     <message>
+        <source>The exported file is gone: %s</source>
+        <translation>导出的文件已不存在：%s</translation>
+    </message>
+    <message>
         <source>The error file is gone: %s</source>
         <translation>错误文件已不存在：%s</translation>
     </message>
@@ -557,6 +693,14 @@
     <message>
         <source>Another file is being queued; try again in a moment.</source>
         <translation>正在提交另一个文件，请稍后再试。</translation>
+    </message>
+    <message>
+        <source>&amp;Open exported file</source>
+        <translation>打开导出文件(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Open the exported file in the spreadsheet application</source>
+        <translation>用电子表格程序打开导出的文件</translation>
     </message>
     <message>
         <source>Open &amp;error file</source>
@@ -571,7 +715,7 @@
         <translation>打开结果文件夹(&amp;F)</translation>
     </message>
     <message>
-        <source>Show the folder with the task's files</source>
+        <source>Show the folder with the task&apos;s files</source>
         <translation>打开存放本任务文件的文件夹</translation>
     </message>
     <message>
@@ -595,7 +739,7 @@
         <translation>重试(&amp;T)</translation>
     </message>
     <message>
-        <source>Run the failed task's file again</source>
+        <source>Run the failed task&apos;s file again</source>
         <translation>重新执行失败任务的文件</translation>
     </message>
     <message>
@@ -605,6 +749,14 @@
     <message>
         <source>The validation passed: import the same file now</source>
         <translation>校验已通过：现在正式导入同一个文件</translation>
+    </message>
+    <message>
+        <source>Complete refere&amp;nces</source>
+        <translation>补全关联(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Fill in the references this import left pending (for example departments created since)</source>
+        <translation>补全这次导入时尚未找到的关联（例如之后才建立的部门）</translation>
     </message>
     <message>
         <source>&amp;Details</source>
@@ -660,6 +812,37 @@
     <message>
         <source>Created</source>
         <translation>创建时间</translation>
+    </message>
+</context>
+<context>
+    <name>TaskTexts</name>
+    <message>
+        <source>Retry %1 of %2 at %3</source>
+        <translation>第 %1 次重试（共 %2 次），%3</translation>
+    </message>
+    <message>
+        <source>Replaced by %1</source>
+        <translation>已被 %1 替换</translation>
+    </message>
+    <message>
+        <source>Expired: its files were deleted</source>
+        <translation>已过期：文件已删除</translation>
+    </message>
+    <message>
+        <source>A newer export with the same filters (task %1) replaced this file; it was deleted.</source>
+        <translation>条件相同的新导出（任务 %1）替换了这个文件，旧文件已删除。</translation>
+    </message>
+    <message>
+        <source>The retention clean-up deleted this task&apos;s files.</source>
+        <translation>保留期清理已删除这个任务的文件。</translation>
+    </message>
+    <message>
+        <source>GB18030 (Chinese Windows)</source>
+        <translation>GB18030（中文 Windows）</translation>
+    </message>
+    <message>
+        <source>UTF-8 with BOM (Excel)</source>
+        <translation>UTF-8 带 BOM（Excel）</translation>
     </message>
 </context>
 <context>

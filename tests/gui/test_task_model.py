@@ -38,18 +38,19 @@ def task(task_id: int, status: TaskStatus = TaskStatus.PENDING, **changes: objec
 
 
 class Pages:
-    """A store stand-in: tasks 1..n, newest first; answers page requests when told to."""
+    """A store stand-in: tasks 1..n, newest first; answers keyset page requests when told to."""
 
     def __init__(self, count: int) -> None:
         self.tasks = [task(i) for i in range(count, 0, -1)]
-        self.requests: list[tuple[int, int]] = []
+        self.requests: list[tuple[int | None, int]] = []
 
-    def request(self, offset: int, limit: int) -> None:
-        self.requests.append((offset, limit))
+    def request(self, before_id: int | None, limit: int) -> None:
+        self.requests.append((before_id, limit))
 
     def answer(self, model: TaskTableModel) -> None:
-        offset, limit = self.requests[-1]
-        model.add_page(offset, self.tasks[offset : offset + limit])
+        before_id, limit = self.requests[-1]
+        below = [t for t in self.tasks if before_id is None or t.id < before_id]
+        model.add_page(before_id, below[:limit])
 
 
 def loaded_model(count: int, page_size: int = 500) -> tuple[TaskTableModel, Pages]:
@@ -71,7 +72,7 @@ def test_pages_are_fetched_lazily_and_only_when_asked() -> None:
     model = TaskTableModel(pages.request, page_size=500)
     assert model.rowCount() == 0 and model.canFetchMore(QModelIndex())
     model.fetchMore(QModelIndex())
-    assert pages.requests == [(0, 500)]
+    assert pages.requests == [(None, 500)]
     assert not model.canFetchMore(QModelIndex()), "no second request while one is in flight"
     pages.answer(model)
     assert model.rowCount() == 500 and model.canFetchMore(QModelIndex())
@@ -79,7 +80,7 @@ def test_pages_are_fetched_lazily_and_only_when_asked() -> None:
     pages.answer(model)
     model.fetchMore(QModelIndex())
     pages.answer(model)
-    assert pages.requests == [(0, 500), (500, 500), (1000, 500)]
+    assert pages.requests == [(None, 500), (701, 500), (201, 500)], "keyset: below the oldest task loaded"
     assert model.rowCount() == 1200 and model.exhausted and not model.canFetchMore(QModelIndex())
     assert [model.record(r).id for r in (0, 1, 1199)] == [1200, 1199, 1]
 
@@ -141,7 +142,8 @@ def test_a_page_does_not_duplicate_a_task_the_model_already_has() -> None:
     pages.tasks.insert(0, task(601))
     pages.answer(model)
     model.fetchMore(QModelIndex())
-    pages.answer(model)  # the page boundary moved by one: task 101 comes twice
+    pages.answer(model)  # by offset, the boundary would move by one and task 101 come twice
+    assert pages.requests[-1] == (102, 500)
     ids = [model.record(r).id for r in range(model.rowCount())]
     assert len(ids) == len(set(ids)) == 601
     assert ids == sorted(ids, reverse=True)

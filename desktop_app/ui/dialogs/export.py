@@ -1,0 +1,262 @@
+"""The export dialog: which export, the file format and encoding, and the export's filters."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QDate, QEvent
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDateEdit,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGroupBox,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop_app.domain.errors import BatchDeskError
+from desktop_app.ui.catalog import ImportCatalog
+from desktop_app.ui.texts import encoding_text
+
+FORMATS = ("csv", "xlsx")
+ENCODINGS = ("utf-8-sig", "gb18030")  # the first is the default: Excel opens it correctly
+
+
+@dataclass(frozen=True)
+class ExportRequest:
+    """What the clerk asked for: the export's name, its filters (only those set), format, encoding."""
+
+    name: str
+    filters: dict[str, str]
+    fmt: str
+    encoding: str
+
+
+@dataclass
+class _FilterField:
+    name: str
+    kind: str
+    label: QWidget  # a QLabel, or for a date the QCheckBox that says whether it is set
+    field: QWidget
+
+
+class ExportDialog(QDialog):
+    """Non-modal to the caller (open(), not exec()); the caller reads request() once accepted. The
+    filters are checked here, without the database, so a bad value is said before anything is queued."""
+
+    def __init__(self, catalog: ImportCatalog, *, imported_by: str | None = None,
+                 parent: QWidget | None = None) -> None:  # fmt: skip
+        super().__init__(parent)
+        self._catalog = catalog
+        self._imported_by = imported_by or ""
+        self._fields: list[_FilterField] = []
+
+        self.definition_box = QComboBox()
+        for name in catalog.export_names():
+            self.definition_box.addItem(catalog.export_title(name), name)
+        self.format_box = QComboBox()
+        for fmt in FORMATS:
+            self.format_box.addItem(fmt.upper(), fmt)
+        self.encoding_box = QComboBox()
+        for encoding in ENCODINGS:
+            self.encoding_box.addItem("", encoding)
+        self._definition_label, self._format_label, self._encoding_label = QLabel(), QLabel(), QLabel()
+        self._definition_label.setBuddy(self.definition_box)
+        self._format_label.setBuddy(self.format_box)
+        self._encoding_label.setBuddy(self.encoding_box)
+        top = QFormLayout()
+        top.addRow(self._definition_label, self.definition_box)
+        top.addRow(self._format_label, self.format_box)
+        top.addRow(self._encoding_label, self.encoding_box)
+
+        self.filters_group = QGroupBox()
+        self._filters_form = QFormLayout(self.filters_group)
+        self.clear_button = QPushButton()
+        self.clear_button.setAutoDefault(False)
+        self.clear_button.clicked.connect(self.clear_filters)
+        self.error_label = QLabel()
+        self.error_label.setStyleSheet("color: #c62828; font-weight: bold;")
+        self.error_label.setWordWrap(True)
+        self.error_label.hide()
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+        self.export_button = self.buttons.addButton("", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.export_button.setDefault(True)
+        self.buttons.accepted.connect(self._export_clicked)
+        self.buttons.rejected.connect(self.reject)
+
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.filters_group)
+        layout.addWidget(self.clear_button)
+        layout.addWidget(self.error_label)
+        layout.addStretch(1)
+        layout.addWidget(self.buttons)
+
+        self.definition_box.currentIndexChanged.connect(lambda _i: self._build_filters())
+        self.format_box.currentIndexChanged.connect(lambda _i: self._format_changed())
+        self._build_filters()
+        self._format_changed()
+        self.retranslate()
+        self.export_button.setEnabled(self.definition_box.count() > 0)
+        self.resize(520, 420)
+
+    # --- the filters ---------------------------------------------------------------------
+
+    def name(self) -> str:
+        return str(self.definition_box.currentData() or "")
+
+    def _build_filters(self) -> None:
+        while self._filters_form.rowCount():
+            self._filters_form.removeRow(0)
+        self._fields = []
+        definition = self._catalog.exports.get(self.name())
+        if definition is None:
+            return
+        for spec in definition.filters:
+            label: QWidget
+            field: QWidget
+            if spec.kind == "enum":
+                box = QComboBox()
+                box.addItem("", "")
+                for value, text in self._catalog.export_enum_choices(definition.name, spec):
+                    box.addItem(text, value)
+                field, label = box, QLabel()
+            elif spec.kind == "date":
+                edit = QDateEdit()
+                edit.setCalendarPopup(True)
+                edit.setDisplayFormat("yyyy-MM-dd")
+                edit.setDate(QDate.currentDate())
+                edit.setEnabled(False)
+                check = QCheckBox()
+                check.toggled.connect(edit.setEnabled)
+                field, label = edit, check
+            else:
+                line = QLineEdit()
+                line.setClearButtonEnabled(True)
+                if spec.kind == "task_no":
+                    line.setText(self._imported_by)
+                field, label = line, QLabel()
+            if isinstance(label, QLabel):
+                label.setBuddy(field)
+            self._fields.append(_FilterField(spec.name, spec.kind, label, field))
+            self._filters_form.addRow(label, field)
+        self._label_filters()
+        self.error_label.hide()
+
+    def _label_filters(self) -> None:
+        definition = self._catalog.exports.get(self.name())
+        if definition is None:
+            return
+        for entry in self._fields:
+            text = self._catalog.export_filter_label(definition.name, definition.filter(entry.name))
+            entry.label.setProperty("text", text + ":")
+            entry.field.setAccessibleName(text)
+            if isinstance(entry.field, QComboBox):
+                entry.field.setItemText(0, self.tr("(any)"))
+            elif isinstance(entry.field, QLineEdit):
+                entry.field.setPlaceholderText(self.tr("(any)"))
+            if isinstance(entry.label, QCheckBox):
+                entry.label.setAccessibleName(self.tr("Filter by %s") % text)
+
+    def filter_field(self, name: str) -> QWidget:
+        """The widget that edits a filter (a QComboBox, QLineEdit or QDateEdit)."""
+        return next(e.field for e in self._fields if e.name == name)
+
+    def filter_switch(self, name: str) -> QCheckBox:
+        """A date filter's check box: checked means the date is set."""
+        label = next(e.label for e in self._fields if e.name == name)
+        assert isinstance(label, QCheckBox)
+        return label
+
+    def filters(self) -> dict[str, str]:
+        """The filters that are set, as the export task takes them."""
+        chosen: dict[str, str] = {}
+        for entry in self._fields:
+            value = ""
+            if isinstance(entry.field, QComboBox):
+                value = str(entry.field.currentData() or "")
+            elif isinstance(entry.field, QDateEdit):
+                if isinstance(entry.label, QCheckBox) and entry.label.isChecked():
+                    value = entry.field.date().toString("yyyy-MM-dd")
+            elif isinstance(entry.field, QLineEdit):
+                value = entry.field.text().strip()
+            if value:
+                chosen[entry.name] = value
+        return chosen
+
+    def clear_filters(self) -> None:
+        for entry in self._fields:
+            if isinstance(entry.field, QComboBox):
+                entry.field.setCurrentIndex(0)
+            elif isinstance(entry.field, QLineEdit):
+                entry.field.clear()
+            if isinstance(entry.label, QCheckBox):
+                entry.label.setChecked(False)
+
+    # --- format and result ---------------------------------------------------------------
+
+    def _format_changed(self) -> None:
+        self.encoding_box.setEnabled(self.format_box.currentData() == "csv")
+
+    def request(self) -> ExportRequest:
+        fmt = str(self.format_box.currentData())
+        encoding = str(self.encoding_box.currentData()) if fmt == "csv" else ENCODINGS[0]
+        return ExportRequest(self.name(), self.filters(), fmt, encoding)
+
+    def problem(self) -> str | None:
+        """What is wrong with the filters, in plain words; None when they can be exported."""
+        definition = self._catalog.exports.get(self.name())
+        if definition is None:
+            return self.tr("Choose what to export.")
+        try:
+            clean = definition.clean_filters(self.filters())
+        except BatchDeskError as exc:
+            return exc.text("zh" if self._catalog.lang == "zh" else "en")
+        for low in definition.filters:
+            for high in definition.filters:
+                pair = low.column == high.column and (low.op, high.op) == (">=", "<=") and low.kind == "date"
+                if pair and low.name in clean and high.name in clean and clean[low.name] > clean[high.name]:
+                    return (
+                        self.tr("“%1” is after “%2”.")
+                        .replace("%1", self._catalog.export_filter_label(definition.name, low))
+                        .replace("%2", self._catalog.export_filter_label(definition.name, high))
+                    )
+        return None
+
+    def _export_clicked(self) -> None:
+        problem = self.problem()
+        if problem is not None:
+            self.error_label.setText(problem)
+            self.error_label.show()
+            return
+        self.accept()
+
+    # --- language ------------------------------------------------------------------------
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def retranslate(self) -> None:
+        self.setWindowTitle(self.tr("Export"))
+        self._definition_label.setText(self.tr("E&xport:"))
+        self.definition_box.setAccessibleName(self.tr("What to export"))
+        self._format_label.setText(self.tr("&Format:"))
+        self.format_box.setAccessibleName(self.tr("File format"))
+        self._encoding_label.setText(self.tr("E&ncoding:"))
+        self.encoding_box.setAccessibleName(self.tr("Encoding of the CSV file"))
+        for i in range(self.encoding_box.count()):
+            self.encoding_box.setItemText(i, encoding_text(str(self.encoding_box.itemData(i))))
+        self.filters_group.setTitle(self.tr("Only the rows with"))
+        self.clear_button.setText(self.tr("C&lear the filters"))
+        self.clear_button.setAccessibleName(self.tr("Clear the filters"))
+        self.export_button.setText(self.tr("&Export"))
+        self.export_button.setAccessibleName(self.tr("Queue the export"))
+        self._label_filters()

@@ -1,0 +1,162 @@
+"""Bring resources/i18n/*.ts up to date with the window's source texts and fill in the Chinese ones.
+
+Usage: .venv/bin/python scripts/fill_zh_translations.py [--check]
+
+1. pyside6-lupdate extracts every tr() / QCoreApplication.translate() text of desktop_app/ui.
+2. Both .ts files are rewritten with exactly those texts (texts no longer in the code are dropped),
+   keeping the translations they already have.
+3. A Chinese text still missing is taken from ZH below; English is the source language, so its file
+   only lists the texts (unfinished, empty).
+Exits 1 (and names them) when a Chinese translation is missing; with --check, also when a file would
+change, without writing it.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+ROOT = Path(__file__).resolve().parents[1]
+I18N = ROOT / "resources" / "i18n"
+LOCALES = {"zh_CN": "zh_CN", "en": "en_US"}  # file suffix -> the TS language attribute
+
+# Chinese for texts added since the .ts files were last filled: (context, source) -> translation.
+# Older texts keep the translation already in batchdesk_zh_CN.ts.
+ZH: dict[tuple[str, str], str] = {
+    ("DetailsPanel", "attempt %1, retries %2 of %4, recoveries %3"):
+        "第 %1 次执行，重试 %2 次（最多 %4 次），恢复 %3 次",
+    ("DetailsPanel", "Its file replaced the file of %1."): "它的文件替换了 %1 的文件。",
+    ("DetailsPanel", "Filters"): "筛选条件",
+    ("DetailsPanel", "Format"): "格式",
+    ("DetailsPanel", "File replaced"): "文件替换",
+    ("ExportDialog", "(any)"): "（不限）",
+    ("ExportDialog", "Filter by %s"): "按%s筛选",
+    ("ExportDialog", "Choose what to export."): "请选择要导出的内容。",
+    ("ExportDialog", "“%1” is after “%2”."): "“%1”晚于“%2”。",
+    ("ExportDialog", "Export"): "导出",
+    ("ExportDialog", "E&xport:"): "导出内容(&X)：",
+    ("ExportDialog", "What to export"): "要导出的内容",
+    ("ExportDialog", "&Format:"): "格式(&F)：",
+    ("ExportDialog", "File format"): "文件格式",
+    ("ExportDialog", "E&ncoding:"): "编码(&N)：",
+    ("ExportDialog", "Encoding of the CSV file"): "CSV 文件的编码",
+    ("ExportDialog", "Only the rows with"): "只导出符合以下条件的行",
+    ("ExportDialog", "C&lear the filters"): "清除筛选条件(&L)",
+    ("ExportDialog", "Clear the filters"): "清除筛选条件",
+    ("ExportDialog", "&Export"): "导出(&E)",
+    ("ExportDialog", "Queue the export"): "提交导出任务",
+    ("ImportCatalog", "Level"): "等级",
+    ("ImportCatalog", "Department"): "部门",
+    ("ImportCatalog", "Opened from"): "开户日期从",
+    ("ImportCatalog", "Opened until"): "开户日期到",
+    ("ImportCatalog", "Imported by task"): "导入任务编号",
+    ("ImportCatalog", "none (every row)"): "无（全部行）",
+    ("ImportCatalog", "Complete references"): "补全关联",
+    ("ImportCatalog", "Daily clean-up"): "每日清理",
+    ("MainWindow", "The same export is already queued as task %s."): "相同的导出已在排队，任务 %s。",
+    ("MainWindow", "The same request is already queued as task %s."): "相同的请求已在排队，任务 %s。",
+    ("MainWindow", "E&xport…"): "导出(&X)…",
+    ("MainWindow", "Export a table to a CSV or Excel file, with filters"): "按条件把数据导出为 CSV 或 Excel 文件",
+    ("TaskActions", "The exported file is gone: %s"): "导出的文件已不存在：%s",
+    ("TaskActions", "&Open exported file"): "打开导出文件(&O)",
+    ("TaskActions", "Open the exported file in the spreadsheet application"): "用电子表格程序打开导出的文件",
+    ("TaskActions", "Complete refere&nces"): "补全关联(&N)",
+    ("TaskActions", "Fill in the references this import left pending (for example departments created since)"):
+        "补全这次导入时尚未找到的关联（例如之后才建立的部门）",
+    ("TaskTexts", "Retry %1 of %2 at %3"): "第 %1 次重试（共 %2 次），%3",
+    ("TaskTexts", "Replaced by %1"): "已被 %1 替换",
+    ("TaskTexts", "Expired: its files were deleted"): "已过期：文件已删除",
+    ("TaskTexts", "A newer export with the same filters (task %1) replaced this file; it was deleted."):
+        "条件相同的新导出（任务 %1）替换了这个文件，旧文件已删除。",
+    ("TaskTexts", "The retention clean-up deleted this task's files."): "保留期清理已删除这个任务的文件。",
+    ("TaskTexts", "GB18030 (Chinese Windows)"): "GB18030（中文 Windows）",
+    ("TaskTexts", "UTF-8 with BOM (Excel)"): "UTF-8 带 BOM（Excel）",
+}  # fmt: skip
+
+Messages = list[tuple[str, list[str]]]  # (context, sources in code order)
+
+
+def xml_text(text: str) -> str:
+    """Escaped as pyside6-lupdate writes it (quotes too), so a rerun leaves the files unchanged."""
+    return escape(text, {"'": "&apos;", '"': "&quot;"})
+
+
+def extract() -> Messages:
+    """Every source text of the window, as pyside6-lupdate finds it (contexts sorted, texts in order)."""
+    lupdate = Path(sys.executable).parent / "pyside6-lupdate"
+    sources = sorted(str(p) for p in (ROOT / "desktop_app" / "ui").rglob("*.py"))
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "all.ts"
+        subprocess.run([str(lupdate), "-silent", "-no-obsolete", "-locations", "none", *sources, "-ts", str(out)],
+                       check=True)  # fmt: skip
+        root = ET.parse(out).getroot()
+    return [(c.findtext("name", ""), [m.findtext("source", "") for m in c.iter("message")])
+            for c in root.iter("context")]  # fmt: skip
+
+
+def existing(path: Path) -> dict[tuple[str, str], str]:
+    if not path.exists():
+        return {}
+    root = ET.parse(path).getroot()
+    found = {}
+    for context in root.iter("context"):
+        name = context.findtext("name", "")
+        for message in context.iter("message"):
+            translation = message.find("translation")
+            if translation is not None and translation.text and translation.get("type") != "unfinished":
+                found[(name, message.findtext("source", ""))] = translation.text
+    return found
+
+
+def render(language: str, messages: Messages, translations: dict[tuple[str, str], str]) -> str:
+    lines = ['<?xml version="1.0" encoding="utf-8"?>', "<!DOCTYPE TS>", f'<TS version="2.1" language="{language}">']
+    for context, sources in messages:
+        lines += ["<context>", f"    <name>{xml_text(context)}</name>"]
+        for source in sources:
+            text = translations.get((context, source))
+            lines += ["    <message>", f"        <source>{xml_text(source)}</source>"]
+            if text:
+                lines.append(f"        <translation>{xml_text(text)}</translation>")
+            else:
+                lines.append('        <translation type="unfinished"></translation>')
+            lines.append("    </message>")
+        lines.append("</context>")
+    lines.append("</TS>")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    check = "--check" in argv
+    messages = extract()
+    status = 0
+    for suffix, language in LOCALES.items():
+        path = I18N / f"batchdesk_{suffix}.ts"
+        translations = existing(path) if suffix != "en" else {}
+        if suffix == "zh_CN":
+            for context, sources in messages:
+                for source in sources:
+                    key = (context, source)
+                    if key not in translations and key in ZH:
+                        translations[key] = ZH[key]
+            missing = [(c, s) for c, sources in messages for s in sources if (c, s) not in translations]
+            for context, source in missing:
+                sys.stderr.write(f"no Chinese for {context}: {source!r}\n")
+            status = status or (1 if missing else 0)
+        text = render(language, messages, translations)
+        if path.exists() and path.read_text(encoding="utf-8") == text:
+            continue
+        if check:
+            sys.stderr.write(f"{path.relative_to(ROOT)} is not up to date\n")
+            status = 1
+        else:
+            path.write_text(text, encoding="utf-8")
+            sys.stdout.write(f"wrote {path.relative_to(ROOT)}\n")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
