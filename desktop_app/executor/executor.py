@@ -78,7 +78,7 @@ class Executor(QObject):
         self._submit_pool = QThreadPool(self)
         self._submit_pool.setMaxThreadCount(2)
         self._lock = threading.Lock()
-        self._running: dict[int, Lane] = {}
+        self._running: dict[int, tuple[int, Lane]] = {}  # task id -> (attempt, lane)
         self._wake = threading.Event()
         self._stop = threading.Event()  # asks running handlers to stop at their next batch
         self._quit = threading.Event()  # ends the scheduler loop
@@ -122,12 +122,15 @@ class Executor(QObject):
         """Graceful stop: running tasks stop at a batch boundary and go back to pending with their
         checkpoint. Returns True when every worker ended in time."""
         self._stop.set()
+        self._wake.set()
+        # The scheduler keeps heartbeating (it no longer claims) until the running tasks have
+        # reached their batch boundary and gone back to pending: they must not look dead meanwhile.
+        done = self._pool.waitForDone(int(timeout * 1000))
+        self._submit_pool.waitForDone(int(timeout * 1000))
         self._quit.set()
         self._wake.set()
         if self._thread is not None:
             self._thread.join(timeout)
-        done = self._pool.waitForDone(int(timeout * 1000))
-        self._submit_pool.waitForDone(int(timeout * 1000))
         log.info("executor %s stopped (%s)", self.owner, "clean" if done else "workers still running")
         return done
 
@@ -198,12 +201,14 @@ class Executor(QObject):
         while not self._quit.is_set():
             now = time.monotonic()
             try:
-                if now >= next_rescue:
-                    self._rescue()
-                    next_rescue = now + max(1.0, min(30.0, self.settings.stale_after / 3))
-                if now >= next_heartbeat:
+                # Heartbeat before judging others stale: after a sleep (laptop lid, paused VM) our own
+                # tasks look stale too, and must be stamped before any rescue looks at them.
+                if now >= next_heartbeat or now >= next_rescue:
                     self._heartbeat()
                     next_heartbeat = now + self.settings.heartbeat_interval
+                if now >= next_rescue and not self._stop.is_set():
+                    self._rescue()
+                    next_rescue = now + max(1.0, min(30.0, self.settings.stale_after / 3))
                 if not self._stop.is_set():
                     self._claim()
             except Exception:
@@ -224,7 +229,10 @@ class Executor(QObject):
 
     def _rescue(self) -> None:
         stage = stage_text(Stage.WAITING_RECOVERY, self.lang)
-        for task_no in self.store.recover_stale(self.settings.stale_after, self.settings.max_recoveries, stage):
+        recovered = self.store.recover_stale(
+            self.settings.stale_after, self.settings.max_recoveries, stage, exclude_owner=self.owner
+        )
+        for task_no in recovered:
             log.warning("[%s] recovered: its heartbeat was older than %.0f s", task_no, self.settings.stale_after)
             self._wake.set()
 
@@ -232,7 +240,7 @@ class Executor(QObject):
         """(any-lane slots free, long-lane slots free): one slot or more stays for short tasks."""
         with self._lock:
             running = len(self._running)
-            running_long = sum(1 for lane in self._running.values() if lane is Lane.LONG)
+            running_long = sum(1 for _, lane in self._running.values() if lane is Lane.LONG)
         free = self._slots - running
         free_long = min(free, (self._slots - self._short_slots) - running_long)
         return max(0, free), max(0, free_long)
@@ -256,7 +264,7 @@ class Executor(QObject):
 
     def _start(self, task: TaskRecord) -> None:
         with self._lock:
-            self._running[task.id] = task.lane
+            self._running[task.id] = (task.attempt, task.lane)
         self.task_changed.emit(task)
 
         def work() -> None:
@@ -275,7 +283,8 @@ class Executor(QObject):
                 log.exception("[%s] runner failed", task.task_no)
             finally:
                 with self._idle:
-                    self._running.pop(task.id, None)
+                    if self._running.get(task.id, (None,))[0] == task.attempt:
+                        del self._running[task.id]  # only our attempt's entry, never a newer one's
                     self._idle.notify_all()
                 self._wake.set()
                 try:

@@ -412,7 +412,9 @@ class TaskStore:
             )
         return self.get(task_no)
 
-    def recover_stale(self, stale_after: float, max_recoveries: int, stage: str = "") -> builtins.list[str]:
+    def recover_stale(
+        self, stale_after: float, max_recoveries: int, stage: str = "", *, exclude_owner: str | None = None
+    ) -> builtins.list[str]:
         """Running tasks whose heartbeat is older than stale_after go back to pending (an attempt);
         past max_recoveries they fail. Each row is re-checked in its own conditional UPDATE."""
         with self.reading() as conn:
@@ -420,6 +422,8 @@ class TaskStore:
                 select(tasks.c.id, tasks.c.task_no, tasks.c.owner, tasks.c.attempt, tasks.c.recoveries).where(
                     tasks.c.status == TaskStatus.RUNNING.value,
                     tasks.c.heartbeat_at < self.now(-stale_after),
+                    # never our own: this process knows its tasks are alive (it heartbeats first)
+                    tasks.c.owner != (exclude_owner or ""),
                 )
             ).all()
         changed = []

@@ -135,6 +135,10 @@ class TaskContext:
             self._state.stage = stage
         previous = self._state.counts
         with self.store.engine.begin() as conn:
+            # Ownership first: this fenced write locks our task row (SQLite: the database) until the
+            # commit, so no rescuer can take the task while `work` runs, and a worker that lost it
+            # (asleep through its own recovery) stops here before it writes anything, files included.
+            self.store.report_progress(self.fence, conn=conn)
             result = work(conn)
             if counts is not None:
                 self._state.counts = counts() if callable(counts) else counts

@@ -218,3 +218,25 @@ def test_heartbeat_beats_during_a_slow_batch(db_url: str, tmp_path: Path, qapp: 
     finally:
         executor.shutdown()
         core.store.engine.dispose()
+
+
+def test_a_worker_never_rescues_its_own_running_task(db_url: str, tmp_path: Path, qapp: object) -> None:
+    # As after a laptop sleep: the heartbeat timer is far off, so the task looks stale to a rescue.
+    core = build_core(data_dir=tmp_path / "own", db_url=db_url, handlers=make_test_handlers(),
+                      overrides={"heartbeat_interval": 1000, "stale_after": 1.0, "poll_interval": 0.2})  # fmt: skip
+    ledger_meta.create_all(core.store.engine)
+    task = submit(core, steps=3, sleep=1.5)
+    executor = build_executor(core)
+    executor.start()
+    try:
+        deadline = time.monotonic() + 30
+        while not core.store.get(task.task_no).status.is_final:  # type: ignore[union-attr]
+            assert time.monotonic() < deadline
+            assert executor.running_count() <= 1
+            time.sleep(0.1)
+        final = core.store.get(task.task_no)
+        assert final is not None and final.status is TaskStatus.SUCCEEDED
+        assert final.attempt == 1 and final.recoveries == 0
+    finally:
+        executor.shutdown()
+        core.store.engine.dispose()
