@@ -62,6 +62,9 @@ def build_parser() -> Parser:
     parser.add_argument("--version", action="version", version=f"BatchDesk {__version__}")
     parser.add_argument("--demo", action="store_true", help="open the window on a temporary data dir with samples")
     parser.add_argument("--self-test", action="store_true", help="open the window offscreen, import a sample, exit")
+    # nargs="?": a menu entry's `--open %f` launched without a file keeps `--open` and drops `%f`.
+    parser.add_argument("--open", metavar="FILE", nargs="?", const=None, default=None,
+                        help="open the window with FILE ready to queue (its preview shown)")  # fmt: skip
     parser.add_argument("--data-dir", metavar="DIR", help="keep everything (database, results, logs) in DIR")
     parser.add_argument("--db", metavar="URL", help="database URL")
     parser.add_argument("--verbose", action="store_true", help="also log to stderr")

@@ -21,6 +21,8 @@ class ErrorCode(StrEnum):
     TOO_MANY_ROWS = "too_many_rows"
     FILE_NOT_FOUND = "file_not_found"
     FILE_UNREADABLE = "file_unreadable"
+    FILE_CHANGED = "file_changed"
+    DATA_DIR_UNUSABLE = "data_dir_unusable"
     # row-level: named in the error CSV
     REQUIRED_MISSING = "required_missing"
     PATTERN_MISMATCH = "pattern_mismatch"
@@ -77,6 +79,15 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
     ErrorCode.FILE_UNREADABLE: (
         "无法读取文件：{path}（可能正被其他程序占用）",
         "The file cannot be read: {path} (another program may be holding it)",
+    ),
+    ErrorCode.FILE_CHANGED: (
+        "文件在提交后被修改过（{path}），为避免导入错误的数据已停止；请重新提交修改后的文件",
+        "The file was changed after it was queued ({path}); stopped so the wrong data is not imported. "
+        "Queue the changed file again",
+    ),
+    ErrorCode.DATA_DIR_UNUSABLE: (
+        "无法使用数据文件夹 {path}：{detail}",
+        "The data folder {path} cannot be used: {detail}",
     ),
     ErrorCode.REQUIRED_MISSING: ("{column}不能为空", "{column} must not be empty"),
     ErrorCode.PATTERN_MISMATCH: ("{column}格式不正确{hint}", "{column} has the wrong format{hint}"),

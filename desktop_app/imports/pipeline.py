@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import json
 import shutil
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from desktop_app.imports.readers import SourceRow, TableReader, open_table
 from desktop_app.imports.validator import RowError, RowValidator, compile_validator
 from desktop_app.store.business import Reference, TableWriter
 from desktop_app.tasks.context import TaskContext
+from desktop_app.tasks.submit import file_sha256
 
 MIB = 1024 * 1024
 PRECHECK_ROWS = 20
@@ -108,7 +110,7 @@ class ImportRun:
         self._seen: set[object] = set()  # dry run only: the keys a real run would have inserted
         self._ref_ids: dict[str, dict[object, int]] = {}
         self._key_position = {key: i for i, key in enumerate(itype.keys)}
-        self.work_file = ctx.work_dir / f"{self.task_no}-errors.csv.part"
+        self.work_file = error_csv_work_file(ctx)
 
     # --- stages --------------------------------------------------------------------------
 
@@ -141,6 +143,11 @@ class ImportRun:
         path = self.options.file
         if not path.exists():
             raise PermanentError(ErrorCode.FILE_NOT_FOUND, path=str(path))
+        expected = self.ctx.params.get("file_sha256")
+        if expected and file_sha256(path) != expected:
+            # Edited in Excel while queued, or between a stop and the resume: the checkpoint's row
+            # numbers and the idempotency key speak of other bytes.
+            raise PermanentError(ErrorCode.FILE_CHANGED, path=str(path))
         size = path.stat().st_size
         if size > self.options.max_file_mb * MIB:
             raise PermanentError(
@@ -453,18 +460,53 @@ class ImportRun:
 
 
 def _line_bound(path: Path, encoding: str | None) -> int | None:
-    """Line breaks after the header: at least the number of data records (None: not countable by bytes)."""
+    """Line breaks after the header: at least the number of data records (None: not countable by bytes).
+
+    The same pass decodes the whole file strictly (incrementally, so a character split between two
+    chunks is fine): a bad byte 50 MB in fails the file before any row is written, not halfway.
+    """
     if not encoding or encoding.replace("_", "-").lower().startswith(("utf-16", "utf-32", "utf16", "utf32")):
         return None
+    decoder = codecs.getincrementaldecoder(encoding)(errors="strict")
     lines = 0
     last = b""
     with path.open("rb") as handle:
         while chunk := handle.read(1 << 20):
             lines += chunk.count(b"\n")
             last = chunk
+            try:
+                decoder.decode(chunk)
+            except UnicodeDecodeError:
+                raise PermanentError(ErrorCode.ENCODING_UNDETECTABLE) from None
+    try:
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        raise PermanentError(ErrorCode.ENCODING_UNDETECTABLE) from None
     if last and not last.endswith(b"\n"):
         lines += 1  # a last line without a line break
     return max(0, lines - 1)
+
+
+def error_csv_work_file(ctx: TaskContext) -> Path:
+    return ctx.work_dir / f"{ctx.task.task_no}-errors.csv.part"
+
+
+def keep_error_rows(ctx: TaskContext) -> dict[str, Any]:
+    """An import that ends early (cancelled, failed, retries spent) still hands over the error rows
+    of the batches it committed: the clerk is told how many rows failed, so they must see which."""
+    work = error_csv_work_file(ctx)
+    if not work.exists():
+        return {}
+    with work.open("rb") as handle:
+        rows = sum(1 for _ in handle) - 1
+    if rows <= 0:
+        work.unlink(missing_ok=True)
+        return {}
+    folder = ctx.results_dir / ctx.task.task_no
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / f"{ctx.task.task_no}-errors.csv"
+    shutil.move(str(work), target)
+    return {"error_csv": str(target)}
 
 
 def _unknown_warning(header: str, lang: Lang) -> str:

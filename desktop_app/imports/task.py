@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from desktop_app.config import resources_dir
 from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.task import Lane, TaskOutcome
 from desktop_app.imports.import_type import ImportType, load_import_types
-from desktop_app.imports.pipeline import ImportOptions, ImportRun
+from desktop_app.imports.pipeline import ImportOptions, ImportRun, keep_error_rows
 from desktop_app.tasks.context import TaskContext
 
 
@@ -44,3 +45,7 @@ class ImportHandler:
             mb_default=settings.max_file_mb,
         )
         return ImportRun(ctx, self.check_import_type(options.import_type), options).run()
+
+    def on_end(self, ctx: TaskContext) -> dict[str, Any]:
+        """Called when the task ends without an outcome of its own (cancel, failure): keep its error rows."""
+        return keep_error_rows(ctx)

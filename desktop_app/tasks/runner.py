@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from typing import Any
 
 from sqlalchemy.exc import DBAPIError, OperationalError
 
@@ -17,7 +18,7 @@ from desktop_app.domain.task import Progress, TaskRecord
 from desktop_app.log import TaskAdapter, task_logger
 from desktop_app.store.tasks import Fence, LostOwnership, TaskStore
 from desktop_app.tasks.context import Stopped, StopReason, TaskContext
-from desktop_app.tasks.registry import HandlerRegistry
+from desktop_app.tasks.registry import HandlerRegistry, TaskHandler
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +43,7 @@ def run_task(
         task=task, store=store, fence=fence, paths=paths, settings=settings,
         stop_event=stop_event, listener=listener, lang=lang,
     )  # fmt: skip
+    handler = None
     try:
         handler = registry.get(task.task_type)
         tlog.info("started %s (attempt %d)", task.task_type, task.attempt)
@@ -51,7 +53,7 @@ def run_task(
         if stop.reason is StopReason.CANCEL:
             total, success, fail = ctx.counts
             store.finish(fence, TaskStatus.CANCELLED, total=total, success=success, fail=fail,
-                         stage=stage_text(Stage.CANCELLED_KEPT, lang))  # fmt: skip
+                         stage=stage_text(Stage.CANCELLED_KEPT, lang), summary=_on_end(handler, ctx))  # fmt: skip
             tlog.info("cancelled at a batch boundary; %d rows committed stay", success)
         else:
             store.release(fence, stage=stage_text(Stage.PAUSED, lang))
@@ -59,16 +61,16 @@ def run_task(
     except LostOwnership:
         tlog.warning("lost ownership (another worker recovered it); this run's result is dropped")
     except BatchDeskError as exc:
-        _ended_by_error(store, fence, task, ctx, exc, lang, retry_rand)
+        _ended_by_error(store, fence, task, ctx, exc, lang, retry_rand, handler)
     except (OperationalError, DBAPIError) as exc:
         if getattr(exc, "connection_invalidated", False) or isinstance(exc, OperationalError):
             detail = str(getattr(exc, "orig", exc))[:300]
             transient = TransientError(ErrorCode.DATABASE_UNAVAILABLE, detail=detail)
-            _ended_by_error(store, fence, task, ctx, transient, lang, retry_rand)
+            _ended_by_error(store, fence, task, ctx, transient, lang, retry_rand, handler)
         else:
-            _internal(store, fence, tlog, exc, lang)
+            _internal(store, fence, tlog, exc, lang, _on_end(handler, ctx))
     except Exception as exc:
-        _internal(store, fence, tlog, exc, lang)
+        _internal(store, fence, tlog, exc, lang, _on_end(handler, ctx))
     else:
         if store.finish(
             fence,
@@ -104,6 +106,7 @@ def _ended_by_error(
     exc: BatchDeskError,
     lang: Lang,
     retry_rand: Callable[[], float] | None,
+    handler: TaskHandler | None,
 ) -> None:
     tlog = task_logger(__name__, task.task_no)
     total, success, fail = ctx.counts
@@ -118,24 +121,42 @@ def _ended_by_error(
         text = message(ErrorCode.RETRIES_EXHAUSTED, lang, count=task.retries, reason=exc.text(lang))
         store.finish(fence, TaskStatus.FAILED, total=total, success=success, fail=fail,
                      error_code=ErrorCode.RETRIES_EXHAUSTED.value, error_msg=text,
-                     stage=stage_text(Stage.FAILED, lang))  # fmt: skip
+                     stage=stage_text(Stage.FAILED, lang), summary=_on_end(handler, ctx))  # fmt: skip
         tlog.error("failed after %d retries: %s", task.retries, exc)
         return
     if ctx.cancel_requested:
         store.finish(fence, TaskStatus.CANCELLED, total=total, success=success, fail=fail,
-                     stage=stage_text(Stage.CANCELLED, lang))  # fmt: skip
+                     stage=stage_text(Stage.CANCELLED, lang), summary=_on_end(handler, ctx))  # fmt: skip
         return
     store.finish(fence, TaskStatus.FAILED, total=total, success=success, fail=fail,
                  error_code=exc.code.value, error_msg=exc.text(lang), stage=stage_text(Stage.FAILED, lang),
-                 summary=getattr(exc, "summary", None))  # fmt: skip
+                 summary=_on_end(handler, ctx))  # fmt: skip
     tlog.info("failed: %s", exc)
 
 
-def _internal(store: TaskStore, fence: Fence, tlog: TaskAdapter, exc: Exception, lang: Lang) -> None:
+def _on_end(handler: TaskHandler | None, ctx: TaskContext) -> dict[str, Any] | None:
+    """The handler's last word when the task ends without its own outcome (e.g. files to keep)."""
+    hook = getattr(handler, "on_end", None)
+    if hook is None:
+        return None
+    try:
+        ctx.store.report_progress(ctx.fence)  # only the task's owner may touch its files
+    except Exception:
+        return None
+    try:
+        return dict(hook(ctx)) or None
+    except Exception:
+        ctx.log.exception("could not keep the task's partial results")
+        return None
+
+
+def _internal(
+    store: TaskStore, fence: Fence, tlog: TaskAdapter, exc: Exception, lang: Lang, summary: dict[str, Any] | None
+) -> None:
     tlog.exception("internal error while running the task")
     text = message(ErrorCode.INTERNAL_ERROR, lang, detail=f"{type(exc).__name__}: {exc}"[:500])
     try:
         store.finish(fence, TaskStatus.FAILED, error_code=ErrorCode.INTERNAL_ERROR.value, error_msg=text,
-                     stage=stage_text(Stage.FAILED, lang))  # fmt: skip
+                     stage=stage_text(Stage.FAILED, lang), summary=summary)  # fmt: skip
     except Exception:  # the database itself may be what broke; the stale check will recover it
         tlog.exception("could not record the failure")

@@ -17,6 +17,7 @@ from desktop_app.config import Settings, resources_dir, save_settings
 from desktop_app.ui.catalog import ImportCatalog
 from desktop_app.ui.db_secret import split_password, store_password
 from desktop_app.ui.dialogs.settings import SettingsDialog
+from desktop_app.ui.file_open import FileOpenFilter
 from desktop_app.ui.i18n import Translations
 from desktop_app.ui.main_window import MainWindow
 from desktop_app.ui.mapping_memory import MappingMemory
@@ -79,10 +80,18 @@ class Desk(QObject):
         self.tray.quit_requested.connect(self.quit)
         self.settings_dialog: SettingsDialog | None = None
         self._stopped = False
+        # macOS Finder's documents arrive as QFileOpenEvent on the application (see file_open.py).
+        self.file_open_filter = FileOpenFilter(self.open_file, self)
+        app.installEventFilter(self.file_open_filter)
 
     def start(self) -> None:
         self.executor.start()
         self.window.model.fetchMore()
+
+    def open_file(self, path: Path) -> bool:
+        """A file to import handed over from outside (`--open FILE`, the file verb, Finder): the window
+        comes to the front with it in the file field and its preview open, as Choose… + Queue… give."""
+        return self.window.open_file(path)
 
     def set_language(self, lang: str) -> None:
         """Switch the window's language now ("zh", "en"; "" follows the system)."""
@@ -126,4 +135,5 @@ class Desk(QObject):
         if self._stopped:
             return True
         self._stopped = True
+        self.app.removeEventFilter(self.file_open_filter)
         return self.executor.shutdown(timeout)

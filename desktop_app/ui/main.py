@@ -1,4 +1,4 @@
-"""`python -m desktop_app` without a command: open the window (also --demo and --self-test)."""
+"""`python -m desktop_app` without a command: open the window (also --demo, --self-test and --open FILE)."""
 
 from __future__ import annotations
 
@@ -51,10 +51,16 @@ def run(args: argparse.Namespace) -> int:
             qsettings = QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, APP_NAME, APP_NAME)
         if getattr(args, "self_test", False):
             return _self_test(app, core, qsettings)
-        return _open(app, core, qsettings, demo=bool(getattr(args, "demo", False)))
+        return _open(app, core, qsettings, demo=bool(getattr(args, "demo", False)), open_path=_open_path(args))
     finally:
         if temp_dir is not None:  # the demo's and the self-test's data leave with the window
             shutil.rmtree(temp_dir, ignore_errors=True)
+
+
+def _open_path(args: argparse.Namespace) -> Path | None:
+    """`--open FILE`, made absolute against the directory BatchDesk was started in."""
+    name = getattr(args, "open", None)
+    return Path(name).expanduser().absolute() if name else None
 
 
 def _qt_args() -> list[str]:
@@ -101,7 +107,9 @@ def freeze_startup_heap() -> None:
     gc.freeze()
 
 
-def _open(app, core, qsettings, *, demo: bool) -> int:
+def _open(app, core, qsettings, *, demo: bool, open_path: Path | None = None) -> int:
+    from PySide6.QtCore import QTimer
+
     from desktop_app.ui.demo import sample_jobs
     from desktop_app.ui.desk import Desk
 
@@ -111,6 +119,8 @@ def _open(app, core, qsettings, *, demo: bool) -> int:
     freeze_startup_heap()
     if demo:
         desk.service.submit_many(sample_jobs(core.settings))
+    if open_path is not None:  # once the loop runs: the window is drawn under the preview (or the message)
+        QTimer.singleShot(0, lambda: desk.open_file(open_path))
     try:
         return int(app.exec())
     finally:

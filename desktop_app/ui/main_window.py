@@ -277,6 +277,36 @@ class MainWindow(QMainWindow):
         dialog.finished.connect(lambda _r: self._preview_closed(dialog))
         dialog.open()
 
+    def open_file(self, path: Path) -> bool:
+        """A file handed over from outside (`--open FILE`, the "Import with BatchDesk" verb, a document
+        macOS Finder opens): into the file field, then what Queue… does (the preview). A file that cannot
+        be read gets a message box and leaves the field as it was. True when the preview was asked for."""
+        self.bring_to_front()
+        problem = self._cannot_read(path)
+        if problem is not None:
+            self.last_message = problem
+            self.statusBar().showMessage(problem, 10_000)
+            QMessageBox.warning(self, self.tr("BatchDesk"), problem)
+            return False
+        self.panel.set_path(path)
+        if self.panel.request_queue():
+            return True
+        # A preview (or a submission) is under way: the file waits in the field for the clerk's Queue….
+        self.inform(self.tr("%s is in the file field: queue it when the open preview is closed.") % path.name,
+                    dialog=False)  # fmt: skip
+        return False
+
+    def _cannot_read(self, path: Path) -> str | None:
+        """Why `path` cannot be opened for the preview, in the clerk's words; None when it can."""
+        if not path.is_file():
+            return self.tr("File not found: %s") % path
+        try:
+            with path.open("rb"):
+                pass
+        except OSError as exc:
+            return self.tr("%1 cannot be read: %2").replace("%1", str(path)).replace("%2", exc.strerror or str(exc))
+        return None
+
     def _preview_closed(self, dialog: PreviewDialog) -> None:
         if self.preview is dialog:
             self.preview = None

@@ -123,12 +123,17 @@ class SubmitPanel(QWidget):
         self.queue_button.setEnabled(enabled)
         self.validate_button.setEnabled(enabled)
 
-    def _request(self, *, dry_run: bool) -> None:
+    def request_queue(self) -> bool:
+        """What the Queue… button does; False when it cannot now (no file, or a preview already open)."""
+        return self._request(dry_run=False)
+
+    def _request(self, *, dry_run: bool) -> bool:
         path = self.path()
         if self._busy or path is None:
-            return
+            return False
         self.set_busy(True)  # at once: a double click must not open two previews
         self.queue_requested.emit(path, self.import_type(), dry_run)
+        return True
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:

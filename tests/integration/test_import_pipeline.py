@@ -347,3 +347,49 @@ def test_a_named_sheet(core: Core, tmp_path: Path) -> None:
     assert run_import(core, path).error_code == "missing_required_column"
     task = run_import(core, path, sheet="客户", force=True)
     assert task.status is TaskStatus.SUCCEEDED and task.success_count == 1
+
+
+def test_a_file_changed_after_queueing_is_not_imported(core: Core, tmp_path: Path) -> None:
+    from desktop_app.tasks.submit import submit_file
+    from tests.support.running import run_now
+
+    path = write_csv(tmp_path / "c.csv", [row(1)])
+    result = submit_file(core.store, core.registry, task_type="import", path=path, user="t",
+                         params={"import_type": "customers"})  # fmt: skip
+    write_csv(path, [row(1), row(2)])  # the clerk saves it again in Excel while it waits
+    task = run_now(core, result.task.id)
+    assert task.status is TaskStatus.FAILED and task.error_code == "file_changed"
+    assert customer_codes(core.store) == []
+
+
+def test_a_bad_byte_deep_in_the_file_fails_it_before_any_row(core: Core, tmp_path: Path) -> None:
+    path = write_csv(tmp_path / "late.csv", [row(i) for i in range(1, 30001)], encoding="utf-8")
+    path.write_bytes(path.read_bytes() + b"C099999,\xff\xfe,13800000000\n")
+    task = run_import(core, path)
+    assert task.status is TaskStatus.FAILED and task.error_code == "encoding_undetectable"
+    assert customer_codes(core.store) == []
+
+
+def test_a_cancelled_import_keeps_the_error_rows_it_committed(core: Core, tmp_path: Path) -> None:
+    import threading
+
+    from desktop_app.tasks.runner import run_task
+    from desktop_app.tasks.submit import submit_file
+
+    rows = [row(i, 手机号="x") if i % 10 == 0 else row(i) for i in range(1, 5001)]
+    path = write_csv(tmp_path / "c.csv", rows)
+    result = submit_file(core.store, core.registry, task_type="import", path=path, user="t",
+                         params={"import_type": "customers", "batch_size": 100})  # fmt: skip
+    (task,) = core.store.claim("t:1:1:aa", 1)
+
+    def cancel_midway(progress: object) -> None:
+        if getattr(progress, "success_count", 0) >= 900:
+            core.store.cancel(task.task_no)
+
+    run_task(task, registry=core.registry, store=core.store, paths=core.paths, settings=core.settings,
+             stop_event=threading.Event(), listener=cancel_midway)  # fmt: skip
+    ended = core.store.get(result.task.task_no)
+    assert ended is not None and ended.status is TaskStatus.CANCELLED
+    assert 0 < ended.fail_count < 500 and ended.error_csv
+    assert len(codes_by_row(ended)) == ended.fail_count  # every failed row named, none twice
+    assert list(core.paths.work_dir.glob("*.part")) == []

@@ -1,0 +1,33 @@
+"""Documents the system hands to the running app. macOS Finder (a .csv or .xlsx double-clicked, "Open
+With", a file dropped on the Dock icon) sends them as a QFileOpenEvent to the QApplication, never in argv
+(the bundle is built with argv_emulation=False): an event filter on the application routes each file to the
+same place as `--open FILE`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtGui import QFileOpenEvent
+
+_FILE_OPEN = QEvent.Type.FileOpen
+
+
+class FileOpenFilter(QObject):
+    """Calls `handler(path)` for each local file of a QEvent.FileOpen the application receives; lets every
+    other event through untouched (a filter on the application sees every event of every object, so the
+    check comes first and costs one comparison)."""
+
+    def __init__(self, handler: Callable[[Path], object], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._handler = handler
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() != _FILE_OPEN or not isinstance(event, QFileOpenEvent):
+            return False
+        name = event.file()  # empty for a URL that is not a local file: not BatchDesk's
+        if not name:
+            return False
+        self._handler(Path(name))
+        return True
