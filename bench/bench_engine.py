@@ -183,9 +183,7 @@ def bench_submit(core: Core, work: Path, runs: int) -> dict[str, Any]:
     for _ in range(runs):
         next_content()
         t0 = time.perf_counter()
-        result = submit_file(
-            core.store, core.registry, task_type=task_type, path=path, user="bench", params=params
-        )
+        result = submit_file(core.store, core.registry, task_type=task_type, path=path, user="bench", params=params)
         total.append(time.perf_counter() - t0)
         assert result.duplicate_of is None, "expected a new task per submission"
         t0 = time.perf_counter()
@@ -315,9 +313,7 @@ def bench_claim(core: Core, db_url: str, data_dir: Path, count: int, procs: int)
     start = time.perf_counter()
     try:
         for _ in range(procs):
-            workers.append(
-                subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-            )
+            workers.append(subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
         deadline = start + 900
         while final_count(core) < count:
             if time.perf_counter() > deadline:

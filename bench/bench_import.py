@@ -106,9 +106,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--small", type=int, default=100_000)
-    parser.add_argument(
-        "--work", type=Path, default=None, help="where to put the files (default: a temp dir)"
-    )
+    parser.add_argument("--work", type=Path, default=None, help="where to put the files (default: a temp dir)")
     args = parser.parse_args()
     work = args.work or Path(tempfile.mkdtemp(prefix="bench-import-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -118,9 +116,7 @@ def main() -> None:
     if not small.exists():
         make(small, args.small)
     print(f"files: {big} ({big.stat().st_size / 1e6:.1f} MB), {small} ({small.stat().st_size / 1e6:.1f} MB)")
-    print(
-        f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}, SQLite {sqlite3.sqlite_version}"
-    )
+    print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}, SQLite {sqlite3.sqlite_version}")
 
     shell_s, shell_mb = shell_import(big, work)
     print(f"sqlite3 shell .import (no validation, no indexes): {shell_s:6.2f} s  {shell_mb:6.0f} MB")

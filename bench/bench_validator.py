@@ -48,9 +48,7 @@ def make_rows(n: int, bad_every: int = 0) -> list[tuple[str, ...]]:
             f"1{rnd.randrange(3, 10)}{rnd.randrange(10**9):09d}",
             f"user{i}@example.com" if i % 3 else "",
             rnd.choice(LEVELS),
-            f"20{rnd.randrange(10, 25)}-{rnd.randrange(1, 13):02d}-{rnd.randrange(1, 29):02d}"
-            if i % 4
-            else "",
+            f"20{rnd.randrange(10, 25)}-{rnd.randrange(1, 13):02d}-{rnd.randrange(1, 29):02d}" if i % 4 else "",
             f"{rnd.randrange(0, 100000)}.{rnd.randrange(100):02d}" if i % 2 else str(rnd.randrange(50000)),
             rnd.choice(DEPARTMENTS),
             rnd.choice(NOTES),

@@ -3,7 +3,7 @@
 #   build_spec/smoke_test.sh [EXECUTABLE]
 # Default EXECUTABLE: dist/BatchDesk/batchdesk (Linux), dist/BatchDesk.app/Contents/MacOS/BatchDesk (macOS),
 # dist/BatchDesk/batchdesk-cli.exe (Windows; BatchDesk.exe beside it is also self-tested, by exit code).
-# Checks: --version; `import --json` of each bundled sample (counts, error CSV inside the data dir);
+# Checks: --version; --help lists --open (the installers' file verb runs it); `import --json` of each bundled sample (counts, error CSV inside the data dir);
 # `--self-test` offscreen (the window imports a sample through the real pipeline); nothing on stderr but
 # known Qt noise; nothing written inside the bundle. All writes go to one temp dir, removed at the end
 # (BATCHDESK_SMOKE_KEEP=1 keeps it). Exit 0 when every check passes.
@@ -58,6 +58,12 @@ want_version="$(sed -n 's/^__version__ = "\(.*\)"/\1/p' desktop_app/__init__.py)
 got="$("$EXE" --version 2>"$WORK/version.err" | tr -d '\r')"
 [[ "$got" == "BatchDesk $want_version" ]] && pass "--version: $got" || fail "--version printed '$got', want 'BatchDesk $want_version'"
 check_stderr "--version" "$WORK/version.err"
+
+# 1b. --help lists --open FILE: the "Import with BatchDesk" verb (Windows) and the .desktop entry (Linux) run it.
+"$EXE" --help >"$WORK/help.out" 2>"$WORK/help.err"
+rc=$?
+if [[ $rc -eq 0 ]] && grep -q -- '--open' "$WORK/help.out"; then pass "--help lists --open"; else fail "--help: exit $rc, no --open listed"; fi
+check_stderr "--help" "$WORK/help.err"
 
 # 2. The command line: import each bundled sample into its own data dir, check the task JSON.
 # sample | expected status | exact total (or -) | exact fail count (or -)

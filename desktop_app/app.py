@@ -63,7 +63,11 @@ def build_core(
     log_to_stderr: bool = False,
 ) -> Core:
     """Resolve paths and settings, open and migrate the database, register the task types."""
-    paths = resolve_paths(data_dir).ensure()
+    try:
+        paths = resolve_paths(data_dir).ensure()
+    except OSError as exc:
+        raise PermanentError(ErrorCode.DATA_DIR_UNUSABLE, path=str(data_dir or "the user data folder"),
+                             detail=exc.strerror or str(exc)) from exc  # fmt: skip
     setup_logging(paths.log_dir, console=log_to_stderr)
     settings = load_settings(paths).with_overrides(**(overrides or {}))
     url = db_url or settings.db_url or sqlite_url(paths.database_file)
@@ -76,9 +80,7 @@ def build_core(
         from sqlalchemy.exc import OperationalError
 
         if isinstance(exc, OperationalError):
-            raise TransientError(
-                ErrorCode.DATABASE_UNAVAILABLE, detail=f"{describe(url)}: {exc.orig}"
-            ) from exc
+            raise TransientError(ErrorCode.DATABASE_UNAVAILABLE, detail=f"{describe(url)}: {exc.orig}") from exc
         raise
     store = TaskStore(engine)
     registry = HandlerRegistry(handlers if handlers is not None else default_handlers(paths, settings))

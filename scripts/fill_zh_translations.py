@@ -60,6 +60,9 @@ ZH: dict[tuple[str, str], str] = {
     ("MainWindow", "The same export is already queued as task %s."): "相同的导出已在排队，任务 %s。",
     ("MainWindow", "The same request is already queued as task %s."): "相同的请求已在排队，任务 %s。",
     ("MainWindow", "E&xport…"): "导出(&X)…",
+    ("MainWindow", "%1 cannot be read: %2"): "无法读取 %1：%2",
+    ("MainWindow", "%s is in the file field: queue it when the open preview is closed."):
+        "%s 已填入文件栏：请在关闭当前预览后再提交。",
     ("MainWindow", "Export a table to a CSV or Excel file, with filters"): "按条件把数据导出为 CSV 或 Excel 文件",
     ("TaskActions", "The exported file is gone: %s"): "导出的文件已不存在：%s",
     ("TaskActions", "&Open exported file"): "打开导出文件(&O)",

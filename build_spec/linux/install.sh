@@ -17,15 +17,9 @@ fi
 
 mkdir -p "$APPS" "$ICONS" "$BIN"
 cp "$DIR/batchdesk.svg" "$ICONS/batchdesk.svg"
-exec_line="\"$DIR/batchdesk\""
-mime=""
-# Offer "Open with BatchDesk" for .csv/.xlsx only when this build accepts a file to open.
-if "$DIR/batchdesk" --help 2>/dev/null | grep -q -- "--open"; then
-  exec_line="$exec_line --open %f"
-  mime="MimeType=text/csv;application/vnd.openxmlformats-officedocument.spreadsheetml.sheet;"
-fi
-sed -e "s|@EXEC@|$exec_line|" -e "s|@TRYEXEC@|$DIR/batchdesk|" "$DIR/batchdesk.desktop" >"$APPS/batchdesk.desktop"
-[ -n "$mime" ] && echo "$mime" >>"$APPS/batchdesk.desktop"
+# The entry runs `batchdesk --open %f`: "Open With BatchDesk" on .csv/.xlsx (its MimeType line) opens the window
+# with the file ready to queue; started from the menu, %f is dropped and a bare --open just opens the window.
+sed -e "s|@EXEC@|\"$DIR/batchdesk\"|" -e "s|@TRYEXEC@|$DIR/batchdesk|" "$DIR/batchdesk.desktop" >"$APPS/batchdesk.desktop"
 ln -sf "$DIR/batchdesk" "$BIN/batchdesk"
 command -v update-desktop-database >/dev/null 2>&1 && update-desktop-database -q "$APPS" || true
 echo "BatchDesk is in your application menu; the command line is $BIN/batchdesk."

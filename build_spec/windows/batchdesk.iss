@@ -1,7 +1,6 @@
 ﻿; Inno Setup 6 script: BatchDesk-Setup-<version>.exe from the PyInstaller onedir (dist\BatchDesk).
 ; Built by build_spec\windows\build_windows.ps1, which passes:
 ;   /DAppVersion=<desktop_app.__version__>   /DSourceDir=<repo>\dist\BatchDesk   /O<repo>\dist
-;   /DOpenArg             when the app accepts `--open FILE` (the "Import with BatchDesk" verb needs it)
 ;   /DSign /Sbatchdesk=.. when a code-signing certificate is configured (signs the exes, Setup, uninstaller)
 ; Saved as UTF-8 with a BOM (Inno Setup then reads the Chinese messages right).
 ; Per-user by default (no administrator rights); an administrator may choose "all users" in the dialog.
@@ -70,9 +69,7 @@ chinesesimplified.DeleteData=是否同时删除 BatchDesk 的数据(任务记录
 
 [Tasks]
 Name: "desktopicon"; Description: "{cm:CreateDesktopIcon}"; GroupDescription: "{cm:AdditionalIcons}"; Flags: unchecked
-#ifdef OpenArg
 Name: "assoc"; Description: "{cm:AssocTask}"; GroupDescription: "{cm:AssocGroup}"
-#endif
 
 [Files]
 Source: "{#SourceDir}\{#AppExe}"; DestDir: "{app}"; Flags: ignoreversion {#SignFlags}
@@ -87,9 +84,9 @@ Type: filesandordirs; Name: "{app}\_internal"
 Name: "{group}\{#AppName}"; Filename: "{app}\{#AppExe}"
 Name: "{autodesktop}\{#AppName}"; Filename: "{app}\{#AppExe}"; Tasks: desktopicon
 
-#ifdef OpenArg
 [Registry]
 ; A context-menu verb on .csv/.xlsx that does not take over their default program (Excel stays the default).
+; `BatchDesk.exe --open FILE` opens the window with FILE in the file field and its import preview shown.
 ; HKA is HKCU for a per-user install, HKLM for an all-users one.
 Root: HKA; Subkey: "Software\Classes\SystemFileAssociations\.csv\shell\BatchDesk.Import"; ValueType: string; ValueName: ""; ValueData: "{cm:ImportVerb}"; Flags: uninsdeletekey; Tasks: assoc
 Root: HKA; Subkey: "Software\Classes\SystemFileAssociations\.csv\shell\BatchDesk.Import"; ValueType: string; ValueName: "Icon"; ValueData: """{app}\{#AppExe}"",0"; Tasks: assoc
@@ -102,7 +99,6 @@ Root: HKA; Subkey: "Software\Classes\Applications\{#AppExe}"; Flags: uninsdelete
 Root: HKA; Subkey: "Software\Classes\Applications\{#AppExe}\SupportedTypes"; ValueType: string; ValueName: ".csv"; ValueData: ""; Tasks: assoc
 Root: HKA; Subkey: "Software\Classes\Applications\{#AppExe}\SupportedTypes"; ValueType: string; ValueName: ".xlsx"; ValueData: ""; Tasks: assoc
 Root: HKA; Subkey: "Software\Classes\Applications\{#AppExe}\shell\open\command"; ValueType: string; ValueName: ""; ValueData: """{app}\{#AppExe}"" --open ""%1"""; Tasks: assoc
-#endif
 
 [Run]
 Filename: "{app}\{#AppExe}"; Description: "{cm:LaunchProgram,{#AppName}}"; Flags: nowait postinstall skipifsilent

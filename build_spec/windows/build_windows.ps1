@@ -34,9 +34,9 @@ if (-not $iscc) {
 }
 
 $isccArgs = @("/DAppVersion=$version", "/DSourceDir=$bundle", "/O$root\dist")
+# The "Import with BatchDesk" verb runs `BatchDesk.exe --open "%1"`: refuse to package a build without it.
 $help = & (Join-Path $bundle "batchdesk-cli.exe") --help | Out-String
-if ($help -match "--open") { $isccArgs += "/DOpenArg" }
-else { Write-Host "build: this build has no --open; the installer leaves out the file-type verb" }
+if ($help -notmatch "--open") { throw "this build's --help does not list --open, which the file verb runs" }
 
 $thumb = $env:WINDOWS_SIGN_THUMBPRINT
 if (-not $thumb -and $env:WINDOWS_SIGN_PFX) {

@@ -19,6 +19,7 @@ USAGE_CODES = {
     ErrorCode.UNKNOWN_TASK_TYPE,
     ErrorCode.TASK_NOT_FOUND,
     ErrorCode.INVALID_PARAMS,
+    ErrorCode.DATA_DIR_UNUSABLE,
 }
 
 
@@ -28,6 +29,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
             reconfigure(encoding="utf-8", errors="replace")
+    # Until the log file is set up, nothing may fall back to Python's last-resort handler, which
+    # would print a traceback in the clerk's face.
+    logging.getLogger().addHandler(logging.NullHandler())
     args = build_parser().parse_args(argv)
     lang: Lang = "en"
     try:

@@ -111,10 +111,12 @@ class Executor(QObject):
         day's key makes the other desks' submissions return the same task."""
         if "cleanup" not in self.registry or not self.settings.daily_cleanup:
             return
-        day = time.strftime("%Y-%m-%d")
+        key = f"cleanup:{host_name()}:{time.strftime('%Y-%m-%d')}"  # the result files are this desk's
         try:
+            if self.store.ended_with_key(key):
+                return  # it ran today already (even if it found nothing to remove)
             self.store.submit(task_type="cleanup", params={"retention_days": self.settings.result_retention_days},
-                              creator="BatchDesk", lane=Lane.SHORT, biz_key=f"cleanup:{day}")  # fmt: skip
+                              creator="BatchDesk", lane=Lane.SHORT, biz_key=key)  # fmt: skip
         except Exception:
             log.exception("could not queue the daily clean-up")
 

@@ -64,9 +64,7 @@ class ErrorCsvWriter:
             csv.writer(self._handle).writerow([ROW_COLUMN, *header, CODES_COLUMN, REASONS_COLUMN])
         self._writer = csv.writer(self._handle)
 
-    def write(
-        self, row_number: int, cells: Sequence[Cell], codes: Sequence[str], reasons: Sequence[str]
-    ) -> None:
+    def write(self, row_number: int, cells: Sequence[Cell], codes: Sequence[str], reasons: Sequence[str]) -> None:
         texts = [neutralise(cell_to_text(c)) for c in cells]
         # Codes and reasons stay under their headings: a short row is padded, a long row's extra
         # cells follow the reasons (kept, so nothing the clerk typed is lost).

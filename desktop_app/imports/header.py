@@ -58,9 +58,7 @@ def map_header(
         keys = set(import_type.keys)
         for text, key in overrides.items():
             if key and key not in keys:
-                raise ValueError(
-                    f"override for header {text!r}: {key!r} is not a column of {import_type.name}"
-                )
+                raise ValueError(f"override for header {text!r}: {key!r} is not a column of {import_type.name}")
             chosen[fold_header(text)] = key
 
     index_by_key: dict[str, int] = {}

@@ -95,9 +95,7 @@ _PER_KIND: Final[Mapping[str, frozenset[str]]] = {
     "enum": frozenset({"enum"}),
     "date": frozenset(),
     "decimal": frozenset({"decimal_scale", "decimal_min", "decimal_max"}),
-    "reference": frozenset(
-        {"reference_table", "reference_column", "reference_target", "min_length", "max_length"}
-    ),
+    "reference": frozenset({"reference_table", "reference_column", "reference_target", "min_length", "max_length"}),
 }
 _EMPTY_MAP: Final[Mapping[str, str]] = MappingProxyType({})
 
@@ -252,8 +250,7 @@ class _Parser:
         if unknown:
             raise self.fail(
                 "",
-                f"unknown setting(s) {', '.join(map(repr, unknown))} "
-                f"(allowed: {', '.join(sorted(_TOP_LEVEL))})",
+                f"unknown setting(s) {', '.join(map(repr, unknown))} (allowed: {', '.join(sorted(_TOP_LEVEL))})",
             )
         name = self.identifier(data, "name", "")
         title_zh = self.text(data, "title_zh", "")
@@ -276,9 +273,7 @@ class _Parser:
                 folded = fold_header(alias)
                 other = seen_alias.get(folded)
                 if other is not None and other != col.key:
-                    raise self.fail(
-                        f"column {col.key!r}", f"alias {alias!r} is also an alias of column {other!r}"
-                    )
+                    raise self.fail(f"column {col.key!r}", f"alias {alias!r} is also an alias of column {other!r}")
                 seen_alias[folded] = col.key
             columns.append(col)
 
@@ -324,9 +319,7 @@ class _Parser:
             raise self.fail(where, f"'required' must be true or false, not {required!r}")
         normalize = raw.get("normalize", "trim")
         if normalize not in NORMALIZE_MODES:
-            raise self.fail(
-                where, f"'normalize' must be one of {', '.join(NORMALIZE_MODES)}, not {normalize!r}"
-            )
+            raise self.fail(where, f"'normalize' must be one of {', '.join(NORMALIZE_MODES)}, not {normalize!r}")
         hint_zh = self.text(raw, "hint_zh", where, optional=True) or ""
         hint_en = self.text(raw, "hint_en", where, optional=True) or ""
         default = raw.get("default")
@@ -406,8 +399,7 @@ class _Parser:
         if not _IDENTIFIER.fullmatch(value):
             raise self.fail(
                 where,
-                f"{name!r} must be an identifier (letters, digits, _; not starting with a digit), "
-                f"got {value!r}",
+                f"{name!r} must be an identifier (letters, digits, _; not starting with a digit), got {value!r}",
             )
         return value
 

@@ -460,9 +460,7 @@ class RowValidator:
             self._pick = lambda cells: (cells[only],)
         else:
             self._pick = itemgetter(*indices)
-        self._fast_check, self.source = _generate_fast_check(
-            specs, self._full, mapping.width, self._check_full
-        )
+        self._fast_check, self.source = _generate_fast_check(specs, self._full, mapping.width, self._check_full)
 
     def check(self, cells: Sequence[Cell]) -> CheckedRow:
         """Check one row; never raises for bad data."""

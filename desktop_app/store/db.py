@@ -114,7 +114,11 @@ def _sqlite_engine(url: str, database: str | None, **kwargs: Any) -> Engine:
         path = Path(database)
         if is_network_path(path.parent):
             raise PermanentError(ErrorCode.NETWORK_SHARE, path=str(path.parent))
-        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise PermanentError(ErrorCode.DATA_DIR_UNUSABLE, path=str(path.parent),
+                                 detail=exc.strerror or str(exc)) from exc  # fmt: skip
     engine = create_engine(
         url,
         poolclass=NullPool if database in (None, "", ":memory:") else None,

@@ -25,6 +25,8 @@ metadata = MetaData()
 Id = BigInteger().with_variant(sqlite.INTEGER(), "sqlite")
 # Microseconds on MySQL/MariaDB (the default DATETIME drops them).
 Stamp = DateTime().with_variant(mysql.DATETIME(fsp=6), "mysql", "mariadb")
+# Each table says mysql_charset="utf8mb4": on MySQL/MariaDB, Chinese text needs it whatever the
+# database's default character set is.
 
 tasks = Table(
     "tasks",
@@ -64,6 +66,8 @@ tasks = Table(
     Index("ix_tasks_claim", "status", "lane", "id"),
     Index("ix_tasks_created", "created_at"),
     Index("ix_tasks_updated", "updated_at"),  # the window asks "what changed since" every few seconds
+    mysql_charset="utf8mb4",
+    mysql_collate="utf8mb4_unicode_ci",
 )
 
 departments = Table(
@@ -71,6 +75,8 @@ departments = Table(
     metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("name", String(100), nullable=False, unique=True),
+    mysql_charset="utf8mb4",
+    mysql_collate="utf8mb4_unicode_ci",
 )
 
 customers = Table(
@@ -88,6 +94,8 @@ customers = Table(
     Column("department_id", Id, nullable=True),
     Column("note", String(200), nullable=True),
     Column("task_no", String(32), nullable=True, index=True),
+    mysql_charset="utf8mb4",
+    mysql_collate="utf8mb4_unicode_ci",
 )
 
 SEEDED_DEPARTMENTS = ("销售部", "市场部", "财务部", "人事部", "技术部", "客服部", "采购部", "物流部")

@@ -19,6 +19,7 @@ from desktop_app.ui.db_secret import split_password, store_password
 from desktop_app.ui.dialogs.settings import SettingsDialog
 from desktop_app.ui.file_open import FileOpenFilter
 from desktop_app.ui.i18n import Translations
+from desktop_app.ui.main_thread_gc import MainThreadGC
 from desktop_app.ui.main_window import MainWindow
 from desktop_app.ui.mapping_memory import MappingMemory
 from desktop_app.ui.task_service import TaskService
@@ -59,6 +60,7 @@ class Desk(QObject):
         self._on_quit = on_quit or app.quit
         self.core = core
         self.executor = build_executor(core)
+        self.gc = MainThreadGC(parent=self)
         self.translations = Translations(app, cache_dir or core.paths.data_dir / "cache" / "i18n")
         self.translations.switch(core.lang)
         self.catalog = ImportCatalog.load(core.lang, exports=export_definitions(core))
@@ -85,6 +87,7 @@ class Desk(QObject):
         app.installEventFilter(self.file_open_filter)
 
     def start(self) -> None:
+        self.gc.start()  # before the workers start allocating in their threads
         self.executor.start()
         self.window.model.fetchMore()
 
@@ -136,4 +139,6 @@ class Desk(QObject):
             return True
         self._stopped = True
         self.app.removeEventFilter(self.file_open_filter)
-        return self.executor.shutdown(timeout)
+        done = self.executor.shutdown(timeout)
+        self.gc.stop()  # the workers are gone: collection may run anywhere again
+        return done

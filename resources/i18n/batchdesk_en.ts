@@ -316,6 +316,18 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>BatchDesk</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%s is in the file field: queue it when the open preview is closed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 cannot be read: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Another file is being queued; try again in a moment.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -345,10 +357,6 @@
     </message>
     <message>
         <source>%1 could not be queued: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>BatchDesk</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

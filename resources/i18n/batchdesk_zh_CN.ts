@@ -316,6 +316,18 @@
         <translation>找不到文件：%s</translation>
     </message>
     <message>
+        <source>BatchDesk</source>
+        <translation>BatchDesk</translation>
+    </message>
+    <message>
+        <source>%s is in the file field: queue it when the open preview is closed.</source>
+        <translation>%s 已填入文件栏：请在关闭当前预览后再提交。</translation>
+    </message>
+    <message>
+        <source>%1 cannot be read: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
         <source>Another file is being queued; try again in a moment.</source>
         <translation>正在提交另一个文件，请稍后再试。</translation>
     </message>
@@ -346,10 +358,6 @@
     <message>
         <source>%1 could not be queued: %2</source>
         <translation>%1 无法加入队列：%2</translation>
-    </message>
-    <message>
-        <source>BatchDesk</source>
-        <translation>BatchDesk</translation>
     </message>
     <message>
         <source>Tasks are running</source>

@@ -33,3 +33,18 @@ def test_a_broken_memory_file_is_ignored(tmp_path: Path) -> None:
     memory = MappingMemory.in_dir(tmp_path)
     memory.path.write_text("{not json", encoding="utf-8")
     assert memory.recall("customers", ["a"]) == {}
+
+
+def test_garbage_is_collected_on_the_gui_thread_while_the_window_lives(qapp: object) -> None:
+    import gc
+
+    from desktop_app.ui.main_thread_gc import MainThreadGC
+
+    guard = MainThreadGC(interval_ms=10)
+    assert gc.isenabled()
+    guard.start()
+    try:
+        assert not gc.isenabled()  # no worker thread can trigger a collection now
+    finally:
+        guard.stop()
+    assert gc.isenabled()

@@ -146,3 +146,12 @@ def test_self_test_runs_the_window_and_the_pipeline() -> None:
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.startswith("self-test ok") and "Traceback" not in result.stderr
+
+
+def test_unusable_data_dir_is_one_plain_line(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    for args in (("tasks", "--json", "--data-dir", str(blocker / "sub")),
+                 ("tasks", "--json", "--db", f"sqlite:///{blocker}/sub/x.sqlite3")):  # fmt: skip
+        code, _, err = cli(*args, check_json=False)
+        assert code == 2 and len(err.strip().splitlines()) == 1 and str(blocker) in err, err

@@ -51,9 +51,7 @@ def _cli(db_url: str, data_dir: Path, *args: str) -> subprocess.Popen[str]:
 def test_kill_9_mid_import_then_restart(core: Core, db_url: str, tmp_path: Path) -> None:
     path = _big_file(tmp_path / "big.csv")
     data_dir = tmp_path / "data"
-    submit = _cli(
-        db_url, data_dir, "submit", str(path), "--type", "customers", "--json", "--batch-size", "500"
-    )
+    submit = _cli(db_url, data_dir, "submit", str(path), "--type", "customers", "--json", "--batch-size", "500")
     out, err = submit.communicate(timeout=120)
     assert submit.returncode == 0, err
     task_no = json.loads(out)["task_no"]
@@ -96,9 +94,7 @@ def test_kill_9_mid_import_then_restart(core: Core, db_url: str, tmp_path: Path)
     assert task.attempt == 2 and task.recoveries == 1
     with core.store.reading() as conn:
         count, distinct = conn.exec_driver_sql(
-            "SELECT COUNT(*), COUNT(DISTINCT code) FROM customers WHERE task_no = :t".replace(
-                ":t", "'" + task_no + "'"
-            )
+            "SELECT COUNT(*), COUNT(DISTINCT code) FROM customers WHERE task_no = :t".replace(":t", "'" + task_no + "'")
         ).one()
     assert count == distinct == ROWS - bad
     # the error CSV names each bad row once, with its row number, despite the crash

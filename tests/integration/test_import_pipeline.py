@@ -182,9 +182,7 @@ def test_xlsx_numbers_and_dates(core: Core, tmp_path: Path) -> None:
     book = Workbook()
     sheet = book.active
     sheet.append(HEADER)
-    sheet.append(
-        ["C000001", "张三", 13800138000, "a@b.cn", "金卡", dt.date(2024, 3, 5), 1500.5, "销售部", None]
-    )
+    sheet.append(["C000001", "张三", 13800138000, "a@b.cn", "金卡", dt.date(2024, 3, 5), 1500.5, "销售部", None])
     sheet.append(["C000002", "李四", 13800138001.0, None, None, dt.datetime(2024, 1, 2), 20, None, None])
     sheet.append(["C000003", "王五", 1.38e9, None, None, "2024/2/30", None, None, None])
     path = tmp_path / "book.xlsx"
@@ -269,9 +267,7 @@ def test_file_too_large(core: Core, tmp_path: Path) -> None:
 
 
 def test_too_many_rows_counted_before_importing(core: Core, tmp_path: Path) -> None:
-    _file_failure(
-        core, write_csv(tmp_path / "rows.csv", [row(i) for i in range(1, 7)]), "too_many_rows", max_rows=5
-    )
+    _file_failure(core, write_csv(tmp_path / "rows.csv", [row(i) for i in range(1, 7)]), "too_many_rows", max_rows=5)
     ok = run_import(core, write_csv(tmp_path / "rows5.csv", [row(i) for i in range(1, 6)]), max_rows=5)
     assert ok.status is TaskStatus.SUCCEEDED
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -63,9 +64,12 @@ def test_cleanup_removes_old_result_files_and_marks_tasks(core: Core, tmp_path: 
 def test_the_daily_cleanup_is_queued_once_whoever_starts(core: Core, qapp: object) -> None:
     from desktop_app.app import build_executor
 
-    for _ in range(2):  # two desks (or two starts) on one database, the same day
+    for _ in range(3):  # several starts on one database, the same day (one after it ran, too)
         executor = build_executor(core)
         executor.start()
+        executor.wait_idle(10)
+        time.sleep(0.5)  # let the clean-up be claimed and end before the next start
+        executor.wait_idle(10)
         executor.shutdown()
     cleanups = [t for t in core.store.list() if t.task_type == "cleanup"]
     assert len(cleanups) == 1 and cleanups[0].lane is Lane.SHORT

@@ -33,9 +33,7 @@ def test_import_direction(path: Path) -> None:
     qt = {n for n in names if n.startswith(("PySide6", "shiboken6"))}
     if top in QT_FREE or top in ("config", "log"):
         assert not qt, f"{rel} imports Qt: {qt}"
-        assert not {
-            n for n in names if n.startswith(("desktop_app.executor", "desktop_app.ui", "desktop_app.cli"))
-        }
+        assert not {n for n in names if n.startswith(("desktop_app.executor", "desktop_app.ui", "desktop_app.cli"))}
     if top != "ui":
         widgets = {n for n in qt if n.startswith(("PySide6.QtWidgets", "PySide6.QtGui"))}
         assert not widgets, f"{rel} uses QtWidgets/QtGui outside desktop_app/ui: {widgets}"

@@ -128,9 +128,7 @@ class Preview:
     rows: list[SourceRow]
 
 
-def preview(
-    path: Path | str, *, encoding: str | None = None, sheet: str | None = None, max_rows: int = 20
-) -> Preview:
+def preview(path: Path | str, *, encoding: str | None = None, sheet: str | None = None, max_rows: int = 20) -> Preview:
     """The header and the first max_rows non-blank data rows of a file."""
     with open_table(path, encoding=encoding, sheet=sheet) as reader:
         it = reader.rows()

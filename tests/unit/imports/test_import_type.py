@@ -204,8 +204,7 @@ def test_unknown_rule_kind(tmp_path: Path) -> None:
 def test_bad_regex(tmp_path: Path) -> None:
     text = BASE.replace("pattern = '^T\\d{3}$'", "pattern = '^T(\\d{3}$'")
     assert error_of(tmp_path, text) == (
-        "column 'code': bad regex '^T(\\\\d{3}$' in 'pattern': "
-        "missing ), unterminated subpattern at position 2"
+        "column 'code': bad regex '^T(\\\\d{3}$' in 'pattern': missing ), unterminated subpattern at position 2"
     )
 
 
@@ -228,10 +227,7 @@ def test_missing_aliases(tmp_path: Path) -> None:
 
 def test_empty_aliases(tmp_path: Path) -> None:
     text = BASE.replace('aliases = ["手机号", "phone"]', "aliases = []")
-    assert (
-        error_of(tmp_path, text)
-        == "column 'phone': 'aliases' must be a non-empty list of header texts, got []"
-    )
+    assert error_of(tmp_path, text) == "column 'phone': 'aliases' must be a non-empty list of header texts, got []"
 
 
 def test_blank_alias(tmp_path: Path) -> None:
@@ -260,9 +256,7 @@ def test_unknown_setting(tmp_path: Path) -> None:
 
 def test_setting_of_another_kind(tmp_path: Path) -> None:
     text = BASE.replace('kind = "enum"', 'kind = "enum"\nmax_length = 3')
-    assert error_of(tmp_path, text).startswith(
-        "column 'size': unknown setting(s) 'max_length' for kind 'enum'"
-    )
+    assert error_of(tmp_path, text).startswith("column 'size': unknown setting(s) 'max_length' for kind 'enum'")
 
 
 def test_unknown_top_level_setting(tmp_path: Path) -> None:
@@ -271,9 +265,7 @@ def test_unknown_top_level_setting(tmp_path: Path) -> None:
 
 def test_bad_normalize(tmp_path: Path) -> None:
     text = BASE.replace('normalize = "nfkc"', 'normalize = "upper"')
-    assert (
-        error_of(tmp_path, text) == "column 'code': 'normalize' must be one of nfkc, trim, none, not 'upper'"
-    )
+    assert error_of(tmp_path, text) == "column 'code': 'normalize' must be one of nfkc, trim, none, not 'upper'"
 
 
 def test_required_not_bool(tmp_path: Path) -> None:
@@ -308,10 +300,7 @@ def test_no_columns(tmp_path: Path) -> None:
 
 def test_enum_without_values(tmp_path: Path) -> None:
     text = BASE.replace('enum = { "小" = "s", "大" = "l", "S" = "s", "L" = "l" }', "")
-    assert (
-        error_of(tmp_path, text)
-        == "column 'size': kind 'enum' needs 'enum' = { input = \"stored value\", ... }"
-    )
+    assert error_of(tmp_path, text) == "column 'size': kind 'enum' needs 'enum' = { input = \"stored value\", ... }"
 
 
 def test_enum_conflicting_inputs(tmp_path: Path) -> None:
@@ -323,9 +312,7 @@ def test_enum_conflicting_inputs(tmp_path: Path) -> None:
 
 def test_enum_default_not_a_value(tmp_path: Path) -> None:
     text = BASE.replace('default = "s"', 'default = "小"')
-    assert error_of(tmp_path, text) == (
-        "column 'size': default '小' must be one of the stored enum values ['l', 's']"
-    )
+    assert error_of(tmp_path, text) == ("column 'size': default '小' must be one of the stored enum values ['l', 's']")
 
 
 def test_default_on_required_column(tmp_path: Path) -> None:
@@ -408,9 +395,7 @@ reference_column = "name"
 reference_target = "dept_id"
 """
     )
-    assert (
-        error_of(tmp_path, text) == "column 'dept': 'reference_table' must be a non-empty string, got nothing"
-    )
+    assert error_of(tmp_path, text) == "column 'dept': 'reference_table' must be a non-empty string, got nothing"
 
 
 def test_duplicate_type_names_in_folder(tmp_path: Path) -> None:

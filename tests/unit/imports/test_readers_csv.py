@@ -165,9 +165,7 @@ def test_utf8_char_split_across_chunk_boundaries(tmp_path: Path, boundary: int, 
 
 @pytest.mark.parametrize("boundary", [8191, 8192, 65536, SAMPLE_BYTES])
 @pytest.mark.parametrize("split", [1, 2, 3])
-def test_gb18030_four_byte_char_split_across_chunk_boundaries(
-    tmp_path: Path, boundary: int, split: int
-) -> None:
+def test_gb18030_four_byte_char_split_across_chunk_boundaries(tmp_path: Path, boundary: int, split: int) -> None:
     data, expected = _file_with_char_at(boundary, split, "𠀀", "gb18030")
     path = write(tmp_path / "split.csv", data)
     with open_table(path) as reader:

@@ -16,9 +16,7 @@ D = datetime.date
 DT = datetime.datetime
 
 
-def make_xlsx(
-    path: Path, rows: dict[int, list[object]], *, sheet: str = "Data", extra: str | None = None
-) -> Path:
+def make_xlsx(path: Path, rows: dict[int, list[object]], *, sheet: str = "Data", extra: str | None = None) -> Path:
     """rows: {sheet row number (1-based): values from column A}."""
     wb = openpyxl.Workbook()
     ws = wb.active
@@ -36,9 +34,7 @@ def make_xlsx(
     return path
 
 
-def make_xls(
-    path: Path, rows: dict[int, list[object]], *, sheet: str = "Data", extra: str | None = None
-) -> Path:
+def make_xls(path: Path, rows: dict[int, list[object]], *, sheet: str = "Data", extra: str | None = None) -> Path:
     wb = xlwt.Workbook()
     ws = wb.add_sheet(sheet)
     date_style = xlwt.easyxf(num_format_str="YYYY-MM-DD")
@@ -336,9 +332,7 @@ def test_understated_dimension_does_not_cut_the_sheet(tmp_path: Path) -> None:
 
 
 def test_fraction_done_without_a_declared_size(tmp_path: Path) -> None:
-    path = make_xlsx(
-        tmp_path / "n.xlsx", {1: ["n", "s"], **{r: [r * 7919, f"name{r}"] for r in range(2, 20_002)}}
-    )
+    path = make_xlsx(tmp_path / "n.xlsx", {1: ["n", "s"], **{r: [r * 7919, f"name{r}"] for r in range(2, 20_002)}})
     _set_dimension(path, None)
     with open_table(path) as reader:
         assert reader.fraction_done() == 0.0

@@ -159,9 +159,7 @@ def test_code_required() -> None:
     assert only_error("code", None).code == C.REQUIRED_MISSING
 
 
-@pytest.mark.parametrize(
-    "cell", ["C12345", "C1234567", "c000001", "X000001", "C00000a", "C 000001", "C٠٠٠٠٠١"]
-)
+@pytest.mark.parametrize("cell", ["C12345", "C1234567", "c000001", "X000001", "C00000a", "C 000001", "C٠٠٠٠٠١"])
 def test_code_pattern(cell: str) -> None:
     error = only_error("code", cell)
     assert error == RowError(C.PATTERN_MISMATCH, "code", cell, {"value": cell})
@@ -209,9 +207,7 @@ def test_phone_pattern_message_exact() -> None:
     error = only_error("phone", "1380013800")
     assert error == RowError(C.PATTERN_MISMATCH, "phone", "1380013800", {"value": "1380013800"})
     assert error.message(CUSTOMERS, "zh") == "手机号格式不正确，应为 11 位数字"
-    assert (
-        error.message(CUSTOMERS, "en") == "Phone has the wrong format, it must be 11 digits starting with 1"
-    )
+    assert error.message(CUSTOMERS, "en") == "Phone has the wrong format, it must be 11 digits starting with 1"
 
 
 @pytest.mark.parametrize(
@@ -387,9 +383,7 @@ def test_decimals(cell: Cell, expected: Decimal) -> None:
 @pytest.mark.parametrize("cell", ["1000000.01", "-1", "-5", "-0.01", "1000001", "99999999999999999999"])
 def test_out_of_range(cell: str) -> None:
     error = only_error("credit_limit", cell)
-    assert error == RowError(
-        C.OUT_OF_RANGE, "credit_limit", cell, {"value": cell, "min": "0", "max": "1000000"}
-    )
+    assert error == RowError(C.OUT_OF_RANGE, "credit_limit", cell, {"value": cell, "min": "0", "max": "1000000"})
 
 
 def test_out_of_range_message() -> None:
@@ -483,12 +477,8 @@ def test_two_problems_in_otherwise_fast_row() -> None:
 def test_csv_column_count_mismatch(found: int) -> None:
     cells = (*VALID, "extra", "more")[:found]
     result = V.check(cells)
-    assert result == CheckedRow(
-        None, (RowError(C.COLUMN_COUNT_MISMATCH, None, "", {"found": found, "expected": 9}),)
-    )
-    assert (
-        result.errors[0].message(CUSTOMERS, "zh") == f"这一行有 {found} 列，表头有 9 列（可能多了或少了逗号）"
-    )
+    assert result == CheckedRow(None, (RowError(C.COLUMN_COUNT_MISMATCH, None, "", {"found": found, "expected": 9}),))
+    assert result.errors[0].message(CUSTOMERS, "zh") == f"这一行有 {found} 列，表头有 9 列（可能多了或少了逗号）"
     assert result.errors[0].message(CUSTOMERS, "en") == (
         f"This row has {found} fields but the header has 9 (a comma too many or too few?)"
     )

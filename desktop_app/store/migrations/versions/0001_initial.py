@@ -6,6 +6,8 @@ Revision ID: 0001
 Revises:
 """
 
+from typing import Any
+
 import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects import mysql, sqlite
@@ -17,6 +19,8 @@ depends_on = None
 
 Id = sa.BigInteger().with_variant(sqlite.INTEGER(), "sqlite")
 Stamp = sa.DateTime().with_variant(mysql.DATETIME(fsp=6), "mysql", "mariadb")
+# MySQL/MariaDB: Chinese text needs utf8mb4 whatever the database's default character set is.
+UTF8MB4: dict[str, Any] = {"mysql_charset": "utf8mb4", "mysql_collate": "utf8mb4_unicode_ci"}
 DEPARTMENTS = ("销售部", "市场部", "财务部", "人事部", "技术部", "客服部", "采购部", "物流部")
 
 
@@ -53,6 +57,7 @@ def upgrade() -> None:
         sa.Column("heartbeat_at", Stamp, nullable=True),
         sa.Column("created_at", Stamp, nullable=False),
         sa.Column("updated_at", Stamp, nullable=False),
+        **UTF8MB4,
     )
     op.create_index("ix_tasks_claim", "tasks", ["status", "lane", "id"])
     op.create_index("ix_tasks_created", "tasks", ["created_at"])
@@ -60,6 +65,7 @@ def upgrade() -> None:
         "departments",
         sa.Column("id", Id, primary_key=True, autoincrement=True),
         sa.Column("name", sa.String(100), nullable=False, unique=True),
+        **UTF8MB4,
     )
     op.create_table(
         "customers",
@@ -75,6 +81,7 @@ def upgrade() -> None:
         sa.Column("department_id", Id, nullable=True),
         sa.Column("note", sa.String(200), nullable=True),
         sa.Column("task_no", sa.String(32), nullable=True, index=True),
+        **UTF8MB4,
     )
     op.bulk_insert(departments, [{"name": name} for name in DEPARTMENTS])
 
