@@ -39,6 +39,7 @@ class TaskRecord:
     error_code: str | None = None
     error_msg: str | None = None
     creator: str = ""
+    host: str | None = None  # the desk whose files it uses; None: any desk
     owner: str | None = None
     attempt: int = 0
     recoveries: int = 0
@@ -101,6 +102,7 @@ class TaskRecord:
             "started_at": _iso(self.started_at),
             "ended_at": _iso(self.ended_at),
             "creator": self.creator,
+            "host": self.host,
             "file": self.params.get("file"),
             "dry_run": bool(self.params.get("dry_run", False)),
             "warnings": list(self.summary.get("warnings", [])),

@@ -69,6 +69,7 @@ class Executor(QObject):
         self.settings = settings
         self.lang: Lang = lang
         self.owner = make_owner()
+        self._host = host_name()
         self._only_ids = set(only_task_ids) if only_task_ids is not None else None
         self._slots = max(1, settings.workers)
         self._short_slots = min(max(0, settings.short_slots), self._slots - 1) if self._slots > 1 else 0
@@ -116,7 +117,7 @@ class Executor(QObject):
             if self.store.ended_with_key(key):
                 return  # it ran today already (even if it found nothing to remove)
             self.store.submit(task_type="cleanup", params={"retention_days": self.settings.result_retention_days},
-                              creator="BatchDesk", lane=Lane.SHORT, biz_key=key)  # fmt: skip
+                              creator="BatchDesk", lane=Lane.SHORT, biz_key=key, host=self._host)  # fmt: skip
         except Exception:
             log.exception("could not queue the daily clean-up")
 
@@ -256,12 +257,16 @@ class Executor(QObject):
         free, _ = self._free_slots()
         if free > 0:
             limit = min(free, self.settings.poll_batch)
-            for task in self.store.claim(self.owner, limit, lanes=[Lane.SHORT], only_ids=only, task_types=types):
+            for task in self.store.claim(
+                self.owner, limit, lanes=[Lane.SHORT], only_ids=only, task_types=types, host=self._host
+            ):
                 self._start(task)
         _, free_long = self._free_slots()
         if free_long > 0:
             limit = min(free_long, self.settings.poll_batch)
-            for task in self.store.claim(self.owner, limit, lanes=[Lane.LONG], only_ids=only, task_types=types):
+            for task in self.store.claim(
+                self.owner, limit, lanes=[Lane.LONG], only_ids=only, task_types=types, host=self._host
+            ):
                 self._start(task)
 
     def _start(self, task: TaskRecord) -> None:

@@ -22,6 +22,7 @@ from desktop_app.exports.writer import ENCODINGS, FORMATS, cell_text, open_write
 from desktop_app.imports.import_type import ImportType
 from desktop_app.store.tasks import TaskStore
 from desktop_app.tasks.context import TaskContext
+from desktop_app.tasks.identity import host_name
 
 PAGE = 5000
 
@@ -72,8 +73,9 @@ class ExportHandler:
         clean = definition.clean_filters(filters)
         params = {"export": name, "filters": clean, "format": fmt, "encoding": encoding}
         key = export_key(name, clean, fmt, encoding)
+        # the file is written into the data dir of the desk that runs it: the asking desk
         return store.submit(task_type=self.task_type, params=params, creator=user, lane=self.lane,
-                            biz_key=key, refuse_if_committed=False)  # fmt: skip
+                            biz_key=key, refuse_if_committed=False, host=host_name())  # fmt: skip
 
     def run(self, ctx: TaskContext) -> TaskOutcome:
         params = ctx.params
@@ -91,7 +93,8 @@ class ExportHandler:
         folder.mkdir(parents=True, exist_ok=True)
         stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
         final = folder / f"{definition.name}-{stamp}-{ctx.task.task_no}.{fmt}"
-        temp = ctx.work_dir / f"{ctx.task.task_no}.export.part"
+        # one temp file per attempt: a worker that lost the task never writes into its successor's file
+        temp = ctx.work_dir / f"{ctx.task.task_no}-a{ctx.task.attempt}.export.part"
         writer = open_writer(temp, [c.header for c in definition.columns], fmt, encoding)
         order = t.c[definition.order_key]
         query = select(*(t.c[c.key] for c in definition.columns), order).where(*where).order_by(order).limit(PAGE)
@@ -116,6 +119,8 @@ class ExportHandler:
                     counts=(total, done, 0),
                 )
             writer.close()
+            # Still ours? (a fenced write: raises if another worker took the task over meanwhile)
+            ctx.report(stage=stage_text(Stage.SUMMARISING, ctx.lang), force=True)
         except BaseException:
             writer.close()
             temp.unlink(missing_ok=True)

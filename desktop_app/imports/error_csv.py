@@ -53,8 +53,11 @@ class ErrorCsvWriter:
         self.path = path
         self.width = len(header)
         self.rows_written = 0
+        # True when a resume found the earlier rows gone (the file deleted, or cut short by a power
+        # loss): the rows after the checkpoint still get named, and the summary says what is missing.
+        self.lost_earlier_rows = resume_at is not None and (not path.exists() or path.stat().st_size < resume_at)
         path.parent.mkdir(parents=True, exist_ok=True)
-        if resume_at is not None and path.exists():
+        if resume_at is not None and not self.lost_earlier_rows:
             with path.open("r+b") as raw:
                 raw.truncate(resume_at)
             self._handle = path.open("a", encoding="utf-8", newline="")

@@ -111,6 +111,7 @@ class ImportRun:
         self._ref_ids: dict[str, dict[object, int]] = {}
         self._key_position = {key: i for i, key in enumerate(itype.keys)}
         self.work_file = error_csv_work_file(ctx)
+        self._lost_error_rows_before = 0
 
     # --- stages --------------------------------------------------------------------------
 
@@ -128,6 +129,7 @@ class ImportRun:
                 total_rows = self._count(reader)
                 resume_row, resume_bytes = 1, None
             errors = error_csv.ErrorCsvWriter(self.work_file, reader.header, resume_at=resume_bytes)
+            self._lost_error_rows_before = resume_row if errors.lost_earlier_rows else 0
             try:
                 self._import_rows(reader, validator, errors, total_rows, resume_row, is_error_csv)
             finally:
@@ -413,6 +415,14 @@ class ImportRun:
             for h in mapping.unknown
             if h.strip().lstrip(error_csv.BOM) not in error_csv.MARKER_COLUMNS
         ]
+        if self._lost_error_rows_before:
+            row = self._lost_error_rows_before
+            warnings.append(
+                f"第 {row} 行之前的错误明细在中断后丢失（失败计数仍然准确），如需明细请对原文件做一次仅校验"
+                if self.lang == "zh"
+                else f"the error rows before row {row} were lost in an interruption (the counts are right); "
+                "run a validation-only pass of the file to list them"
+            )
         total, success, fail = self.counts.as_tuple()
         status = outcome_status(total, fail, self.ctx.settings.fail_threshold)
         repairs = self.options.repairs or error_csv.repaired_task_from_name(self.options.file)

@@ -51,6 +51,8 @@ tasks = Table(
     Column("error_msg", String(2000), nullable=True),
     Column("creator", String(128), nullable=False, server_default=""),
     Column("owner", String(200), nullable=True),
+    # the desk whose files the task reads and writes; NULL: any desk may run it (migration 0003)
+    Column("host", String(80), nullable=True),
     Column("attempt", Integer, nullable=False, server_default="0"),
     Column("recoveries", Integer, nullable=False, server_default="0"),
     Column("retries", Integer, nullable=False, server_default="0"),

@@ -120,6 +120,7 @@ class TaskStore:
         biz_key: str | None = None,
         force: bool = False,
         refuse_if_committed: bool = True,
+        host: str | None = None,
     ) -> SubmitResult:
         """Create a pending task, or return the active one with the same key (idempotent).
 
@@ -147,6 +148,7 @@ class TaskStore:
                             lane=lane.value,
                             biz_key=biz_key,
                             active_key=biz_key,
+                            host=host,
                             params=params,
                             status=TaskStatus.PENDING.value,
                             creator=creator,
@@ -195,8 +197,12 @@ class TaskStore:
         lanes: Sequence[Lane] | None = None,
         only_ids: Sequence[int] | None = None,
         task_types: Sequence[str] | None = None,
+        host: str | None = None,
     ) -> builtins.list[TaskRecord]:
-        """Claim up to `limit` due pending tasks in created order; each won by a conditional UPDATE."""
+        """Claim up to `limit` due pending tasks in created order; each won by a conditional UPDATE.
+
+        With `host`, only tasks of that desk or of no desk in particular (a file on a share, a task
+        that only touches the database) are taken."""
         if limit <= 0:
             return []
         due = or_(tasks.c.next_run_at.is_(None), tasks.c.next_run_at <= self.now())
@@ -205,6 +211,8 @@ class TaskStore:
             query = query.where(tasks.c.lane.in_([lane.value for lane in lanes]))
         if only_ids is not None:
             query = query.where(tasks.c.id.in_(list(only_ids)))
+        if host is not None:
+            query = query.where(or_(tasks.c.host.is_(None), tasks.c.host == host))
         if task_types is not None:
             # A worker claims only the types it can run, so a newer desk's task waits for a newer desk.
             query = query.where(tasks.c.task_type.in_(list(task_types)))
@@ -509,7 +517,8 @@ class TaskStore:
         """Merge facts into a task's summary (e.g. an export file replaced by a newer one). Not a
         transition: the status stays what it is."""
         with self.engine.begin() as conn:
-            current = conn.execute(select(tasks.c.summary).where(tasks.c.id == task_id)).scalar()
+            # FOR UPDATE: two annotations at once (a clean-up, a completion) must not lose one another
+            current = conn.execute(select(tasks.c.summary).where(tasks.c.id == task_id).with_for_update()).scalar()
             merged = {**(current or {}), **fields}
             conn.execute(update(tasks).where(tasks.c.id == task_id).values(summary=merged, updated_at=self.now()))
 
@@ -566,6 +575,7 @@ def _record(row: Row[Any]) -> TaskRecord:
         error_code=m["error_code"],
         error_msg=m["error_msg"],
         creator=m["creator"] or "",
+        host=m["host"],
         owner=m["owner"],
         attempt=int(m["attempt"]),
         recoveries=int(m["recoveries"]),

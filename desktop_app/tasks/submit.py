@@ -9,7 +9,9 @@ from typing import Any
 
 from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.task import SubmitResult
+from desktop_app.store.db import is_network_path
 from desktop_app.store.tasks import TaskStore
+from desktop_app.tasks.identity import host_name
 from desktop_app.tasks.registry import HandlerRegistry
 
 CHUNK = 1 << 20
@@ -69,4 +71,7 @@ def submit_file(
         force=force,
         # A validation-only run commits nothing, so running it again is never "importing twice".
         refuse_if_committed=not params.get("dry_run"),
+        # The file is on this desk (and so will its results be): on a shared database only this desk
+        # runs it, unless the file sits on a network share every desk can read.
+        host=None if is_network_path(path.parent) else host_name(),
     )

@@ -47,8 +47,9 @@ def test_import_wait_json_contract(tmp_path: Path, data_dir: str) -> None:
     # the same bytes again: refused, pointing at the first task
     code, again, _ = cli("import", str(path), "--type", "customers", "--wait", "--json", "--data-dir", data_dir)
     assert code == 1 and again["duplicate_of"] == task["task_no"] and again["error_code"] == "already_imported"
-    code, forced, _ = cli("import", str(path), "--type", "customers", "--wait", "--json", "--force",
-                          "--data-dir", data_dir)  # fmt: skip
+    code, forced, err = cli("import", str(path), "--type", "customers", "--wait", "--json", "--force",
+                            "--data-dir", data_dir)  # fmt: skip
+    assert isinstance(forced, dict), f"exit {code}, stderr: {err}"
     assert code == 1 and forced["status"] == "failed" and forced["fail_count"] == 4  # all already_exists
     code, status, _ = cli("status", task["task_no"], "--json", "--data-dir", data_dir)
     assert code == 0 and status["task_no"] == task["task_no"] and set(status) >= TASK_FIELDS

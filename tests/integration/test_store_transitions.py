@@ -167,3 +167,14 @@ def test_retry_release_sets_next_run_in_the_future(core: Core) -> None:
     assert core.store.claim("a:1:1:aa", 5) == []  # not due yet
     current = core.store.get(task.task_no)
     assert current is not None and current.retries == 1 and current.next_run_at is not None
+
+
+def test_a_desk_claims_its_own_and_unbound_tasks_only(core: Core) -> None:
+    mine = core.store.submit(task_type="test.steps", params={}, creator="me", host="desk-a").task
+    theirs = core.store.submit(task_type="test.steps", params={}, creator="me", host="desk-b").task
+    anyone = core.store.submit(task_type="test.steps", params={}, creator="me").task
+    claimed = core.store.claim("desk-a:1:1:aa", 10, host="desk-a")
+    assert sorted(t.task_no for t in claimed) == sorted([mine.task_no, anyone.task_no])
+    assert core.store.get(theirs.task_no).status is TaskStatus.PENDING  # type: ignore[union-attr]
+    (other,) = core.store.claim("desk-b:1:1:bb", 10, host="desk-b")
+    assert other.task_no == theirs.task_no and other.host == "desk-b"
