@@ -5,10 +5,13 @@ from __future__ import annotations
 import csv
 import os
 import re
+import shutil
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from desktop_app.imports.readers import Cell, cell_to_text
+from desktop_app.tasks.context import TaskContext
 
 ROW_COLUMN = "行号"
 CODES_COLUMN = "错误代码"
@@ -85,3 +88,25 @@ class ErrorCsvWriter:
     def close(self) -> None:
         if not self._handle.closed:
             self._handle.close()
+
+
+def error_csv_work_file(ctx: TaskContext) -> Path:
+    return ctx.work_dir / f"{ctx.task.task_no}-errors.csv.part"
+
+
+def keep_error_rows(ctx: TaskContext) -> dict[str, Any]:
+    """An import that ends early (cancelled, failed, retries spent) still hands over the error rows
+    of the batches it committed: the clerk is told how many rows failed, so they must see which."""
+    work = error_csv_work_file(ctx)
+    if not work.exists():
+        return {}
+    with work.open("rb") as handle:
+        rows = sum(1 for _ in handle) - 1
+    if rows <= 0:
+        work.unlink(missing_ok=True)
+        return {}
+    folder = ctx.results_dir / ctx.task.task_no
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / f"{ctx.task.task_no}-errors.csv"
+    shutil.move(str(work), target)
+    return {"error_csv": str(target)}

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import codecs
 import json
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
@@ -19,6 +17,8 @@ from desktop_app.domain.task import TaskOutcome
 from desktop_app.imports import error_csv
 from desktop_app.imports.header import HeaderMapping, map_header
 from desktop_app.imports.import_type import ImportType
+from desktop_app.imports.options import ImportOptions
+from desktop_app.imports.precount import line_bound
 from desktop_app.imports.readers import SourceRow, TableReader, open_table
 from desktop_app.imports.validator import RowError, RowValidator, compile_validator
 from desktop_app.store.business import Reference, TableWriter
@@ -27,42 +27,6 @@ from desktop_app.tasks.submit import file_sha256
 
 MIB = 1024 * 1024
 PRECHECK_ROWS = 20
-
-
-@dataclass(frozen=True)
-class ImportOptions:
-    """The import task's parameters, typed."""
-
-    file: Path
-    import_type: str
-    dry_run: bool = False
-    encoding: str | None = None
-    max_rows: int = 1_000_000
-    max_file_mb: int = 50
-    batch_size: int = 1000
-    repairs: str | None = None
-    header_overrides: dict[str, str] = field(default_factory=dict)
-    sheet: str | None = None
-
-    @classmethod
-    def from_params(
-        cls, params: dict[str, Any], *, batch_default: int, rows_default: int, mb_default: int
-    ) -> ImportOptions:
-        try:
-            return cls(
-                file=Path(params["file"]),
-                import_type=str(params["import_type"]),
-                dry_run=bool(params.get("dry_run", False)),
-                encoding=params.get("encoding") or None,
-                max_rows=int(params.get("max_rows") or rows_default),
-                max_file_mb=int(params.get("max_file_mb") or mb_default),
-                batch_size=max(1, int(params.get("batch_size") or batch_default)),
-                repairs=params.get("repairs") or None,
-                header_overrides=dict(params.get("header_overrides") or {}),
-                sheet=params.get("sheet") or None,
-            )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise PermanentError(ErrorCode.INVALID_PARAMS, detail=str(exc)) from exc
 
 
 @dataclass
@@ -110,7 +74,7 @@ class ImportRun:
         self._seen: set[object] = set()  # dry run only: the keys a real run would have inserted
         self._ref_ids: dict[str, dict[object, int]] = {}
         self._key_position = {key: i for i, key in enumerate(itype.keys)}
-        self.work_file = error_csv_work_file(ctx)
+        self.work_file = error_csv.error_csv_work_file(ctx)
         self._lost_error_rows_before = 0
 
     # --- stages --------------------------------------------------------------------------
@@ -184,7 +148,7 @@ class ImportRun:
         when that bound passes the limit is the exact (parsing) count needed.
         """
         self._stage(Stage.COUNTING, 2)
-        bound = _line_bound(self.options.file, reader.encoding) if reader.format == "csv" else None
+        bound = line_bound(self.options.file, reader.encoding) if reader.format == "csv" else None
         if bound is not None and bound <= self.options.max_rows:
             return bound
         rows = reader.count_rows(limit=self.options.max_rows)
@@ -467,56 +431,6 @@ class ImportRun:
 
     def _stage(self, stage: Stage, progress: float) -> None:
         self.ctx.report(stage=stage_text(stage, self.lang), progress=progress, force=True)
-
-
-def _line_bound(path: Path, encoding: str | None) -> int | None:
-    """Line breaks after the header: at least the number of data records (None: not countable by bytes).
-
-    The same pass decodes the whole file strictly (incrementally, so a character split between two
-    chunks is fine): a bad byte 50 MB in fails the file before any row is written, not halfway.
-    """
-    if not encoding or encoding.replace("_", "-").lower().startswith(("utf-16", "utf-32", "utf16", "utf32")):
-        return None
-    decoder = codecs.getincrementaldecoder(encoding)(errors="strict")
-    lines = 0
-    last = b""
-    with path.open("rb") as handle:
-        while chunk := handle.read(1 << 20):
-            lines += chunk.count(b"\n")
-            last = chunk
-            try:
-                decoder.decode(chunk)
-            except UnicodeDecodeError:
-                raise PermanentError(ErrorCode.ENCODING_UNDETECTABLE) from None
-    try:
-        decoder.decode(b"", final=True)
-    except UnicodeDecodeError:
-        raise PermanentError(ErrorCode.ENCODING_UNDETECTABLE) from None
-    if last and not last.endswith(b"\n"):
-        lines += 1  # a last line without a line break
-    return max(0, lines - 1)
-
-
-def error_csv_work_file(ctx: TaskContext) -> Path:
-    return ctx.work_dir / f"{ctx.task.task_no}-errors.csv.part"
-
-
-def keep_error_rows(ctx: TaskContext) -> dict[str, Any]:
-    """An import that ends early (cancelled, failed, retries spent) still hands over the error rows
-    of the batches it committed: the clerk is told how many rows failed, so they must see which."""
-    work = error_csv_work_file(ctx)
-    if not work.exists():
-        return {}
-    with work.open("rb") as handle:
-        rows = sum(1 for _ in handle) - 1
-    if rows <= 0:
-        work.unlink(missing_ok=True)
-        return {}
-    folder = ctx.results_dir / ctx.task.task_no
-    folder.mkdir(parents=True, exist_ok=True)
-    target = folder / f"{ctx.task.task_no}-errors.csv"
-    shutil.move(str(work), target)
-    return {"error_csv": str(target)}
 
 
 def _unknown_warning(header: str, lang: Lang) -> str:

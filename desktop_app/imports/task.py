@@ -8,8 +8,10 @@ from typing import Any
 from desktop_app.config import resources_dir
 from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.task import Lane, TaskOutcome
+from desktop_app.imports.error_csv import keep_error_rows
 from desktop_app.imports.import_type import ImportType, load_import_types
-from desktop_app.imports.pipeline import ImportOptions, ImportRun, keep_error_rows
+from desktop_app.imports.options import ImportOptions
+from desktop_app.imports.pipeline import ImportRun
 from desktop_app.tasks.context import TaskContext
 
 

@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import builtins
 import logging
-import secrets
-import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, Engine, Row, and_, func, or_, select, update
-from sqlalchemy.exc import IntegrityError, OperationalError
-from sqlalchemy.exc import TimeoutError as PoolTimeout
+from sqlalchemy import Connection, Engine, and_, func, or_, select, update
+from sqlalchemy.exc import IntegrityError
 
 from desktop_app.domain.errors import ErrorCode, TransientError
 from desktop_app.domain.status import ACTIVE, TaskStatus, check_transition
@@ -21,17 +18,10 @@ from desktop_app.domain.task import Lane, SubmitResult, TaskRecord
 from desktop_app.store.clock import db_now
 from desktop_app.store.db import READONLY
 from desktop_app.store.schema import tasks
+from desktop_app.store.task_rows import greatest, new_task_no, record_from_row, retry_db
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-
-_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford base32: no I, L, O, U to misread
-
-
-def new_task_no() -> str:
-    """A public task number a clerk can read out on the phone: T + date + 6 random characters."""
-    stamp = time.strftime("%y%m%d")
-    return "T" + stamp + "-" + "".join(secrets.choice(_ALPHABET) for _ in range(6))
 
 
 @dataclass(frozen=True)
@@ -67,12 +57,12 @@ class TaskStore:
     def get(self, task_no: str) -> TaskRecord | None:
         with self.reading() as conn:
             row = conn.execute(select(tasks).where(tasks.c.task_no == task_no)).first()
-        return _record(row) if row else None
+        return record_from_row(row) if row else None
 
     def get_by_id(self, task_id: int) -> TaskRecord | None:
         with self.reading() as conn:
             row = conn.execute(select(tasks).where(tasks.c.id == task_id)).first()
-        return _record(row) if row else None
+        return record_from_row(row) if row else None
 
     def list(
         self,
@@ -96,7 +86,7 @@ class TaskStore:
         query = query.order_by(tasks.c.id.desc() if newest_first else tasks.c.id.asc())
         with self.reading() as conn:
             rows = conn.execute(query.limit(limit).offset(offset)).all()
-        return [_record(r) for r in rows]
+        return [record_from_row(r) for r in rows]
 
     def count(self) -> int:
         with self.reading() as conn:
@@ -106,7 +96,7 @@ class TaskStore:
         """Tasks updated after a database timestamp (for views that refresh incrementally)."""
         with self.reading() as conn:
             rows = conn.execute(select(tasks).where(tasks.c.updated_at > stamp).order_by(tasks.c.id)).all()
-        return [_record(r) for r in rows]
+        return [record_from_row(r) for r in rows]
 
     # --- submission ----------------------------------------------------------------------
 
@@ -170,7 +160,7 @@ class TaskStore:
     def _find_active(self, biz_key: str) -> TaskRecord | None:
         with self.reading() as conn:
             row = conn.execute(select(tasks).where(tasks.c.active_key == biz_key)).first()
-        return _record(row) if row else None
+        return record_from_row(row) if row else None
 
     def _find_committed(self, biz_key: str) -> TaskRecord | None:
         query = (
@@ -185,7 +175,7 @@ class TaskStore:
         )
         with self.reading() as conn:
             row = conn.execute(query).first()
-        return _record(row) if row else None
+        return record_from_row(row) if row else None
 
     # --- claiming ------------------------------------------------------------------------
 
@@ -242,7 +232,7 @@ class TaskStore:
             if not won:
                 return []
             rows = conn.execute(select(tasks).where(tasks.c.id.in_(won)).order_by(tasks.c.id)).all()
-        claimed = [_record(r) for r in rows if r.owner == owner]
+        claimed = [record_from_row(r) for r in rows if r.owner == owner]
         for task in claimed:
             log.info("[%s] claimed by %s (attempt %d)", task.task_no, owner, task.attempt)
         return claimed
@@ -274,7 +264,7 @@ class TaskStore:
         values: dict[str, Any] = {"heartbeat_at": self.now(), "updated_at": self.now()}
         if progress is not None:
             # Progress never runs backwards on screen, whatever order writes land in.
-            values["progress"] = _greatest(self.dialect, tasks.c.progress, max(0, min(100, int(progress))))
+            values["progress"] = greatest(self.dialect, tasks.c.progress, max(0, min(100, int(progress))))
         if stage is not None:
             values["stage"] = stage[:200]
         if counts is not None:
@@ -505,13 +495,13 @@ class TaskStore:
         if exclude_id is not None:
             query = query.where(tasks.c.id != exclude_id)
         with self.reading() as conn:
-            return [_record(r) for r in conn.execute(query.order_by(tasks.c.id)).all()]
+            return [record_from_row(r) for r in conn.execute(query.order_by(tasks.c.id)).all()]
 
     def ended_before(self, cutoff: Any) -> builtins.list[TaskRecord]:
         """Final tasks that ended before a (UTC) time."""
         query = select(tasks).where(tasks.c.status.not_in([s.value for s in ACTIVE]), tasks.c.ended_at < cutoff)
         with self.reading() as conn:
-            return [_record(r) for r in conn.execute(query.order_by(tasks.c.id)).all()]
+            return [record_from_row(r) for r in conn.execute(query.order_by(tasks.c.id)).all()]
 
     def annotate(self, task_id: int, **fields: Any) -> None:
         """Merge facts into a task's summary (e.g. an export file replaced by a newer one). Not a
@@ -533,60 +523,3 @@ class TaskStore:
                     )
                 ).rowcount
             )
-
-
-def _greatest(dialect: str, column: Any, value: int) -> Any:
-    if dialect == "sqlite":
-        return func.max(column, value)
-    return func.greatest(column, value)
-
-
-def retry_db(fn: Callable[[], T], attempts: int = 5, pause: float = 0.5) -> T:
-    """Run a database write, retrying connection-level failures a few times."""
-    for number in range(1, attempts + 1):
-        try:
-            return fn()
-        except (OperationalError, PoolTimeout) as exc:
-            if number == attempts:
-                raise TransientError(
-                    ErrorCode.DATABASE_UNAVAILABLE, detail=str(getattr(exc, "orig", None) or exc)[:300]
-                ) from exc
-            log.warning("database write failed (%s), retrying in %.1f s", exc, pause * number)
-            time.sleep(pause * number)
-    raise AssertionError("unreachable")
-
-
-def _record(row: Row[Any]) -> TaskRecord:
-    m = row._mapping
-    return TaskRecord(
-        id=int(m["id"]),
-        task_no=m["task_no"],
-        task_type=m["task_type"],
-        lane=Lane(m["lane"]),
-        status=TaskStatus(m["status"]),
-        params=dict(m["params"] or {}),
-        biz_key=m["biz_key"],
-        progress=int(m["progress"]),
-        stage=m["stage"] or "",
-        total_count=int(m["total_count"]),
-        success_count=int(m["success_count"]),
-        fail_count=int(m["fail_count"]),
-        result_path=m["result_path"],
-        error_code=m["error_code"],
-        error_msg=m["error_msg"],
-        creator=m["creator"] or "",
-        host=m["host"],
-        owner=m["owner"],
-        attempt=int(m["attempt"]),
-        recoveries=int(m["recoveries"]),
-        retries=int(m["retries"]),
-        cancel_requested=bool(m["cancel_requested"]),
-        next_run_at=m["next_run_at"],
-        checkpoint=m["checkpoint"],
-        summary=dict(m["summary"] or {}),
-        started_at=m["started_at"],
-        ended_at=m["ended_at"],
-        heartbeat_at=m["heartbeat_at"],
-        created_at=m["created_at"],
-        updated_at=m["updated_at"],
-    )

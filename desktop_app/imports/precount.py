@@ -1,0 +1,36 @@
+"""Before importing: the row limit checked on a byte count of line breaks, the encoding on every byte."""
+
+from __future__ import annotations
+
+import codecs
+from pathlib import Path
+
+from desktop_app.domain.errors import ErrorCode, PermanentError
+
+
+def line_bound(path: Path, encoding: str | None) -> int | None:
+    """Line breaks after the header: at least the number of data records (None: not countable by bytes).
+
+    The same pass decodes the whole file strictly (incrementally, so a character split between two
+    chunks is fine): a bad byte 50 MB in fails the file before any row is written, not halfway.
+    """
+    if not encoding or encoding.replace("_", "-").lower().startswith(("utf-16", "utf-32", "utf16", "utf32")):
+        return None
+    decoder = codecs.getincrementaldecoder(encoding)(errors="strict")
+    lines = 0
+    last = b""
+    with path.open("rb") as handle:
+        while chunk := handle.read(1 << 20):
+            lines += chunk.count(b"\n")
+            last = chunk
+            try:
+                decoder.decode(chunk)
+            except UnicodeDecodeError:
+                raise PermanentError(ErrorCode.ENCODING_UNDETECTABLE) from None
+    try:
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        raise PermanentError(ErrorCode.ENCODING_UNDETECTABLE) from None
+    if last and not last.endswith(b"\n"):
+        lines += 1  # a last line without a line break
+    return max(0, lines - 1)
