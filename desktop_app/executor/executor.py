@@ -19,7 +19,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
 from desktop_app.config import Paths, Settings
-from desktop_app.domain.errors import BatchDeskError, Lang
+from desktop_app.domain.errors import BatchDeskError, ErrorCode, Lang, message
 from desktop_app.domain.stages import Stage, stage_text
 from desktop_app.domain.task import Lane, SubmitResult, TaskRecord
 from desktop_app.store.tasks import TaskStore
@@ -29,6 +29,16 @@ from desktop_app.tasks.runner import run_task
 from desktop_app.tasks.submit import submit_file
 
 log = logging.getLogger(__name__)
+
+
+def plain_reason(exc: Exception, lang: Lang) -> str:
+    """An unexpected error in words a clerk can act on; the SQL and the traceback stay in the log."""
+    from sqlalchemy.exc import DBAPIError
+
+    if isinstance(exc, DBAPIError):
+        detail = str(exc.orig or exc).strip().splitlines()[0][:200] if str(exc.orig or exc).strip() else ""
+        return message(ErrorCode.DATABASE_UNAVAILABLE, lang, detail=detail)
+    return message(ErrorCode.INTERNAL_ERROR, lang, detail=type(exc).__name__)
 
 
 class _Job(QRunnable):
@@ -89,15 +99,10 @@ class Executor(QObject):
     # --- life cycle ----------------------------------------------------------------------
 
     def start(self) -> None:
-        """Recover this host's orphaned tasks, then start claiming."""
+        """Start the scheduler thread; it first recovers this host's orphaned tasks, then claims.
+        Nothing here touches the database, so the window's thread never waits on it."""
         if self._thread is not None:
             return
-        recovered = self.store.recover_dead_owners(host_name(), owner_alive, self.settings.max_recoveries,
-                                                   stage_text(Stage.WAITING_RECOVERY, self.lang))  # fmt: skip
-        if recovered:
-            log.warning("recovered tasks of processes that are gone: %s", ", ".join(recovered))
-        if self._only_ids is None:
-            self._schedule_cleanup()
         self._thread = threading.Thread(target=self._loop, name="batchdesk-scheduler", daemon=True)
         self._thread.start()
         log.info(
@@ -186,7 +191,7 @@ class Executor(QObject):
                 self.submit_failed.emit(str(path), exc.text(self.lang))
             except Exception as exc:
                 log.exception("submission of %s failed", path)
-                self.submit_failed.emit(str(path), f"{type(exc).__name__}: {exc}")
+                self.submit_failed.emit(str(path), plain_reason(exc, self.lang))
             else:
                 self.submitted.emit(result)
 
@@ -198,7 +203,19 @@ class Executor(QObject):
 
     # --- the scheduler thread ------------------------------------------------------------
 
+    def _first_round(self) -> None:
+        recovered = self.store.recover_dead_owners(host_name(), owner_alive, self.settings.max_recoveries,
+                                                   stage_text(Stage.WAITING_RECOVERY, self.lang))  # fmt: skip
+        if recovered:
+            log.warning("recovered tasks of processes that are gone: %s", ", ".join(recovered))
+        if self._only_ids is None:
+            self._schedule_cleanup()
+
     def _loop(self) -> None:
+        try:
+            self._first_round()
+        except Exception:
+            log.exception("start-up recovery failed; the stale-heartbeat check will catch those tasks")
         next_heartbeat = time.monotonic() + self.settings.heartbeat_interval
         next_rescue = time.monotonic()
         while not self._quit.is_set():
@@ -300,6 +317,9 @@ class Executor(QObject):
                     log.exception("[%s] could not read the task after it ran", task.task_no)
                     record = None
                 if record is not None:
-                    self.task_changed.emit(record)
+                    try:
+                        self.task_changed.emit(record)
+                    except RuntimeError:  # the window (and this executor's Qt side) is already gone
+                        log.debug("[%s] ended after the executor was deleted", task.task_no)
 
         self._pool.start(_Job(work))
