@@ -185,7 +185,7 @@ def lag_during_imports(app: Any, rows: int) -> dict[str, Any]:
         make(a, rows, seed=1)
         make(b, rows, seed=2)
         sys.stderr.write(f"generated 2 x {rows:,} rows in {time.perf_counter() - t0:.1f} s\n")
-        core = build_core(data_dir=Path(tmp) / "data")
+        core = build_core(data_dir=Path(tmp) / "data", overrides={"daily_cleanup": False})
         desk = Desk(app, core, QSettings(str(Path(tmp) / "w.ini"), QSettings.Format.IniFormat))
         desk.start()
         desk.window.resize(1400, 800)
@@ -214,6 +214,8 @@ def lag_during_imports(app: Any, rows: int) -> dict[str, Any]:
         loop = QEventLoop()
 
         def one_ended(record: Any) -> None:
+            if record.task_type != "import":
+                return
             ended.append(record)
             if len(ended) == len(jobs):
                 loop.quit()
