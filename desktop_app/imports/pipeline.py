@@ -18,7 +18,7 @@ from desktop_app.imports import error_csv
 from desktop_app.imports.header import HeaderMapping, map_header
 from desktop_app.imports.import_type import ImportType
 from desktop_app.imports.options import ImportOptions
-from desktop_app.imports.precount import line_bound
+from desktop_app.imports.precount import holds_neutralised_cells, line_bound
 from desktop_app.imports.readers import SourceRow, TableReader, open_table
 from desktop_app.imports.validator import RowError, RowValidator, compile_validator
 from desktop_app.store.business import Reference, TableWriter
@@ -137,7 +137,11 @@ class ImportRun:
         canonical = tuple(h.strip().lstrip(error_csv.BOM) for h in header) == tuple(
             c.aliases[0] for c in self.itype.columns
         )
-        restore = canonical or error_csv.is_error_csv_header(header)
+        restore = (
+            (canonical or error_csv.is_error_csv_header(header))
+            and reader.format == "csv"  # only CSV cells are neutralised (XLSX cells are typed as text)
+            and holds_neutralised_cells(self.options.file, reader.encoding)  # else restoring costs for nothing
+        )
         return mapping, compile_validator(self.itype, mapping), restore
 
     def _count(self, reader: TableReader) -> int:

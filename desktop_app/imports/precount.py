@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import re
 from pathlib import Path
 
 from desktop_app.domain.errors import ErrorCode, PermanentError
@@ -34,3 +35,21 @@ def line_bound(path: Path, encoding: str | None) -> int | None:
     if last and not last.endswith(b"\n"):
         lines += 1  # a last line without a line break
     return max(0, lines - 1)
+
+
+# A cell neutralised against CSV injection: a quote before = + - @ tab or CR. In UTF-8 and GB18030 the
+# quote and these characters are never part of a multi-byte character, so the raw bytes tell.
+_NEUTRALISED = re.compile(rb"'[=+\-@\t\r]")
+
+
+def holds_neutralised_cells(path: Path, encoding: str | None) -> bool:
+    """Whether a CSV may contain neutralised cells (a fast byte scan; True when bytes cannot tell)."""
+    if not encoding or encoding.replace("_", "-").lower().startswith(("utf-16", "utf-32", "utf16", "utf32")):
+        return True
+    tail = b""
+    with path.open("rb") as handle:
+        while chunk := handle.read(1 << 20):
+            if _NEUTRALISED.search(tail + chunk):
+                return True
+            tail = chunk[-1:]
+    return False

@@ -256,6 +256,7 @@ class TaskStore:
         counts: tuple[int, int, int] | None = None,
         conn: Connection | None = None,
         checkpoint: dict[str, Any] | None = None,
+        read_cancel: bool = True,
     ) -> bool:
         """Progress, heartbeat and (optionally) the checkpoint in one fenced UPDATE.
 
@@ -279,7 +280,7 @@ class TaskStore:
                 cancel_requested = bool(cancel.scalar())
         else:
             matched = conn.execute(statement).rowcount
-            cancel_requested = bool(
+            cancel_requested = read_cancel and bool(
                 conn.execute(select(tasks.c.cancel_requested).where(tasks.c.id == fence.task_id)).scalar()
             )
         if matched != 1:

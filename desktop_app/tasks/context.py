@@ -138,7 +138,7 @@ class TaskContext:
             # Ownership first: this fenced write locks our task row (SQLite: the database) until the
             # commit, so no rescuer can take the task while `work` runs, and a worker that lost it
             # (asleep through its own recovery) stops here before it writes anything, files included.
-            self.store.report_progress(self.fence, conn=conn)
+            self.store.report_progress(self.fence, conn=conn, read_cancel=False)
             result = work(conn)
             if counts is not None:
                 self._state.counts = counts() if callable(counts) else counts
