@@ -6,6 +6,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QObject, Signal, Slot
 
 log = logging.getLogger(__name__)
@@ -24,26 +25,69 @@ class _Relay(QObject):
     done = Signal(object)
     failed = Signal(object)
 
-    def __init__(self, on_done: Callable[[Any], None], on_error: Callable[[BaseException], None],
-                 parent: QObject) -> None:  # fmt: skip
+    def __init__(
+        self,
+        on_done: Callable[[Any], None],
+        on_error: Callable[[BaseException], None],
+        finish: Callable[[], None],
+        parent: QObject,
+    ) -> None:
         super().__init__(parent)
         self._on_done = on_done
         self._on_error = on_error
+        self._finish = finish
+        self._context: QObject | None = None
+        self._gone = False
         # Bound slots of an object living on the GUI thread: the call is queued to that thread.
         self.done.connect(self._deliver)
         self.failed.connect(self._fail)
 
+    def watch(self, context: QObject) -> None:
+        """Drop the answer once `context` (the object the callbacks touch) is destroyed."""
+        self._context = context
+        context.destroyed.connect(self._context_destroyed)
+
+    @Slot()
+    def _context_destroyed(self) -> None:
+        self._gone = True
+
+    def _receiver_gone(self) -> bool:
+        return self._gone or (self._context is not None and not shiboken6.isValid(self._context))
+
     @Slot(object)
     def _deliver(self, value: Any) -> None:
+        self._finish()
+        if self._receiver_gone():
+            log.debug("a background result was dropped: its receiver is gone")
+            return
         self._on_done(value)
 
     @Slot(object)
     def _fail(self, exc: Any) -> None:
+        self._finish()
+        if self._receiver_gone():
+            log.debug("a background failure was dropped: its receiver is gone (%s)", exc)
+            return
         self._on_error(exc)
+
+
+def _emit(signal: Any, value: Any) -> None:
+    try:
+        signal.emit(value)
+    except RuntimeError:  # the window went away (and this relay with it) while the call ran
+        log.debug("a background answer arrived after its relay was deleted")
+
+
+def _qobject_of(callback: Callable[..., Any]) -> QObject | None:
+    owner = getattr(callback, "__self__", None)
+    return owner if isinstance(owner, QObject) else None
 
 
 class Background(QObject):
     """Calls functions through a runner (the executor's small pool) and delivers results as callbacks.
+
+    A result whose receiver was destroyed meanwhile (a dialog closed while it was still reading) is
+    dropped: the receiver is `context`, else the QObject whose bound method `on_done` is.
 
     Tests may pass a runner that calls the function at once: the callbacks then still arrive through
     the event loop, as in production.
@@ -59,32 +103,32 @@ class Background(QObject):
         fn: Callable[[], Any],
         on_done: Callable[[Any], None],
         on_error: Callable[[BaseException], None] | None = None,
+        *,
+        context: QObject | None = None,
     ) -> None:
         def finish() -> None:
             self._pending.discard(relay)
             relay.deleteLater()
 
-        def deliver(value: Any) -> None:
-            finish()
-            on_done(value)
-
         def fail(exc: BaseException) -> None:
-            finish()
             if on_error is not None:
                 on_error(exc)
             else:
                 log.error("background call failed: %s", exc, exc_info=exc)
 
-        relay = _Relay(deliver, fail, self)
+        relay = _Relay(on_done, fail, finish, self)
+        receiver = context if context is not None else _qobject_of(on_done)
+        if receiver is not None:
+            relay.watch(receiver)
         self._pending.add(relay)
 
         def work() -> None:
             try:
                 value = fn()
             except Exception as exc:
-                relay.failed.emit(exc)
+                _emit(relay.failed, exc)
             else:
-                relay.done.emit(value)
+                _emit(relay.done, value)
 
         self._runner(work)
 

@@ -78,10 +78,11 @@ class Desk(QObject):
         )
         self.window.setWindowIcon(app_icon())
         self.window.settings_requested.connect(self.open_settings)
+        # The tray's Quit goes through the window's close (MainWindow._wire): one path, which asks.
         self.window.close_decided.connect(self._close_decided)
-        self.tray.quit_requested.connect(self.quit)
         self.settings_dialog: SettingsDialog | None = None
         self._stopped = False
+        self._workers_done = False
         # macOS Finder's documents arrive as QFileOpenEvent on the application (see file_open.py).
         self.file_open_filter = FileOpenFilter(self.open_file, self)
         app.installEventFilter(self.file_open_filter)
@@ -130,15 +131,34 @@ class Desk(QObject):
     def quit(self) -> None:
         self.window.allow_close = True
         self.window.save_state()
+        # Often called from inside the window's closeEvent, where close() does nothing more: hide the
+        # window before waiting for the workers, so the clerk does not face a frozen, unpainted window.
+        self.window.hide()
         self.window.close()
+        if self.executor.running_count():
+            self.tray.notify(
+                self.tr("BatchDesk"), self.tr("Stopping the running tasks; they continue at the next start…")
+            )
         self.shutdown()
         self._on_quit()
 
     def shutdown(self, timeout: float = 60.0) -> bool:
-        if self._stopped:
+        """Stop the executor; True when every worker ended in time. Called again after a False, it
+        waits for the workers once more."""
+        if self._workers_done:
             return True
-        self._stopped = True
-        self.app.removeEventFilter(self.file_open_filter)
+        if not self._stopped:
+            self._stopped = True
+            self.app.removeEventFilter(self.file_open_filter)
+            self.service.stop()
         done = self.executor.shutdown(timeout)
+        self.tray.shutdown()  # after the wait: the "stopping" notice stays up meanwhile
+        if not done:
+            # A worker still runs Python code: automatic collection could then run in its thread and
+            # destroy a Qt object there (main_thread_gc.py), so collection stays on the GUI thread.
+            log.error("workers still running %.0f s after the stop request: garbage collection stays on "
+                      "the GUI thread", timeout)  # fmt: skip
+            return False
+        self._workers_done = True
         self.gc.stop()  # the workers are gone: collection may run anywhere again
-        return done
+        return True

@@ -5,6 +5,7 @@ same place as `--open FILE`."""
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 
@@ -17,11 +18,18 @@ _FILE_OPEN = QEvent.Type.FileOpen
 class FileOpenFilter(QObject):
     """Calls `handler(path)` for each local file of a QEvent.FileOpen the application receives; lets every
     other event through untouched (a filter on the application sees every event of every object, so the
-    check comes first and costs one comparison)."""
+    check comes first and costs one comparison).
+
+    A bound method is held weakly: the filter is its owner's child, and a strong reference back would
+    make a cycle (owner -> filter -> owner) that only the cyclic collector could free."""
 
     def __init__(self, handler: Callable[[Path], object], parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._handler = handler
+        if hasattr(handler, "__self__") and hasattr(handler, "__func__"):
+            method = weakref.WeakMethod(handler)
+            self._handler: Callable[[], Callable[[Path], object] | None] = method
+        else:
+            self._handler = lambda: handler
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() != _FILE_OPEN or not isinstance(event, QFileOpenEvent):
@@ -29,5 +37,8 @@ class FileOpenFilter(QObject):
         name = event.file()  # empty for a URL that is not a local file: not BatchDesk's
         if not name:
             return False
-        self._handler(Path(name))
+        handler = self._handler()
+        if handler is None:
+            return False  # its owner is gone
+        handler(Path(name))
         return True

@@ -79,6 +79,7 @@ class Translations:
         """Use "zh" or "en"; returns whether the translation for it could be loaded."""
         for translator in self._installed:
             self._app.removeTranslator(translator)
+            translator.deleteLater()  # a child of the application: it would live as long as it
         self._installed = []
         self.lang = lang if lang in LOCALES else "en"
         locale = LOCALES[self.lang]
@@ -91,12 +92,15 @@ class Translations:
         app_translator = QTranslator(self._app)
         if qm is None or not app_translator.load(str(qm)):
             log.warning("translation %s could not be loaded", locale)
+            app_translator.deleteLater()
             ok = False
         else:
             self._installed.append(app_translator)
         qt_translator = QTranslator(self._app)
         if qt_translator.load(f"qtbase_{locale}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
             self._installed.append(qt_translator)
+        else:
+            qt_translator.deleteLater()
         for translator in self._installed:
             self._app.installTranslator(translator)
         return ok

@@ -5,14 +5,21 @@ from __future__ import annotations
 import argparse
 import csv
 import gc
+import logging
 import os
 import shutil
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from types import TracebackType
+from typing import Any
 
 from desktop_app import APP_NAME
+from desktop_app.domain.errors import Lang
+
+log = logging.getLogger(__name__)
 
 SELF_TEST_SAMPLE = "customers_clean.csv"
 SELF_TEST_TIMEOUT_S = 120
@@ -36,11 +43,14 @@ def run(args: argparse.Namespace) -> int:
     temp_dir = None
     if getattr(args, "demo", False) or getattr(args, "self_test", False):
         temp_dir = tempfile.mkdtemp(prefix="batchdesk-demo-")
+    start = _startup(args, temp_dir)
+    previous_hook = sys.excepthook
+    sys.excepthook = CrashReporter(start.log_path, show=not getattr(args, "self_test", False), chain=previous_hook)
     try:
         try:
-            core = _build_core(args, temp_dir)
+            core = _build_core(args, temp_dir, start)
         except BatchDeskError as exc:
-            text = exc.text("zh" if os.environ.get("LANG", "").startswith("zh") else "en")
+            text = exc.text(start.lang)  # the settings' language, else the system's
             sys.stderr.write(f"batchdesk: {text}\n")
             if not getattr(args, "self_test", False):
                 QMessageBox.critical(None, APP_NAME, text)
@@ -53,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
             return _self_test(app, core, qsettings)
         return _open(app, core, qsettings, demo=bool(getattr(args, "demo", False)), open_path=_open_path(args))
     finally:
+        sys.excepthook = previous_hook
         if temp_dir is not None:  # the demo's and the self-test's data leave with the window
             shutil.rmtree(temp_dir, ignore_errors=True)
 
@@ -68,35 +79,135 @@ def _qt_args() -> list[str]:
     return sys.argv[sys.argv.index("--") + 1 :] if "--" in sys.argv else []
 
 
-def _build_core(args: argparse.Namespace, temp_dir: str | None):
-    from desktop_app.app import build_core
+@dataclass(frozen=True)
+class Startup:
+    """What is known before the core is built: the settings' language, database URL and log file."""
+
+    lang: Lang = "en"
+    db_url: str | None = None
+    data_dir: Path | None = None
+    log_path: Path | None = None
+
+
+def _startup(args: argparse.Namespace, temp_dir: str | None) -> Startup:
+    """The settings file read once before the core: messages before the window follow its language."""
+    from desktop_app.app import system_lang
     from desktop_app.config import load_settings, resolve_paths
 
+    try:
+        paths = resolve_paths(temp_dir or getattr(args, "data_dir", None))
+    except Exception:  # an unusable data dir: build_core reports it in plain words
+        return Startup(lang=system_lang(""))
+    try:
+        settings = load_settings(paths)
+    except Exception:
+        return Startup(lang=system_lang(""), data_dir=paths.data_dir, log_path=paths.log_dir / "batchdesk.log")
+    return Startup(lang=system_lang(settings.language), db_url=settings.db_url, data_dir=paths.data_dir,
+                   log_path=paths.log_dir / "batchdesk.log")  # fmt: skip
+
+
+def crash_text(log_path: Path | None) -> str:
+    from PySide6.QtCore import QCoreApplication
+
+    if log_path is None:
+        return QCoreApplication.translate("Startup", "BatchDesk hit an internal error; details are in its log.")
+    return QCoreApplication.translate("Startup", "BatchDesk hit an internal error; details are in the log: %s") % (
+        log_path
+    )
+
+
+class CrashReporter:
+    """sys.excepthook while the window runs: an exception nobody caught (in a slot, a Qt virtual) goes
+    to the log with its traceback; the clerk sees one plain message, never the traceback. The message
+    is not modal to the event loop (no exec() inside a hook); a second error while it is up adds none."""
+
+    def __init__(self, log_path: Path | None, *, show: bool = True, chain: Any = None) -> None:
+        self.log_path = log_path
+        self.show = show
+        # A hook installed before (pytest-qt's, a debugger's) still hears of it; Python's default
+        # one, which only prints the traceback to stderr, does not.
+        self._chain = chain if chain is not sys.__excepthook__ else None
+        self.box: Any = None
+
+    def __call__(self, kind: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
+        if issubclass(kind, KeyboardInterrupt):
+            sys.__excepthook__(kind, exc, tb)
+            return
+        logging.getLogger("desktop_app.crash").error("unhandled exception", exc_info=(kind, exc, tb))
+        text = crash_text(self.log_path)
+        sys.stderr.write(f"batchdesk: {text}\n")
+        if self._chain is not None:
+            self._chain(kind, exc, tb)
+        if self.show:
+            self._show(text)
+
+    def _show(self, text: str) -> None:
+        try:
+            import shiboken6
+            from PySide6.QtCore import Qt
+            from PySide6.QtWidgets import QApplication, QMessageBox
+
+            if QApplication.instance() is None:
+                return
+            if self.box is not None and shiboken6.isValid(self.box) and self.box.isVisible():
+                return
+            box = QMessageBox(QMessageBox.Icon.Critical, APP_NAME, text, QMessageBox.StandardButton.Ok)
+            box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            box.show()
+            self.box = box
+        except Exception:
+            logging.getLogger("desktop_app.crash").exception("the crash message could not be shown")
+
+
+def _build_core(args: argparse.Namespace, temp_dir: str | None, start: Startup | None = None):
+    from desktop_app.app import build_core
+
+    start = start or _startup(args, temp_dir)
     data_dir = temp_dir or getattr(args, "data_dir", None)
     url = getattr(args, "db", None)
     if url is None and temp_dir is None:
-        url = load_settings(resolve_paths(data_dir)).db_url
-    url = _with_password(url) if url else None
+        url = start.db_url
+    url = _with_password(url, start) if url else None
     # A throw-away data dir (demo, self-test) has nothing to clean up: no daily clean-up task there.
     overrides = {"daily_cleanup": False} if temp_dir is not None else None
     return build_core(data_dir=data_dir, db_url=url, overrides=overrides,
                       log_to_stderr=bool(getattr(args, "verbose", False)))  # fmt: skip
 
 
-def _with_password(url: str) -> str:
+def _with_password(url: str, start: Startup | None = None) -> str:
     """A server URL without a password gets the keyring's, or the clerk types it (not stored)."""
-    from PySide6.QtWidgets import QInputDialog, QLineEdit
-
     from desktop_app.ui.db_secret import load_password, needs_password, with_password
 
     if not needs_password(url):
         return url
     password = load_password(url)
     if password is None:
-        password, ok = QInputDialog.getText(None, APP_NAME, f"Password for {url}:", QLineEdit.EchoMode.Password)
-        if not ok:
+        typed = _ask_password(url, start or Startup())
+        if typed is None:
             return url
+        password = typed
     return with_password(url, password)
+
+
+def _ask_password(url: str, start: Startup) -> str | None:
+    """The password prompt, in the settings' language (the window's translations are not up yet)."""
+    from PySide6.QtCore import QCoreApplication
+    from PySide6.QtWidgets import QInputDialog, QLineEdit
+
+    from desktop_app.ui.i18n import Translations
+
+    app = QCoreApplication.instance()
+    translations = None
+    if app is not None and start.data_dir is not None and start.lang != "en":
+        translations = Translations(app, start.data_dir / "cache" / "i18n")
+        translations.switch(start.lang)
+    try:
+        label = QCoreApplication.translate("Startup", "Password for %s:") % url
+        password, ok = QInputDialog.getText(None, APP_NAME, label, QLineEdit.EchoMode.Password)
+    finally:
+        if translations is not None:
+            translations.switch("en")  # the window installs its own
+    return password if ok else None
 
 
 def freeze_startup_heap() -> None:
@@ -125,6 +236,15 @@ def _open(app, core, qsettings, *, demo: bool, open_path: Path | None = None) ->
         return int(app.exec())
     finally:
         desk.shutdown()
+        _dispose(desk)
+
+
+def _dispose(desk: Any) -> None:
+    """The window goes with its desk (whose tray it still uses), not at some later garbage collection."""
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    desk.window.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
 
 def _expected_rows(path: Path) -> int:
@@ -191,3 +311,4 @@ def _self_test(app, core, qsettings) -> int:
         desk.window.allow_close = True
         desk.window.close()
         desk.shutdown()
+        _dispose(desk)

@@ -76,6 +76,7 @@ class MainWindow(QMainWindow):
         self._pending: tuple[Path, dict[str, Any]] | None = None
         self.preview: PreviewDialog | None = None
         self.export_dialog: ExportDialog | None = None
+        self.question: QMessageBox | None = None
         self.last_message = ""
         self.allow_close = False
 
@@ -139,6 +140,12 @@ class MainWindow(QMainWindow):
         table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         return table
 
+    def _make_context_menu(self) -> QMenu:
+        """One context menu for the list, built once (the actions are shared with the Task menu)."""
+        menu = QMenu(self)
+        menu.addActions(self.actions_.all())
+        return menu
+
     def _make_menus(self) -> None:
         bar = self.menuBar()
         self.file_menu, self.task_menu, self.view_menu = QMenu(self), QMenu(self), QMenu(self)
@@ -158,6 +165,7 @@ class MainWindow(QMainWindow):
         self.file_menu.addSeparator()
         self.file_menu.addActions([self.settings_action, self.quit_action])
         self.task_menu.addActions(self.actions_.all())
+        self.context_menu = self._make_context_menu()
         self.find_action = self._action(QKeySequence.StandardKey.Find)
         self.find_action.triggered.connect(lambda: self.filters.text_edit.setFocus())
         self.failed_action = self._action(QKeySequence("Ctrl+Shift+F"))
@@ -200,7 +208,10 @@ class MainWindow(QMainWindow):
         self.table.customContextMenuRequested.connect(self._context_menu)
         self.actions_.details_requested.connect(self._show_details)
         self.actions_.problem.connect(self.inform)
+        s.problem.connect(self.inform)
         self.tray.show_requested.connect(self.bring_to_front)
+        # The tray's Quit is a close: the clerk is asked what to do with running tasks, as with the
+        # window's own close button (the composition root acts on close_decided, nothing else).
         self.tray.quit_requested.connect(self.close)
 
     # --- the task list -------------------------------------------------------------------
@@ -253,9 +264,7 @@ class MainWindow(QMainWindow):
                 self.details.show_record(selected)
 
     def _context_menu(self, pos: Any) -> None:
-        menu = QMenu(self)
-        menu.addActions(self.actions_.all())
-        menu.popup(self.table.viewport().mapToGlobal(pos))
+        self.context_menu.popup(self.table.viewport().mapToGlobal(pos))
 
     def _page_failed(self, reason: str) -> None:
         self.model.page_failed()
@@ -387,6 +396,9 @@ class MainWindow(QMainWindow):
         self.question = box
 
         def answered(button: int) -> None:
+            if self.question is box:
+                self.question = None
+            box.deleteLater()
             if button == QMessageBox.StandardButton.Yes and pending is not None:
                 self.service.submit_import(pending[0], pending[1], force=True)
 

@@ -87,7 +87,8 @@ class SubmitPanel(QWidget):
 
             return tuple(preview(path, max_rows=0).header)
 
-        self._background.call(read_header, lambda header: self._preselect(path, header), lambda _exc: None)
+        self._background.call(read_header, lambda header: self._preselect(path, header), lambda _exc: None,
+                             context=self)  # fmt: skip
 
     def _preselect(self, path: Path, header: tuple[str, ...]) -> None:
         if self.path() != path:

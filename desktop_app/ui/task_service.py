@@ -9,7 +9,6 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
-from desktop_app.domain.errors import BatchDeskError
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import Lane, Progress, SubmitResult, TaskRecord
 from desktop_app.executor.executor import Executor
@@ -17,6 +16,7 @@ from desktop_app.log import task_log_lines
 from desktop_app.store.tasks import TaskStore
 from desktop_app.tasks.submit import current_user
 from desktop_app.ui.background import Background
+from desktop_app.ui.plain_errors import plain_error, plain_reason
 
 log = logging.getLogger(__name__)
 
@@ -25,6 +25,9 @@ EXPORT_TASK = "export"
 COMPLETE_REFERENCES_TASK = "complete_references"
 # Parameters submit_file() adds itself; a resubmission must not carry the old values.
 _DERIVED = ("file", "file_sha256", "file_size")
+# The refresh reads again what changed this long before the newest change it saw: a transaction that
+# stamped its rows earlier but committed later (another desk's) is not skipped.
+REFRESH_OVERLAP = dt.timedelta(seconds=2)
 
 
 class TaskService(QObject):
@@ -41,6 +44,7 @@ class TaskService(QObject):
         busy_changed(bool): a submission is (no longer) in flight.
         task_ended(TaskRecord): a task seen active in this session reached a final status.
         log_lines(str, list): (task number, lines) the log of a task, for the details panel.
+        problem(str): a request (a cancel) could not be done; the plain-language reason.
     """
 
     record_changed = Signal(object)
@@ -52,6 +56,7 @@ class TaskService(QObject):
     busy_changed = Signal(bool)
     task_ended = Signal(object)
     log_lines = Signal(str, object)
+    problem = Signal(str)
 
     def __init__(
         self,
@@ -71,7 +76,11 @@ class TaskService(QObject):
         self._background = Background(executor.run_in_background, self)
         self._in_flight = 0
         self._active: set[int] = set()
+        # The refresh's own watermark: only what the refresh read moves it (this desk's events and page
+        # loads do not: a task another desk changed before our own later event would be skipped).
         self._stamp: dt.datetime | None = None
+        self._last_refresh: dict[int, TaskRecord] = {}
+        self._refresh_failing = False
         executor.progress.connect(self._on_progress)
         executor.task_changed.connect(self._on_task_changed)
         executor.submitted.connect(self._on_submitted)
@@ -83,6 +92,10 @@ class TaskService(QObject):
         if refresh_ms > 0:
             self._refresh.start()
 
+    def stop(self) -> None:
+        """No more refreshes (the executor, whose pool runs them, is stopping)."""
+        self._refresh.stop()
+
     # --- reading -------------------------------------------------------------------------
 
     def load_page(self, before_id: int | None, limit: int) -> None:
@@ -93,20 +106,37 @@ class TaskService(QObject):
                 self._note(record)
             self.page_loaded.emit(before_id, records)
 
-        self._background.call(lambda: self._store.list(limit=limit, before_id=before_id), done,
-                              lambda exc: self.page_failed.emit(str(exc)))  # fmt: skip
+        def failed(exc: BaseException) -> None:
+            self.page_failed.emit(plain_error(exc, self._executor.lang, "reading the task list"))
+
+        self._background.call(lambda: self._store.list(limit=limit, before_id=before_id), done, failed)
 
     def refresh_changed(self) -> None:
-        """Fetch tasks updated since the newest stamp seen (cheap; runs every few seconds)."""
+        """Fetch the tasks updated since the refresh last looked (cheap; runs every few seconds).
+
+        The watermark is the newest updated_at the refresh itself read, less REFRESH_OVERLAP; rows read
+        again unchanged are not published twice (the model upserts by id anyway)."""
         if self._background.busy():
             return
         since = self._stamp or (dt.datetime.now(dt.UTC).replace(tzinfo=None) - dt.timedelta(minutes=1))
 
         def done(records: list[TaskRecord]) -> None:
+            self._refresh_failing = False
+            seen = self._last_refresh
             for record in records:
-                self._publish(record)
+                if seen.get(record.id) != record:
+                    self._publish(record)
+            self._last_refresh = {record.id: record for record in records}
+            stamps = [r.updated_at for r in records if r.updated_at is not None]
+            if stamps:
+                self._stamp = max(since, max(stamps) - REFRESH_OVERLAP)
 
-        self._background.call(lambda: self._store.changed_since(since), done, lambda exc: None)
+        def failed(exc: BaseException) -> None:
+            if not self._refresh_failing:  # once per outage, not every few seconds
+                log.warning("refreshing the task list failed (retried quietly): %s", exc)
+            self._refresh_failing = True
+
+        self._background.call(lambda: self._store.changed_since(since), done, failed)
 
     def load_log(self, task_no: str) -> None:
         self._background.call(lambda: task_log_lines(self._log_dir, task_no),
@@ -199,10 +229,7 @@ class TaskService(QObject):
         self.busy_changed.emit(True)
 
         def failed(exc: BaseException) -> None:
-            text = exc.text(self._executor.lang) if isinstance(exc, BatchDeskError) else f"{type(exc).__name__}: {exc}"
-            if not isinstance(exc, BatchDeskError):
-                log.error("submission of %s failed", what, exc_info=exc)
-            self._on_submit_failed(what, text)
+            self._on_submit_failed(what, plain_error(exc, self._executor.lang, f"submission of {what}"))
 
         def done(result: SubmitResult) -> None:
             self._executor.wake()
@@ -211,11 +238,19 @@ class TaskService(QObject):
         self._background.call(submit, done, failed)
 
     def cancel(self, record: TaskRecord) -> None:
+        task_no = record.task_no
+
         def done(updated: TaskRecord | None) -> None:
             if updated is not None:
                 self._publish(updated)
 
-        self._background.call(lambda: self._store.cancel(record.task_no), done)
+        def failed(exc: BaseException) -> None:
+            reason = plain_error(exc, self._executor.lang, f"cancelling {task_no}")
+            self.problem.emit(
+                self.tr("Task %1 could not be cancelled: %2").replace("%1", task_no).replace("%2", reason)
+            )
+
+        self._background.call(lambda: self._store.cancel(task_no), done, failed)
 
     @staticmethod
     def base_params(record: TaskRecord) -> dict[str, Any]:
@@ -265,7 +300,7 @@ class TaskService(QObject):
     @Slot(str, str)
     def _on_submit_failed(self, path: str, reason: str) -> None:
         self._done_submitting()
-        self.submit_failed.emit(path, reason)
+        self.submit_failed.emit(path, plain_reason(reason, self._executor.lang))
 
     def _done_submitting(self) -> None:
         self._in_flight = max(0, self._in_flight - 1)
@@ -284,5 +319,3 @@ class TaskService(QObject):
             self._active.add(record.id)
         else:
             self._active.discard(record.id)
-        if record.updated_at is not None and (self._stamp is None or record.updated_at > self._stamp):
-            self._stamp = record.updated_at

@@ -27,7 +27,8 @@ class Tray(QObject):
         self.available = QSystemTrayIcon.isSystemTrayAvailable()
         self.sent: list[tuple[str, str]] = []  # what was notified (also where no tray exists)
         self._icon = QSystemTrayIcon(icon, self) if self.available else None
-        self._menu = QMenu()
+        # A QMenu takes only a widget as parent: this one is deleted in shutdown().
+        self._menu: QMenu | None = QMenu()
         self._show_action = QAction(self)
         self._quit_action = QAction(self)
         self._show_action.triggered.connect(self.show_requested)
@@ -68,6 +69,15 @@ class Tray(QObject):
     def set_tooltip(self, text: str) -> None:
         if self._icon is not None:
             self._icon.setToolTip(text)
+
+    def shutdown(self) -> None:
+        """Take the icon off the tray and delete its menu (a parentless widget); idempotent."""
+        if self._icon is not None:
+            self._icon.hide()
+            self._icon.setContextMenu(None)  # type: ignore[arg-type]
+        if self._menu is not None:
+            self._menu.deleteLater()
+            self._menu = None
 
     def retranslate(self) -> None:
         self._show_action.setText(self.tr("&Show window"))

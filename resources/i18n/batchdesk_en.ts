@@ -2,6 +2,17 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en_US">
 <context>
+    <name>Desk</name>
+    <message>
+        <source>BatchDesk</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopping the running tasks; they continue at the next start…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>DetailsPanel</name>
     <message>
         <source>Loading…</source>
@@ -603,6 +614,21 @@
     </message>
 </context>
 <context>
+    <name>Startup</name>
+    <message>
+        <source>BatchDesk hit an internal error; details are in its log.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>BatchDesk hit an internal error; details are in the log: %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Password for %s:</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Status</name>
     <message>
         <source>Pending</source>
@@ -772,6 +798,13 @@
     </message>
     <message>
         <source>Every field, the warnings and the log of the task</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>TaskService</name>
+    <message>
+        <source>Task %1 could not be cancelled: %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -2,6 +2,17 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>Desk</name>
+    <message>
+        <source>BatchDesk</source>
+        <translation>BatchDesk</translation>
+    </message>
+    <message>
+        <source>Stopping the running tasks; they continue at the next start…</source>
+        <translation>正在停止运行中的任务；下次启动时会从中断处继续…</translation>
+    </message>
+</context>
+<context>
     <name>DetailsPanel</name>
     <message>
         <source>Loading…</source>
@@ -603,6 +614,21 @@
     </message>
 </context>
 <context>
+    <name>Startup</name>
+    <message>
+        <source>BatchDesk hit an internal error; details are in its log.</source>
+        <translation>BatchDesk 遇到内部错误，详细信息已记录在日志中。</translation>
+    </message>
+    <message>
+        <source>BatchDesk hit an internal error; details are in the log: %s</source>
+        <translation>BatchDesk 遇到内部错误，详细信息已记录在日志中：%s</translation>
+    </message>
+    <message>
+        <source>Password for %s:</source>
+        <translation>%s 的密码：</translation>
+    </message>
+</context>
+<context>
     <name>Status</name>
     <message>
         <source>Pending</source>
@@ -773,6 +799,13 @@
     <message>
         <source>Every field, the warnings and the log of the task</source>
         <translation>任务的全部字段、警告和日志</translation>
+    </message>
+</context>
+<context>
+    <name>TaskService</name>
+    <message>
+        <source>Task %1 could not be cancelled: %2</source>
+        <translation>无法取消任务 %1：%2</translation>
     </message>
 </context>
 <context>

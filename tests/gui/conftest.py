@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QEvent, QSettings
 from PySide6.QtWidgets import QApplication
 
 from desktop_app.app import build_core
@@ -60,12 +60,13 @@ def qsettings(tmp_path: Path) -> QSettings:
 def make_desk(qapp: QApplication, tmp_path: Path, qsettings: QSettings) -> Iterator[Callable[..., Desk]]:
     desks: list[Desk] = []
 
-    def make(handlers: list[Any] | None = None, *, data_dir: Path | None = None, **overrides: Any) -> Desk:
+    def make(handlers: list[Any] | None = None, *, data_dir: Path | None = None, refresh_ms: int = 0,
+             **overrides: Any) -> Desk:  # fmt: skip
         core = build_core(data_dir=data_dir or tmp_path / "data", handlers=handlers,
                           overrides={"poll_interval": 0.1, "language": "en", "daily_cleanup": False,
                                      **overrides})  # fmt: skip
         quits: list[bool] = []
-        desk = Desk(qapp, core, qsettings, refresh_ms=0, cache_dir=tmp_path / "i18n",
+        desk = Desk(qapp, core, qsettings, refresh_ms=refresh_ms, cache_dir=tmp_path / "i18n",
                     on_quit=lambda: quits.append(True))  # fmt: skip
         desk.quits = quits  # type: ignore[attr-defined]
         desks.append(desk)
@@ -81,9 +82,12 @@ def make_desk(qapp: QApplication, tmp_path: Path, qsettings: QSettings) -> Itera
                 gate.set()
         desk.window.allow_close = True
         desk.window.close()
-        desk.shutdown(20)
+        assert desk.shutdown(20), "every worker stopped in time"
         desk.translations.switch("en")
         desk.window.deleteLater()
+    # The windows go now, before their desks (and trays) are freed: a window left for a later test's
+    # event loop would still get that test's LanguageChange.
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
 
 def row_of(model: TaskTableModel, task_no: str) -> int:

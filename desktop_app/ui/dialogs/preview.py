@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from desktop_app.ui.background import Background
 from desktop_app.ui.catalog import ImportCatalog
 from desktop_app.ui.mapping_memory import MappingMemory
+from desktop_app.ui.plain_errors import plain_error
 
 log = logging.getLogger(__name__)
 
@@ -118,19 +119,20 @@ class PreviewDialog(QDialog):
     def reload(self) -> None:
         """Read the first rows again with the chosen encoding (None: detect)."""
         encoding = self.chosen_encoding()
+        path = self.path
         self.status_label.setText(self.tr("Reading the file…"))
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(False)
 
         def read() -> Any:
             from desktop_app.imports.readers import preview
 
-            return preview(self.path, encoding=encoding, max_rows=PREVIEW_ROWS)
+            return preview(path, encoding=encoding, max_rows=PREVIEW_ROWS)
 
-        self._background.call(read, self._show, self._failed)
+        # context: the clerk may close the dialog while it reads; its answer is then dropped.
+        self._background.call(read, self._show, self._failed, context=self)
 
     def _failed(self, exc: BaseException) -> None:
-        text_of = getattr(exc, "text", None)
-        reason = text_of(self._catalog.lang) if callable(text_of) else str(exc)
+        reason = plain_error(exc, self._catalog.lang, f"previewing {self.path}")
         self.status_label.setText(reason)
         self.load_failed.emit(reason)
 
