@@ -87,7 +87,9 @@ class Executor(QObject):
         self._pool.setMaxThreadCount(self._slots)
         # Hashing a submitted file must not wait behind busy task slots, nor run on the GUI thread.
         self._submit_pool = QThreadPool(self)
-        self._submit_pool.setMaxThreadCount(2)
+        # One thread: hashing runs in native code on a free core, and two of them at once fill both
+        # cores of a small machine, so the window's thread would wait for a core (not for the GIL).
+        self._submit_pool.setMaxThreadCount(1)
         self._lock = threading.Lock()
         self._running: dict[int, tuple[int, Lane]] = {}  # task id -> (attempt, lane)
         self._wake = threading.Event()

@@ -109,8 +109,7 @@ class ImportRun:
         path = self.options.file
         if not path.exists():
             raise PermanentError(ErrorCode.FILE_NOT_FOUND, path=str(path))
-        expected = self.ctx.params.get("file_sha256")
-        if expected and file_sha256(path) != expected:
+        if self._file_changed(path):
             # Edited in Excel while queued, or between a stop and the resume: the checkpoint's row
             # numbers and the idempotency key speak of other bytes.
             raise PermanentError(ErrorCode.FILE_CHANGED, path=str(path))
@@ -120,6 +119,18 @@ class ImportRun:
                 ErrorCode.FILE_TOO_LARGE, size_mb=f"{size / MIB:.1f}", limit_mb=self.options.max_file_mb
             )
         return open_table(path, encoding=self.options.encoding, sheet=self.options.sheet)
+
+    def _file_changed(self, path: Path) -> bool:
+        """Size and modification time say whether the file was saved again since it was queued (a
+        full hash again would cost a core for a second on a big file); a resume checks every byte."""
+        params = self.ctx.params
+        stat = path.stat()
+        if params.get("file_size") is not None and stat.st_size != params["file_size"]:
+            return True
+        if params.get("file_mtime_ns") is not None and stat.st_mtime_ns != params["file_mtime_ns"]:
+            return True
+        expected = params.get("file_sha256")
+        return bool(expected and self.ctx.checkpoint and file_sha256(path) != expected)
 
     def _precheck(self, reader: TableReader) -> tuple[HeaderMapping, RowValidator, bool]:
         """Header and the first rows before anything is written (seed 000 §3.1)."""

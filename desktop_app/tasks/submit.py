@@ -61,7 +61,14 @@ def submit_file(
         raise PermanentError(ErrorCode.FILE_UNREADABLE, path=str(path))
     content_hash = file_sha256(path)
     kind = task_type + ":" + str(params.get("import_type", "")) + (":dry-run" if params.get("dry_run") else "")
-    full = {**params, "file": str(path), "file_sha256": content_hash, "file_size": path.stat().st_size}
+    stat = path.stat()
+    full = {
+        **params,
+        "file": str(path),
+        "file_sha256": content_hash,
+        "file_size": stat.st_size,
+        "file_mtime_ns": stat.st_mtime_ns,
+    }
     return store.submit(
         task_type=task_type,
         params=full,

@@ -389,3 +389,23 @@ def test_a_cancelled_import_keeps_the_error_rows_it_committed(core: Core, tmp_pa
     assert 0 < ended.fail_count < 500 and ended.error_csv
     assert len(codes_by_row(ended)) == ended.fail_count  # every failed row named, none twice
     assert list(core.paths.work_dir.glob("*.part")) == []
+
+
+def test_a_file_changed_between_a_stop_and_the_resume_is_caught(core: Core, tmp_path: Path) -> None:
+    import os
+
+    from desktop_app.store.tasks import Fence
+    from desktop_app.tasks.submit import submit_file
+    from tests.support.running import run_now
+
+    path = write_csv(tmp_path / "c.csv", [row(1), row(2)])
+    result = submit_file(core.store, core.registry, task_type="import", path=path, user="t",
+                         params={"import_type": "customers"})  # fmt: skip
+    (task,) = core.store.claim("a:1:1:aa", 1)  # as if a first run committed a batch, then stopped
+    core.store.report_progress(Fence(task.id, "a:1:1:aa", task.attempt), checkpoint={"row": 2})
+    core.store.release(Fence(task.id, "a:1:1:aa", task.attempt))
+    stat = path.stat()
+    path.write_bytes(path.read_bytes().replace(b"C000002", b"C000009"))  # same size, same time
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    ended = run_now(core, result.task.id)
+    assert ended.status is TaskStatus.FAILED and ended.error_code == "file_changed"
