@@ -8,6 +8,9 @@ from pathlib import Path
 
 from desktop_app.domain.errors import ErrorCode, PermanentError
 
+# Small reads: decoding and searching a chunk hold the GIL, and the window's thread waits meanwhile.
+CHUNK = 1 << 16
+
 
 def line_bound(path: Path, encoding: str | None) -> int | None:
     """Line breaks after the header: at least the number of data records (None: not countable by bytes).
@@ -21,7 +24,7 @@ def line_bound(path: Path, encoding: str | None) -> int | None:
     lines = 0
     last = b""
     with path.open("rb") as handle:
-        while chunk := handle.read(1 << 20):
+        while chunk := handle.read(CHUNK):
             lines += chunk.count(b"\n")
             last = chunk
             try:
@@ -48,7 +51,7 @@ def holds_neutralised_cells(path: Path, encoding: str | None) -> bool:
         return True
     tail = b""
     with path.open("rb") as handle:
-        while chunk := handle.read(1 << 20):
+        while chunk := handle.read(CHUNK):
             if _NEUTRALISED.search(tail + chunk):
                 return True
             tail = chunk[-1:]
