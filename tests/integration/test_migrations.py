@@ -66,30 +66,14 @@ def test_upgrade_from_the_first_schema_keeps_the_data_and_backs_up(tmp_path: Pat
 
 
 def test_mariadb_database_with_a_latin1_default_still_stores_chinese(tmp_path: Path) -> None:
-    import secrets
+    from tests.support.backends import fresh_database
 
-    from sqlalchemy import create_engine
-    from sqlalchemy.engine import make_url
-
-    from tests.support.backends import MYSQL_URL, _unreachable
-
-    name = "bd_" + secrets.token_hex(5)
-    admin = create_engine(MYSQL_URL, isolation_level="AUTOCOMMIT")
-    try:
-        with admin.connect() as conn:
-            conn.execute(text(f"CREATE DATABASE {name} CHARACTER SET latin1"))
-    except Exception as exc:
-        admin.dispose()
-        _unreachable("MariaDB", exc)
-    url = make_url(MYSQL_URL).set(database=name).update_query_dict({"charset": "utf8mb4"})
-    engine = make_engine(url.render_as_string(hide_password=False))
-    try:
-        migrate.upgrade(engine)
-        with engine.connect() as conn:
-            names = {r[0] for r in conn.execute(text("SELECT name FROM departments")).all()}
-        assert names == set(SEEDED_DEPARTMENTS)
-    finally:
-        engine.dispose()
-        with admin.connect() as conn:
-            conn.execute(text(f"DROP DATABASE IF EXISTS {name}"))
-        admin.dispose()
+    with fresh_database("mariadb", tmp_path, mysql_charset="latin1") as url:
+        engine = make_engine(url)
+        try:
+            migrate.upgrade(engine)
+            with engine.connect() as conn:
+                names = {r[0] for r in conn.execute(text("SELECT name FROM departments")).all()}
+            assert names == set(SEEDED_DEPARTMENTS)
+        finally:
+            engine.dispose()

@@ -32,8 +32,10 @@ def _unreachable(name: str, exc: Exception) -> None:
 
 
 @contextmanager
-def fresh_database(backend: str, tmp_path: Path) -> Iterator[str]:
-    """A URL to an empty schema of its own, dropped afterwards."""
+def fresh_database(
+    backend: str, tmp_path: Path, *, mysql_charset: str = "utf8mb4 COLLATE utf8mb4_unicode_ci"
+) -> Iterator[str]:
+    """A URL to an empty schema of its own, dropped afterwards (MariaDB: with this default charset)."""
     name = "bd_" + secrets.token_hex(5)
     if backend == "sqlite":
         yield f"sqlite:///{tmp_path / 'test.sqlite3'}"
@@ -58,7 +60,7 @@ def fresh_database(backend: str, tmp_path: Path) -> Iterator[str]:
         admin = create_engine(MYSQL_URL, isolation_level="AUTOCOMMIT")
         try:
             with admin.connect() as conn:
-                conn.execute(text(f"CREATE DATABASE {name} CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci"))
+                conn.execute(text(f"CREATE DATABASE {name} CHARACTER SET {mysql_charset}"))
         except Exception as exc:
             admin.dispose()
             _unreachable("MariaDB", exc)
