@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import re
+import time
 from pathlib import Path
 
 from desktop_app.domain.errors import ErrorCode, PermanentError
@@ -31,6 +32,7 @@ def line_bound(path: Path, encoding: str | None) -> int | None:
                 decoder.decode(chunk)
             except UnicodeDecodeError:
                 raise PermanentError(ErrorCode.ENCODING_UNDETECTABLE) from None
+            time.sleep(0)  # let a waiting thread (the window's) have the GIL between chunks
     try:
         decoder.decode(b"", final=True)
     except UnicodeDecodeError:
