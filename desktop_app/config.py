@@ -83,6 +83,8 @@ class Settings:
     max_file_mb: int = 50
     max_rows: int = 1_000_000
     fail_threshold: float = 0.30
+    # seconds between batches, a polite pause (seed 000 §3.2); the window sets one so its thread gets the GIL
+    batch_pause: float = 0.0
     result_retention_days: int = 7
     daily_cleanup: bool = True  # queue the retention clean-up once a day when a worker or window starts
     language: str = ""  # "" follows the system locale; "zh" or "en"

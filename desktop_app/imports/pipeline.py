@@ -220,8 +220,9 @@ class ImportRun:
         """One batch: one transaction with its checkpoint, failures written before the commit."""
         self.ctx.check_stop()  # the batch boundary: a cancel or shutdown stops here, nothing half-done
         # A polite pause between batches (seed 000 §3.2): the window's thread and the other tasks get
-        # the GIL and the database; 1 ms a batch costs ~1 s on a million rows.
-        self.ctx.sleep(0.001)
+        # the GIL and the database; 1 ms a batch costs ~1 s on a million rows, so only the window sets it.
+        if self.ctx.settings.batch_pause:
+            self.ctx.sleep(self.ctx.settings.batch_pause)
         size = len(batch.good_values) + len(batch.bad)
 
         def work(conn: Connection) -> None:

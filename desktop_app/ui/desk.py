@@ -40,6 +40,9 @@ def export_definitions(core: Core) -> dict[str, Any]:
     return dict(getattr(core.registry.get("export"), "definitions", {}) or {})
 
 
+WINDOW_BATCH_PAUSE = 0.001
+
+
 class Desk(QObject):
     """Everything the window needs, wired once; start() begins running tasks, shutdown() stops them
     gracefully (running tasks go back to pending with their checkpoint)."""
@@ -59,6 +62,10 @@ class Desk(QObject):
         self.app = app
         self._on_quit = on_quit or app.quit
         self.core = core
+        # With the window open, imports pause 1 ms between batches: with two imports running, the
+        # window's thread otherwise waits up to ~190 ms for the GIL (bench/bench_gui_lag.py).
+        if not core.settings.batch_pause:
+            core.settings = core.settings.with_overrides(batch_pause=WINDOW_BATCH_PAUSE)
         self.executor = build_executor(core)
         self.gc = MainThreadGC(parent=self)
         self.translations = Translations(app, cache_dir or core.paths.data_dir / "cache" / "i18n")
