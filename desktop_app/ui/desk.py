@@ -122,7 +122,8 @@ class Desk(QObject):
         """Save (the URL without its password) and apply what applies at once: language and limits."""
         url, _ = split_password(settings.db_url or "")
         settings = replace(settings, db_url=url or None)
-        save_settings(self.core.paths, settings)
+        # the window's own pause is not a saved preference: the command line must not inherit it
+        save_settings(self.core.paths, replace(settings, batch_pause=0.0))
         if password and url and not store_password(url, password):
             log.info("no keyring: the database password will be asked for at the next start")
         language_changed = settings.language != self.core.settings.language

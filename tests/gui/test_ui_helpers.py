@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from desktop_app.ui.db_secret import needs_password, split_password, with_password
 from desktop_app.ui.mapping_memory import MappingMemory, header_key
@@ -48,3 +49,12 @@ def test_garbage_is_collected_on_the_gui_thread_while_the_window_lives(qapp: obj
     finally:
         guard.stop()
     assert gc.isenabled()
+
+
+def test_the_windows_batch_pause_is_not_saved_for_the_command_line(make_desk: Any) -> None:
+    from desktop_app.config import load_settings
+
+    desk = make_desk()
+    assert desk.core.settings.batch_pause > 0  # imports yield to the window's thread
+    desk.apply_settings(desk.core.settings)
+    assert load_settings(desk.core.paths).batch_pause == 0.0
