@@ -6,7 +6,6 @@ import locale
 import logging
 import os
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from desktop_app.config import Paths, Settings, load_settings, resolve_paths
@@ -100,9 +99,3 @@ def build_executor(core: Core, *, only_task_ids: list[int] | None = None) -> Exe
         lang=core.lang,
         only_task_ids=only_task_ids,
     )
-
-
-def resource_path(*parts: str) -> Path:
-    from desktop_app.config import resources_dir
-
-    return resources_dir().joinpath(*parts)

@@ -21,7 +21,7 @@ from desktop_app.imports.options import ImportOptions
 from desktop_app.imports.precount import holds_neutralised_cells, line_bound
 from desktop_app.imports.readers import SourceRow, TableReader, open_table
 from desktop_app.imports.validator import RowError, RowValidator, compile_validator
-from desktop_app.store.business import Reference, TableWriter
+from desktop_app.store.business import TableWriter, references_of
 from desktop_app.tasks.context import TaskContext
 from desktop_app.tasks.submit import file_sha256
 
@@ -61,11 +61,7 @@ class ImportRun:
         self.options = options
         self.lang: Lang = ctx.lang
         self.task_no = ctx.task.task_no
-        self.references = [
-            Reference(c.key, c.reference_target or f"{c.key}_id", c.reference_table or "", c.reference_column or "")
-            for c in itype.columns
-            if c.kind == "reference"
-        ]
+        self.references = references_of(itype.columns)
         # the insert's columns: the type's, then the id of each resolved reference
         columns = (*itype.keys, *(ref.id_column for ref in self.references))
         self.writer = TableWriter(ctx.store.engine, itype.table, columns, itype.unique_key)

@@ -24,6 +24,15 @@ class Reference:
     ref_column: str
 
 
+def references_of(columns: Iterable[Any]) -> list[Reference]:
+    """The reference columns of an import type's columns (kind "reference"), as the writer needs them."""
+    return [
+        Reference(c.key, c.reference_target or f"{c.key}_id", c.reference_table or "", c.reference_column or "")
+        for c in columns
+        if c.kind == "reference"
+    ]
+
+
 class TableWriter:
     """Inserts rows of one import type into its target table, on any of the three back-ends.
 

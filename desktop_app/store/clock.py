@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import func, literal_column, text
+from sqlalchemy import func, literal_column
 from sqlalchemy.sql.elements import ColumnElement
 
 
@@ -24,12 +24,3 @@ def db_now(dialect: str, offset_seconds: float = 0.0) -> ColumnElement:
             return literal_column(f"(UTC_TIMESTAMP(6) + INTERVAL {int(secs * 1_000_000)} MICROSECOND)")
         return literal_column("UTC_TIMESTAMP(6)")
     raise ValueError(f"unsupported database dialect: {dialect}")
-
-
-def now_query(dialect: str):  # type: ignore[no-untyped-def]
-    """A statement that reads the database's clock (used by tests and the details view)."""
-    if dialect == "sqlite":
-        return text("SELECT strftime('%Y-%m-%d %H:%M:%f000', 'now')")
-    if dialect == "postgresql":
-        return text("SELECT timezone('UTC', clock_timestamp())")
-    return text("SELECT UTC_TIMESTAMP(6)")

@@ -512,15 +512,3 @@ class TaskStore:
             current = conn.execute(select(tasks.c.summary).where(tasks.c.id == task_id).with_for_update()).scalar()
             merged = {**(current or {}), **fields}
             conn.execute(update(tasks).where(tasks.c.id == task_id).values(summary=merged, updated_at=self.now()))
-
-    def delete_ended_before(self, days: int) -> int:
-        """Retention: drop final tasks that ended more than `days` ago."""
-        with self.engine.begin() as conn:
-            return int(
-                conn.execute(
-                    tasks.delete().where(
-                        tasks.c.status.not_in([s.value for s in ACTIVE]),
-                        tasks.c.ended_at < self.now(-days * 86400.0),
-                    )
-                ).rowcount
-            )

@@ -10,7 +10,7 @@ from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import Lane, TaskOutcome
 from desktop_app.imports.import_type import ImportType
-from desktop_app.store.business import Reference, TableWriter
+from desktop_app.store.business import TableWriter, references_of
 from desktop_app.tasks.context import TaskContext
 
 
@@ -32,11 +32,7 @@ class CompleteReferencesHandler:
         if itype is None:
             raise PermanentError(ErrorCode.UNKNOWN_IMPORT_TYPE, import_type=source.params.get("import_type"),
                                  available=", ".join(self.import_types))  # fmt: skip
-        refs = [
-            Reference(c.key, c.reference_target or f"{c.key}_id", c.reference_table or "", c.reference_column or "")
-            for c in itype.columns
-            if c.kind == "reference"
-        ]
+        refs = references_of(itype.columns)
         writer = TableWriter(ctx.store.engine, itype.table, itype.keys, itype.unique_key)
         before = source.pending_completion_count
         with ctx.store.engine.begin() as conn:
