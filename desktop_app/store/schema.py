@@ -16,6 +16,8 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    UniqueConstraint,
+    func,
 )
 from sqlalchemy.dialects import mysql, sqlite
 
@@ -96,6 +98,35 @@ customers = Table(
     Column("department_id", Id, nullable=True),
     Column("note", String(200), nullable=True),
     Column("task_no", String(32), nullable=True, index=True),
+    Column("import_row", Integer, nullable=True),
+    Column("import_sig", String(16), nullable=True),
+    mysql_charset="utf8mb4",
+    mysql_collate="utf8mb4_unicode_ci",
+)
+
+# Which rows an import wrote and what it replaced (migration 0004): undo and duplicate look-ups.
+import_rows = Table(
+    "import_rows",
+    metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("task_no", String(32), nullable=False),
+    Column("key_text", String(700), nullable=False),
+    Column("row_number", Integer, nullable=False),
+    Column("action", String(10), nullable=False),
+    Column("data", Text, nullable=True),
+    UniqueConstraint("task_no", "key_text", name="uq_import_rows_task_key"),
+    Index("ix_import_rows_task", "task_no", "id"),
+    mysql_charset="utf8mb4",
+    mysql_collate="utf8mb4_unicode_ci",
+)
+
+# The business tables BatchDesk created (it may add columns to these, never to a company's own).
+business_tables = Table(
+    "business_tables",
+    metadata,
+    Column("name", String(200), primary_key=True),
+    Column("import_type", String(100), nullable=False),
+    Column("created_at", Stamp, nullable=False, server_default=func.current_timestamp()),
     mysql_charset="utf8mb4",
     mysql_collate="utf8mb4_unicode_ci",
 )
