@@ -18,6 +18,8 @@ from desktop_app.tasks.registry import HandlerRegistry, TaskHandler
 
 if TYPE_CHECKING:
     from desktop_app.executor.executor import Executor
+    from desktop_app.imports.type_catalog import TypeCatalog
+    from desktop_app.submission import Submitter
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +34,13 @@ class Core:
     registry: HandlerRegistry
     lang: Lang
     db_url: str
+    catalog: TypeCatalog  # the import types: built-in and the data folder's own
+
+    def submitter(self) -> Submitter:
+        """The one submission path (the window, the command line and the demo share it)."""
+        from desktop_app.submission import Submitter
+
+        return Submitter(self.store, self.registry, self.settings, self.catalog)
 
 
 def system_lang(setting: str = "") -> Lang:
@@ -46,11 +55,11 @@ def system_lang(setting: str = "") -> Lang:
     return "zh" if code.startswith("zh") or code.startswith("chinese") else "en"
 
 
-def default_handlers(paths: Paths, settings: Settings) -> list[TaskHandler]:
+def default_handlers(paths: Paths, settings: Settings, catalog: TypeCatalog) -> list[TaskHandler]:
     """The built-in task types. A new type is one more line here and one new class."""
     from desktop_app.tasks.builtin import builtin_handlers
 
-    return builtin_handlers(paths, settings)
+    return builtin_handlers(paths, settings, catalog)
 
 
 def build_core(
@@ -82,10 +91,13 @@ def build_core(
             raise TransientError(ErrorCode.DATABASE_UNAVAILABLE, detail=f"{describe(url)}: {exc.orig}") from exc
         raise
     store = TaskStore(engine)
-    registry = HandlerRegistry(handlers if handlers is not None else default_handlers(paths, settings))
+    from desktop_app.imports.type_catalog import default_catalog
+
+    catalog = default_catalog(paths.data_dir)
+    registry = HandlerRegistry(handlers if handlers is not None else default_handlers(paths, settings, catalog))
     log.info("BatchDesk core on %s (data dir %s)", describe(url), paths.data_dir)
     return Core(paths=paths, settings=settings, store=store, registry=registry,
-                lang=system_lang(settings.language), db_url=url)  # fmt: skip
+                lang=system_lang(settings.language), db_url=url, catalog=catalog)  # fmt: skip
 
 
 def build_executor(core: Core, *, only_task_ids: list[int] | None = None) -> Executor:

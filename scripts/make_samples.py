@@ -1,4 +1,4 @@
-"""Build the bundled customer sample files in resources/samples/ deterministically (same bytes every run).
+"""Build the bundled sample files in resources/samples/ deterministically (same bytes every run).
 
 Usage: python scripts/make_samples.py [OUT_DIR]
 """
@@ -66,10 +66,45 @@ def error_rows() -> list[list[str]]:
     return rows
 
 
-def write_csv(path: Path, rows: list[list[str]], encoding: str) -> None:
+PRODUCT_HEADER = ["商品编码", "商品名称", "单价", "库存数量", "是否在售", "类别", "上市日期"]
+PRODUCT_WORDS = ["绿茶", "咖啡豆", "纯牛奶", "苏打饼干", "全麦面包", "橙汁", "矿泉水", "抽纸", "洗衣液", "笔记本",
+                 "圆珠笔", "橡皮", "透明胶带", "酸奶", "燕麦片"]
+CATEGORIES = ["食品", "饮料", "日用品", "文具", "其他"]
+PRICE_HEADER = ["商品编码", "生效日期", "价格", "币种"]
+CURRENCIES = ["人民币", "美元", "欧元", "人民币", "人民币"]
+
+
+def product_rows(count: int) -> list[list[str]]:
+    rng = random.Random(5)
+    rows = []
+    for i in range(1, count + 1):
+        launched = dt.date(2020, 1, 1) + dt.timedelta(days=rng.randrange(1500))
+        rows.append([
+            f"SKU-{1000 + i}",
+            f"{rng.choice(PRODUCT_WORDS)} {rng.choice((250, 500, 1000))}{rng.choice(('ml', 'g', '件'))}",
+            f"{rng.randrange(100, 99_900) / 100:.2f}",
+            str(rng.randrange(0, 5000)),
+            rng.choice(["是", "是", "是", "否"]),
+            rng.choice(CATEGORIES),
+            launched.isoformat() if rng.random() < 0.9 else "",
+        ])  # fmt: skip
+    return rows
+
+
+def price_rows(count: int) -> list[list[str]]:
+    rng = random.Random(6)
+    rows = []
+    for i in range(1, count + 1):
+        sku = f"SKU-{1000 + (i + 1) // 2}"
+        start = dt.date(2024, 1, 1) if i % 2 else dt.date(2024, 7, 1)  # two prices per product
+        rows.append([sku, start.isoformat(), f"{rng.randrange(100, 99_900) / 100:.2f}", rng.choice(CURRENCIES)])
+    return rows
+
+
+def write_csv(path: Path, rows: list[list[str]], encoding: str, header: list[str] = HEADER) -> None:
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow(HEADER)
+    writer.writerow(header)
     writer.writerows(rows)
     path.write_bytes(buffer.getvalue().encode(encoding))
 
@@ -108,7 +143,9 @@ def main(argv: list[str]) -> int:
     write_csv(out / "customers_errors.csv", error_rows(), "utf-8-sig")
     write_csv(out / "customers_gbk.csv", clean_rows(3, 300_001, 120), "gbk")
     write_xlsx(out / "customers.xlsx", clean_rows(4, 400_001, 150))
-    for path in sorted(out.glob("customers*")):
+    write_csv(out / "products.csv", product_rows(60), "utf-8-sig", PRODUCT_HEADER)
+    write_csv(out / "price_list.csv", price_rows(80), "utf-8-sig", PRICE_HEADER)
+    for path in sorted(out.glob("*.*")):
         sys.stdout.write(f"{path} ({path.stat().st_size} bytes)\n")
     return 0
 

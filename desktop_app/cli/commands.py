@@ -1,4 +1,4 @@
-"""The task commands: import, submit, worker, tasks, status, cancel."""
+"""The task commands: import, submit, export, undo, worker, tasks, status, cancel."""
 
 from __future__ import annotations
 
@@ -15,14 +15,14 @@ from desktop_app.app import Core, build_executor
 from desktop_app.cli.output import print_json, show, task_line
 from desktop_app.cli.parser import EXIT_OK, EXIT_TASK_FAILED, EXIT_USAGE
 from desktop_app.domain.errors import ErrorCode, PermanentError, message
+from desktop_app.domain.modes import BlankPolicy, ImportMode
 from desktop_app.domain.stages import Stage, stage_text
 from desktop_app.domain.status import TaskStatus
-from desktop_app.domain.task import TaskRecord
+from desktop_app.domain.task import SubmitResult, TaskRecord
+from desktop_app.imports.options import ImportOptions
 from desktop_app.tasks.submit import current_user
 
 log = logging.getLogger(__name__)
-IMPORT_TASK = "import"
-EXPORT_TASK = "export"
 
 
 def _stop_on_signals() -> threading.Event:
@@ -44,31 +44,25 @@ def _qt_core() -> Any:
     return QCoreApplication.instance() or QCoreApplication(["batchdesk"])
 
 
-def import_params(core: Core, args: argparse.Namespace) -> dict[str, Any]:
-    """The import task's parameters from the command line, limits defaulting to the settings."""
-    if hasattr(core.registry, "get") and IMPORT_TASK in core.registry:
-        handler = core.registry.get(IMPORT_TASK)
-        check = getattr(handler, "check_import_type", None)
-        if check is not None:
-            check(args.import_type)
-    return {
-        "import_type": args.import_type,
-        "dry_run": bool(args.dry_run),
-        "encoding": args.encoding,
-        "max_rows": args.max_rows or core.settings.max_rows,
-        "max_file_mb": args.max_file_mb or core.settings.max_file_mb,
-        "batch_size": args.batch_size or core.settings.batch_size,
-        "repairs": args.repairs,
-        "sheet": args.sheet,
-    }
+def import_request(args: argparse.Namespace) -> ImportOptions:
+    """The import the command line asks for; limits not given take the settings' defaults."""
+    return ImportOptions(
+        file=Path(args.file).expanduser(),
+        import_type=args.import_type,
+        mode=ImportMode(args.mode),
+        blank=BlankPolicy(args.blank),
+        dry_run=bool(args.dry_run),
+        encoding=args.encoding,
+        sheet=args.sheet,
+        max_rows=args.max_rows or 0,
+        max_file_mb=args.max_file_mb or 0,
+        batch_size=args.batch_size or 0,
+        repairs=args.repairs,
+    )
 
 
 def cmd_submit(core: Core, args: argparse.Namespace, *, wait: bool) -> int:
-    from desktop_app.tasks.submit import submit_file
-
-    params = import_params(core, args)
-    result = submit_file(core.store, core.registry, task_type=IMPORT_TASK, path=Path(args.file),
-                         user=args.user or current_user(), params=params, force=args.force)  # fmt: skip
+    result = core.submitter().submit_import(import_request(args), user=args.user or current_user(), force=args.force)
     task = result.task
     if result.refused:
         ended = task.ended_at.date().isoformat() if task.ended_at else ""
@@ -76,12 +70,20 @@ def cmd_submit(core: Core, args: argparse.Namespace, *, wait: bool) -> int:
              error_code=ErrorCode.ALREADY_IMPORTED.value,
              error_msg=message(ErrorCode.ALREADY_IMPORTED, core.lang, date=ended, task_no=task.task_no))  # fmt: skip
         return EXIT_TASK_FAILED
-    if wait:
-        task = _run_until_done(core, task)
+    return _wait_and_show(core, args, result, wait=wait)
+
+
+ENDED_WELL = (TaskStatus.SUCCEEDED, TaskStatus.PARTIALLY_SUCCEEDED)
+
+
+def _wait_and_show(
+    core: Core, args: argparse.Namespace, result: SubmitResult, *, wait: bool, ok: tuple[TaskStatus, ...] = ENDED_WELL
+) -> int:
+    task = _run_until_done(core, result.task) if wait else result.task
     show(task, as_json=args.json, duplicate_of=result.duplicate_of)
     if not wait:
         return EXIT_OK
-    return EXIT_OK if task.status in (TaskStatus.SUCCEEDED, TaskStatus.PARTIALLY_SUCCEEDED) else EXIT_TASK_FAILED
+    return EXIT_OK if task.status in ok else EXIT_TASK_FAILED
 
 
 def _run_until_done(core: Core, task: TaskRecord) -> TaskRecord:
@@ -114,14 +116,14 @@ def cmd_export(core: Core, args: argparse.Namespace) -> int:
         if not sep:
             raise PermanentError(ErrorCode.INVALID_PARAMS, detail=f"--filter takes NAME=VALUE, not {item!r}")
         filters[name.strip()] = value
-    handler = core.registry.get(EXPORT_TASK)
-    result = handler.submit(core.store, name=args.export_name, filters=filters, fmt=args.format,  # type: ignore[attr-defined]
-                            encoding=args.encoding, user=args.user or current_user())  # fmt: skip
-    task = _run_until_done(core, result.task) if args.wait else result.task
-    show(task, as_json=args.json, duplicate_of=result.duplicate_of)
-    if not args.wait:
-        return EXIT_OK
-    return EXIT_OK if task.status is TaskStatus.SUCCEEDED else EXIT_TASK_FAILED
+    result = core.submitter().submit_export(args.export_name, filters=filters, fmt=args.format,
+                                            encoding=args.encoding, user=args.user or current_user())  # fmt: skip
+    return _wait_and_show(core, args, result, wait=args.wait, ok=(TaskStatus.SUCCEEDED,))
+
+
+def cmd_undo(core: Core, args: argparse.Namespace) -> int:
+    result = core.submitter().submit_undo(args.task_no.strip().upper(), user=args.user or current_user())
+    return _wait_and_show(core, args, result, wait=args.wait)
 
 
 def cmd_worker(core: Core, args: argparse.Namespace) -> int:

@@ -20,6 +20,8 @@ USAGE_CODES = {
     ErrorCode.TASK_NOT_FOUND,
     ErrorCode.INVALID_PARAMS,
     ErrorCode.DATA_DIR_UNUSABLE,
+    ErrorCode.IMPORT_TYPE_INVALID,
+    ErrorCode.NOT_UNDOABLE,
 }
 
 
@@ -40,7 +42,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return run_window(args)
         from desktop_app.app import build_core, system_lang
-        from desktop_app.cli import commands
+        from desktop_app.cli import catalog, commands
 
         overrides = {"max_workers": getattr(args, "workers", None)}
         core = build_core(data_dir=getattr(args, "data_dir", None), db_url=getattr(args, "db", None),
@@ -50,6 +52,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return commands.cmd_submit(core, args, wait=bool(getattr(args, "wait", False)))
         if args.command == "export":
             return commands.cmd_export(core, args)
+        if args.command == "undo":
+            return commands.cmd_undo(core, args)
+        if args.command == "types":
+            return catalog.cmd_types(core, args)
+        if args.command == "template":
+            return catalog.cmd_template(core, args)
         if args.command == "worker":
             return commands.cmd_worker(core, args)
         if args.command == "tasks":

@@ -8,6 +8,7 @@ from typing import NoReturn
 
 from desktop_app import __version__
 
+MODES = ("insert", "insert_new", "update", "upsert")
 EXIT_OK = 0
 EXIT_TASK_FAILED = 1
 EXIT_USAGE = 2
@@ -54,6 +55,11 @@ def _file_task(p: argparse.ArgumentParser) -> None:
     p.add_argument("--batch-size", type=_positive, metavar="N", help="rows per transaction (default 1000)")
     p.add_argument("--sheet", metavar="NAME", help="the Excel sheet to read (default: the first)")
     p.add_argument("--repairs", metavar="TASK_NO", help="this file is the fixed error CSV of TASK_NO")
+    p.add_argument("--mode", choices=MODES, default="insert",
+                   help="insert: add new rows only; insert_new: add new, skip existing; update: update existing; "
+                   "upsert: add new and update existing (default insert)")  # fmt: skip
+    p.add_argument("--blank", choices=("keep", "clear"), default="keep",
+                   help="update/upsert: a blank cell keeps the stored value (keep) or empties it (clear)")  # fmt: skip
     _common(p)
 
 
@@ -78,7 +84,7 @@ def build_parser() -> Parser:
     _file_task(p)
 
     p = sub.add_parser("export", help="export a table to a file (with --wait, until it is written)")
-    p.add_argument("export_name", metavar="NAME", help="export definition, e.g. customers")
+    p.add_argument("export_name", metavar="TYPE", help="the import type whose table to export, e.g. customers")
     p.add_argument("--wait", action="store_true", help="wait until the file is written")
     p.add_argument("--json", action="store_true", help="print the task as JSON")
     p.add_argument("--format", choices=("csv", "xlsx"), default="csv")
@@ -89,7 +95,26 @@ def build_parser() -> Parser:
     p.add_argument("--opened-from", metavar="DATE", help="filter: opened on or after YYYY-MM-DD")
     p.add_argument("--opened-to", metavar="DATE", help="filter: opened on or before YYYY-MM-DD")
     p.add_argument("--imported-by", metavar="TASK_NO", help="filter: rows imported by this task")
-    p.add_argument("--filter", action="append", default=[], metavar="NAME=VALUE", help="any filter of the definition")
+    p.add_argument("--filter", action="append", default=[], metavar="KEY=VALUE",
+                   help="rows whose column KEY equals VALUE (repeatable; any column of the type)")  # fmt: skip
+    _common(p)
+
+    p = sub.add_parser("undo", help="undo an import: delete the rows it inserted, put back what it updated")
+    p.add_argument("task_no", metavar="TASK_NO")
+    p.add_argument("--wait", action="store_true", help="wait until the undo ends")
+    p.add_argument("--json", action="store_true", help="print the task as JSON")
+    p.add_argument("--user", help="who asks (default: the OS login name)")
+    _common(p)
+
+    p = sub.add_parser("types", help="the import types this desk knows, each with its problem if it has one")
+    p.add_argument("--json", action="store_true", help="print them as JSON")
+    _common(p)
+
+    p = sub.add_parser("template", help="write a file a clerk fills in for an import type")
+    p.add_argument("type_name", metavar="TYPE", help="import type, e.g. customers")
+    p.add_argument("--out", required=True, metavar="FILE", help="where to write it")
+    p.add_argument("--format", choices=("csv", "xlsx"), default="csv")
+    p.add_argument("--json", action="store_true", help="print what was written as JSON")
     _common(p)
 
     p = sub.add_parser("worker", help="run queued tasks until SIGTERM or Ctrl-C")

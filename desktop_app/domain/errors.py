@@ -34,10 +34,19 @@ class ErrorCode(StrEnum):
     INVALID_NUMBER = "invalid_number"
     OUT_OF_RANGE = "out_of_range"
     COLUMN_COUNT_MISMATCH = "column_count_mismatch"
+    INVALID_INTEGER = "invalid_integer"
+    INVALID_BOOLEAN = "invalid_boolean"
+    INVALID_CHARACTER = "invalid_character"
+    NOT_FOUND = "not_found"
+    ROW_REJECTED = "rejected_by_database"
+    # undo: a row kept because it changed after the import wrote it
+    CHANGED_SINCE = "changed_since"
     # engine
     ALREADY_IMPORTED = "already_imported"
     UNKNOWN_TASK_TYPE = "unknown_task_type"
     UNKNOWN_IMPORT_TYPE = "unknown_import_type"
+    IMPORT_TYPE_INVALID = "import_type_invalid"
+    NOT_UNDOABLE = "not_undoable"
     WORKER_LOST = "worker_lost"
     RETRIES_EXHAUSTED = "retries_exhausted"
     DATABASE_UNAVAILABLE = "database_unavailable"
@@ -108,8 +117,8 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
         '{column} "{value}" is not one of the allowed values: {allowed}',
     ),
     ErrorCode.INVALID_DATE: (
-        "{column}“{value}”不是有效日期，应为 YYYY-MM-DD 或 YYYY/MM/DD",
-        '{column} "{value}" is not a valid date; use YYYY-MM-DD or YYYY/MM/DD',
+        "{column}“{value}”不是有效日期，应为 YYYY-MM-DD 或 YYYY/MM/DD{time}",
+        '{column} "{value}" is not a valid date; use YYYY-MM-DD or YYYY/MM/DD{time}',
     ),
     ErrorCode.INVALID_NUMBER: (
         "{column}“{value}”不是有效数字（最多 {scale} 位小数）",
@@ -123,6 +132,28 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
         "这一行有 {found} 列，表头有 {expected} 列（可能多了或少了逗号）",
         "This row has {found} fields but the header has {expected} (a comma too many or too few?)",
     ),
+    ErrorCode.INVALID_INTEGER: (
+        "{column}“{value}”不是整数（只能是数字，可带正负号）",
+        '{column} "{value}" is not a whole number (digits only, with an optional sign)',
+    ),
+    ErrorCode.INVALID_BOOLEAN: (
+        "{column}“{value}”不是是/否值，应为 是/否、真/假、Y/N、yes/no、true/false 或 1/0",
+        '{column} "{value}" is not a yes/no value; use yes/no, Y/N, true/false, 1/0, 是/否 or 真/假',
+    ),
+    ErrorCode.INVALID_CHARACTER: (
+        "{column}里有不可见的空字符（NUL），数据库无法保存；请在原文件里删除它",
+        "{column} holds an invisible NUL character that the database cannot store; remove it in the file",
+    ),
+    ErrorCode.NOT_FOUND: (
+        "{column}“{value}”在表中不存在，无法更新（要新增请选择“新增并更新”）",
+        '{column} "{value}" is not in the table, so it cannot be updated (to add it, choose "Add new and update '
+        'existing")',
+    ),
+    ErrorCode.ROW_REJECTED: ("数据库拒绝保存这一行：{detail}", "The database refused this row: {detail}"),
+    ErrorCode.CHANGED_SINCE: (
+        "这一行在导入后又被修改过（{changed}），为免覆盖他人的修改已保留原样",
+        "This row was changed after the import ({changed}); it was kept so that change is not lost",
+    ),
     ErrorCode.ALREADY_IMPORTED: (
         "这个文件已于 {date} 导入过（任务 {task_no}）；如确需再次导入，请选择“仍然导入”（--force）",
         "This file was already imported on {date} as task {task_no}; to import it again, confirm (--force)",
@@ -132,6 +163,11 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
         "未知的导入类型：{import_type}（可用：{available}）",
         "Unknown import type: {import_type} (available: {available})",
     ),
+    ErrorCode.IMPORT_TYPE_INVALID: (
+        "导入类型“{import_type}”有问题，无法使用：{problem}",
+        'The import type "{import_type}" has a problem and cannot be used: {problem}',
+    ),
+    ErrorCode.NOT_UNDOABLE: ("任务 {task_no} 不能撤销：{reason}", "Task {task_no} cannot be undone: {reason}"),
     ErrorCode.WORKER_LOST: (
         "执行这个任务的程序已中断 {count} 次（可能是崩溃或断电），已停止重试",
         "The program running this task stopped {count} times (a crash or power loss?); no more retries",

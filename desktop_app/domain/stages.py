@@ -15,6 +15,7 @@ class Stage(StrEnum):
     COMPLETING = "completing"
     SUMMARISING = "summarising"
     EXPORTING = "exporting"
+    UNDOING = "undoing"
     DONE = "done"
     DONE_PARTIAL = "done_partial"
     FAILED = "failed"
@@ -36,6 +37,7 @@ TEXTS: dict[Stage, tuple[str, str]] = {
     Stage.COMPLETING: ("正在补全关联数据", "Completing related data"),
     Stage.SUMMARISING: ("正在生成结果文件", "Writing the result files"),
     Stage.EXPORTING: ("正在导出第 {row} 行（共 {total} 行）", "Exporting row {row} of {total}"),
+    Stage.UNDOING: ("正在撤销任务 {task_no} 写入的数据", "Undoing what task {task_no} wrote"),
     Stage.DONE: ("已完成", "Done"),
     Stage.DONE_PARTIAL: ("已完成（部分失败）", "Done (some rows failed)"),
     Stage.FAILED: ("失败", "Failed"),

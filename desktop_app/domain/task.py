@@ -107,7 +107,25 @@ class TaskRecord:
             "dry_run": bool(self.params.get("dry_run", False)),
             "warnings": list(self.summary.get("warnings", [])),
             "repairs": self.summary.get("repairs"),
+            **self._kind_json(),
         }
+
+    def _kind_json(self) -> dict[str, Any]:
+        """The fields of an import (its mode and what its rows became) or of an undo."""
+        if "undoes" in self.params:
+            return {
+                "undoes": self.params.get("undoes"),
+                **{k: int(self.summary.get(k, 0)) for k in ("deleted_count", "restored_count", "kept_count")},
+            }
+        if "file" not in self.params or "import_type" not in self.params:
+            return {}
+        # while running, the last checkpoint has the counts; at the end, the summary
+        counts = self.summary if "inserted_count" in self.summary else (self.checkpoint or {})
+        names = ("inserted", "updated", "unchanged", "skipped")
+        kinds = {f"{n}_count": int(counts.get(f"{n}_count", counts.get(n, 0)) or 0) for n in names}
+        if not any(kinds.values()) and self.success_count and "inserted" not in counts:
+            kinds["inserted_count"] = self.success_count  # an import from before the modes existed
+        return {"mode": self.params.get("mode") or "insert", **kinds, "undone_by": self.summary.get("undone_by")}
 
 
 def _iso(value: dt.datetime | None) -> str | None:

@@ -1,4 +1,5 @@
-"""Export definitions: one TOML file per table under resources/exports/, loaded and checked at start."""
+"""Export definitions: every import type exports as it imports (its columns under their first aliases);
+a TOML file under resources/exports/ may name the columns, labels and filters of one (customers)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from desktop_app.domain.errors import ErrorCode, PermanentError
-from desktop_app.imports.import_type import ImportType, fold_value
+from desktop_app.imports.import_type import ImportType, Kind, fold_value
+from desktop_app.imports.validator import column_checker
 
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 OPS = ("=", ">=", "<=")
-FILTER_KINDS = ("text", "date", "enum", "task_no")
+FILTER_KINDS = ("text", "date", "enum", "task_no", "column")
+IMPORTED_BY = "imported_by"  # the filter every export has: the rows one import task inserted or updated
 
 
 class ExportDefinitionError(ValueError):
@@ -60,7 +63,10 @@ class ExportDefinition:
 
     def clean_filters(self, raw: Mapping[str, Any]) -> dict[str, str]:
         """Filter values checked and normalised (a level given as 金卡 or Gold becomes gold); raises
-        PermanentError(INVALID_PARAMS) in plain words for an unknown filter or a bad value."""
+        PermanentError(INVALID_PARAMS) in plain words for an unknown filter or a bad value.
+
+        Besides the definition's own filters, every column key of the type is a filter (equality on
+        the column: ``--filter KEY=VALUE``), and ``imported_by`` takes a task number."""
         clean: dict[str, str] = {}
         for name, value in raw.items():
             if value is None or value == "":
@@ -68,12 +74,31 @@ class ExportDefinition:
             try:
                 spec = self.filter(name)
             except KeyError:
-                known = ", ".join(f.name for f in self.filters)
-                raise PermanentError(ErrorCode.INVALID_PARAMS, detail=f"no filter {name!r} (known: {known})") from None
+                if name not in self.import_type.keys:
+                    known = ", ".join([*(f.name for f in self.filters), *self.import_type.keys])
+                    raise PermanentError(ErrorCode.INVALID_PARAMS,
+                                         detail=f"no filter {name!r} (known: {known})") from None  # fmt: skip
+                spec = ExportFilter(name=name, column=name, op="=", kind="column")
             clean[name] = self._clean_value(spec, str(value).strip())
         return dict(sorted(clean.items()))
 
+    def filter_spec(self, name: str) -> ExportFilter:
+        """The filter by name: the definition's own, or equality on a column of the type."""
+        try:
+            return self.filter(name)
+        except KeyError:
+            return ExportFilter(name=name, column=name, op="=", kind="column")
+
     def _clean_value(self, spec: ExportFilter, value: str) -> str:
+        if spec.kind == "column":
+            column = self.import_type.column(spec.column)
+            checked, error = column_checker(column)(value)
+            if error is not None or checked is None:
+                reason = error.message_for(column, "en") if error is not None else "empty"
+                raise PermanentError(ErrorCode.INVALID_PARAMS, detail=f"{spec.name}: {reason}")
+            return _filter_text(checked)
+        if spec.kind == "task_no":
+            return value.upper()
         if spec.kind == "date":
             try:
                 return dt.date.fromisoformat(value.replace("/", "-")).isoformat()
@@ -89,6 +114,39 @@ class ExportDefinition:
                 raise PermanentError(ErrorCode.INVALID_PARAMS, detail=f"{spec.name}: {value!r} is not one of {allowed}")
             return mapped
         return value
+
+
+def _filter_text(value: object) -> str:
+    """A checked filter value as the task's parameter keeps it (parsed again when the export runs)."""
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, dt.datetime):
+        return value.isoformat(" ")
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return format(value, "f") if hasattr(value, "quantize") else str(value)
+
+
+def generic_definition(itype: ImportType) -> ExportDefinition:
+    """The export every import type has: all its columns under their first aliases, in its order,
+    enum values written as their first input (so the file imports back as it is)."""
+    columns = []
+    for col in itype.columns:
+        labels = {}
+        if col.kind == Kind.ENUM:
+            labels = {stored: col.input_for(stored) for stored in dict.fromkeys(col.enum_map.values())}
+        columns.append(ExportColumn(key=col.key, header=col.header, labels=labels))
+    return ExportDefinition(
+        name=itype.name,
+        title_zh=itype.title_zh,
+        title_en=itype.title_en,
+        table=itype.table,
+        order_key=itype.unique_keys[0],
+        columns=tuple(columns),
+        filters=(ExportFilter(name=IMPORTED_BY, column="task_no", op="=", kind="task_no"),),
+        import_type=itype,
+        source_path=itype.source_path,
+    )
 
 
 def load_export_definitions(directory: Path, import_types: Mapping[str, ImportType]) -> dict[str, ExportDefinition]:

@@ -5,25 +5,36 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
+from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from sqlalchemy import column, func, select, table
+import sqlalchemy as sa
 
 from desktop_app.config import resources_dir
 from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.stages import Stage, stage_text
 from desktop_app.domain.status import TaskStatus
-from desktop_app.domain.task import Lane, SubmitResult, TaskOutcome
-from desktop_app.exports.definition import ExportDefinition, load_export_definitions
-from desktop_app.exports.writer import ENCODINGS, FORMATS, cell_text, open_writer
-from desktop_app.imports.import_type import ImportType
-from desktop_app.store.tasks import TaskStore
+from desktop_app.domain.table_spec import Storage
+from desktop_app.domain.task import Lane, TaskOutcome
+from desktop_app.exports.definition import (
+    IMPORTED_BY,
+    ExportDefinition,
+    ExportDefinitionError,
+    generic_definition,
+    load_export_definition,
+)
+from desktop_app.exports.writer import cell_text, open_writer
+from desktop_app.imports.type_catalog import TypeCatalog
+from desktop_app.imports.type_schema import open_business_table
+from desktop_app.imports.written_rows import log_pages, logged_actions, parse_key_text
+from desktop_app.store.business_rows import BusinessTable
 from desktop_app.tasks.context import TaskContext
-from desktop_app.tasks.identity import host_name
 
+log = logging.getLogger(__name__)
 PAGE = 5000
 
 
@@ -34,60 +45,56 @@ def export_key(name: str, filters: dict[str, str], fmt: str, encoding: str) -> s
 
 
 class ExportHandler:
-    """Exports a table by a declarative definition (resources/exports/*.toml) to CSV or XLSX."""
+    """Exports the table of any import type to CSV or XLSX, as the type imports it back; a definition
+    file (resources/exports/*.toml) may name the columns, labels and filters of one."""
 
-    task_type = "export"
+    task_type: ClassVar[str] = "export"
     lane = Lane.LONG
 
-    def __init__(self, definitions: dict[str, ExportDefinition]) -> None:
-        self.definitions = definitions
+    def __init__(self, catalog: TypeCatalog, definitions: dict[str, ExportDefinition] | None = None) -> None:
+        self.catalog = catalog
+        self._files = definitions or {}
 
     @classmethod
-    def from_resources(cls, import_types: dict[str, ImportType], directory: Path | None = None) -> ExportHandler:
-        return cls(load_export_definitions(directory or resources_dir() / "exports", import_types))
+    def from_resources(cls, catalog: TypeCatalog, directory: Path | None = None) -> ExportHandler:
+        folder = directory or resources_dir() / "exports"
+        definitions: dict[str, ExportDefinition] = {}
+        types = catalog.types()
+        for path in sorted(folder.glob("*.toml")) if folder.is_dir() else []:
+            try:
+                definition = load_export_definition(path, types)
+            except ExportDefinitionError as exc:
+                log.warning("export definition left out: %s", exc)  # its type may be broken: the rest work
+                continue
+            definitions[definition.name] = definition
+        return cls(catalog, definitions)
+
+    @property
+    def definitions(self) -> dict[str, ExportDefinition]:
+        """Every export by name: one per import type (its definition file's, else the generic one)."""
+        found = {name: generic_definition(itype) for name, itype in self.catalog.types().items()}
+        found.update({name: d for name, d in self._files.items() if d.import_type.name in found})
+        return found
 
     def definition(self, name: str) -> ExportDefinition:
-        try:
-            return self.definitions[name]
-        except KeyError:
-            raise PermanentError(
-                ErrorCode.INVALID_PARAMS, detail=f"no export named {name!r} (known: {', '.join(self.definitions)})"
-            ) from None
-
-    def submit(
-        self,
-        store: TaskStore,
-        *,
-        name: str,
-        filters: dict[str, Any],
-        fmt: str = "csv",
-        encoding: str = "utf-8-sig",
-        user: str,
-    ) -> SubmitResult:
-        """Accept an export: returns the task at once (or the same export still pending/running)."""
-        definition = self.definition(name)
-        if fmt not in FORMATS:
-            raise PermanentError(ErrorCode.INVALID_PARAMS, detail=f"format must be one of {', '.join(FORMATS)}")
-        if encoding not in ENCODINGS:
-            raise PermanentError(ErrorCode.INVALID_PARAMS, detail=f"encoding must be one of {', '.join(ENCODINGS)}")
-        clean = definition.clean_filters(filters)
-        params = {"export": name, "filters": clean, "format": fmt, "encoding": encoding}
-        key = export_key(name, clean, fmt, encoding)
-        # the file is written into the data dir of the desk that runs it: the asking desk
-        return store.submit(task_type=self.task_type, params=params, creator=user, lane=self.lane,
-                            biz_key=key, refuse_if_committed=False, host=host_name())  # fmt: skip
+        definition = self._files.get(name)
+        if definition is not None and definition.import_type.name in self.catalog.types():
+            return definition
+        if name in self.catalog:
+            return generic_definition(self.catalog.get(name))  # a broken type says why
+        raise PermanentError(
+            ErrorCode.INVALID_PARAMS, detail=f"no export named {name!r} (known: {', '.join(sorted(self.definitions))})"
+        )
 
     def run(self, ctx: TaskContext) -> TaskOutcome:
         params = ctx.params
         definition = self.definition(str(params.get("export")))
         filters = definition.clean_filters(params.get("filters") or {})
         fmt, encoding = str(params.get("format", "csv")), str(params.get("encoding", "utf-8-sig"))
-        needed = {c.key for c in definition.columns} | {f.column for f in definition.filters} | {definition.order_key}
-        t = table(definition.table, *(column(name) for name in sorted(needed)))
-        where = [_condition(t, definition, name, value) for name, value in filters.items()]
+        table = open_business_table(ctx.store.engine, definition.import_type, prepare=True)
         ctx.report(stage=stage_text(Stage.COUNTING, ctx.lang), progress=1, force=True)
-        with ctx.store.reading() as conn:
-            total = int(conn.execute(select(func.count()).select_from(t).where(*where)).scalar_one())
+        source = _Rows(ctx, definition, table, filters)
+        total = source.count()
 
         folder = ctx.results_dir / "exports"
         folder.mkdir(parents=True, exist_ok=True)
@@ -96,22 +103,11 @@ class ExportHandler:
         # one temp file per attempt: a worker that lost the task never writes into its successor's file
         temp = ctx.work_dir / f"{ctx.task.task_no}-a{ctx.task.attempt}.export.part"
         writer = open_writer(temp, [c.header for c in definition.columns], fmt, encoding)
-        order = t.c[definition.order_key]
-        query = select(*(t.c[c.key] for c in definition.columns), order).where(*where).order_by(order).limit(PAGE)
-        labels = [c.labels for c in definition.columns]
-        done, last = 0, None
+        done = 0
         try:
-            while True:
+            for rows in source.pages():
                 ctx.check_stop()  # a cancel or shutdown stops between pages; the temp file is dropped
-                page = query if last is None else query.where(order > last)
-                with ctx.store.reading() as conn:
-                    rows = conn.execute(page).all()
-                if not rows:
-                    break
-                writer.write_rows(
-                    [_label(label, cell_text(value)) for label, value in zip(labels, row, strict=False)] for row in rows
-                )
-                last = rows[-1][-1]
+                writer.write_rows(rows)
                 done += len(rows)
                 ctx.report(
                     progress=2 + 96 * done / max(total, 1),
@@ -134,6 +130,7 @@ class ExportHandler:
             result_path=str(final),
             summary={
                 "export": definition.name,
+                "import_type": definition.import_type.name,
                 "filters": filters,
                 "format": fmt,
                 "encoding": encoding,
@@ -155,16 +152,67 @@ class ExportHandler:
         return replaced
 
 
-def _label(labels: Mapping[str, str], text: str) -> str:
-    return labels.get(text, text) if labels else text
+class _Rows:
+    """The rows an export writes, as text cells, a page at a time: the table in key order; with
+    imported_by, the rows that task inserted (our tables know it per row) then those it updated."""
+
+    def __init__(self, ctx: TaskContext, definition: ExportDefinition, table: BusinessTable,
+                 filters: Mapping[str, str]) -> None:  # fmt: skip
+        self.ctx = ctx
+        self.definition = definition
+        self.table = table
+        self.imported_by = filters.get(IMPORTED_BY) if definition.filter_spec(IMPORTED_BY).kind == "task_no" else None
+        self.where = [self._condition(n, v) for n, v in filters.items() if n != IMPORTED_BY or not self.imported_by]
+        self.names = [c.key for c in definition.columns]
+        self.labels = [c.labels for c in definition.columns]
+
+    def _condition(self, name: str, value: str) -> Any:
+        spec = self.definition.filter_spec(name)
+        col = self.table.table.c[spec.column]
+        bound: Any = value
+        if spec.kind in ("date", "column"):
+            storage = Storage.DATE if spec.kind == "date" else self.table.storage_of(spec.column)[0]
+            bound = _typed(storage, value)
+        if spec.op == ">=":
+            return col >= bound
+        if spec.op == "<=":
+            return col <= bound
+        return col == bound
+
+    def _text(self, row: Sequence[Any]) -> list[str]:
+        return [labels.get(text, text) if labels else text
+                for labels, text in zip(self.labels, (cell_text(v) for v in row), strict=False)]  # fmt: skip
+
+    def count(self) -> int:
+        t = self.table.table
+        with self.ctx.store.reading() as conn:
+            if self.imported_by is None:
+                return int(conn.execute(sa.select(sa.func.count()).select_from(t).where(*self.where)).scalar_one())
+            source = self.ctx.store.get(self.imported_by)
+            return source.success_count if source is not None else 0
+
+    def pages(self) -> Iterator[list[list[str]]]:
+        if self.imported_by is None:
+            for page in self.table.pages(self.ctx.store.reading, self.names, self.where, PAGE):
+                yield [self._text(r) for r in page]
+            return
+        t = self.table.table
+        if self.table.managed:
+            where = [*self.where, t.c.task_no == self.imported_by]
+            for page in self.table.pages(self.ctx.store.reading, self.names, where, PAGE):
+                yield [self._text(r) for r in page]
+        with self.ctx.store.reading() as conn:
+            entries = [e for page in log_pages(conn, self.imported_by, logged_actions(self.table)) for e in page]
+        for start in range(0, len(entries), PAGE):
+            keys = [parse_key_text(self.table, e.key_text) for e in entries[start : start + PAGE]]
+            with self.ctx.store.reading() as conn:
+                found = self.table.find(conn, keys, self.names, where=self.where)
+            rows = [found[k] for k in (self.table.fold(k) for k in keys) if k in found]
+            yield [self._text([r.values[n] for n in self.names]) for r in rows]
 
 
-def _condition(t: Any, definition: ExportDefinition, name: str, value: str) -> Any:
-    spec = definition.filter(name)
-    col = t.c[spec.column]
-    bound: Any = dt.date.fromisoformat(value) if spec.kind == "date" else value
-    if spec.op == ">=":
-        return col >= bound
-    if spec.op == "<=":
-        return col <= bound
-    return col == bound
+def _typed(storage: Storage, text: str) -> object:
+    from desktop_app.domain.values import parse_canonical
+
+    value = parse_canonical(storage, text)
+    return Decimal(text) if storage is Storage.DECIMAL else value

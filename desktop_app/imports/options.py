@@ -1,25 +1,32 @@
-"""The import task's parameters, typed and checked."""
+"""The import task's parameters, typed: built once by the submission, read back by the running task."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
 from desktop_app.domain.errors import ErrorCode, PermanentError
+from desktop_app.domain.modes import BlankPolicy, ImportMode
+
+# Parameters the submission adds from the file itself; a resubmission must not carry the old values.
+FILE_FACTS = ("file_sha256", "file_size", "file_mtime_ns")
 
 
 @dataclass(frozen=True)
 class ImportOptions:
-    """The import task's parameters, typed."""
+    """What to import and how: an import request and the import task's parameters. A limit left None
+    in a request takes the settings' default when it is submitted; a task's limits are always set."""
 
     file: Path
     import_type: str
+    mode: ImportMode = ImportMode.INSERT
+    blank: BlankPolicy = BlankPolicy.KEEP
     dry_run: bool = False
     encoding: str | None = None
-    max_rows: int = 1_000_000
-    max_file_mb: int = 50
-    batch_size: int = 1000
+    max_rows: int = 0  # 0: the settings' default
+    max_file_mb: int = 0
+    batch_size: int = 0
     repairs: str | None = None
     header_overrides: dict[str, str] = field(default_factory=dict)
     sheet: str | None = None
@@ -32,6 +39,8 @@ class ImportOptions:
             return cls(
                 file=Path(params["file"]),
                 import_type=str(params["import_type"]),
+                mode=ImportMode(params.get("mode") or ImportMode.INSERT),
+                blank=BlankPolicy(params.get("blank") or BlankPolicy.KEEP),
                 dry_run=bool(params.get("dry_run", False)),
                 encoding=params.get("encoding") or None,
                 max_rows=int(params.get("max_rows") or rows_default),
@@ -43,3 +52,17 @@ class ImportOptions:
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise PermanentError(ErrorCode.INVALID_PARAMS, detail=str(exc)) from exc
+
+    def to_params(self) -> dict[str, Any]:
+        """The task's params (JSON-ready); the submission adds the file's facts (hash, size, time)."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = str(value) if isinstance(value, Path) else value
+        out["mode"] = self.mode.value
+        out["blank"] = self.blank.value
+        out["header_overrides"] = dict(self.header_overrides)
+        return out
+
+    def but(self, **changes: Any) -> ImportOptions:
+        return replace(self, **changes)

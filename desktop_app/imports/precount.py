@@ -58,3 +58,15 @@ def holds_neutralised_cells(path: Path, encoding: str | None) -> bool:
                 return True
             tail = chunk[-1:]
     return False
+
+
+def holds_nul(path: Path, encoding: str | None) -> bool:
+    """Whether a CSV's bytes hold a NUL (then the validator looks for one in each row; True when the
+    encoding is one where a NUL byte is part of ordinary characters)."""
+    if not encoding or encoding.replace("_", "-").lower().startswith(("utf-16", "utf-32", "utf16", "utf32")):
+        return True
+    with path.open("rb") as handle:
+        while chunk := handle.read(CHUNK):
+            if b"\x00" in chunk:
+                return True
+    return False

@@ -2,52 +2,53 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from desktop_app.config import resources_dir
-from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.task import Lane, TaskOutcome
 from desktop_app.imports.error_csv import keep_error_rows
-from desktop_app.imports.import_type import ImportType, load_import_types
+from desktop_app.imports.import_type import ImportType
 from desktop_app.imports.options import ImportOptions
 from desktop_app.imports.pipeline import ImportRun
+from desktop_app.imports.progress_state import ImportCheckpoint
+from desktop_app.imports.type_catalog import TypeCatalog
+from desktop_app.imports.type_schema import open_business_table
 from desktop_app.tasks.context import TaskContext
 
 
 class ImportHandler:
-    """Imports a CSV/XLSX/XLS file with a declarative import type (resources/import_types/*.toml)."""
+    """Imports a CSV/XLSX/XLS file with a declarative import type, in one of the four modes."""
 
-    task_type = "import"
+    task_type: ClassVar[str] = "import"
     lane = Lane.LONG
 
-    def __init__(self, import_types: dict[str, ImportType]) -> None:
-        self.import_types = import_types
-
-    @classmethod
-    def from_resources(cls, directory: Path | None = None) -> ImportHandler:
-        return cls(load_import_types(directory or resources_dir() / "import_types"))
+    def __init__(self, catalog: TypeCatalog) -> None:
+        self.catalog = catalog
 
     def check_import_type(self, name: str) -> ImportType:
-        try:
-            return self.import_types[name]
-        except KeyError:
-            raise PermanentError(
-                ErrorCode.UNKNOWN_IMPORT_TYPE,
-                import_type=name,
-                available=", ".join(sorted(self.import_types)),
-            ) from None
+        """The type, or PermanentError unknown_import_type / import_type_invalid (never runs, never retries)."""
+        return self.catalog.get(name)
+
+    def options(self, ctx: TaskContext) -> ImportOptions:
+        settings = ctx.settings
+        return ImportOptions.from_params(ctx.params, batch_default=settings.batch_size,
+                                         rows_default=settings.max_rows, mb_default=settings.max_file_mb)  # fmt: skip
 
     def run(self, ctx: TaskContext) -> TaskOutcome:
-        settings = ctx.settings
-        options = ImportOptions.from_params(
-            ctx.params,
-            batch_default=settings.batch_size,
-            rows_default=settings.max_rows,
-            mb_default=settings.max_file_mb,
-        )
-        return ImportRun(ctx, self.check_import_type(options.import_type), options).run()
+        options = self.options(ctx)
+        itype = self.check_import_type(options.import_type)
+        # The type's table made ready (created, or a new column added) before the first row; a type
+        # that does not fit its table fails here with import_type_invalid.
+        table = open_business_table(ctx.store.engine, itype, prepare=True)
+        return ImportRun(ctx, itype, options, table).run()
 
     def on_end(self, ctx: TaskContext) -> dict[str, Any]:
-        """Called when the task ends without an outcome of its own (cancel, failure): keep its error rows."""
-        return keep_error_rows(ctx)
+        """Called when the task ends without an outcome of its own (cancel, failure): keep its error rows
+        and the counts of what it committed."""
+        kept: dict[str, Any] = dict(keep_error_rows(ctx))
+        if ctx.saved_checkpoint and not ctx.params.get("dry_run"):
+            saved = ImportCheckpoint.from_dict(ctx.saved_checkpoint)
+            kept.update(saved.counts.mode_counts())
+            kept["rows_in_file"] = saved.rows_in_file
+            kept["stopped_at_row"] = saved.row
+        kept["mode"] = str(ctx.params.get("mode") or "insert")
+        return kept

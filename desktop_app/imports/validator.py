@@ -28,29 +28,53 @@ Decisions:
 * a ``min_length`` violation is reported as ``pattern_mismatch`` with params ``min`` (the catalog has
   no ``too_short`` code); for customers it cannot happen (the only minimum is name's 1, which is
   ``required_missing``).
-* a ``datetime`` cell in a date column gives its date part.
+* a ``datetime`` cell in a date column gives its date part; a date cell in a datetime column is midnight.
+* a cell holding a NUL character is ``invalid_character`` whatever its column's kind (PostgreSQL cannot
+  store one; the row fails alone instead of the whole batch).
+* in update and upsert modes (``blanks_keep``) a blank cell is :data:`BLANK` (keep the stored value,
+  or clear it with ``--blank clear``) and a column the file lacks is :data:`ABSENT`, required or not:
+  the writer decides, per row, what they mean (a row that would be inserted needs its required cells).
 """
 
 from __future__ import annotations
 
 import datetime
+import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from operator import itemgetter
+from typing import Final
 
 from desktop_app.domain.errors import ErrorCode, Lang, message
 from desktop_app.imports.header import HeaderMapping
 from desktop_app.imports.import_type import PATTERN_FLAGS, ColumnSpec, ImportType, normalize_text
 from desktop_app.imports.readers.cells import cell_to_text
 
-__all__ = ["Cell", "CheckedRow", "RowError", "RowValidator", "compile_validator"]
+__all__ = [
+    "ABSENT",
+    "BLANK",
+    "Cell",
+    "CheckedRow",
+    "RowError",
+    "RowValidator",
+    "column_checker",
+    "compile_validator",
+    "empty_value",
+]
 
 Cell = str | int | float | bool | datetime.date | datetime.datetime | None
 
 _DATE_TEXT = re.compile(r"([0-9]{4})([-/])([0-9]{1,2})\2([0-9]{1,2})")
+_DATETIME_TEXT = re.compile(
+    r"([0-9]{4})([-/])([0-9]{1,2})\2([0-9]{1,2})(?:[ T]([0-9]{1,2}):([0-9]{2})(?::([0-9]{2}))?)?"
+)
 _NUMBER_TEXT = re.compile(r"(-?)([0-9]+)(?:\.([0-9]+))?")
+_INTEGER_TEXT = re.compile(r"[+-]?[0-9]+")
+BIGINT_MIN, BIGINT_MAX = -(2**63), 2**63 - 1
+TRUE_WORDS = frozenset({"是", "真", "y", "yes", "true", "1"})
+FALSE_WORDS = frozenset({"否", "假", "n", "no", "false", "0"})
 _DAYS_IN_MONTH = (0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 
@@ -70,11 +94,23 @@ class RowError:
 
     def message(self, import_type: ImportType, lang: Lang = "zh") -> str:
         """The plain-language reason, e.g. "手机号格式不正确，应为 11 位数字"."""
-        params = dict(self.params)
         if self.column is not None:
-            spec = import_type.column(self.column)
-            params["column"] = spec.label(lang)
-            params["hint"] = spec.hint(lang)
+            if self.column not in import_type.keys and self.column == import_type.unique_key:
+                # the whole composite key: its columns' labels together
+                joiner = "+" if lang == "zh" else " + "
+                label = joiner.join(c.label(lang) for c in import_type.key_columns)
+                return message(self.code, lang, **{**self.params, "column": label, "hint": ""})
+            return self.message_for(import_type.column(self.column), lang)
+        return message(self.code, lang, **self.params)
+
+    def message_for(self, spec: ColumnSpec, lang: Lang = "zh") -> str:
+        """The reason for a problem of this column."""
+        params = dict(self.params)
+        params["column"] = spec.label(lang)
+        params["hint"] = spec.hint(lang)
+        if spec.kind == "datetime":
+            zh, en = "，可带时间 H:MM 或 HH:MM:SS", ", optionally with a time H:MM or HH:MM:SS"
+            params["time"] = zh if lang == "zh" else en
         return message(self.code, lang, **params)
 
 
@@ -97,6 +133,27 @@ _set_values = vars(CheckedRow)["values"].__set__
 _set_errors = vars(CheckedRow)["errors"].__set__
 
 
+class _Sentinel:
+    """A value that is not a value: what a blank cell or a missing column means is the writer's call."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+    def __reduce__(self) -> str:
+        return self.name  # pickled as the module attribute: the same object in a child process
+
+
+BLANK: Final = _Sentinel("BLANK")
+"""A blank cell in update/upsert modes: the stored value stays (``--blank clear``: emptied)."""
+ABSENT: Final = _Sentinel("ABSENT")
+"""A column the file has no header for, in update/upsert modes: never written by an update."""
+
+
 class _Invalid(Exception):
     """Raised by a fast converter on a cell with an error; only ever seen by RowValidator.check."""
 
@@ -114,24 +171,36 @@ Full = Callable[[Cell], tuple[object, RowError | None]]
 Fast = Callable[[Cell], object]
 
 
-def _empty_value(spec: ColumnSpec) -> object:
+def empty_value(spec: ColumnSpec) -> object:
     """The value of an empty optional cell: the column's default, converted, or None."""
     default = spec.default
-    if default is None:
-        return None
-    if spec.kind == "date":
-        return datetime.date.fromisoformat(default)
-    if spec.kind == "decimal":
-        return Decimal(default)
-    return default
+    if default is None or spec.kind in ("text", "reference"):
+        return default
+    value, error = _compile_full(spec)(default)
+    if error is not None:  # the type's parser checks every default with these rules
+        raise ValueError(f"column {spec.key!r}: default {default!r} does not pass its rules")
+    return value
 
 
-def _compile_full(spec: ColumnSpec) -> Full:
+def column_checker(spec: ColumnSpec) -> Full:
+    """The authoritative check of one cell of this column: (value, None) or (None, error)."""
+    return _compile_full(spec)
+
+
+def _compile_full(spec: ColumnSpec, blank: object = None) -> Full:
+    """The column's full checker. ``blank`` (BLANK in update/upsert modes) is what an empty cell
+    gives instead of required_missing or the default; None: the usual rules."""
     key = spec.key
     norm = spec.normalize
     required = spec.required
-    empty = _empty_value(spec)
     missing = ErrorCode.REQUIRED_MISSING
+    kind = spec.kind
+    empty: object = None
+    if blank is None and spec.default is not None and kind != "text" and kind != "reference":
+        # other kinds convert their default through their own rules (below, once compiled)
+        empty = _Pending
+    elif blank is None:
+        empty = spec.default
 
     def prepare(cell: Cell) -> tuple[str, str]:
         raw = cell if isinstance(cell, str) else cell_to_text(cell)
@@ -140,86 +209,201 @@ def _compile_full(spec: ColumnSpec) -> Full:
     def err(code: ErrorCode, raw: str, **params: object) -> tuple[object, RowError]:
         return None, RowError(code, key, raw, {"value": raw, **params})
 
-    kind = spec.kind
-    if kind in ("text", "reference"):
-        lo = spec.min_length
-        hi = spec.max_length
-        match = re.compile(spec.pattern, PATTERN_FLAGS).fullmatch if spec.pattern is not None else None
+    def on_empty(raw: str) -> tuple[object, RowError | None]:
+        if blank is not None:
+            return blank, None
+        if required:
+            return None, RowError(missing, key, raw, {})
+        return empty, None
 
-        def full_text(cell: Cell) -> tuple[object, RowError | None]:
+    check = _KIND_CHECKERS[kind](spec, prepare, err, on_empty)
+
+    def full(cell: Cell) -> tuple[object, RowError | None]:
+        if isinstance(cell, str) and "\x00" in cell:
+            return err(ErrorCode.INVALID_CHARACTER, cell.replace("\x00", "\\0"))
+        return check(cell)
+
+    if empty is _Pending:
+        value, error = check(spec.default)
+        if error is not None:
+            raise ValueError(f"column {key!r}: default {spec.default!r} does not pass its rules")
+        empty = value
+    return full
+
+
+class _PendingType:
+    """Marks a default not yet converted while its column's checker is being built."""
+
+
+_Pending: Final = _PendingType()
+
+_Prepare = Callable[[Cell], tuple[str, str]]
+_Err = Callable[..., tuple[object, RowError]]
+_OnEmpty = Callable[[str], tuple[object, "RowError | None"]]
+
+
+def _text_checker(spec: ColumnSpec, prepare: _Prepare, err: _Err, on_empty: _OnEmpty) -> Full:
+    lo = spec.min_length
+    hi = spec.max_length
+    match = re.compile(spec.pattern, PATTERN_FLAGS).fullmatch if spec.pattern is not None else None
+
+    def full_text(cell: Cell) -> tuple[object, RowError | None]:
+        raw, s = prepare(cell)
+        if not s:
+            return on_empty(raw)
+        if hi is not None and len(s) > hi:
+            return err(ErrorCode.TOO_LONG, raw, max=hi)
+        if lo is not None and len(s) < lo:
+            return err(ErrorCode.PATTERN_MISMATCH, raw, min=lo)
+        if match is not None and match(s) is None:
+            return err(ErrorCode.PATTERN_MISMATCH, raw)
+        return s, None
+
+    return full_text
+
+
+def _enum_checker(spec: ColumnSpec, prepare: _Prepare, err: _Err, on_empty: _OnEmpty) -> Full:
+    enum_map = spec.enum_map
+    allowed = "/".join(spec.enum_inputs)
+
+    def full_enum(cell: Cell) -> tuple[object, RowError | None]:
+        raw, s = prepare(cell)
+        if not s:
+            return on_empty(raw)
+        value = enum_map.get(s.casefold())
+        if value is None:
+            return err(ErrorCode.NOT_IN_ENUM, raw, allowed=allowed)
+        return value, None
+
+    return full_enum
+
+
+def _date_checker(spec: ColumnSpec, prepare: _Prepare, err: _Err, on_empty: _OnEmpty) -> Full:
+    def full_date(cell: Cell) -> tuple[object, RowError | None]:
+        if isinstance(cell, datetime.datetime):
+            return cell.date(), None
+        if isinstance(cell, datetime.date):
+            return cell, None
+        raw, s = prepare(cell)
+        if not s:
+            return on_empty(raw)
+        m = _DATE_TEXT.fullmatch(s)
+        if m is not None:
+            year, month, day = int(m[1]), int(m[3]), int(m[4])
+            if year >= 1 and 1 <= month <= 12 and 1 <= day <= _days_in_month(year, month):
+                return datetime.date(year, month, day), None
+        return err(ErrorCode.INVALID_DATE, raw)
+
+    return full_date
+
+
+def _datetime_checker(spec: ColumnSpec, prepare: _Prepare, err: _Err, on_empty: _OnEmpty) -> Full:
+    def full_datetime(cell: Cell) -> tuple[object, RowError | None]:
+        if isinstance(cell, datetime.datetime):
+            return cell.replace(microsecond=0, tzinfo=None), None
+        if isinstance(cell, datetime.date):
+            return datetime.datetime(cell.year, cell.month, cell.day), None
+        raw, s = prepare(cell)
+        if not s:
+            return on_empty(raw)
+        m = _DATETIME_TEXT.fullmatch(s)
+        if m is not None:
+            year, month, day = int(m[1]), int(m[3]), int(m[4])
+            hour, minute, second = int(m[5] or 0), int(m[6] or 0), int(m[7] or 0)
+            if (
+                year >= 1
+                and 1 <= month <= 12
+                and 1 <= day <= _days_in_month(year, month)
+                and hour <= 23
+                and minute <= 59
+                and second <= 59
+            ):
+                return datetime.datetime(year, month, day, hour, minute, second), None
+        return err(ErrorCode.INVALID_DATE, raw)
+
+    return full_datetime
+
+
+def _decimal_checker(spec: ColumnSpec, prepare: _Prepare, err: _Err, on_empty: _OnEmpty) -> Full:
+    scale = spec.decimal_scale if spec.decimal_scale is not None else 0
+    dmin = spec.decimal_min
+    dmax = spec.decimal_max
+    range_params = {
+        "min": "-∞" if dmin is None else format(dmin, "f"),
+        "max": "∞" if dmax is None else format(dmax, "f"),
+    }
+
+    def full_decimal(cell: Cell) -> tuple[object, RowError | None]:
+        raw, s = prepare(cell)
+        if not s:
+            return on_empty(raw)
+        m = _NUMBER_TEXT.fullmatch(s)
+        if m is None or (m[3] is not None and len(m[3]) > scale):
+            return err(ErrorCode.INVALID_NUMBER, raw, scale=scale)
+        value = Decimal(s)
+        if not value:
+            value = abs(value)  # "-0" is 0
+        if (dmin is not None and value < dmin) or (dmax is not None and value > dmax):
+            return err(ErrorCode.OUT_OF_RANGE, raw, **range_params)
+        return value, None
+
+    return full_decimal
+
+
+def _integer_checker(spec: ColumnSpec, prepare: _Prepare, err: _Err, on_empty: _OnEmpty) -> Full:
+    # Undeclared bounds are the stored BIGINT's: a value the database would refuse fails alone.
+    imin = spec.integer_min if spec.integer_min is not None else BIGINT_MIN
+    imax = spec.integer_max if spec.integer_max is not None else BIGINT_MAX
+    range_params = {"min": str(imin), "max": str(imax)}
+
+    def full_integer(cell: Cell) -> tuple[object, RowError | None]:
+        if isinstance(cell, int | float) and not isinstance(cell, bool):
+            # An Excel number cell: a whole value is an integer (12.0 as a cell is 12, as text it is not).
+            raw = cell_to_text(cell)
+            if isinstance(cell, float) and not (math.isfinite(cell) and cell.is_integer()):
+                return err(ErrorCode.INVALID_INTEGER, raw)
+            value = int(cell)
+        else:
             raw, s = prepare(cell)
             if not s:
-                return (None, RowError(missing, key, raw, {})) if required else (empty, None)
-            if hi is not None and len(s) > hi:
-                return err(ErrorCode.TOO_LONG, raw, max=hi)
-            if lo is not None and len(s) < lo:
-                return err(ErrorCode.PATTERN_MISMATCH, raw, min=lo)
-            if match is not None and match(s) is None:
-                return err(ErrorCode.PATTERN_MISMATCH, raw)
-            return s, None
+                return on_empty(raw)
+            if cell.__class__ is bool or _INTEGER_TEXT.fullmatch(s) is None:
+                return err(ErrorCode.INVALID_INTEGER, raw)
+            value = int(s)
+        if not imin <= value <= imax:
+            return err(ErrorCode.OUT_OF_RANGE, raw, **range_params)
+        return value, None
 
-        return full_text
+    return full_integer
 
-    if kind == "enum":
-        enum_map = spec.enum_map
-        allowed = "/".join(spec.enum_inputs)
 
-        def full_enum(cell: Cell) -> tuple[object, RowError | None]:
-            raw, s = prepare(cell)
-            if not s:
-                return (None, RowError(missing, key, raw, {})) if required else (empty, None)
-            value = enum_map.get(s.casefold())
-            if value is None:
-                return err(ErrorCode.NOT_IN_ENUM, raw, allowed=allowed)
-            return value, None
+def _boolean_checker(spec: ColumnSpec, prepare: _Prepare, err: _Err, on_empty: _OnEmpty) -> Full:
+    def full_boolean(cell: Cell) -> tuple[object, RowError | None]:
+        if cell.__class__ is bool:
+            return cell, None
+        raw, s = prepare(cell)
+        if not s:
+            return on_empty(raw)
+        folded = s.casefold()
+        if folded in TRUE_WORDS:
+            return True, None
+        if folded in FALSE_WORDS:
+            return False, None
+        return err(ErrorCode.INVALID_BOOLEAN, raw)
 
-        return full_enum
+    return full_boolean
 
-    if kind == "date":
 
-        def full_date(cell: Cell) -> tuple[object, RowError | None]:
-            if isinstance(cell, datetime.datetime):
-                return cell.date(), None
-            if isinstance(cell, datetime.date):
-                return cell, None
-            raw, s = prepare(cell)
-            if not s:
-                return (None, RowError(missing, key, raw, {})) if required else (empty, None)
-            m = _DATE_TEXT.fullmatch(s)
-            if m is not None:
-                year, month, day = int(m[1]), int(m[3]), int(m[4])
-                if year >= 1 and 1 <= month <= 12 and 1 <= day <= _days_in_month(year, month):
-                    return datetime.date(year, month, day), None
-            return err(ErrorCode.INVALID_DATE, raw)
-
-        return full_date
-
-    if kind == "decimal":
-        scale = spec.decimal_scale if spec.decimal_scale is not None else 0
-        dmin = spec.decimal_min
-        dmax = spec.decimal_max
-        range_params = {
-            "min": "-∞" if dmin is None else format(dmin, "f"),
-            "max": "∞" if dmax is None else format(dmax, "f"),
-        }
-
-        def full_decimal(cell: Cell) -> tuple[object, RowError | None]:
-            raw, s = prepare(cell)
-            if not s:
-                return (None, RowError(missing, key, raw, {})) if required else (empty, None)
-            m = _NUMBER_TEXT.fullmatch(s)
-            if m is None or (m[3] is not None and len(m[3]) > scale):
-                return err(ErrorCode.INVALID_NUMBER, raw, scale=scale)
-            value = Decimal(s)
-            if not value:
-                value = abs(value)  # "-0" is 0
-            if (dmin is not None and value < dmin) or (dmax is not None and value > dmax):
-                return err(ErrorCode.OUT_OF_RANGE, raw, **range_params)
-            return value, None
-
-        return full_decimal
-
-    raise ValueError(f"column {key!r}: unknown kind {kind!r}")  # load_import_type prevents this
+_KIND_CHECKERS: Final[dict[str, Callable[[ColumnSpec, _Prepare, _Err, _OnEmpty], Full]]] = {
+    "text": _text_checker,
+    "reference": _text_checker,
+    "enum": _enum_checker,
+    "date": _date_checker,
+    "datetime": _datetime_checker,
+    "decimal": _decimal_checker,
+    "integer": _integer_checker,
+    "boolean": _boolean_checker,
+}
 
 
 def _days_in_month(year: int, month: int) -> int:
@@ -250,26 +434,11 @@ def _value_or_raise(full: Full) -> Callable[[Cell], object]:
     return slow
 
 
-def _enum_direct(spec: ColumnSpec, full: Full) -> dict[object, object]:
-    """Every common spelling of a valid enum input (and the empty cell), mapped by ``full`` itself."""
-    candidates: list[Cell] = []
-    for text in (*spec.enum_inputs, *spec.enum_map, *spec.enum_map.values()):
-        candidates += [text, text.lower(), text.upper(), text.title(), text.capitalize()]
-    if not spec.required:
-        candidates += ["", None]
-    direct: dict[object, object] = {}
-    for cand in candidates:
-        value, error = full(cand)
-        if error is None:
-            direct[cand] = value
-    return direct
-
-
-def _snippet(n: int, index: int, spec: ColumnSpec, full: Full, ns: dict[str, object]) -> list[str]:
+def _snippet(n: int, index: int, spec: ColumnSpec, full: Full, ns: dict[str, object], blank: object) -> list[str]:
     """Source lines setting ``v{n}`` from ``cells[index]`` for one column."""
     ns[f"slow{n}"] = _value_or_raise(full)
-    ns[f"empty{n}"] = _empty_value(spec)
-    on_empty = f"v{n} = slow{n}(c)" if spec.required else f"v{n} = empty{n}"
+    ns[f"empty{n}"] = blank if blank is not None else empty_value(spec)
+    on_empty = f"v{n} = slow{n}(c)" if spec.required and blank is None else f"v{n} = empty{n}"
     kind = spec.kind
 
     if kind in ("text", "reference"):
@@ -299,16 +468,34 @@ def _snippet(n: int, index: int, spec: ColumnSpec, full: Full, ns: dict[str, obj
         else:
             lines += ["        pass"]
         lines += ["    else:", f"        {on_empty}"]
-        if not spec.required:
+        if not spec.required or blank is not None:
             lines += ["elif c is None:", f"    {on_empty}"]  # an empty Excel cell
         return [*lines, "else:", f"    v{n} = slow{n}(c)"]
 
-    if kind == "enum":
-        ns[f"get{n}"] = _enum_direct(spec, full).get
+    if kind in ("enum", "boolean"):
+        ns[f"get{n}"] = _direct_values(spec, full).get
         return [
             f"c = cells[{index:d}]",
             f"v{n} = get{n}(c, _miss)",
             f"if v{n} is _miss:",
+            f"    v{n} = slow{n}(c)",
+        ]
+
+    if kind == "integer":
+        lines = [
+            f"c = cells[{index:d}]",
+            "if c.__class__ is str and c.isascii() and c.isdigit() and len(c) < 19:",
+            f"    v{n} = int(c)",
+        ]
+        if spec.integer_min is not None or spec.integer_max is not None:
+            ns[f"imin{n}"] = spec.integer_min if spec.integer_min is not None else BIGINT_MIN
+            ns[f"imax{n}"] = spec.integer_max if spec.integer_max is not None else BIGINT_MAX
+            lines += [f"    if not imin{n} <= v{n} <= imax{n}:", f"        v{n} = slow{n}(c)"]
+        return [
+            *lines,
+            'elif c == "" or c is None:',
+            f"    {on_empty}",
+            "else:",
             f"    v{n} = slow{n}(c)",
         ]
 
@@ -363,11 +550,34 @@ def _snippet(n: int, index: int, spec: ColumnSpec, full: Full, ns: dict[str, obj
     return [f"v{n} = slow{n}(cells[{index:d}])"]
 
 
+def _direct_values(spec: ColumnSpec, full: Full) -> dict[object, object]:
+    """Every common spelling of a valid enum input or boolean word (and the empty cell), mapped by
+    ``full`` itself, so the fast path can only agree with it."""
+    if spec.kind == "boolean":
+        words = [*TRUE_WORDS, *FALSE_WORDS]
+        candidates: list[Cell] = [True, False]
+    else:
+        words = [*spec.enum_inputs, *spec.enum_map, *spec.enum_map.values()]
+        candidates = []
+    for text in words:
+        candidates += [text, text.lower(), text.upper(), text.title(), text.capitalize()]
+    candidates += ["", None]
+    direct: dict[object, object] = {}
+    for cand in candidates:
+        value, error = full(cand)
+        if error is None:
+            direct[cand] = value
+    return direct
+
+
 def _generate_fast_check(
     specs: Sequence[tuple[ColumnSpec, int | None]],
     fulls: Sequence[Full],
     width: int,
     check_full: Callable[[Sequence[Cell]], CheckedRow],
+    *,
+    blank: object,
+    nul_free: bool,
 ) -> tuple[Callable[[Sequence[Cell]], CheckedRow], str]:
     ns: dict[str, object] = {
         "_Invalid": _Invalid,
@@ -381,19 +591,28 @@ def _generate_fast_check(
         "_set_values": _set_values,
         "_set_errors": _set_errors,
         "_check_full": check_full,
+        "_str": str,
     }
     body: list[str] = []
     for n, ((spec, index), full) in enumerate(zip(specs, fulls, strict=True)):
         if index is None:
-            ns[f"v{n}"] = _empty_value(spec)  # no header: the default, read from the namespace
+            ns[f"v{n}"] = _absent_value(spec, blank)  # no header: read from the namespace
             continue
-        body += _snippet(n, index, spec, full, ns)
+        body += _snippet(n, index, spec, full, ns, blank)
     names = ", ".join(f"v{n}" for n in range(len(specs)))
+    # Unless the file is known to hold none, a NUL anywhere sends the row to the full checker
+    # (invalid_character); the per-column snippets above never look for one.
+    nul_guard = [] if nul_free else [
+        "    for c in cells:",
+        '        if c.__class__ is _str and "\\x00" in c:',
+        "            return _check_full(cells)",
+    ]  # fmt: skip
     src = "\n".join(
         [
             "def check(cells):",
             f"    if len(cells) != {width:d}:",
             "        return _check_full(cells)",
+            *nul_guard,
             "    try:",
             *(f"        {line}" for line in body),
             "    except _Invalid:",
@@ -408,6 +627,11 @@ def _generate_fast_check(
     return ns["check"], src  # type: ignore[return-value]
 
 
+def _absent_value(spec: ColumnSpec, blank: object) -> object:
+    """What a column without a header gives: ABSENT in update/upsert modes, else its default or None."""
+    return ABSENT if blank is not None else empty_value(spec)
+
+
 # --- the row validator ------------------------------------------------------------------------------
 
 
@@ -419,27 +643,36 @@ class RowValidator:
         "_full",
         "_pick",
         "_width",
+        "blanks_keep",
         "columns",
         "import_type",
+        "key_indexes",
         "mapping",
         "source",
         "unique_index",
     )
 
     columns: tuple[str, ...]  # keys of values, in insert order: all the type's columns, TOML order
-    unique_index: int  # position of the unique key in values
+    unique_index: int  # position of the (first) unique key column in values
+    key_indexes: tuple[int, ...]  # positions of the key's columns in values
 
-    def __init__(self, import_type: ImportType, mapping: HeaderMapping) -> None:
-        if mapping.missing_required:
+    def __init__(
+        self, import_type: ImportType, mapping: HeaderMapping, *, blanks_keep: bool = False, nul_free: bool = False
+    ) -> None:
+        needed = import_type.unique_keys if blanks_keep else mapping.missing_required
+        missing = [k for k in needed if k not in mapping.index_by_key]
+        if missing:
             raise ValueError(
-                f"cannot validate rows of {import_type.name}: required column(s) "
-                f"{', '.join(mapping.missing_required)} have no header"
+                f"cannot validate rows of {import_type.name}: required column(s) {', '.join(missing)} have no header"
             )
         self.import_type = import_type
         self.mapping = mapping
+        self.blanks_keep = blanks_keep
         self.columns = import_type.keys
-        self.unique_index = self.columns.index(import_type.unique_key)
+        self.key_indexes = tuple(self.columns.index(k) for k in import_type.unique_keys)
+        self.unique_index = self.key_indexes[0]
         self._width = mapping.width
+        blank = BLANK if blanks_keep else None
 
         specs: list[tuple[ColumnSpec, int | None]] = []
         full: list[Full] = []
@@ -448,7 +681,7 @@ class RowValidator:
             if index is not None and not 0 <= index < mapping.width:
                 raise ValueError(f"header mapping puts {spec.key!r} at {index}, outside the header")
             specs.append((spec, index))
-            full.append(_compile_full(spec) if index is not None else _constant_full(_empty_value(spec)))
+            full.append(_compile_full(spec, blank) if index is not None else _constant_full(_absent_value(spec, blank)))
         self._full: tuple[Full, ...] = tuple(full)
         indices = [0 if index is None else index for _, index in specs]
         self._pick: Callable[[Sequence[Cell]], Sequence[Cell]]
@@ -460,7 +693,9 @@ class RowValidator:
             self._pick = lambda cells: (cells[only],)
         else:
             self._pick = itemgetter(*indices)
-        self._fast_check, self.source = _generate_fast_check(specs, self._full, mapping.width, self._check_full)
+        self._fast_check, self.source = _generate_fast_check(
+            specs, self._full, mapping.width, self._check_full, blank=blank, nul_free=nul_free
+        )
 
     def check(self, cells: Sequence[Cell]) -> CheckedRow:
         """Check one row; never raises for bad data."""
@@ -501,6 +736,12 @@ def _constant_full(value: object) -> Full:
     return lambda _cell: (value, None)
 
 
-def compile_validator(import_type: ImportType, mapping: HeaderMapping) -> RowValidator:
-    """Compile the row validator for one file; ValueError if a required column has no header."""
-    return RowValidator(import_type, mapping)
+def compile_validator(
+    import_type: ImportType, mapping: HeaderMapping, *, blanks_keep: bool = False, nul_free: bool = False
+) -> RowValidator:
+    """Compile the row validator for one file; ValueError if a required column has no header.
+
+    ``blanks_keep`` (update and upsert modes): blank cells are BLANK and missing columns ABSENT, and
+    only the key's columns must have a header. ``nul_free``: the file is known to hold no NUL character
+    (a byte scan said so), so the fast path need not look for one."""
+    return RowValidator(import_type, mapping, blanks_keep=blanks_keep, nul_free=nul_free)

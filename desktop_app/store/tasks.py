@@ -163,6 +163,8 @@ class TaskStore:
         return record_from_row(row) if row else None
 
     def _find_committed(self, biz_key: str) -> TaskRecord | None:
+        """The newest ended task with this key that committed rows still in place (an undone one does
+        not count: after an undo the same bytes may be imported again)."""
         query = (
             select(tasks)
             .where(
@@ -171,11 +173,12 @@ class TaskStore:
                 tasks.c.success_count > 0,
             )
             .order_by(tasks.c.id.desc())
-            .limit(1)
+            .limit(20)
         )
         with self.reading() as conn:
-            row = conn.execute(query).first()
-        return record_from_row(row) if row else None
+            rows = conn.execute(query).all()
+        found = [record_from_row(r) for r in rows]
+        return next((t for t in found if not t.summary.get("undone_by")), None)
 
     # --- claiming ------------------------------------------------------------------------
 

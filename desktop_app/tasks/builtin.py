@@ -2,19 +2,26 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from desktop_app.config import Paths, Settings
 from desktop_app.tasks.registry import TaskHandler
 
+if TYPE_CHECKING:
+    from desktop_app.imports.type_catalog import TypeCatalog
 
-def builtin_handlers(paths: Paths, settings: Settings) -> list[TaskHandler]:
+
+def builtin_handlers(paths: Paths, settings: Settings, catalog: TypeCatalog) -> list[TaskHandler]:
     from desktop_app.exports.task import ExportHandler
+    from desktop_app.imports.completion import CompleteReferencesHandler
     from desktop_app.imports.task import ImportHandler
-    from desktop_app.tasks.maintenance import CleanupHandler, CompleteReferencesHandler
+    from desktop_app.imports.undo import UndoHandler
+    from desktop_app.tasks.maintenance import CleanupHandler
 
-    imports = ImportHandler.from_resources()
     return [
-        imports,
-        ExportHandler.from_resources(imports.import_types),
-        CompleteReferencesHandler(imports.import_types),
+        ImportHandler(catalog),
+        ExportHandler.from_resources(catalog),
+        CompleteReferencesHandler(catalog),
+        UndoHandler(catalog),
         CleanupHandler(),
     ]

@@ -73,6 +73,7 @@ class TaskContext:
         self._last_signal = float("-inf")
         self._dirty = False
         self.cancel_requested = task.cancel_requested
+        self._saved_checkpoint = task.checkpoint  # the newest committed one
 
     @property
     def params(self) -> dict[str, Any]:
@@ -81,6 +82,11 @@ class TaskContext:
     @property
     def checkpoint(self) -> dict[str, Any] | None:
         return self.task.checkpoint
+
+    @property
+    def saved_checkpoint(self) -> dict[str, Any] | None:
+        """The checkpoint of the last batch committed (this run's, else the one it started from)."""
+        return self._saved_checkpoint
 
     @property
     def work_dir(self) -> Path:
@@ -142,18 +148,20 @@ class TaskContext:
             result = work(conn)
             if counts is not None:
                 self._state.counts = counts() if callable(counts) else counts
+            saved = checkpoint() if callable(checkpoint) else checkpoint
             try:
                 self.cancel_requested = self.store.report_progress(
                     self.fence,
                     progress=self._state.progress,
                     stage=self._state.stage,
                     counts=self._state.counts,
-                    checkpoint=checkpoint() if callable(checkpoint) else checkpoint,
+                    checkpoint=saved,
                     conn=conn,
                 )
             except BaseException:
                 self._state.counts = previous
                 raise
+        self._saved_checkpoint = saved
         now = self._clock()
         self._last_db = now
         self._notify(now)

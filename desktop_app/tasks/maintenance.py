@@ -1,53 +1,22 @@
-"""Short task types: completing an import's pending references, and the daily clean-up of result files."""
+"""The daily clean-up of result files (a short task type)."""
 
 from __future__ import annotations
 
 import datetime as dt
 import shutil
 from pathlib import Path
+from typing import ClassVar
 
-from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import Lane, TaskOutcome
-from desktop_app.imports.import_type import ImportType
-from desktop_app.store.business import TableWriter, references_of
 from desktop_app.tasks.context import TaskContext
-
-
-class CompleteReferencesHandler:
-    """Resolves the references an import left pending (e.g. a department created since)."""
-
-    task_type = "complete_references"
-    lane = Lane.SHORT
-
-    def __init__(self, import_types: dict[str, ImportType]) -> None:
-        self.import_types = import_types
-
-    def run(self, ctx: TaskContext) -> TaskOutcome:
-        task_no = str(ctx.params.get("task_no", ""))
-        source = ctx.store.get(task_no)
-        if source is None or source.task_type != "import":
-            raise PermanentError(ErrorCode.TASK_NOT_FOUND, task_no=task_no)
-        itype = self.import_types.get(str(source.params.get("import_type")))
-        if itype is None:
-            raise PermanentError(ErrorCode.UNKNOWN_IMPORT_TYPE, import_type=source.params.get("import_type"),
-                                 available=", ".join(self.import_types))  # fmt: skip
-        refs = references_of(itype.columns)
-        writer = TableWriter(ctx.store.engine, itype.table, itype.keys, itype.unique_key)
-        before = source.pending_completion_count
-        with ctx.store.engine.begin() as conn:
-            left = sum(writer.complete_references(conn, ref, task_no) for ref in refs)
-        ctx.store.annotate(source.id, pending_completion_count=left)
-        done = max(0, before - left)
-        return TaskOutcome(TaskStatus.SUCCEEDED, total_count=before, success_count=done,
-                           summary={"completes": task_no, "pending_completion_count": left})  # fmt: skip
 
 
 class CleanupHandler:
     """Retention (seed 000 §6): result files of tasks that ended more than N days ago are deleted and
     their tasks marked expired; the task rows stay (they are the history)."""
 
-    task_type = "cleanup"
+    task_type: ClassVar[str] = "cleanup"
     lane = Lane.SHORT
 
     def run(self, ctx: TaskContext) -> TaskOutcome:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Protocol, runtime_checkable
+from typing import ClassVar, Protocol, runtime_checkable
 
 from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.task import Lane, TaskOutcome
@@ -14,7 +14,7 @@ from desktop_app.tasks.context import TaskContext
 class TaskHandler(Protocol):
     """One task type. run() returns an outcome or raises PermanentError / TransientError / Stopped."""
 
-    task_type: str
+    task_type: ClassVar[str]
     lane: Lane
 
     def run(self, ctx: TaskContext) -> TaskOutcome: ...

@@ -51,8 +51,10 @@ def submit_file(
     user: str,
     params: dict[str, Any],
     force: bool = False,
+    identity: str | None = None,
 ) -> SubmitResult:
-    """Queue a file task. The same bytes from the same user for the same type give one task."""
+    """Queue a file task. The same bytes from the same user for the same kind of task give one task;
+    ``identity`` names that kind (default: the task type and its import type)."""
     handler = registry.get(task_type)
     path = path.expanduser().resolve()
     if not path.exists():
@@ -60,7 +62,9 @@ def submit_file(
     if not path.is_file():
         raise PermanentError(ErrorCode.FILE_UNREADABLE, path=str(path))
     content_hash = file_sha256(path)
-    kind = task_type + ":" + str(params.get("import_type", "")) + (":dry-run" if params.get("dry_run") else "")
+    kind = (identity or task_type + ":" + str(params.get("import_type", ""))) + (
+        ":dry-run" if params.get("dry_run") else ""
+    )
     stat = path.stat()
     full = {
         **params,

@@ -14,6 +14,7 @@ from desktop_app.domain.task import TaskRecord
 
 if TYPE_CHECKING:
     from desktop_app.exports.definition import ExportDefinition, ExportFilter
+    from desktop_app.imports.type_catalog import TypeCatalog
 
 log = logging.getLogger(__name__)
 
@@ -43,13 +44,20 @@ class ImportCatalog:
 
     @classmethod
     def load(
-        cls, lang: str, directory: Path | None = None, exports: dict[str, ExportDefinition] | None = None
+        cls,
+        lang: str,
+        directory: Path | None = None,
+        exports: dict[str, ExportDefinition] | None = None,
+        source: TypeCatalog | None = None,
     ) -> ImportCatalog:
-        """The built-in import types; none when the import pipeline's modules are missing or broken."""
+        """The import types of ``source`` (the engine's catalog: built-in and the data folder's own),
+        else of a folder; none when they cannot be loaded."""
         try:
-            from desktop_app.imports.import_type import builtin_import_types_dir, load_import_types
+            from desktop_app.imports.import_type import builtin_import_types_dir
+            from desktop_app.imports.type_catalog import TypeCatalog
 
-            return cls(load_import_types(directory or builtin_import_types_dir()), lang, exports)
+            source = source or TypeCatalog(directory or builtin_import_types_dir())
+            return cls(source.types(), lang, exports)
         except Exception:
             log.exception("import types could not be loaded; the window offers none")
             return cls({}, lang, exports)

@@ -70,8 +70,9 @@ class Desk(QObject):
         self.gc = MainThreadGC(parent=self)
         self.translations = Translations(app, cache_dir or core.paths.data_dir / "cache" / "i18n")
         self.translations.switch(core.lang)
-        self.catalog = ImportCatalog.load(core.lang, exports=export_definitions(core))
-        self.service = TaskService(self.executor, core.store, core.paths.log_dir, refresh_ms=refresh_ms, parent=self)
+        self.catalog = ImportCatalog.load(core.lang, exports=export_definitions(core), source=core.catalog)
+        self.service = TaskService(self.executor, core.store, core.paths.log_dir, refresh_ms=refresh_ms,
+                                   submitter=core.submitter(), parent=self)  # fmt: skip
         self.tray = Tray(app_icon(), self)
         self.window = MainWindow(
             service=self.service,

@@ -10,7 +10,8 @@ from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
 
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
-from desktop_app.ui.task_service import EXPORT_TASK, IMPORT_TASK, TaskService
+from desktop_app.imports.task import ImportHandler
+from desktop_app.ui.task_service import EXPORT_TASK, TaskService
 
 
 def open_local(path: Path) -> bool:
@@ -84,7 +85,7 @@ class TaskActions(QObject):
         self.cancel.setEnabled(record.status.is_active and not record.cancel_requested)
         self.retry.setEnabled(record.status is TaskStatus.FAILED and bool(record.params.get("file")))
         self.import_for_real.setEnabled(done and dry_run)
-        self.complete_references.setEnabled(record.task_type == IMPORT_TASK and record.status.is_final
+        self.complete_references.setEnabled(record.task_type == ImportHandler.task_type and record.status.is_final
                                             and record.pending_completion_count > 0 and not dry_run)  # fmt: skip
         self.details.setEnabled(True)
 

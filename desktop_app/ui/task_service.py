@@ -9,25 +9,45 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
+from desktop_app.domain.modes import BlankPolicy, ImportMode
 from desktop_app.domain.status import TaskStatus
-from desktop_app.domain.task import Lane, Progress, SubmitResult, TaskRecord
+from desktop_app.domain.task import Progress, SubmitResult, TaskRecord
 from desktop_app.executor.executor import Executor
+from desktop_app.exports.task import ExportHandler
+from desktop_app.imports.completion import CompleteReferencesHandler
+from desktop_app.imports.options import ImportOptions
 from desktop_app.log import task_log_lines
 from desktop_app.store.tasks import TaskStore
+from desktop_app.submission import Submitter
 from desktop_app.tasks.submit import current_user
 from desktop_app.ui.background import Background
 from desktop_app.ui.plain_errors import plain_error, plain_reason
 
 log = logging.getLogger(__name__)
 
-IMPORT_TASK = "import"
-EXPORT_TASK = "export"
-COMPLETE_REFERENCES_TASK = "complete_references"
-# Parameters submit_file() adds itself; a resubmission must not carry the old values.
-_DERIVED = ("file", "file_sha256", "file_size")
+EXPORT_TASK = ExportHandler.task_type
+COMPLETE_REFERENCES_TASK = CompleteReferencesHandler.task_type
 # The refresh reads again what changed this long before the newest change it saw: a transaction that
 # stamped its rows earlier but committed later (another desk's) is not skipped.
 REFRESH_OVERLAP = dt.timedelta(seconds=2)
+
+
+def import_request(path: Path, params: dict[str, Any]) -> ImportOptions:
+    """The window's import parameters (the preview's choices and the limits) as a request."""
+    return ImportOptions(
+        file=path,
+        import_type=str(params["import_type"]),
+        mode=ImportMode(params.get("mode") or ImportMode.INSERT),
+        blank=BlankPolicy(params.get("blank") or BlankPolicy.KEEP),
+        dry_run=bool(params.get("dry_run")),
+        encoding=params.get("encoding") or None,
+        sheet=params.get("sheet") or None,
+        max_rows=params.get("max_rows") or 0,
+        max_file_mb=params.get("max_file_mb") or 0,
+        batch_size=params.get("batch_size") or 0,
+        repairs=params.get("repairs") or None,
+        header_overrides=dict(params.get("header_overrides") or {}),
+    )
 
 
 class TaskService(QObject):
@@ -64,6 +84,7 @@ class TaskService(QObject):
         store: TaskStore,
         log_dir: Path,
         *,
+        submitter: Submitter,
         user: str | None = None,
         refresh_ms: int = 3000,
         parent: QObject | None = None,
@@ -71,6 +92,8 @@ class TaskService(QObject):
         super().__init__(parent)
         self._executor = executor
         self._store = store
+        # the one submission path (the command line's and the demo's too)
+        self.submitter = submitter
         self._log_dir = log_dir
         self._user = user or current_user()
         self._background = Background(executor.run_in_background, self)
@@ -160,35 +183,42 @@ class TaskService(QObject):
     def submit_many(self, files: list[tuple[Path, dict[str, Any]]]) -> None:
         """Queue several imports at once (the demo's samples); the guard counts them all."""
         for path, params in files:
-            self._in_flight += 1
-            self._executor.submit_async(task_type=IMPORT_TASK, path=path, user=self._user, params=params)
-        if files:
-            self.busy_changed.emit(True)
+            self._submit_import(path, params, force=False)
 
     def submit_import(self, path: Path, params: dict[str, Any], *, force: bool = False) -> bool:
         """Queue an import; False (and nothing sent) while another submission is still in flight."""
         if self._in_flight:
             return False
-        self._in_flight += 1
-        self.busy_changed.emit(True)
-        self._executor.submit_async(task_type=IMPORT_TASK, path=path, user=self._user, params=params, force=force)
+        self._submit_import(path, params, force=force)
+        return True
+
+    def _submit_import(self, path: Path, params: dict[str, Any], *, force: bool) -> None:
+        request = import_request(path, params)
+        submitter, user = self.submitter, self._user
+        self._submit_in_background(lambda: submitter.submit_import(request, user=user, force=force), str(path))
+
+    def _resubmit(self, request: ImportOptions, *, force: bool = False) -> bool:
+        if self._in_flight:
+            return False
+        submitter, user = self.submitter, self._user
+        self._submit_in_background(lambda: submitter.submit_import(request, user=user, force=force),
+                                   str(request.file))  # fmt: skip
         return True
 
     def retry(self, record: TaskRecord) -> bool:
         """Run a failed task's file again, as a new task with the same parameters."""
-        return self.submit_import(Path(record.params["file"]), self.base_params(record), force=True)
+        return self._resubmit(self.submitter.resubmission(record), force=True)
 
     def import_for_real(self, record: TaskRecord) -> bool:
         """After a validate-only run: the same file and parameters, this time committing."""
-        params = {**self.base_params(record), "dry_run": False}
-        return self.submit_import(Path(record.params["file"]), params)
+        return self._resubmit(self.submitter.resubmission(record, dry_run=False))
 
     def reimport_errors(self, record: TaskRecord, path: Path | None = None) -> bool:
         """Import the clerk's corrected error CSV of a task (the pipeline links it to the task)."""
         source = path or Path(str(record.error_csv))
-        params = {**self.base_params(record), "dry_run": False, "encoding": None, "header_overrides": {},
-                  "repairs": record.task_no}  # fmt: skip
-        return self.submit_import(source, params)
+        request = self.submitter.resubmission(record, file=source, dry_run=False, encoding=None, header_overrides={},
+                                              repairs=record.task_no, sheet=None)  # fmt: skip
+        return self._resubmit(request)
 
     def can_export(self) -> bool:
         return EXPORT_TASK in self._executor.registry
@@ -198,15 +228,10 @@ class TaskService(QObject):
         False (and nothing sent) while another submission is in flight."""
         if self._in_flight:
             return False
-        registry, store, user = self._executor.registry, self._store, self._user
-
-        def submit() -> SubmitResult:
-            handler: Any = registry.get(EXPORT_TASK)
-            result: SubmitResult = handler.submit(store, name=name, filters=filters, fmt=fmt, encoding=encoding,
-                                                  user=user)  # fmt: skip
-            return result
-
-        self._submit_in_background(submit, name)
+        submitter, user = self.submitter, self._user
+        self._submit_in_background(
+            lambda: submitter.submit_export(name, filters=filters, fmt=fmt, encoding=encoding, user=user), name
+        )
         return True
 
     def complete_references(self, record: TaskRecord) -> bool:
@@ -214,14 +239,16 @@ class TaskService(QObject):
         behind long ones). A completion of the same import still pending or running is returned."""
         if self._in_flight:
             return False
-        store, user, task_no = self._store, self._user, record.task_no
+        submitter, user, task_no = self.submitter, self._user, record.task_no
+        self._submit_in_background(lambda: submitter.submit_completion(task_no, user=user), task_no)
+        return True
 
-        def submit() -> SubmitResult:
-            return store.submit(task_type=COMPLETE_REFERENCES_TASK, params={"task_no": task_no}, creator=user,
-                                lane=Lane.SHORT, biz_key=f"{COMPLETE_REFERENCES_TASK}:{task_no}",
-                                refuse_if_committed=False)  # fmt: skip
-
-        self._submit_in_background(submit, task_no)
+    def undo(self, record: TaskRecord) -> bool:
+        """Queue the undo of an import (the same undo again if one was asked for already)."""
+        if self._in_flight:
+            return False
+        submitter, user, task_no = self.submitter, self._user, record.task_no
+        self._submit_in_background(lambda: submitter.submit_undo(task_no, user=user), task_no)
         return True
 
     def _submit_in_background(self, submit: Any, what: str) -> None:
@@ -251,10 +278,6 @@ class TaskService(QObject):
             )
 
         self._background.call(lambda: self._store.cancel(task_no), done, failed)
-
-    @staticmethod
-    def base_params(record: TaskRecord) -> dict[str, Any]:
-        return {k: v for k, v in record.params.items() if k not in _DERIVED}
 
     # --- engine news ---------------------------------------------------------------------
 

@@ -21,7 +21,8 @@ from desktop_app.domain.errors import ErrorCode, TransientError
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import Lane, SubmitResult, TaskOutcome, TaskRecord
 from desktop_app.exports.task import ExportHandler
-from desktop_app.imports.import_type import builtin_import_types_dir, load_import_types
+from desktop_app.imports.import_type import builtin_import_types_dir
+from desktop_app.imports.type_catalog import TypeCatalog
 from desktop_app.store.schema import tasks
 from desktop_app.tasks.context import TaskContext
 from desktop_app.ui.demo import import_params
@@ -302,7 +303,7 @@ def test_the_new_texts_in_chinese(qtbot: Any, shanghai_time: None, make_desk: An
     store.submit(task_type="complete_references", params={"task_no": waiting.task_no}, creator="t",
                  lane=Lane.SHORT)  # fmt: skip
     core.store.engine.dispose()
-    export = ExportHandler.from_resources(load_import_types(builtin_import_types_dir()))
+    export = ExportHandler.from_resources(TypeCatalog(builtin_import_types_dir()))
     desk: Desk = make_desk([SlowImport(), export])
     desk.executor.shutdown(5)
     window = desk.window

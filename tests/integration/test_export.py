@@ -94,10 +94,9 @@ def test_filters(core: Core, imported: str, tmp_path: Path) -> None:
 
 
 def test_bad_filters_are_plain_errors(core: Core) -> None:
-    handler = core.registry.get("export")
     for filters in ({"level": "钻石"}, {"opened_from": "yesterday"}, {"colour": "blue"}):
         with pytest.raises(PermanentError):
-            handler.submit(core.store, name="customers", filters=filters, user="me")  # type: ignore[attr-defined]
+            core.submitter().submit_export("customers", filters=filters, user="me")
 
 
 def test_one_file_per_export(core: Core, imported: str) -> None:
@@ -114,8 +113,7 @@ def test_one_file_per_export(core: Core, imported: str) -> None:
 
 
 def test_accepting_the_same_export_twice_gives_one_task(core: Core) -> None:
-    handler = core.registry.get("export")
-    a = handler.submit(core.store, name="customers", filters={"level": "gold"}, user="me")  # type: ignore[attr-defined]
-    b = handler.submit(core.store, name="customers", filters={"level": "金卡"}, user="you")  # type: ignore[attr-defined]
+    a = core.submitter().submit_export("customers", filters={"level": "gold"}, user="me")
+    b = core.submitter().submit_export("customers", filters={"level": "金卡"}, user="you")
     assert b.task.task_no == a.task.task_no and b.duplicate_of == a.task.task_no
     assert a.task.status is TaskStatus.PENDING  # accepted at once; the file comes in the background

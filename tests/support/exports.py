@@ -1,4 +1,4 @@
-"""Running exports in tests without Qt: submit through the handler, run with the executor's runner."""
+"""Running exports in tests without Qt: submit through the one submission path, run with the executor's runner."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from tests.support.running import run_now
 
 
 def run_export(core: Core, name: str = "customers", *, user: str = "tester", **options: Any) -> TaskRecord:
-    handler = core.registry.get("export")
     filters = options.pop("filters", {})
-    result = handler.submit(core.store, name=name, filters=filters, user=user, **options)  # type: ignore[attr-defined]
+    result = core.submitter().submit_export(name, filters=filters, user=user, **options)
     return run_now(core, result.task.id)

@@ -197,7 +197,8 @@ def test_unknown_rule_kind(tmp_path: Path) -> None:
         'aliases = ["手机号", "phone"]\nkind = "text"', 'aliases = ["手机号", "phone"]\nkind = "regexp"'
     )
     assert error_of(tmp_path, text) == (
-        "column 'phone': unknown rule kind 'regexp' (expected one of: text, enum, date, decimal, reference)"
+        "column 'phone': unknown rule kind 'regexp' (expected one of: text, integer, decimal, date, datetime, "
+        "boolean, enum, reference)"
     )
 
 

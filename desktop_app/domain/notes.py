@@ -1,0 +1,51 @@
+"""Notes a finished task carries besides its counts (warnings, the failure summary), as codes with
+params and their words in Chinese and English: stored as codes, rendered when shown."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from desktop_app.domain.errors import Lang
+
+
+class NoteCode(StrEnum):
+    UNKNOWN_COLUMN = "unknown_column"
+    ERROR_ROWS_LOST = "error_rows_lost"
+    TOO_MANY_FAILED = "too_many_failed"
+    TOO_MANY_FAILED_NOTHING_WRITTEN = "too_many_failed_nothing_written"
+
+
+TEXTS: dict[NoteCode, tuple[str, str]] = {
+    NoteCode.UNKNOWN_COLUMN: ("未识别的列“{header}”已忽略", 'Unknown column "{header}" was ignored'),
+    NoteCode.ERROR_ROWS_LOST: (
+        "第 {row} 行之前的错误明细在中断后丢失（失败计数仍然准确），如需明细请对原文件做一次仅校验",
+        "the error rows before row {row} were lost in an interruption (the counts are right); "
+        "run a validation-only pass of the file to list them",
+    ),
+    NoteCode.TOO_MANY_FAILED: (
+        "失败 {fail} 行，占 {share}%，超过 {limit}，整体判定为失败；已成功导入的 {success} 行保留",
+        "{fail} rows failed ({share}%, above {limit}): the import counts as failed; the {success} rows that "
+        "went in stay",
+    ),
+    NoteCode.TOO_MANY_FAILED_NOTHING_WRITTEN: (
+        "失败 {fail} 行，占 {share}%，超过 {limit}，整体判定为失败（未写入任何数据）",
+        "{fail} rows failed ({share}%, above {limit}): the import counts as failed; nothing was written",
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Note:
+    """One note: a code and the params its words need."""
+
+    code: NoteCode
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def text(self, lang: Lang = "zh") -> str:
+        zh, en = TEXTS[self.code]
+        return (zh if lang == "zh" else en).format(**self.params)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code.value, "params": dict(self.params)}

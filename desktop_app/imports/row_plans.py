@@ -1,0 +1,167 @@
+"""What each valid row of a batch becomes in the import's mode: inserted, updated, unchanged, skipped or failed.
+
+Pure decisions, shared by the real writer and its dry-run twin (a dry run is the real run minus the
+commit, LESSONS #21): given the rows already in the table with the batch's keys, and which keys an
+earlier row of the file already took, each row gets one plan, in file order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+
+from desktop_app.domain.errors import ErrorCode
+from desktop_app.domain.modes import BlankPolicy, ImportMode
+from desktop_app.domain.values import canonical
+from desktop_app.imports.import_type import ImportType, Kind
+from desktop_app.imports.readers import SourceRow
+from desktop_app.imports.validator import ABSENT, BLANK, RowError, empty_value
+from desktop_app.store.business_rows import BusinessTable, Key, StoredRow
+
+
+class Action(Enum):
+    INSERT = "insert"
+    UPDATE = "update"
+    UNCHANGED = "unchanged"
+    SKIP = "skip"
+    FAIL = "fail"
+
+
+@dataclass(slots=True)
+class RowPlan:
+    """What one row does. INSERT: ``values`` (every type column); UPDATE: ``changes`` (the columns it
+    writes) and ``before`` (their stored values, canonical); FAIL: ``errors``."""
+
+    source: SourceRow
+    action: Action
+    key: Key
+    key_text: str
+    values: tuple[object, ...] | None = None
+    changes: dict[str, object] | None = None
+    before: dict[str, str | None] | None = None
+    errors: tuple[RowError, ...] = field(default=())
+
+
+# earlier(key_text, stored row or None) -> whether an earlier row of the file took this key
+Earlier = Callable[[str, StoredRow | None], bool]
+
+
+class RowDecider:
+    """Decides the plans of a batch for one import type, mode and blank policy."""
+
+    def __init__(self, itype: ImportType, mode: ImportMode, blank: BlankPolicy, table: BusinessTable,
+                 key_indexes: Sequence[int]) -> None:  # fmt: skip
+        self.itype = itype
+        self.mode = mode
+        self.blank = blank
+        self.table = table
+        self.key_indexes = tuple(key_indexes)
+        self.columns = itype.columns
+        self._empty = [empty_value(c) for c in itype.columns]
+        self._refs = {c.key: c.reference_target for c in itype.columns if c.kind == Kind.REFERENCE}
+
+    def key_of(self, values: Sequence[object]) -> Key:
+        return tuple(values[i] for i in self.key_indexes)
+
+    def key_error(self, code: ErrorCode, key: Key) -> RowError:
+        shown = " / ".join("" if v is None else str(v) for v in key)
+        return RowError(code, self.itype.unique_key, shown, {"value": shown})
+
+    def decide(
+        self,
+        rows: Sequence[tuple[SourceRow, tuple[object, ...]]],
+        found: dict[Key, StoredRow],
+        earlier: Earlier,
+    ) -> list[RowPlan]:
+        """One plan per row, in order; a key an earlier (not failed) row took is duplicate_in_file."""
+        taken: set[Key] = set()
+        plans: list[RowPlan] = []
+        table = self.table
+        for source, values in rows:
+            raw_key = self.key_of(values)
+            key = table.fold(raw_key)
+            key_text = table.key_text(raw_key)
+            stored = found.get(key)
+            if key in taken or earlier(key_text, stored):
+                plans.append(RowPlan(source, Action.FAIL, key, key_text,
+                                     errors=(self.key_error(ErrorCode.DUPLICATE_IN_FILE, raw_key),)))  # fmt: skip
+                continue
+            plan = self._plan(source, values, raw_key, key, key_text, stored)
+            if plan.action is not Action.FAIL:
+                taken.add(key)
+            plans.append(plan)
+        return plans
+
+    def _plan(
+        self,
+        source: SourceRow,
+        values: tuple[object, ...],
+        raw_key: Key,
+        key: Key,
+        key_text: str,
+        stored: StoredRow | None,
+    ) -> RowPlan:
+        mode = self.mode
+        if stored is None:
+            if mode is ImportMode.UPDATE:
+                return RowPlan(source, Action.FAIL, key, key_text,
+                               errors=(self.key_error(ErrorCode.NOT_FOUND, raw_key),))  # fmt: skip
+            return self._insert(source, values, key, key_text)
+        if mode is ImportMode.INSERT:
+            return RowPlan(source, Action.FAIL, key, key_text,
+                           errors=(self.key_error(ErrorCode.ALREADY_EXISTS, raw_key),))  # fmt: skip
+        if mode is ImportMode.INSERT_NEW:
+            return RowPlan(source, Action.SKIP, key, key_text)
+        return self._update(source, values, key, key_text, stored)
+
+    def _insert(self, source: SourceRow, values: tuple[object, ...], key: Key, key_text: str) -> RowPlan:
+        """A new row: blank or absent cells (upsert) get the column's default; a required one is missing."""
+        if not self.mode.updates:
+            return RowPlan(source, Action.INSERT, key, key_text, values=values)
+        out = list(values)
+        errors = []
+        for i, (spec, value) in enumerate(zip(self.columns, values, strict=True)):
+            if value is BLANK or value is ABSENT:
+                if spec.required:
+                    errors.append(RowError(ErrorCode.REQUIRED_MISSING, spec.key, "", {}))
+                out[i] = self._empty[i]
+        if errors:
+            return RowPlan(source, Action.FAIL, key, key_text, errors=tuple(errors))
+        return RowPlan(source, Action.INSERT, key, key_text, values=tuple(out))
+
+    def _update(self, source: SourceRow, values: tuple[object, ...], key: Key, key_text: str,
+                stored: StoredRow) -> RowPlan:  # fmt: skip
+        """The cells the file has change; blank ones keep the stored value (or clear it)."""
+        changes: dict[str, object] = {}
+        errors = []
+        clear = self.blank is BlankPolicy.CLEAR
+        for i, (spec, value) in enumerate(zip(self.columns, values, strict=True)):
+            if spec.key in self.itype.unique_keys or value is ABSENT:
+                continue
+            if value is BLANK:
+                if not clear:
+                    continue
+                if spec.required:
+                    errors.append(RowError(ErrorCode.REQUIRED_MISSING, spec.key, "", {}))
+                    continue
+                value = self._empty[i]
+            changes[spec.key] = value
+        if errors:
+            return RowPlan(source, Action.FAIL, key, key_text, errors=tuple(errors))
+        before = {name: self._text(name, stored.values.get(name)) for name in changes}
+        if all(before[name] == self._text(name, value) for name, value in changes.items()):
+            return RowPlan(source, Action.UNCHANGED, key, key_text)
+        for name in list(changes):
+            target = self._refs.get(name)
+            if target:
+                before[target] = self._text(target, stored.values.get(target))
+        return RowPlan(source, Action.UPDATE, key, key_text, changes=changes, before=before)
+
+    def _text(self, name: str, value: object) -> str | None:
+        storage, scale = self.table.storage_of(name)
+        return canonical(storage, value, scale)
+
+    def written_text(self, name: str, value: object) -> str | None:
+        """A written value as the bookkeeping keeps it."""
+        return self._text(name, value)

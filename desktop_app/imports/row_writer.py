@@ -1,0 +1,242 @@
+"""Writing a batch's valid rows in the import's mode, with the bookkeeping an undo needs; and its dry-run twin.
+
+The real writer runs inside the batch's transaction (the checkpoint commits with it). In insert mode
+it first tries the whole batch in one executemany (the fast path); a unique conflict anywhere sends
+the batch through the look-up path every other mode takes: find the batch's keys in the table, decide
+each row (row_plans), apply the plans, and redo row by row whatever the database still refuses (a
+key another desk wrote meanwhile). The dry run takes the same decisions against the table as it is,
+keeping in memory the keys a real run would have written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from sqlalchemy import Connection
+from sqlalchemy.exc import IntegrityError
+
+from desktop_app.domain.errors import ErrorCode
+from desktop_app.domain.modes import ImportMode
+from desktop_app.imports.import_type import ImportType
+from desktop_app.imports.progress_state import ImportCounts
+from desktop_app.imports.readers import SourceRow
+from desktop_app.imports.references import ReferenceResolver
+from desktop_app.imports.row_plans import Action, RowDecider, RowPlan
+from desktop_app.imports.validator import RowError
+from desktop_app.store import import_log
+from desktop_app.store.business_rows import BusinessTable, Key, StoredRow
+from desktop_app.store.import_log import LogAction
+
+Failed = tuple[SourceRow, tuple[RowError, ...]]
+Row = tuple[SourceRow, tuple[object, ...]]
+
+
+@dataclass
+class BatchResult:
+    """What a batch's valid rows became: the failed ones (with their errors) and the counts."""
+
+    failed: list[Failed] = field(default_factory=list)
+    inserted: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    skipped: int = 0
+    pending: int = 0
+
+    def counts(self, rows: int) -> ImportCounts:
+        return ImportCounts(total=rows, inserted=self.inserted, updated=self.updated, unchanged=self.unchanged,
+                            skipped=self.skipped, fail=len(self.failed), pending=self.pending)  # fmt: skip
+
+
+class BatchWriter:
+    """Writes batches of one import task (real run)."""
+
+    def __init__(
+        self,
+        itype: ImportType,
+        mode: ImportMode,
+        table: BusinessTable,
+        decider: RowDecider,
+        references: ReferenceResolver,
+        task_no: str,
+        signature: Callable[[Sequence[object]], str],
+    ) -> None:
+        self.itype = itype
+        self.mode = mode
+        self.table = table
+        self.decider = decider
+        self.references = references
+        self.task_no = task_no
+        self.signature = signature
+
+    def write(self, conn: Connection, rows: Sequence[Row]) -> BatchResult:
+        result = BatchResult()
+        if not rows:
+            return result
+        if self.mode is ImportMode.INSERT:
+            plans = self._fast_insert(conn, rows, result)
+            if plans is None:
+                return result
+        else:
+            plans = self._decide(conn, rows)
+        self._apply(conn, plans, result)
+        return result
+
+    # --- insert mode's fast path ---------------------------------------------------------
+
+    def _fast_insert(self, conn: Connection, rows: Sequence[Row], result: BatchResult) -> list[RowPlan] | None:
+        """The whole batch in one statement; None when it went in, else the plans of the look-up path."""
+        keys = [self.table.fold(self.decider.key_of(values)) for _, values in rows]
+        if len(set(keys)) == len(keys) and self._insert_all(conn, rows, result):
+            return None
+        return self._decide(conn, rows)
+
+    def _insert_all(self, conn: Connection, rows: Sequence[Row], result: BatchResult) -> bool:
+        """The rows in one statement, in a savepoint: True when they all went in."""
+        prepared = self._insert_rows(rows)
+        try:
+            with conn.begin_nested():
+                self.table.insert_many(conn, prepared.rows, self.task_no)
+                import_log.record(conn, self.task_no, prepared.log)
+        except IntegrityError:
+            return False
+        result.inserted += len(rows)
+        result.pending += prepared.pending
+        return True
+
+    # --- the look-up path ----------------------------------------------------------------
+
+    def _decide(self, conn: Connection, rows: Sequence[Row]) -> list[RowPlan]:
+        keys = [self.decider.key_of(values) for _, values in rows]
+        found = self.table.find(conn, keys)
+        seen = import_log.seen(conn, self.task_no, [self.table.key_text(k) for k in keys])
+        task_no, managed = self.task_no, self.table.managed
+
+        def earlier(key_text: str, stored: StoredRow | None) -> bool:
+            return key_text in seen or (managed and stored is not None and stored.task_no == task_no)
+
+        return self.decider.decide(rows, found, earlier)
+
+    def _apply(self, conn: Connection, plans: list[RowPlan], result: BatchResult, *, again: bool = True) -> None:
+        inserts = [p for p in plans if p.action is Action.INSERT]
+        updates = [p for p in plans if p.action is Action.UPDATE]
+        log: list[tuple[str, int, LogAction, dict[str, object] | None]] = []
+        for plan in plans:
+            if plan.action is Action.FAIL:
+                result.failed.append((plan.source, plan.errors))
+            elif plan.action is Action.UNCHANGED:
+                result.unchanged += 1
+                log.append((plan.key_text, plan.source.row_number, LogAction.UNCHANGED, None))
+            elif plan.action is Action.SKIP:
+                result.skipped += 1
+                log.append((plan.key_text, plan.source.row_number, LogAction.SKIPPED, None))
+        if updates:
+            self._update(conn, updates, result, log)
+        import_log.record(conn, self.task_no, log)
+        if inserts:
+            self._insert(conn, inserts, result, again=again)
+
+    def _update(self, conn: Connection, plans: list[RowPlan], result: BatchResult,
+                log: list[tuple[str, int, LogAction, dict[str, object] | None]]) -> None:  # fmt: skip
+        changes = []
+        for plan in plans:
+            assert plan.changes is not None and plan.before is not None
+            written = self.references.ids_for(plan.changes)
+            changes.append((plan.key, written))
+            after = {name: self.decider.written_text(name, value) for name, value in written.items()}
+            log.append((plan.key_text, plan.source.row_number, LogAction.UPDATED,
+                        {"before": plan.before, "after": after}))  # fmt: skip
+        self.table.update_rows(conn, changes)
+        result.updated += len(plans)
+        result.pending += self.references.unresolved_changes([c for _, c in changes])
+
+    def _insert(self, conn: Connection, plans: list[RowPlan], result: BatchResult, *, again: bool) -> None:
+        rows = [(p.source, p.values or ()) for p in plans]
+        if self._insert_all(conn, rows, result):
+            return
+        prepared = self._insert_rows(rows)
+        # Row by row: a row that conflicts only now (another desk wrote the key meanwhile) is decided
+        # again against the table as it is now; one the database refuses for another reason fails alone.
+        conflicted: list[RowPlan] = []
+        for plan, row, entry in zip(plans, prepared.rows, prepared.entries, strict=True):
+            try:
+                with conn.begin_nested():
+                    self.table.insert_many(conn, [row], self.task_no)
+                    import_log.record(conn, self.task_no, [entry] if entry else [])
+            except IntegrityError as exc:
+                if again:
+                    conflicted.append(plan)
+                else:
+                    words = str(getattr(exc, "orig", exc)).strip().splitlines()[0][:200]
+                    shown = " / ".join(str(v) for v in plan.key)
+                    error = RowError(ErrorCode.ROW_REJECTED, None, shown, {"detail": words})
+                    result.failed.append((plan.source, (error,)))
+            else:
+                result.inserted += 1
+                result.pending += self.references.unresolved([row])
+        if conflicted:
+            rows = [(p.source, p.values or ()) for p in conflicted]
+            self._apply(conn, self._decide(conn, rows), result, again=False)
+
+    # --- rows as the table takes them ----------------------------------------------------
+
+    @dataclass
+    class _Prepared:
+        rows: list[tuple[object, ...]]
+        entries: list[tuple[str, int, LogAction, dict[str, object] | None] | None]
+        pending: int
+
+        @property
+        def log(self) -> list[tuple[str, int, LogAction, dict[str, object] | None]]:
+            return [e for e in self.entries if e is not None]
+
+    def _insert_rows(self, rows: Sequence[Row]) -> BatchWriter._Prepared:
+        """Values with their reference ids, and (our tables) the row number and signature; a company's
+        own table gets its bookkeeping in import_rows instead."""
+        sig = self.signature
+        values = [v for _, v in rows]
+        extended = self.references.extend(values)
+        pending = self.references.unresolved(extended)
+        if self.table.managed:
+            out = [(*row, source.row_number, sig(v)) for (source, v), row in zip(rows, extended, strict=True)]
+            return self._Prepared(out, [None] * len(out), pending)
+        entries: list[tuple[str, int, LogAction, dict[str, object] | None] | None] = [
+            (self.table.key_text(self.decider.key_of(v)), source.row_number, LogAction.INSERTED, {"sig": sig(v)})
+            for source, v in rows
+        ]
+        return self._Prepared(extended, entries, pending)
+
+
+class DryRunWriter:
+    """The dry-run twin: the same decisions, nothing written; the keys a real run would have taken are
+    remembered, so a later repeat is duplicate_in_file as it would be."""
+
+    def __init__(self, decider: RowDecider, table: BusinessTable, references: ReferenceResolver) -> None:
+        self.decider = decider
+        self.table = table
+        self.references = references
+        self._taken: set[str] = set()
+
+    def write(self, conn: Connection, rows: Sequence[Row]) -> BatchResult:
+        result = BatchResult()
+        if not rows:
+            return result
+        found: dict[Key, StoredRow] = self.table.find(conn, [self.decider.key_of(v) for _, v in rows])
+        taken = self._taken
+        plans = self.decider.decide(rows, found, lambda key_text, _stored: key_text in taken)
+        for plan in plans:
+            if plan.action is Action.FAIL:
+                result.failed.append((plan.source, plan.errors))
+                continue
+            taken.add(plan.key_text)
+            if plan.action is Action.INSERT:
+                result.inserted += 1
+                result.pending += self.references.unresolved(self.references.extend([plan.values or ()]))
+            elif plan.action is Action.UPDATE:
+                result.updated += 1
+                result.pending += self.references.unresolved_changes([self.references.ids_for(plan.changes or {})])
+            elif plan.action is Action.UNCHANGED:
+                result.unchanged += 1
+            else:
+                result.skipped += 1
+        return result

@@ -1,0 +1,42 @@
+"""An import type against a database: whether its table is usable, and making it ready to be written."""
+
+from __future__ import annotations
+
+from sqlalchemy import Engine
+
+from desktop_app.domain.errors import ErrorCode, PermanentError
+from desktop_app.imports.import_type import ImportType
+from desktop_app.imports.table_spec import table_spec
+from desktop_app.store.business_rows import BusinessTable
+from desktop_app.store.business_schema import SchemaPlan, ensure_table, key_folds_case, plan_table
+
+
+def type_problem(engine: Engine, itype: ImportType) -> str | None:
+    """Why the type cannot be used on this database (its table, a column, the key...), or None."""
+    return plan_table(engine, table_spec(itype)).problem
+
+
+def check_type(engine: Engine, itype: ImportType) -> SchemaPlan:
+    """The type's plan; PermanentError import_type_invalid when it has a problem (a bad type never runs)."""
+    plan = plan_table(engine, table_spec(itype))
+    if not plan.ok:
+        raise PermanentError(ErrorCode.IMPORT_TYPE_INVALID, import_type=itype.name, problem=plan.problem)
+    return plan
+
+
+def prepare_type(engine: Engine, itype: ImportType) -> SchemaPlan:
+    """Create or grow the type's table as needed before an import writes it; raises as check_type."""
+    plan = ensure_table(engine, table_spec(itype))
+    if not plan.ok:
+        raise PermanentError(ErrorCode.IMPORT_TYPE_INVALID, import_type=itype.name, problem=plan.problem)
+    return plan
+
+
+def open_business_table(engine: Engine, itype: ImportType, *, prepare: bool) -> BusinessTable:
+    """The type's table for reading and writing: made ready first (``prepare``), else only checked."""
+    spec = table_spec(itype)
+    plan = prepare_type(engine, itype) if prepare else check_type(engine, itype)
+    managed = plan.managed or plan.create
+    with engine.connect() as conn:
+        folds = plan.exists and key_folds_case(conn, spec)
+    return BusinessTable(engine, spec, managed=managed, folds_case=folds)

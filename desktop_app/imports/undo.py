@@ -1,0 +1,255 @@
+"""The `undo` task type: takes back what one import wrote, leaving alone every row changed since.
+
+Rows the import inserted are deleted, values it updated are put back, each only while the row still
+holds exactly what the import wrote (compared column by column with what it recorded, in the same
+canonical text on every back-end); a row changed since (by a later task or by hand) is kept and named
+in the undo's error CSV with ``changed_since``. Batched, fenced and resumable like an import: each
+page commits with its checkpoint.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, ClassVar
+
+from sqlalchemy import Connection
+
+from desktop_app.domain.errors import ErrorCode, PermanentError, message
+from desktop_app.domain.stages import Stage, stage_text
+from desktop_app.domain.status import TaskStatus
+from desktop_app.domain.table_spec import Storage
+from desktop_app.domain.task import Lane, TaskOutcome, TaskRecord
+from desktop_app.domain.values import canonical, parse_canonical, signature
+from desktop_app.imports import error_csv
+from desktop_app.imports.import_type import ImportType
+from desktop_app.imports.type_catalog import TypeCatalog
+from desktop_app.imports.type_schema import open_business_table
+from desktop_app.imports.written_rows import parse_key_text
+from desktop_app.store import import_log
+from desktop_app.store.business_rows import BusinessTable, Key, StoredRow
+from desktop_app.store.import_log import LogAction, LogEntry
+from desktop_app.tasks.context import TaskContext
+
+PAGE = 500
+
+
+def undo_problem(task: TaskRecord) -> str | None:
+    """Why a task cannot be undone (in English, for the one-line refusal), or None."""
+    from desktop_app.imports.task import ImportHandler
+
+    if task.task_type == UndoHandler.task_type:
+        return "it is an undo itself"
+    if task.task_type != ImportHandler.task_type:
+        return "only an import can be undone"
+    if not task.status.is_final:
+        return "it has not finished yet"
+    if task.params.get("dry_run"):
+        return "it was a validation-only run (it wrote nothing)"
+    return None
+
+
+@dataclass(frozen=True)
+class _Progress:
+    phase: str = "inserted"  # "inserted", then "updated"
+    after: int = 0  # the last id done in the phase (a row id, or a bookkeeping entry id)
+    deleted: int = 0
+    restored: int = 0
+    kept: int = 0
+    gone: int = 0  # rows no longer there when the undo came (deleted by hand)
+    error_bytes: int | None = None
+
+
+class UndoHandler:
+    """Undoes one import task (params: ``undoes`` = its task number)."""
+
+    task_type: ClassVar[str] = "undo"
+    lane = Lane.LONG
+
+    def __init__(self, catalog: TypeCatalog) -> None:
+        self.catalog = catalog
+
+    def run(self, ctx: TaskContext) -> TaskOutcome:
+        task_no = str(ctx.params.get("undoes", ""))
+        source = ctx.store.get(task_no)
+        if source is None:
+            raise PermanentError(ErrorCode.TASK_NOT_FOUND, task_no=task_no)
+        problem = undo_problem(source)
+        if problem:
+            raise PermanentError(ErrorCode.NOT_UNDOABLE, task_no=task_no, reason=problem)
+        itype = self.catalog.get(str(source.params.get("import_type")))
+        table = open_business_table(ctx.store.engine, itype, prepare=False)
+        return _Undo(ctx, source, itype, table).run()
+
+
+class _Undo:
+    def __init__(self, ctx: TaskContext, source: TaskRecord, itype: ImportType, table: BusinessTable) -> None:
+        self.ctx = ctx
+        self.source = source
+        self.itype = itype
+        self.table = table
+        self.lang = ctx.lang
+        saved = ctx.checkpoint or {}
+        self.state = _Progress(**saved) if saved else _Progress()
+        signed = source.summary.get("signed_columns") or [[k, *table.storage_of(k)] for k in itype.keys]
+        self.signed = [(str(n), Storage(s), sc) for n, s, sc in signed]
+        self.refs = {c.reference_target for c in itype.columns if c.reference_target}
+        self.work_file = error_csv.error_csv_work_file(ctx)
+
+    def run(self) -> TaskOutcome:
+        self.ctx.report(stage=stage_text(Stage.UNDOING, self.lang, task_no=self.source.task_no), progress=1,
+                        force=True)  # fmt: skip
+        header = [c.header for c in self.itype.key_columns]
+        errors = error_csv.ErrorCsvWriter(self.work_file, header, resume_at=self.state.error_bytes)
+        total = max(1, self.source.success_count)
+        try:
+            if self.state.phase == "inserted":
+                if self.table.managed:
+                    self._pages(errors, total, self._managed_inserted_page)
+                else:
+                    self._pages(errors, total, self._logged_page(LogAction.INSERTED))
+                self.state = _Progress(**{**asdict(self.state), "phase": "updated", "after": 0})
+            self._pages(errors, total, self._logged_page(LogAction.UPDATED))
+        finally:
+            errors.close()
+        return self._outcome()
+
+    # --- pages ---------------------------------------------------------------------------
+
+    def _pages(self, errors: error_csv.ErrorCsvWriter, total: int, page: Any) -> None:
+        while True:
+            self.ctx.check_stop()
+            done: list[bool] = []
+
+            def work(conn: Connection, done: list[bool] = done) -> None:
+                done.append(page(conn, errors))
+
+            state = self.state
+            try:
+                self.ctx.commit_batch(
+                    work,
+                    checkpoint=lambda: {**asdict(self.state), "error_bytes": errors.size()},
+                    counts=lambda: self._counts(),
+                    progress=2 + 95 * min(1.0, (self.state.deleted + self.state.restored + self.state.kept) / total),
+                    stage=stage_text(Stage.UNDOING, self.lang, task_no=self.source.task_no),
+                )
+            except BaseException:
+                self.state = state  # nothing of the page committed
+                raise
+            if not done or not done[0]:
+                return
+
+    def _managed_inserted_page(self, conn: Connection, errors: error_csv.ErrorCsvWriter) -> bool:
+        rows = self.table.rows_inserted_by(conn, self.source.task_no, self.state.after, PAGE)
+        if not rows:
+            return False
+        delete: list[Key] = []
+        kept = 0
+        for row in rows:
+            key = tuple(row.values[k] for k in self.table.key)
+            if self._signature(row) == row.import_sig:
+                delete.append(key)
+            else:
+                kept += 1
+                self._keep(errors, row.import_row or 0, key)
+        self.table.delete_rows(conn, delete)
+        s = self.state
+        self.state = _Progress(**{**asdict(s), "after": int(rows[-1].row_id or 0), "deleted": s.deleted + len(delete),
+                                  "kept": s.kept + kept})  # fmt: skip
+        return True
+
+    def _logged_page(self, action: LogAction) -> Any:
+        def page(conn: Connection, errors: error_csv.ErrorCsvWriter) -> bool:
+            entries = import_log.entries(conn, self.source.task_no, actions=[action], after_id=self.state.after,
+                                         limit=PAGE)  # fmt: skip
+            if not entries:
+                return False
+            keys = [parse_key_text(self.table, e.key_text) for e in entries]
+            found = self.table.find(conn, keys)
+            s = self.state
+            counts = {"deleted": s.deleted, "restored": s.restored, "kept": s.kept, "gone": s.gone}
+            delete: list[Key] = []
+            restore: list[tuple[Key, dict[str, object]]] = []
+            for entry, key in zip(entries, keys, strict=True):
+                row = found.get(self.table.fold(key))
+                if row is None:
+                    counts["gone"] += 1
+                elif action is LogAction.INSERTED:
+                    if self._signature(row) == entry.data.get("sig"):
+                        delete.append(key)
+                    else:
+                        counts["kept"] += 1
+                        self._keep(errors, entry.row_number, key)
+                elif self._unchanged_since(row, entry):
+                    restore.append((key, self._before(entry)))
+                else:
+                    counts["kept"] += 1
+                    self._keep(errors, entry.row_number, key)
+            self.table.delete_rows(conn, delete)
+            self.table.update_rows(conn, restore)
+            counts["deleted"] += len(delete)
+            counts["restored"] += len(restore)
+            self.state = _Progress(**{**asdict(s), **counts, "after": entries[-1].id})
+            return True
+
+        return page
+
+    # --- comparing -----------------------------------------------------------------------
+
+    def _signature(self, row: StoredRow) -> str:
+        return signature([canonical(storage, row.values.get(name), scale) for name, storage, scale in self.signed])
+
+    def _unchanged_since(self, row: StoredRow, entry: LogEntry) -> bool:
+        """The columns the update wrote still hold what it wrote (reference ids aside: a completion
+        fills them later)."""
+        after: dict[str, str | None] = entry.data.get("after") or {}
+        for name, text in after.items():
+            if name in self.refs:
+                continue
+            storage, scale = self.table.storage_of(name)
+            if canonical(storage, row.values.get(name), scale) != text:
+                return False
+        return True
+
+    def _before(self, entry: LogEntry) -> dict[str, object]:
+        before: dict[str, str | None] = entry.data.get("before") or {}
+        return {name: parse_canonical(self.table.storage_of(name)[0], text) for name, text in before.items()}
+
+    def _keep(self, errors: error_csv.ErrorCsvWriter, row_number: int, key: Key) -> None:
+        code = ErrorCode.CHANGED_SINCE
+        errors.write(row_number, ["" if v is None else canonical(self.table.storage_of(k)[0], v) or ""
+                                  for k, v in zip(self.table.key, key, strict=True)],
+                     [code.value], [message(code, self.lang)])  # fmt: skip
+
+    # --- the end -------------------------------------------------------------------------
+
+    def _counts(self) -> tuple[int, int, int]:
+        s = self.state
+        return (s.deleted + s.restored + s.kept + s.gone, s.deleted + s.restored + s.gone, s.kept)
+
+    def _outcome(self) -> TaskOutcome:
+        s = self.state
+        folder = self.ctx.results_dir / self.ctx.task.task_no
+        error_path = None
+        if s.kept:
+            folder.mkdir(parents=True, exist_ok=True)
+            error_path = folder / f"{self.ctx.task.task_no}-errors.csv"
+            self.work_file.replace(error_path)
+        else:
+            self.work_file.unlink(missing_ok=True)
+        self.ctx.store.annotate(self.source.id, undone_by=self.ctx.task.task_no)
+        total, success, fail = self._counts()
+        return TaskOutcome(
+            status=TaskStatus.PARTIALLY_SUCCEEDED if s.kept else TaskStatus.SUCCEEDED,
+            total_count=total,
+            success_count=success,
+            fail_count=fail,
+            summary={
+                "undoes": self.source.task_no,
+                "import_type": self.itype.name,
+                "deleted_count": s.deleted,
+                "restored_count": s.restored,
+                "kept_count": s.kept,
+                "gone_count": s.gone,
+                "error_csv": str(error_path) if error_path else None,
+            },
+        )

@@ -1,0 +1,251 @@
+"""Writing and reading one import type's business rows, on any back-end, without speaking a dialect.
+
+The hot path (insert mode) is one driver-level executemany of plain tuples per batch (SQLAlchemy Core
+with dicts costs about twice as much); look-ups, updates, deletes and reads go through Core with the
+table's typed columns, so values come back as the same Python values on SQLite, PostgreSQL and MySQL.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import Connection, Engine
+from sqlalchemy.exc import IntegrityError
+
+from desktop_app.domain.table_spec import Storage, TableReference, TableSpec
+from desktop_app.domain.values import SEPARATOR, canonical
+from desktop_app.store.business_schema import table_object
+
+LOOKUP_CHUNK = 400  # keys per look-up: under every driver's parameter limit, composite keys included
+TASK_NO = re.compile(r"[A-Z0-9-]{1,32}")
+
+Key = tuple[object, ...]
+
+
+@dataclass(frozen=True)
+class StoredRow:
+    """A row as it is in the table: its values by column name, and (our tables) who inserted it."""
+
+    values: dict[str, object]
+    task_no: str | None = None
+    import_row: int | None = None
+    import_sig: str | None = None
+    row_id: int | None = None
+
+
+class BusinessTable:
+    """One import type's table: fast inserts, look-ups by key, updates and deletes."""
+
+    def __init__(self, engine: Engine, spec: TableSpec, *, managed: bool, folds_case: bool = False) -> None:
+        self.spec = spec
+        self.managed = managed
+        self.dialect = engine.dialect.name
+        self.table = table_object(spec, managed=managed)
+        self.columns = tuple(c.name for c in spec.columns)  # the insert's value columns, in order
+        self.key = spec.key
+        self._storage = {c.name: (c.storage, c.scale) for c in spec.columns}
+        self._key_cols = [self.table.c[k] for k in spec.key]
+        quote = engine.dialect.identifier_preparer.quote
+        self._quote = quote
+        mark = "?" if engine.dialect.paramstyle == "qmark" else "%s"
+        target = ".".join(quote(p) for p in spec.name.split("."))
+        names = [quote(c) for c in self.columns]
+        marks = [mark] * len(self.columns)
+        if managed:
+            names += [quote("import_row"), quote("import_sig"), quote("task_no")]
+            marks += [mark, mark]
+        self._insert_prefix = f"INSERT INTO {target} ({', '.join(names)}) VALUES ({', '.join(marks)}"
+        self._insert_sql: dict[str, str] = {}
+        # A MySQL table with a *_ci collation compares keys case-insensitively: keys found there are
+        # matched, and repeated keys in a file recognised, the same way (business_schema.key_folds_case).
+        self.folds_case = folds_case
+
+    # --- keys ----------------------------------------------------------------------------
+
+    def key_text(self, key: Key) -> str:
+        """A key as one text (the bookkeeping's look-up), the same for the validator's and the DB's values."""
+        parts = []
+        for name, value in zip(self.key, key, strict=True):
+            storage, scale = self._storage[name]
+            text = canonical(storage, value, scale) or ""
+            parts.append(text.casefold() if self.folds_case else text)
+        return SEPARATOR.join(parts)
+
+    def fold(self, key: Key) -> Key:
+        """The key as the table compares it (case-folded text on a case-insensitive MySQL table)."""
+        if not self.folds_case:
+            return key
+        return tuple(v.casefold() if isinstance(v, str) else v for v in key)
+
+    # --- writing -------------------------------------------------------------------------
+
+    def _insert(self, task_no: str) -> str:
+        # The task number goes into the statement as a literal: copying a million row tuples just to
+        # append it costs more than the validation of a column. It is our own format, checked here.
+        sql = self._insert_sql.get(task_no)
+        if sql is None:
+            if not TASK_NO.fullmatch(task_no):
+                raise ValueError(f"not a task number: {task_no!r}")
+            tail = f", '{task_no}')" if self.managed else ")"
+            sql = self._insert_sql[task_no] = self._insert_prefix + tail
+        return sql
+
+    def insert_many(self, conn: Connection, rows: Sequence[tuple[Any, ...]], task_no: str) -> None:
+        """All rows or none (raises IntegrityError on a conflict; the caller's savepoint decides).
+
+        Each row: the value columns, then (our tables) its row number in the file and its signature."""
+        if rows:
+            conn.exec_driver_sql(self._insert(task_no), list(rows))
+
+    def insert_each(self, conn: Connection, rows: Sequence[tuple[Any, ...]], task_no: str) -> list[str | None]:
+        """Row by row, each in its own savepoint: None for a row that went in, else why it did not
+        (the constraint the database named, never the statement)."""
+        done: list[str | None] = []
+        sql = self._insert(task_no)
+        for row in rows:
+            try:
+                with conn.begin_nested():
+                    conn.exec_driver_sql(sql, [row])
+                done.append(None)
+            except IntegrityError as exc:
+                done.append(_constraint_words(exc))
+        return done
+
+    def update_rows(self, conn: Connection, changes: Sequence[tuple[Key, dict[str, object]]]) -> None:
+        """Set columns of rows found by key; rows that change the same columns share one statement."""
+        groups: dict[tuple[str, ...], list[dict[str, object]]] = {}
+        for key, values in changes:
+            names = tuple(sorted(values))
+            params = {f"v_{n}": values[n] for n in names}
+            params.update({f"k_{k}": v for k, v in zip(self.key, key, strict=True)})
+            groups.setdefault(names, []).append(params)
+        t = self.table
+        for names, batch in groups.items():
+            statement = (
+                sa.update(t)
+                .where(*(t.c[k] == sa.bindparam(f"k_{k}") for k in self.key))
+                .values({n: sa.bindparam(f"v_{n}") for n in names})
+            )
+            conn.execute(statement, batch)
+
+    def delete_rows(self, conn: Connection, keys: Sequence[Key]) -> None:
+        if not keys:
+            return
+        t = self.table
+        statement = sa.delete(t).where(*(t.c[k] == sa.bindparam(f"k_{k}") for k in self.key))
+        conn.execute(statement, [{f"k_{k}": v for k, v in zip(self.key, key, strict=True)} for key in keys])
+
+    # --- reading -------------------------------------------------------------------------
+
+    def _key_filter(self, keys: Sequence[Key]) -> Any:
+        if len(self._key_cols) == 1:
+            return self._key_cols[0].in_([k[0] for k in keys])
+        return sa.tuple_(*self._key_cols).in_([tuple(k) for k in keys])
+
+    def find(
+        self, conn: Connection, keys: Iterable[Key], columns: Sequence[str] | None = None, where: Sequence[Any] = ()
+    ) -> dict[Key, StoredRow]:
+        """The rows with these keys that are in the table (and pass ``where``), by (folded) key."""
+        wanted = list(dict.fromkeys(keys))
+        names = list(columns) if columns is not None else list(self.columns)
+        for k in self.key:
+            if k not in names:
+                names.append(k)
+        t = self.table
+        selected = [t.c[n] for n in names]
+        extra = [t.c.task_no, t.c.import_row, t.c.import_sig, t.c.id] if self.managed else []
+        found: dict[Key, StoredRow] = {}
+        for start in range(0, len(wanted), LOOKUP_CHUNK):
+            chunk = wanted[start : start + LOOKUP_CHUNK]
+            for row in conn.execute(sa.select(*selected, *extra).where(self._key_filter(chunk), *where)).all():
+                values = dict(zip(names, row[: len(names)], strict=True))
+                key = tuple(values[k] for k in self.key)
+                meta = row[len(names) :]
+                stored = StoredRow(values, *meta) if self.managed else StoredRow(values)
+                found[self.fold(key)] = stored
+        return found
+
+    def rows_inserted_by(self, conn: Connection, task_no: str, after_id: int, limit: int) -> list[StoredRow]:
+        """Our table's rows a task inserted, in id order after after_id (an undo's pages)."""
+        t = self.table
+        selected = [t.c[n] for n in self.columns]
+        query = (
+            sa.select(*selected, t.c.task_no, t.c.import_row, t.c.import_sig, t.c.id)
+            .where(t.c.task_no == task_no, t.c.id > after_id)
+            .order_by(t.c.id)
+            .limit(limit)
+        )
+        out = []
+        for row in conn.execute(query).all():
+            values = dict(zip(self.columns, row[: len(self.columns)], strict=True))
+            out.append(StoredRow(values, *row[len(self.columns) :]))
+        return out
+
+    def count_inserted_by(self, conn: Connection, task_no: str) -> int:
+        t = self.table
+        return int(conn.execute(sa.select(sa.func.count()).select_from(t).where(t.c.task_no == task_no)).scalar() or 0)
+
+    def pages(
+        self, conn_factory: Callable[[], Any], columns: Sequence[str], where: Sequence[Any], size: int
+    ) -> Iterator[list[tuple[Any, ...]]]:
+        """The table in key order, a page at a time (keyset paging: each page one short read)."""
+        t = self.table
+        selected = [t.c[n] for n in columns]
+        keys = [t.c[k] for k in self.key]
+        query = sa.select(*selected, *keys).where(*where).order_by(*keys).limit(size)
+        last: tuple[Any, ...] | None = None
+        while True:
+            page = query
+            if last is not None:
+                after = keys[0] > last[0] if len(keys) == 1 else sa.tuple_(*keys) > sa.tuple_(*last)
+                page = query.where(after)
+            with conn_factory() as conn:
+                rows = conn.execute(page).all()
+            if not rows:
+                return
+            yield [tuple(r[: len(selected)]) for r in rows]
+            last = tuple(rows[-1][len(selected) :])
+
+    # --- references ----------------------------------------------------------------------
+
+    def reference_ids(self, conn: Connection, ref: TableReference) -> dict[object, int]:
+        """The referenced table as name -> id (a small look-up table: departments, regions...)."""
+        schema, _, name = ref.ref_table.rpartition(".")
+        target = sa.table(name, sa.column(ref.ref_column), sa.column("id"), schema=schema or None)
+        rows = conn.execute(sa.select(target.c[ref.ref_column], target.c.id)).all()
+        return {r[0]: int(r[1]) for r in rows}
+
+    def complete_references(
+        self, conn: Connection, ref: TableReference, *, task_no: str | None = None, keys: Sequence[Key] | None = None
+    ) -> int:
+        """Resolve unresolved references of some rows: those a task inserted (our tables, by task_no) or
+        those with these keys; returns how many of them are still unresolved."""
+        schema, _, name = ref.ref_table.rpartition(".")
+        r = sa.table(name, sa.column(ref.ref_column), sa.column("id"), schema=schema or None)
+        t = self.table
+        lookup = sa.select(r.c.id).where(r.c[ref.ref_column] == t.c[ref.column]).scalar_subquery()
+        open_ = [t.c[ref.column].is_not(None), t.c[ref.id_column].is_(None)]
+        filters = [t.c.task_no == task_no] if keys is None else []
+        chunks = [filters] if keys is None else [
+            [self._key_filter(keys[i : i + LOOKUP_CHUNK])] for i in range(0, len(keys), LOOKUP_CHUNK)
+        ]  # fmt: skip
+        left = 0
+        for where in chunks:
+            conn.execute(sa.update(t).where(*where, *open_).values({ref.id_column: lookup}))
+            still = conn.execute(sa.select(sa.func.count()).select_from(t).where(*where, *open_))
+            left += int(still.scalar() or 0)
+        return left
+
+    def storage_of(self, name: str) -> tuple[Storage, int | None]:
+        return self._storage[name]
+
+
+def _constraint_words(exc: IntegrityError) -> str:
+    """What the database said about a refused row, without the statement or its parameters."""
+    text = str(getattr(exc, "orig", exc)).strip().splitlines()
+    first = text[0] if text else "constraint"
+    return first[:200]

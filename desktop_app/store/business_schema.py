@@ -1,0 +1,418 @@
+"""Business tables from import types: created when first needed, grown safely, checked when not ours.
+
+BatchDesk's own tables (tasks, the bookkeeping) are under Alembic; a business table is described by
+its import type (a :class:`TableSpec`). A table BatchDesk created is *managed* (listed in
+``business_tables``): a column a later version of the type declares is added to it (nullable, with
+the type's default, which the rows already there get), a text column grows on the servers. A
+company's own table is only checked: each column must be there and hold what the type writes, a NOT
+NULL column must be filled, the key must be unique. Anything that cannot be applied safely (a type
+change, a new unique key, a shorter text than the stored data holds...) is a *problem*, in words that
+name the file and the column; a type with a problem is never run.
+"""
+
+from __future__ import annotations
+
+import logging
+import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from alembic.operations import Operations
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import Connection, Engine, inspect
+from sqlalchemy.dialects import sqlite
+
+from desktop_app.domain.table_spec import Storage, StoredColumn, TableSpec
+from desktop_app.store.schema import business_tables, metadata
+
+log = logging.getLogger(__name__)
+
+Id = sa.BigInteger().with_variant(sqlite.INTEGER(), "sqlite")
+# The columns a managed table keeps for BatchDesk: who inserted the row, from which row of the file,
+# and a signature of what it wrote (an undo tells by it whether the row changed since).
+BOOKKEEPING: tuple[StoredColumn, ...] = (
+    StoredColumn("task_no", Storage.TEXT, length=32),
+    StoredColumn("import_row", Storage.INTEGER),
+    StoredColumn("import_sig", Storage.TEXT, length=16),
+)
+# BatchDesk's own tables are never a type's target (the seeded departments table may be: it is a
+# reference table a clerk may fill; customers is the built-in type's own).
+RESERVED_TABLES = frozenset(name for name in metadata.tables if name not in ("customers", "departments"))
+INTEGER_RANGES = {"small": (-(2**15), 2**15 - 1), "int": (-(2**31), 2**31 - 1), "big": (-(2**63), 2**63 - 1)}
+
+
+@dataclass(frozen=True)
+class SchemaPlan:
+    """What making a type's table ready takes: nothing, a creation, added or widened columns; or why not."""
+
+    spec: TableSpec
+    exists: bool
+    managed: bool
+    create: bool = False
+    add: tuple[StoredColumn, ...] = ()
+    widen: tuple[StoredColumn, ...] = ()
+    problems: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    @property
+    def problem(self) -> str | None:
+        """The problems as one line (None when there is none)."""
+        return "; ".join(self.problems) if self.problems else None
+
+    @property
+    def changes(self) -> bool:
+        return self.create or bool(self.add) or bool(self.widen)
+
+
+def sa_type(col: StoredColumn) -> Any:
+    """The SQLAlchemy type a column is created with (and read through)."""
+    storage = col.storage
+    if storage is Storage.TEXT:
+        return sa.String(col.length) if col.length is not None else sa.Text()
+    if storage is Storage.INTEGER:
+        return sa.BigInteger() if col.name != "import_row" else sa.Integer()
+    if storage is Storage.DECIMAL:
+        return sa.Numeric(col.precision, col.scale)
+    if storage is Storage.DATE:
+        return sa.Date()
+    if storage is Storage.DATETIME:
+        return sa.DateTime()
+    if storage is Storage.BOOLEAN:
+        return sa.Boolean(create_constraint=False)
+    return Id
+
+
+def server_default(col: StoredColumn) -> str | None:
+    """The default as a literal every back-end casts to the column's type ('1'/'0' for booleans)."""
+    if col.default is None:
+        return None
+    return col.default  # canonical text: '1'/'0' for booleans, ISO dates
+
+
+def table_object(spec: TableSpec, *, managed: bool) -> sa.Table:
+    """The table as SQLAlchemy Core sees it: the type's columns (typed, so values come back as Python
+    values on every back-end), the bookkeeping columns when the table is ours."""
+    meta = sa.MetaData(schema=spec.schema)
+    columns: list[sa.Column[Any]] = []
+    if managed:
+        columns.append(sa.Column("id", Id, primary_key=True, autoincrement=True))
+    for col in spec.columns:
+        columns.append(
+            sa.Column(
+                col.name,
+                sa_type(col),
+                nullable=not (col.required or col.name in spec.key),
+                server_default=server_default(col),
+            )
+        )
+    if managed:
+        columns += [sa.Column(c.name, sa_type(c), nullable=True) for c in BOOKKEEPING]
+    args: list[Any] = [*columns]
+    if managed:
+        args.append(sa.UniqueConstraint(*spec.key, name=_name("uq", spec)))
+        args.append(sa.Index(_name("ix", spec) + "_task", "task_no"))
+    # Our own tables compare text exactly on MySQL too (utf8mb4_bin), as on SQLite and PostgreSQL: a key
+    # "abc" and a key "ABC" are two rows everywhere (customers, made by migration 0001, keeps its collation).
+    return sa.Table(spec.table, meta, *args, mysql_charset="utf8mb4", mysql_collate="utf8mb4_bin")
+
+
+def _name(prefix: str, spec: TableSpec) -> str:
+    # Constraint names are per schema on PostgreSQL: make them unique and short (63 characters).
+    return f"{prefix}_{spec.table[:40]}_{zlib.crc32(spec.name.encode()):08x}"
+
+
+# --- planning ------------------------------------------------------------------------------------
+
+
+def plan_table(engine: Engine | Connection, spec: TableSpec) -> SchemaPlan:
+    """Look at the database and say what the type's table needs; never changes anything."""
+    if spec.table in RESERVED_TABLES and spec.schema is None:
+        problem = f"{spec.source}: table {spec.name!r} is one of BatchDesk's own tables"
+        return SchemaPlan(spec, exists=True, managed=False, problems=(problem,))
+    with _connection(engine) as conn:
+        insp = inspect(conn)
+        dialect = conn.dialect.name
+        exists = insp.has_table(spec.table, schema=spec.schema)
+        problems = _reference_problems(insp, spec)
+        if not exists:
+            if not spec.create:
+                problems.insert(
+                    0, f"{spec.source}: the table {spec.name!r} does not exist (the type says create = false)"
+                )
+            return SchemaPlan(spec, exists=False, managed=False, create=spec.create, problems=tuple(problems))
+        managed = _is_managed(conn, spec)
+        reflected = {c["name"]: c for c in insp.get_columns(spec.table, schema=spec.schema)}
+        add: list[StoredColumn] = []
+        widen: list[StoredColumn] = []
+        for col in spec.columns:
+            found = reflected.get(col.name)
+            if found is None:
+                if managed:
+                    add.append(col)
+                else:
+                    problems.append(f"{spec.source}: column {col.name!r}: the table {spec.name!r} has no such column")
+                continue
+            column_problem, grow = _compare(conn, spec, col, found, managed=managed, dialect=dialect)
+            if column_problem:
+                problems.append(f"{spec.source}: column {col.name!r}: {column_problem}")
+            elif grow:
+                widen.append(col)
+        if managed:
+            add += [c for c in BOOKKEEPING if c.name not in reflected]
+        problems += _not_null_problems(insp, spec, reflected)
+        if not _key_is_unique(insp, spec):
+            what = "a new unique key cannot be applied to the existing table" if managed else "it is not unique"
+            problems.append(
+                f"{spec.source}: unique_key {list(spec.key)}: {what} (the table has no unique index on exactly "
+                "these columns)"
+            )
+    return SchemaPlan(spec, exists=True, managed=managed, add=tuple(add), widen=tuple(widen), problems=tuple(problems))
+
+
+def _compare(
+    conn: Connection, spec: TableSpec, col: StoredColumn, found: Any, *, managed: bool, dialect: str
+) -> tuple[str | None, bool]:
+    """(problem, needs widening) for a column that exists."""
+    stored = found["type"]
+    kind = col.storage
+    if not _compatible(kind, stored, col):
+        return (f"the table stores it as {stored}, which cannot hold a {kind.value} value (a type change cannot "
+                "be applied)"), False  # fmt: skip
+    if kind is Storage.TEXT:
+        have = getattr(stored, "length", None)
+        if dialect == "sqlite":
+            have = None  # SQLite does not enforce a VARCHAR's length
+        if have is not None and (col.length is None or col.length > have):
+            want = "unbounded text" if col.length is None else f"{col.length} characters"
+            if managed:
+                return None, True
+            return f"the table's column holds at most {have} characters; the type allows {want}", False
+        if managed and col.length is not None:
+            longest = conn.execute(
+                sa.select(sa.func.max(sa.func.char_length(sa.column(col.name))
+                                      if dialect != "sqlite" else sa.func.length(sa.column(col.name))))
+                .select_from(_lightweight(spec))
+            ).scalar()  # fmt: skip
+            if longest is not None and int(longest) > col.length:
+                return (f"the stored data holds values of up to {int(longest)} characters, longer than the "
+                        f"new max_length {col.length}"), False  # fmt: skip
+    if kind is Storage.DECIMAL:
+        scale = getattr(stored, "scale", None)
+        precision = getattr(stored, "precision", None)
+        if isinstance(stored, sa.Integer):
+            scale, precision = 0, 19
+        if scale is not None and col.scale is not None and scale < col.scale:
+            return f"the table keeps {scale} decimal places, the type allows {col.scale}", False
+        if (
+            precision is not None
+            and scale is not None
+            and col.precision is not None
+            and col.scale is not None
+            and dialect != "sqlite"
+            and precision - scale < col.precision - col.scale
+        ):
+            if managed:
+                return None, True
+            return (f"the table keeps {precision - scale} digits before the decimal point, the type's bounds "
+                    f"need {col.precision - col.scale}"), False  # fmt: skip
+    if kind is Storage.INTEGER and not managed:
+        low, high = INTEGER_RANGES["big"] if dialect == "sqlite" else _integer_range(stored)
+        want_low = col.integer_min if col.integer_min is not None else INTEGER_RANGES["big"][0]
+        want_high = col.integer_max if col.integer_max is not None else INTEGER_RANGES["big"][1]
+        if want_low < low or want_high > high:
+            return (f"the table's integer column holds {low}..{high}; declare integer_min and integer_max "
+                    "within that range"), False  # fmt: skip
+    return None, False
+
+
+def _compatible(kind: Storage, stored: Any, col: StoredColumn) -> bool:
+    if kind is Storage.TEXT:
+        return isinstance(stored, sa.String) and not isinstance(stored, sa.Enum)
+    if kind in (Storage.INTEGER, Storage.ID):
+        return isinstance(stored, sa.Integer) or (isinstance(stored, sa.Numeric) and not _is_float(stored)
+                                                  and (getattr(stored, "scale", 0) or 0) == 0)  # fmt: skip
+    if kind is Storage.DECIMAL:
+        return isinstance(stored, sa.Integer | sa.Numeric) and not _is_float(stored)
+    if kind is Storage.DATE:
+        return isinstance(stored, sa.Date) and not isinstance(stored, sa.DateTime)
+    if kind is Storage.DATETIME:
+        return isinstance(stored, sa.DateTime)
+    if kind is Storage.BOOLEAN:
+        return isinstance(stored, sa.Boolean | sa.Integer) or type(stored).__name__ == "BIT"
+    return False
+
+
+def _is_float(stored: Any) -> bool:
+    return isinstance(stored, sa.Float) or type(stored).__name__ in ("REAL", "DOUBLE", "DOUBLE_PRECISION", "FLOAT")
+
+
+def _integer_range(stored: Any) -> tuple[int, int]:
+    name = type(stored).__name__.upper()
+    if isinstance(stored, sa.BigInteger) or "BIG" in name:
+        return INTEGER_RANGES["big"]
+    if isinstance(stored, sa.SmallInteger) or name in ("SMALLINT", "TINYINT", "MEDIUMINT"):
+        return INTEGER_RANGES["small"] if name != "MEDIUMINT" else (-(2**23), 2**23 - 1)
+    if isinstance(stored, sa.Numeric):
+        digits = getattr(stored, "precision", None) or 18
+        return -(10**digits) + 1, 10**digits - 1
+    return INTEGER_RANGES["int"]
+
+
+def _not_null_problems(insp: Any, spec: TableSpec, reflected: dict[str, Any]) -> list[str]:
+    """A NOT NULL column without a default must get a value from every row the type writes."""
+    filled = {c.name for c in spec.columns if c.required or c.default is not None or c.name in spec.key}
+    ours = {c.name for c in spec.columns}
+    pk = insp.get_pk_constraint(spec.table, schema=spec.schema).get("constrained_columns") or []
+    problems = []
+    for name, info in reflected.items():
+        if info.get("nullable", True) or info.get("default") is not None or name in filled:
+            continue
+        if info.get("autoincrement") is True or (len(pk) == 1 and name in pk and isinstance(info["type"], sa.Integer)):
+            continue  # an id the database fills
+        if info.get("computed") or info.get("identity"):
+            continue
+        if name in ours:
+            problems.append(
+                f"{spec.source}: column {name!r}: the table requires a value (NOT NULL without a default); make the "
+                "column required or give it a default"
+            )
+        else:
+            problems.append(
+                f"{spec.source}: the table's column {name!r} requires a value (NOT NULL without a default) and the "
+                "type has no column for it"
+            )
+    return problems
+
+
+def _key_is_unique(insp: Any, spec: TableSpec) -> bool:
+    key = set(spec.key)
+    pk = insp.get_pk_constraint(spec.table, schema=spec.schema).get("constrained_columns") or []
+    if set(pk) == key:
+        return True
+    for uc in insp.get_unique_constraints(spec.table, schema=spec.schema):
+        if set(uc.get("column_names") or []) == key:
+            return True
+    for ix in insp.get_indexes(spec.table, schema=spec.schema):
+        if ix.get("unique") and set(ix.get("column_names") or []) == key:
+            return True
+    return False
+
+
+def _reference_problems(insp: Any, spec: TableSpec) -> list[str]:
+    """Each referenced table must exist with its look-up column and an id."""
+    problems = []
+    for ref in spec.references:
+        schema, _, table = ref.ref_table.rpartition(".")
+        if not insp.has_table(table, schema=schema or None):
+            problems.append(
+                f"{spec.source}: column {ref.column!r}: the reference_table {ref.ref_table!r} does not exist"
+            )
+            continue
+        names = {c["name"] for c in insp.get_columns(table, schema=schema or None)}
+        for needed in (ref.ref_column, "id"):
+            if needed not in names:
+                problems.append(
+                    f"{spec.source}: column {ref.column!r}: the reference_table {ref.ref_table!r} has no column "
+                    f"{needed!r}"
+                )
+    return problems
+
+
+def _is_managed(conn: Connection, spec: TableSpec) -> bool:
+    try:
+        found = conn.execute(sa.select(business_tables.c.name).where(business_tables.c.name == spec.name)).first()
+    except sa.exc.DBAPIError:
+        return False  # an older schema without the registry: nothing is managed yet
+    return found is not None
+
+
+def _lightweight(spec: TableSpec) -> Any:
+    return sa.table(spec.table, schema=spec.schema)
+
+
+@contextmanager
+def _connection(engine: Engine | Connection) -> Iterator[Connection]:
+    if isinstance(engine, Connection):
+        yield engine
+        return
+    with engine.connect() as conn:
+        yield conn
+
+
+def key_folds_case(conn: Connection, spec: TableSpec) -> bool:
+    """Whether the table compares a text key column case-insensitively (a MySQL *_ci collation)."""
+    if conn.dialect.name not in ("mysql", "mariadb"):
+        return False
+    texts = [c.name for c in spec.columns if c.name in spec.key and c.storage is Storage.TEXT]
+    if not texts:
+        return False
+    query = sa.text(
+        "SELECT COLLATION_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = COALESCE(:schema, DATABASE()) "
+        "AND TABLE_NAME = :table AND COLUMN_NAME IN :names"
+    ).bindparams(sa.bindparam("names", expanding=True))
+    rows = conn.execute(query, {"schema": spec.schema, "table": spec.table, "names": texts}).scalars().all()
+    return any((r or "").endswith("_ci") for r in rows)
+
+
+# --- applying ------------------------------------------------------------------------------------
+
+
+def ensure_table(engine: Engine, spec: TableSpec) -> SchemaPlan:
+    """Create or grow the type's table as planned (one desk at a time); returns the plan it ended with:
+    its problems, if any, are why the type cannot run."""
+    plan = plan_table(engine, spec)
+    if not plan.ok or not plan.changes:
+        return plan
+    with _schema_lock(engine) as conn:
+        plan = plan_table(conn, spec)  # again, under the lock: another desk may have done it meanwhile
+        if plan.ok and plan.changes:
+            _apply(conn, plan)
+    return plan_table(engine, spec)
+
+
+def _apply(conn: Connection, plan: SchemaPlan) -> None:
+    spec = plan.spec
+    if plan.create:
+        table_object(spec, managed=True).create(conn)
+        conn.execute(business_tables.insert().values(name=spec.name, import_type=spec.import_type))
+        log.info("created table %s for import type %s", spec.name, spec.import_type)
+        return
+    ops = Operations(MigrationContext.configure(conn))
+    for col in plan.add:
+        ops.add_column(
+            spec.table, sa.Column(col.name, sa_type(col), nullable=True, server_default=server_default(col)),
+            schema=spec.schema,
+        )  # fmt: skip
+        log.info("added column %s to %s (import type %s)", col.name, spec.name, spec.import_type)
+    for col in plan.widen:
+        ops.alter_column(spec.table, col.name, type_=sa_type(col), schema=spec.schema,
+                         existing_nullable=True, existing_server_default=server_default(col))  # fmt: skip
+        log.info("widened column %s of %s (import type %s)", col.name, spec.name, spec.import_type)
+
+
+@contextmanager
+def _schema_lock(engine: Engine) -> Iterator[Connection]:
+    """Serialise DDL between desks: an advisory lock on PostgreSQL, a named lock on MySQL/MariaDB
+    (whose DDL commits on its own), BEGIN IMMEDIATE on SQLite."""
+    dialect = engine.dialect.name
+    if dialect in ("mysql", "mariadb"):
+        with engine.connect() as conn:
+            got = conn.execute(sa.text("SELECT GET_LOCK('batchdesk_business_schema', 60)")).scalar()
+            try:
+                if got != 1:
+                    raise RuntimeError("could not take the schema lock within 60 s")
+                yield conn
+                conn.commit()
+            finally:
+                conn.execute(sa.text("SELECT RELEASE_LOCK('batchdesk_business_schema')"))
+        return
+    with engine.begin() as conn:
+        if dialect == "postgresql":
+            conn.execute(sa.text("SELECT pg_advisory_xact_lock(728420)"))
+        yield conn

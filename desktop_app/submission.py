@@ -1,0 +1,125 @@
+"""The one way a task is asked for, by the window, the command line and the demo alike (Qt-free).
+
+It builds an import's typed parameters once (type, mode, mapping, encoding, sheet, limits), checks
+the type against the database before anything is queued (a broken type is never queued), and owns
+each task type's idempotency key and lane: the same request gives the same task while it is active.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from desktop_app.config import Settings
+from desktop_app.domain.errors import ErrorCode, PermanentError
+from desktop_app.domain.modes import BlankPolicy, ImportMode
+from desktop_app.domain.task import Lane, SubmitResult, TaskRecord
+from desktop_app.exports.task import ExportHandler, export_key
+from desktop_app.exports.writer import ENCODINGS, FORMATS
+from desktop_app.imports.completion import CompleteReferencesHandler
+from desktop_app.imports.import_type import ImportType
+from desktop_app.imports.options import FILE_FACTS, ImportOptions
+from desktop_app.imports.task import ImportHandler
+from desktop_app.imports.type_catalog import TypeCatalog
+from desktop_app.imports.type_schema import check_type
+from desktop_app.imports.undo import UndoHandler, undo_problem
+from desktop_app.store.tasks import TaskStore
+from desktop_app.tasks.identity import host_name
+from desktop_app.tasks.registry import HandlerRegistry
+from desktop_app.tasks.submit import submit_file
+
+
+class Submitter:
+    """Queues tasks: imports, exports, undos, reference completions."""
+
+    def __init__(self, store: TaskStore, registry: HandlerRegistry, settings: Settings, catalog: TypeCatalog) -> None:
+        self.store = store
+        self.registry = registry
+        self.settings = settings
+        self.catalog = catalog
+
+    # --- imports -------------------------------------------------------------------------
+
+    def import_type(self, name: str) -> ImportType:
+        """The type, checked against the database: PermanentError when it is unknown or has a problem."""
+        itype = self.catalog.get(name)
+        check_type(self.store.engine, itype)
+        return itype
+
+    def import_options(self, request: ImportOptions) -> ImportOptions:
+        """The task's typed parameters: the request, the settings' defaults where it says nothing."""
+        self.import_type(request.import_type)
+        s = self.settings
+        return request.but(
+            mode=ImportMode(request.mode),
+            blank=BlankPolicy(request.blank),
+            encoding=request.encoding or None,
+            max_rows=request.max_rows or s.max_rows,
+            max_file_mb=request.max_file_mb or s.max_file_mb,
+            batch_size=request.batch_size or s.batch_size,
+            repairs=request.repairs or None,
+            sheet=request.sheet or None,
+        )
+
+    def submit_import(self, request: ImportOptions, *, user: str, force: bool = False) -> SubmitResult:
+        """Queue an import. The same bytes, type, mode and user give one task (submit_file)."""
+        options = self.import_options(request)
+        params = options.to_params()
+        params.pop("file")
+        kind = f"{ImportHandler.task_type}:{options.import_type}"
+        if options.mode is not ImportMode.INSERT:
+            # the mode is part of the identity: the same bytes in another mode are another task
+            kind += f":{options.mode.value}" + (f":{options.blank.value}" if options.mode.updates else "")
+        return submit_file(self.store, self.registry, task_type=ImportHandler.task_type, path=options.file,
+                           user=user, params=params, force=force, identity=kind)  # fmt: skip
+
+    def resubmission(self, record: TaskRecord, **changes: Any) -> ImportOptions:
+        """An earlier import's request again (a retry, the real run after a validation, a fixed error
+        file), with some of it changed."""
+        params = {k: v for k, v in record.params.items() if k not in FILE_FACTS}
+        options = ImportOptions.from_params(params, batch_default=self.settings.batch_size,
+                                            rows_default=self.settings.max_rows,
+                                            mb_default=self.settings.max_file_mb)  # fmt: skip
+        return options.but(**changes)
+
+    # --- other task types ----------------------------------------------------------------
+
+    def submit_export(self, name: str, *, filters: dict[str, Any], fmt: str = "csv", encoding: str = "utf-8-sig",
+                      user: str) -> SubmitResult:  # fmt: skip
+        """Accept an export: returns the task at once (or the same export still pending/running)."""
+        handler: ExportHandler = self.registry.get(ExportHandler.task_type)  # type: ignore[assignment]
+        definition = handler.definition(name)
+        if fmt not in FORMATS:
+            raise PermanentError(ErrorCode.INVALID_PARAMS, detail=f"format must be one of {', '.join(FORMATS)}")
+        if encoding not in ENCODINGS:
+            raise PermanentError(ErrorCode.INVALID_PARAMS, detail=f"encoding must be one of {', '.join(ENCODINGS)}")
+        check_type(self.store.engine, definition.import_type)
+        clean = definition.clean_filters(filters)
+        params = {"export": definition.name, "filters": clean, "format": fmt, "encoding": encoding}
+        # the file is written into the data dir of the desk that runs it: the asking desk
+        return self.store.submit(task_type=ExportHandler.task_type, params=params, creator=user,
+                                 lane=handler.lane, biz_key=export_key(definition.name, clean, fmt, encoding),
+                                 refuse_if_committed=False, host=host_name())  # fmt: skip
+
+    def submit_undo(self, task_no: str, *, user: str) -> SubmitResult:
+        """Queue the undo of an import; asking again gives the same undo (duplicate_of)."""
+        source = self.store.get(task_no)
+        if source is None:
+            raise PermanentError(ErrorCode.TASK_NOT_FOUND, task_no=task_no)
+        problem = undo_problem(source)
+        if problem:
+            raise PermanentError(ErrorCode.NOT_UNDOABLE, task_no=task_no, reason=problem)
+        undone_by = source.summary.get("undone_by")
+        if undone_by:
+            earlier = self.store.get(str(undone_by))
+            if earlier is not None:
+                return SubmitResult(earlier, duplicate_of=earlier.task_no)
+        return self.store.submit(task_type=UndoHandler.task_type, params={"undoes": task_no}, creator=user,
+                                 lane=UndoHandler.lane, biz_key=f"{UndoHandler.task_type}:{task_no}",
+                                 refuse_if_committed=False)  # fmt: skip
+
+    def submit_completion(self, task_no: str, *, user: str) -> SubmitResult:
+        """Queue the completion of an import's pending references (a short task: it never waits behind
+        long ones). A completion of the same import still pending or running is returned."""
+        task_type = CompleteReferencesHandler.task_type
+        return self.store.submit(task_type=task_type, params={"task_no": task_no}, creator=user, lane=Lane.SHORT,
+                                 biz_key=f"{task_type}:{task_no}", refuse_if_committed=False)  # fmt: skip
