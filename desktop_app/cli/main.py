@@ -36,6 +36,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.getLogger().addHandler(logging.NullHandler())
     args = build_parser().parse_args(argv)
     lang: Lang = "en"
+    core = None
     try:
         if args.command is None:
             from desktop_app.cli.window import run_window
@@ -75,4 +76,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         log.exception("unexpected error")
         sys.stderr.write(f"batchdesk: internal error ({type(exc).__name__}: {exc}); details are in the log\n")
         return EXIT_TASK_FAILED
+    finally:
+        if core is not None:
+            core.store.engine.dispose()  # the connections close now, not whenever they are collected
     return EXIT_OK

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import Connection
 
 from desktop_app.domain.errors import ErrorCode, Lang, PermanentError
+from desktop_app.domain.modes import ImportMode
 from desktop_app.domain.stages import Stage, stage_text
 from desktop_app.domain.task import TaskOutcome
 from desktop_app.imports import error_csv
@@ -21,7 +22,7 @@ from desktop_app.imports.precheck import CheckedFile, check_header, count_rows, 
 from desktop_app.imports.progress_state import ImportCheckpoint, ImportCounts
 from desktop_app.imports.readers import SourceRow, TableReader
 from desktop_app.imports.references import ReferenceResolver
-from desktop_app.imports.row_plans import RowDecider
+from desktop_app.imports.row_plans import Candidate, FailedRow, RowDecider
 from desktop_app.imports.row_writer import BatchWriter, DryRunWriter
 from desktop_app.imports.signature import SignedColumn, signature_function
 from desktop_app.imports.summary import ImportFacts, summarise
@@ -35,14 +36,13 @@ _Failed = tuple[SourceRow, tuple[RowError, ...]]
 
 @dataclass
 class _Batch:
-    """One batch's rows, split as they are checked: valid ones (source and values) and failed ones."""
+    """One batch's rows in file order: valid ones (source and values) and failed ones."""
 
-    good: list[tuple[SourceRow, tuple[object, ...]]] = field(default_factory=list)
-    bad: list[_Failed] = field(default_factory=list)
+    rows: list[Candidate] = field(default_factory=list)
     last_row: int = 1
 
     def __len__(self) -> int:
-        return len(self.good) + len(self.bad)
+        return len(self.rows)
 
 
 def signed_columns(itype: ImportType, table: BusinessTable) -> tuple[SignedColumn, ...]:
@@ -124,9 +124,15 @@ class ImportRun:
         writer = self._writer(checked)
         batch = _Batch()
         size = self.options.batch_size
-        check = checked.validator.check
+        validator = checked.validator
+        check = validator.check
         restore = error_csv.restore if checked.restore_neutralised else None
-        good, bad = batch.good, batch.bad
+        mode = self.options.mode
+        # insert_new skips a failing row whose key is in the table; upsert names the required cells a
+        # failing row lacks if it would be inserted: both need the key of a failing row
+        keyed = mode in (ImportMode.INSERT_NEW, ImportMode.UPSERT)
+        upsert = mode is ImportMode.UPSERT
+        rows = batch.rows
         for source in reader.rows(skip_through=resume_row):
             if restore is not None:
                 source = SourceRow(
@@ -135,15 +141,18 @@ class ImportRun:
             checked_row = check(source.cells)
             values = checked_row.values
             if values is None:
-                bad.append((source, checked_row.errors))
+                cells = source.cells
+                key = validator.key_of(cells) if keyed else None
+                lacking = validator.blank_required(cells) if upsert and key is not None else ()
+                rows.append(FailedRow(source, checked_row.errors, key, lacking))
             else:
-                good.append((source, values))
+                rows.append((source, values))
             batch.last_row = source.row_number
-            if len(good) + len(bad) >= size:
+            if len(rows) >= size:
                 self._flush(batch, writer, errors, total_rows, reader.fraction_done())
                 batch = _Batch()
-                good, bad = batch.good, batch.bad
-        if good or bad:
+                rows = batch.rows
+        if rows:
             self._flush(batch, writer, errors, total_rows, 1.0)
 
     def _flush(
@@ -164,10 +173,8 @@ class ImportRun:
         before = self.counts
 
         def work(conn: Connection) -> None:
-            result = writer.write(conn, batch.good)
-            failed: Sequence[_Failed] = batch.bad + result.failed
-            if result.failed and batch.bad:
-                failed = sorted(failed, key=lambda item: item[0].row_number)
+            result = writer.write(conn, batch.rows)
+            failed: Sequence[_Failed] = sorted(result.failed, key=lambda item: item[0].row_number)
             for source, row_errors in failed:
                 errors.write(
                     source.row_number,

@@ -47,6 +47,20 @@ class RowPlan:
 Earlier = Callable[[str, StoredRow | None], bool]
 
 
+@dataclass(frozen=True, slots=True)
+class FailedRow:
+    """A row that failed its check: its errors, its key when the key's own cells are valid, and (upsert)
+    the required columns it leaves blank, which matter only if it would be inserted."""
+
+    source: SourceRow
+    errors: tuple[RowError, ...]
+    key: tuple[object, ...] | None = None
+    blank_required: tuple[RowError, ...] = ()
+
+
+Candidate = tuple[SourceRow, tuple[object, ...]] | FailedRow
+
+
 class RowDecider:
     """Decides the plans of a batch for one import type, mode and blank policy."""
 
@@ -68,17 +82,27 @@ class RowDecider:
         shown = " / ".join("" if v is None else str(v) for v in key)
         return RowError(code, self.itype.unique_key, shown, {"value": shown})
 
-    def decide(
-        self,
-        rows: Sequence[tuple[SourceRow, tuple[object, ...]]],
-        found: dict[Key, StoredRow],
-        earlier: Earlier,
-    ) -> list[RowPlan]:
+    def keys_to_find(self, rows: Sequence[Candidate]) -> list[Key]:
+        """The keys whose rows in the table the decisions need."""
+        keys = []
+        for row in rows:
+            if isinstance(row, FailedRow):
+                if row.key is not None:
+                    keys.append(row.key)
+            else:
+                keys.append(self.key_of(row[1]))
+        return keys
+
+    def decide(self, rows: Sequence[Candidate], found: dict[Key, StoredRow], earlier: Earlier) -> list[RowPlan]:
         """One plan per row, in order; a key an earlier (not failed) row took is duplicate_in_file."""
         taken: set[Key] = set()
         plans: list[RowPlan] = []
         table = self.table
-        for source, values in rows:
+        for row in rows:
+            if isinstance(row, FailedRow):
+                plans.append(self._failed(row, found, earlier, taken))
+                continue
+            source, values = row
             raw_key = self.key_of(values)
             key = table.fold(raw_key)
             key_text = table.key_text(raw_key)
@@ -92,6 +116,24 @@ class RowDecider:
                 taken.add(key)
             plans.append(plan)
         return plans
+
+    def _failed(self, row: FailedRow, found: dict[Key, StoredRow], earlier: Earlier, taken: set[Key]) -> RowPlan:
+        """A row whose cells failed: insert_new skips it when its key is in the table (its other cells
+        do not matter then); upsert adds the required cells it lacks when it would be inserted."""
+        if row.key is None:
+            return RowPlan(row.source, Action.FAIL, (), "", errors=row.errors)
+        key = self.table.fold(row.key)
+        key_text = self.table.key_text(row.key)
+        stored = found.get(key)
+        skip = self.mode is ImportMode.INSERT_NEW and stored is not None
+        if skip and key not in taken and not earlier(key_text, stored):
+            taken.add(key)
+            return RowPlan(row.source, Action.SKIP, key, key_text)
+        errors = row.errors
+        if self.mode is ImportMode.UPSERT and stored is None and row.blank_required:
+            order = {k: i for i, k in enumerate(self.itype.keys)}
+            errors = tuple(sorted((*errors, *row.blank_required), key=lambda e: order.get(e.column or "", -1)))
+        return RowPlan(row.source, Action.FAIL, key, key_text, errors=errors)
 
     def _plan(
         self,

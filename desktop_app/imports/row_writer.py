@@ -22,7 +22,7 @@ from desktop_app.imports.import_type import ImportType
 from desktop_app.imports.progress_state import ImportCounts
 from desktop_app.imports.readers import SourceRow
 from desktop_app.imports.references import ReferenceResolver
-from desktop_app.imports.row_plans import Action, RowDecider, RowPlan
+from desktop_app.imports.row_plans import Action, Candidate, FailedRow, RowDecider, RowPlan
 from desktop_app.imports.validator import RowError
 from desktop_app.store import import_log
 from desktop_app.store.business_rows import BusinessTable, Key, StoredRow
@@ -69,27 +69,26 @@ class BatchWriter:
         self.task_no = task_no
         self.signature = signature
 
-    def write(self, conn: Connection, rows: Sequence[Row]) -> BatchResult:
+    def write(self, conn: Connection, rows: Sequence[Candidate]) -> BatchResult:
+        """A batch's rows in file order (valid ones, and failed ones insert_new and upsert still look at)."""
         result = BatchResult()
         if not rows:
             return result
-        if self.mode is ImportMode.INSERT:
-            plans = self._fast_insert(conn, rows, result)
-            if plans is None:
-                return result
-        else:
-            plans = self._decide(conn, rows)
-        self._apply(conn, plans, result)
+        if self.mode is ImportMode.INSERT and self._fast_insert(conn, rows, result):
+            return result
+        self._apply(conn, self._decide(conn, rows), result)
         return result
 
     # --- insert mode's fast path ---------------------------------------------------------
 
-    def _fast_insert(self, conn: Connection, rows: Sequence[Row], result: BatchResult) -> list[RowPlan] | None:
-        """The whole batch in one statement; None when it went in, else the plans of the look-up path."""
-        keys = [self.table.fold(self.decider.key_of(values)) for _, values in rows]
-        if len(set(keys)) == len(keys) and self._insert_all(conn, rows, result):
-            return None
-        return self._decide(conn, rows)
+    def _fast_insert(self, conn: Connection, rows: Sequence[Candidate], result: BatchResult) -> bool:
+        """The whole batch in one statement: True when every valid row went in."""
+        good = [r for r in rows if not isinstance(r, FailedRow)]
+        keys = [self.table.fold(self.decider.key_of(values)) for _, values in good]
+        if len(set(keys)) != len(keys) or not self._insert_all(conn, good, result):
+            return False
+        result.failed += [(r.source, r.errors) for r in rows if isinstance(r, FailedRow)]
+        return True
 
     def _insert_all(self, conn: Connection, rows: Sequence[Row], result: BatchResult) -> bool:
         """The rows in one statement, in a savepoint: True when they all went in."""
@@ -106,8 +105,8 @@ class BatchWriter:
 
     # --- the look-up path ----------------------------------------------------------------
 
-    def _decide(self, conn: Connection, rows: Sequence[Row]) -> list[RowPlan]:
-        keys = [self.decider.key_of(values) for _, values in rows]
+    def _decide(self, conn: Connection, rows: Sequence[Candidate]) -> list[RowPlan]:
+        keys = self.decider.keys_to_find(rows)
         found = self.table.find(conn, keys)
         seen = import_log.seen(conn, self.task_no, [self.table.key_text(k) for k in keys])
         task_no, managed = self.task_no, self.table.managed
@@ -217,11 +216,11 @@ class DryRunWriter:
         self.references = references
         self._taken: set[str] = set()
 
-    def write(self, conn: Connection, rows: Sequence[Row]) -> BatchResult:
+    def write(self, conn: Connection, rows: Sequence[Candidate]) -> BatchResult:
         result = BatchResult()
         if not rows:
             return result
-        found: dict[Key, StoredRow] = self.table.find(conn, [self.decider.key_of(v) for _, v in rows])
+        found: dict[Key, StoredRow] = self.table.find(conn, self.decider.keys_to_find(rows))
         taken = self._taken
         plans = self.decider.decide(rows, found, lambda key_text, _stored: key_text in taken)
         for plan in plans:

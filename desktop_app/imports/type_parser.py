@@ -6,6 +6,7 @@ import datetime
 import re
 import tomllib
 from collections.abc import Mapping
+from dataclasses import replace
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from types import MappingProxyType
@@ -425,7 +426,7 @@ class _Parser:
         elif spec.kind in (Kind.INTEGER, Kind.DATETIME, Kind.BOOLEAN):
             from desktop_app.imports.validator import column_checker
 
-            _, error = column_checker(spec)(default)
+            _, error = column_checker(replace(spec, default=None))(default)
             if error is not None:
                 problem = f"does not pass the column's own rules ({error.message_for(spec, 'en')})"
         else:

@@ -578,6 +578,7 @@ def _generate_fast_check(
     *,
     blank: object,
     nul_free: bool,
+    keys: Sequence[str] = (),
 ) -> tuple[Callable[[Sequence[Cell]], CheckedRow], str]:
     ns: dict[str, object] = {
         "_Invalid": _Invalid,
@@ -594,11 +595,13 @@ def _generate_fast_check(
         "_str": str,
     }
     body: list[str] = []
+    key_set = set(keys)
     for n, ((spec, index), full) in enumerate(zip(specs, fulls, strict=True)):
         if index is None:
             ns[f"v{n}"] = _absent_value(spec, blank)  # no header: read from the namespace
             continue
-        body += _snippet(n, index, spec, full, ns, blank)
+        # a key cell is never left to the writer: it says which row, so a blank one is required_missing
+        body += _snippet(n, index, spec, full, ns, None if spec.key in key_set else blank)
     names = ", ".join(f"v{n}" for n in range(len(specs)))
     # Unless the file is known to hold none, a NUL anywhere sends the row to the full checker
     # (invalid_character); the per-column snippets above never look for one.
@@ -681,7 +684,10 @@ class RowValidator:
             if index is not None and not 0 <= index < mapping.width:
                 raise ValueError(f"header mapping puts {spec.key!r} at {index}, outside the header")
             specs.append((spec, index))
-            full.append(_compile_full(spec, blank) if index is not None else _constant_full(_absent_value(spec, blank)))
+            own_blank = None if spec.key in import_type.unique_keys else blank
+            full.append(
+                _compile_full(spec, own_blank) if index is not None else _constant_full(_absent_value(spec, blank))
+            )
         self._full: tuple[Full, ...] = tuple(full)
         indices = [0 if index is None else index for _, index in specs]
         self._pick: Callable[[Sequence[Cell]], Sequence[Cell]]
@@ -694,12 +700,41 @@ class RowValidator:
         else:
             self._pick = itemgetter(*indices)
         self._fast_check, self.source = _generate_fast_check(
-            specs, self._full, mapping.width, self._check_full, blank=blank, nul_free=nul_free
-        )
+            specs, self._full, mapping.width, self._check_full, blank=blank, nul_free=nul_free,
+            keys=import_type.unique_keys,
+        )  # fmt: skip
 
     def check(self, cells: Sequence[Cell]) -> CheckedRow:
         """Check one row; never raises for bad data."""
         return self._fast_check(cells)
+
+    def key_of(self, cells: Sequence[Cell]) -> tuple[object, ...] | None:
+        """The key of a row that failed its check, when the key's own cells are valid (insert_new skips
+        such a row whose key is in the table without looking at its other cells); else None."""
+        if len(cells) != self._width and all(isinstance(c, str) for c in cells):
+            return None  # a shifted CSV record: its cells say nothing reliable
+        picked = self._pick((*cells, *((None,) * max(0, self._width - len(cells))))[: self._width])
+        key = []
+        for index in self.key_indexes:
+            value, error = self._full[index](picked[index])
+            if error is not None or value is None:
+                return None
+            key.append(value)
+        return tuple(key)
+
+    def blank_required(self, cells: Sequence[Cell]) -> tuple[RowError, ...]:
+        """required_missing for each required column a row leaves blank or the file lacks (upsert: a row
+        that would be inserted needs them)."""
+        if len(cells) != self._width:
+            return ()
+        picked = self._pick(cells)
+        found = []
+        for index, spec in enumerate(self.import_type.columns):
+            if spec.required and spec.key not in self.import_type.unique_keys:
+                value, _error = self._full[index](picked[index])
+                if value is BLANK or value is ABSENT:
+                    found.append(RowError(ErrorCode.REQUIRED_MISSING, spec.key, "", {}))
+        return tuple(found)
 
     def _check_full(self, cells: Sequence[Cell]) -> CheckedRow:
         """The authoritative check: every error of the row, or its values."""
