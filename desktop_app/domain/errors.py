@@ -45,6 +45,8 @@ class ErrorCode(StrEnum):
     TASK_NOT_FOUND = "task_not_found"
     INVALID_PARAMS = "invalid_params"
     INTERNAL_ERROR = "internal_error"
+    # the settings file
+    INVALID_SETTING = "invalid_setting"
 
 
 # code -> (Chinese, English). Placeholders are filled from the error's params; a missing
@@ -155,6 +157,11 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
     ErrorCode.INTERNAL_ERROR: (
         "程序内部错误（已记录到日志）：{detail}",
         "Internal error (written to the log): {detail}",
+    ),
+    ErrorCode.INVALID_SETTING: (
+        "设置文件中的 {name} 值 {value} 无效（应为{expected}），已改用默认值 {default}",
+        "The setting {name} = {value} in the settings file is not valid ({expected} expected); "
+        "using the default {default}",
     ),
 }
 
