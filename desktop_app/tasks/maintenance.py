@@ -8,10 +8,11 @@ from pathlib import Path
 
 from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.status import TaskStatus
-from desktop_app.domain.task import Lane, TaskOutcome
+from desktop_app.domain.task import Lane, TaskOutcome, TaskRecord
 from desktop_app.imports.import_type import ImportType
 from desktop_app.store.business import TableWriter, references_of
 from desktop_app.tasks.context import TaskContext
+from desktop_app.tasks.result_paths import owned, task_folder
 
 
 class CompleteReferencesHandler:
@@ -45,7 +46,10 @@ class CompleteReferencesHandler:
 
 class CleanupHandler:
     """Retention (seed 000 §6): result files of tasks that ended more than N days ago are deleted and
-    their tasks marked expired; the task rows stay (they are the history)."""
+    their tasks marked expired; the task rows stay (they are the history).
+
+    Only files inside the results folder are ever deleted (tasks/result_paths.py): the task table may
+    hold anything."""
 
     task_type = "cleanup"
     lane = Lane.SHORT
@@ -57,24 +61,23 @@ class CleanupHandler:
         for task in ctx.store.ended_before(cutoff):
             if task.summary.get("expired") or task.id == ctx.task.id:
                 continue
-            for path in _files_of(ctx, task.task_no, task.result_path):
-                if path.is_dir():
-                    shutil.rmtree(path, ignore_errors=True)
-                else:
-                    path.unlink(missing_ok=True)
-                removed += 1
+            removed += _remove_files(ctx.results_dir, task)
             ctx.store.annotate(task.id, expired=True, expired_by=ctx.task.task_no)
         return TaskOutcome(TaskStatus.SUCCEEDED, total_count=removed, success_count=removed,
                            summary={"retention_days": days, "removed": removed})  # fmt: skip
 
 
-def _files_of(ctx: TaskContext, task_no: str, result_path: str | None) -> list[Path]:
-    found = []
-    folder = ctx.results_dir / task_no
-    if folder.exists():
-        found.append(folder)
-    if result_path:
-        path = Path(result_path)
-        if path.exists() and folder not in path.parents and ctx.results_dir in path.parents:
-            found.append(path)
-    return found
+def _remove_files(results_dir: Path, task: TaskRecord) -> int:
+    """Delete the task's folder and its result file; what is not BatchDesk's is left alone (logged)."""
+    removed = 0
+    folder = task_folder(results_dir, task.task_no)
+    if folder is not None and folder.is_dir():
+        shutil.rmtree(folder, ignore_errors=True)
+        removed += 1
+    # A result file outside the task's folder (an export's): a file, never a folder (the row could
+    # name results/.work or results/exports).
+    target = owned(results_dir, task.result_path, task_no=task.task_no) if task.result_path else None
+    if target is not None and target.is_file() and (folder is None or not target.is_relative_to(folder)):
+        target.unlink(missing_ok=True)
+        removed += 1
+    return removed
