@@ -1,4 +1,4 @@
-"""The task commands: import, submit, worker, tasks, status, cancel."""
+"""The task commands: import, submit, worker, tasks, status, cancel (each clerk's own tasks)."""
 
 from __future__ import annotations
 
@@ -18,6 +18,8 @@ from desktop_app.domain.errors import ErrorCode, PermanentError, message
 from desktop_app.domain.stages import Stage, stage_text
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
+from desktop_app.domain.viewer import Viewer
+from desktop_app.store import admins
 from desktop_app.tasks.submit import current_user
 
 log = logging.getLogger(__name__)
@@ -139,6 +141,11 @@ def cmd_worker(core: Core, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def viewer_of(core: Core, args: argparse.Namespace) -> Viewer:
+    """Who runs the command (--user, else the OS login name) and whether they administer the database."""
+    return admins.viewer(core.store.engine, args.user or current_user())
+
+
 def cmd_tasks(core: Core, args: argparse.Namespace) -> int:
     try:
         statuses = [TaskStatus(s) for s in args.status] if args.status else None
@@ -146,7 +153,8 @@ def cmd_tasks(core: Core, args: argparse.Namespace) -> int:
         allowed = ", ".join(s.value for s in TaskStatus)
         sys.stderr.write(f"batchdesk: unknown status in {args.status}; use one of: {allowed}\n")
         return EXIT_USAGE
-    found = core.store.list(statuses=statuses, limit=args.limit)
+    creator = viewer_of(core, args).listing(everyone=args.all, creator=args.creator)
+    found = core.store.list(statuses=statuses, limit=args.limit, creator=creator, archived=args.archived)
     if args.json:
         print_json([t.to_json() for t in found])
     else:
@@ -156,7 +164,8 @@ def cmd_tasks(core: Core, args: argparse.Namespace) -> int:
 
 
 def cmd_status(core: Core, args: argparse.Namespace) -> int:
-    task = core.store.get(args.task_no)
+    # Another user's task is answered as no task at all: its number says nothing about it.
+    task = core.store.find(args.task_no, creator=viewer_of(core, args).creator_filter)
     if task is None:
         raise PermanentError(ErrorCode.TASK_NOT_FOUND, task_no=args.task_no)
     show(task, as_json=args.json)
@@ -164,7 +173,8 @@ def cmd_status(core: Core, args: argparse.Namespace) -> int:
 
 
 def cmd_cancel(core: Core, args: argparse.Namespace) -> int:
-    task = core.store.cancel(args.task_no, stage=stage_text(Stage.CANCELLED, core.lang))
+    creator = viewer_of(core, args).creator_filter
+    task = core.store.cancel(args.task_no, stage=stage_text(Stage.CANCELLED, core.lang), creator=creator)
     if task is None:
         raise PermanentError(ErrorCode.TASK_NOT_FOUND, task_no=args.task_no)
     if task.status is TaskStatus.RUNNING:

@@ -45,7 +45,9 @@ class ErrorCode(StrEnum):
     TASK_NOT_FOUND = "task_not_found"
     INVALID_PARAMS = "invalid_params"
     INTERNAL_ERROR = "internal_error"
-    # the settings file
+    # who may see and manage what; the settings file
+    NOT_ADMIN = "not_admin"
+    LAST_ADMIN = "last_admin"
     INVALID_SETTING = "invalid_setting"
 
 
@@ -157,6 +159,15 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
     ErrorCode.INTERNAL_ERROR: (
         "程序内部错误（已记录到日志）：{detail}",
         "Internal error (written to the log): {detail}",
+    ),
+    ErrorCode.NOT_ADMIN: (
+        "只有管理员才能查看或管理其他用户的任务、更改管理员名单；{user} 不是这个数据库的管理员",
+        "Only an administrator can see or manage other users' tasks and change the administrators; "
+        "{user} is not an administrator of this database",
+    ),
+    ErrorCode.LAST_ADMIN: (
+        "{user} 是最后一位管理员，不能移除；请先添加另一位管理员",
+        "{user} is the last administrator and cannot be removed; add another one first",
     ),
     ErrorCode.INVALID_SETTING: (
         "设置文件中的 {name} 值 {value} 无效（应为{expected}），已改用默认值 {default}",
