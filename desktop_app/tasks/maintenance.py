@@ -1,4 +1,4 @@
-"""Short task types: completing an import's pending references, and the daily clean-up of result files."""
+"""Short task types: completing an import's pending references, and the daily clean-up (files and old rows)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,10 @@ from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import Lane, TaskOutcome, TaskRecord
 from desktop_app.imports.import_type import ImportType
+from desktop_app.store.archive import archive_ended_before
 from desktop_app.store.business import TableWriter, references_of
 from desktop_app.tasks.context import TaskContext
+from desktop_app.tasks.identity import host_name
 from desktop_app.tasks.result_paths import owned, task_folder
 
 
@@ -45,8 +47,9 @@ class CompleteReferencesHandler:
 
 
 class CleanupHandler:
-    """Retention (seed 000 §6): result files of tasks that ended more than N days ago are deleted and
-    their tasks marked expired; the task rows stay (they are the history).
+    """Retention (seed 000 §6), once a day per desk: the result files of this desk's tasks that ended
+    more than `result_retention_days` ago are deleted and their tasks marked expired; final tasks that
+    ended more than `task_retention_days` ago move to the archive (they are the history: never deleted).
 
     Only files inside the results folder are ever deleted (tasks/result_paths.py): the task table may
     hold anything."""
@@ -56,15 +59,29 @@ class CleanupHandler:
 
     def run(self, ctx: TaskContext) -> TaskOutcome:
         days = int(ctx.params.get("retention_days", ctx.settings.result_retention_days))
-        cutoff = dt.datetime.now(dt.UTC).replace(tzinfo=None) - dt.timedelta(days=days)
+        archive_days = int(ctx.params.get("archive_days", ctx.settings.task_retention_days))
         removed = 0
-        for task in ctx.store.ended_before(cutoff):
+        here = host_name()
+        for task in ctx.store.ended_before(_utc_days_ago(days)):
             if task.summary.get("expired") or task.id == ctx.task.id:
                 continue
+            if _desk_of(task) not in (None, here):
+                continue  # its files are on the desk that ran it: that desk's clean-up expires them
             removed += _remove_files(ctx.results_dir, task)
             ctx.store.annotate(task.id, expired=True, expired_by=ctx.task.task_no)
+        archived = archive_ended_before(ctx.store, _utc_days_ago(archive_days))
         return TaskOutcome(TaskStatus.SUCCEEDED, total_count=removed, success_count=removed,
-                           summary={"retention_days": days, "removed": removed})  # fmt: skip
+                           summary={"retention_days": days, "removed": removed, "archive_days": archive_days,
+                                    "archived": archived})  # fmt: skip
+
+
+def _desk_of(task: TaskRecord) -> str | None:
+    """The desk whose data folder holds the task's files: its own desk, else the one that last ran it."""
+    return task.host or (task.owner.split(":", 1)[0] if task.owner else None)
+
+
+def _utc_days_ago(days: int) -> dt.datetime:
+    return dt.datetime.now(dt.UTC).replace(tzinfo=None) - dt.timedelta(days=days)
 
 
 def _remove_files(results_dir: Path, task: TaskRecord) -> int:
