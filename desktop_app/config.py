@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import os
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
@@ -12,6 +13,7 @@ from typing import Any
 import platformdirs
 
 from desktop_app import APP_NAME
+from desktop_app.domain.errors import ErrorCode, Lang, message
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +88,7 @@ class Settings:
     # seconds between batches, a polite pause (seed 000 §3.2); the window sets one so its thread gets the GIL
     batch_pause: float = 0.0
     result_retention_days: int = 7
+    task_retention_days: int = 90  # final tasks older than this move to the archive (seed 000 §6)
     daily_cleanup: bool = True  # queue the retention clean-up once a day when a worker or window starts
     language: str = ""  # "" follows the system locale; "zh" or "en"
 
@@ -97,18 +100,99 @@ class Settings:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
 
 
-def load_settings(paths: Paths) -> Settings:
-    """Settings from the data dir's settings file; unknown keys are ignored, a broken file is logged."""
+@dataclass(frozen=True)
+class SettingProblem:
+    """A setting in the settings file of the wrong type or out of range: its default is used instead."""
+
+    name: str
+    value: Any
+    default: Any
+
+    def text(self, lang: Lang = "en") -> str:
+        zh, en = _expected(self.name)
+        value = json.dumps(self.value, ensure_ascii=False)
+        return message(ErrorCode.INVALID_SETTING, lang, name=self.name, value=value,
+                       expected=zh if lang == "zh" else en, default=json.dumps(self.default))  # fmt: skip
+
+
+# Settings that must be above 0 (a 0 would make a loop spin or a limit refuse everything); the other
+# numbers may be 0 or more.
+_POSITIVE = frozenset({"batch_size", "poll_interval", "poll_batch", "heartbeat_interval", "stale_after",
+                       "max_file_mb", "max_rows", "result_retention_days", "task_retention_days"})  # fmt: skip
+_LANGUAGES = ("", "zh", "en")
+
+
+def _kind(name: str) -> str:
+    return str(next(f.type for f in fields(Settings) if f.name == name))
+
+
+def _valid(name: str, value: Any) -> bool:
+    kind = _kind(name)
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "str":
+        return isinstance(value, str) and (name != "language" or value in _LANGUAGES)
+    if kind == "str | None":
+        return value is None or isinstance(value, str)
+    number = (int,) if kind == "int" else (int, float)
+    if isinstance(value, bool) or not isinstance(value, number) or not math.isfinite(value):
+        return False
+    if name == "fail_threshold":
+        return 0 <= value <= 1
+    return value > 0 if name in _POSITIVE else value >= 0
+
+
+def _expected(name: str) -> tuple[str, str]:
+    """What the setting takes, in Chinese and English."""
+    kind = _kind(name)
+    if name == "language":
+        return '""、"zh" 或 "en"', '"", "zh" or "en"'
+    if name == "fail_threshold":
+        return "0 到 1 之间的数字", "a number from 0 to 1"
+    if kind == "bool":
+        return "true 或 false", "true or false"
+    if kind in ("str", "str | None"):
+        return "文本", "text"
+    zh, en = ("整数", "whole number") if kind == "int" else ("数字", "number")
+    if name in _POSITIVE:
+        return f"大于 0 的{zh}", f"a {en} above 0"
+    return f"不小于 0 的{zh}", f"a {en} of 0 or more"
+
+
+def read_settings(paths: Paths) -> tuple[Settings, list[SettingProblem]]:
+    """Settings from the data dir's settings file, and the ones that were not valid (each logged and
+    replaced by its default, for the window or the command line to show). Unknown keys are ignored;
+    a broken file is logged and all defaults used."""
     path = paths.settings_file
     if not path.exists():
-        return Settings()
+        return Settings(), []
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         log.warning("ignoring unreadable settings file %s: %s", path, exc)
-        return Settings()
+        return Settings(), []
+    if not isinstance(raw, dict):
+        log.warning("ignoring settings file %s: it does not hold a JSON object", path)
+        return Settings(), []
+    defaults = Settings()
     known = {f.name for f in fields(Settings)}
-    return Settings().with_overrides(**{k: v for k, v in raw.items() if k in known})
+    good: dict[str, Any] = {}
+    problems: list[SettingProblem] = []
+    for name, value in raw.items():
+        if name not in known:
+            continue
+        if _valid(name, value):
+            good[name] = value
+        else:
+            problem = SettingProblem(name, value, getattr(defaults, name))
+            log.warning("%s (in %s)", problem.text("en"), path)
+            problems.append(problem)
+    return defaults.with_overrides(**good), problems
+
+
+def load_settings(paths: Paths) -> Settings:
+    """The settings (a setting that is not valid gives way to its default; see read_settings)."""
+    return read_settings(paths)[0]
 
 
 def save_settings(paths: Paths, settings: Settings) -> None:

@@ -100,9 +100,10 @@ class Submitter:
                                  lane=handler.lane, biz_key=export_key(definition.name, clean, fmt, encoding),
                                  refuse_if_committed=False, host=host_name())  # fmt: skip
 
-    def submit_undo(self, task_no: str, *, user: str) -> SubmitResult:
-        """Queue the undo of an import; asking again gives the same undo (duplicate_of)."""
-        source = self.store.get(task_no)
+    def submit_undo(self, task_no: str, *, user: str, creator: str | None = None) -> SubmitResult:
+        """Queue the undo of an import; asking again gives the same undo (duplicate_of). With ``creator``
+        (a clerk who is not an administrator), only that clerk's imports: another's is "no task"."""
+        source = self.store.find(task_no, creator=creator)
         if source is None:
             raise PermanentError(ErrorCode.TASK_NOT_FOUND, task_no=task_no)
         problem = undo_problem(source)

@@ -64,6 +64,10 @@ ZH: dict[tuple[str, str], str] = {
     ("MainWindow", "%s is in the file field: queue it when the open preview is closed."):
         "%s 已填入文件栏：请在关闭当前预览后再提交。",
     ("MainWindow", "Export a table to a CSV or Excel file, with filters"): "按条件把数据导出为 CSV 或 Excel 文件",
+    ("MainWindow", "Show a&rchived tasks"): "显示已归档的任务(&R)",
+    ("MainWindow", "Tasks that ended more than %s days ago, which the daily clean-up moved to the archive"):
+        "结束超过 %s 天、已由每日清理移入归档的任务",
+    ("MainWindow", "Showing the archived tasks."): "正在显示已归档的任务。",
     ("TaskActions", "The exported file is gone: %s"): "导出的文件已不存在：%s",
     ("TaskActions", "&Open exported file"): "打开导出文件(&O)",
     ("TaskActions", "Open the exported file in the spreadsheet application"): "用电子表格程序打开导出的文件",

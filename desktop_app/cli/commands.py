@@ -1,4 +1,4 @@
-"""The task commands: import, submit, export, undo, worker, tasks, status, cancel."""
+"""The task commands: import, submit, export, undo, worker, tasks, status, cancel (each clerk's own tasks)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,9 @@ from desktop_app.domain.modes import BlankPolicy, ImportMode
 from desktop_app.domain.stages import Stage, stage_text
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import SubmitResult, TaskRecord
+from desktop_app.domain.viewer import Viewer
 from desktop_app.imports.options import ImportOptions
+from desktop_app.store import admins
 from desktop_app.tasks.submit import current_user
 
 log = logging.getLogger(__name__)
@@ -122,7 +124,9 @@ def cmd_export(core: Core, args: argparse.Namespace) -> int:
 
 
 def cmd_undo(core: Core, args: argparse.Namespace) -> int:
-    result = core.submitter().submit_undo(args.task_no.strip().upper(), user=args.user or current_user())
+    viewer = viewer_of(core, args)
+    result = core.submitter().submit_undo(args.task_no.strip().upper(), user=viewer.user,
+                                          creator=viewer.creator_filter)  # fmt: skip
     return _wait_and_show(core, args, result, wait=args.wait)
 
 
@@ -141,6 +145,11 @@ def cmd_worker(core: Core, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def viewer_of(core: Core, args: argparse.Namespace) -> Viewer:
+    """Who runs the command (--user, else the OS login name) and whether they administer the database."""
+    return admins.viewer(core.store.engine, args.user or current_user())
+
+
 def cmd_tasks(core: Core, args: argparse.Namespace) -> int:
     try:
         statuses = [TaskStatus(s) for s in args.status] if args.status else None
@@ -148,7 +157,8 @@ def cmd_tasks(core: Core, args: argparse.Namespace) -> int:
         allowed = ", ".join(s.value for s in TaskStatus)
         sys.stderr.write(f"batchdesk: unknown status in {args.status}; use one of: {allowed}\n")
         return EXIT_USAGE
-    found = core.store.list(statuses=statuses, limit=args.limit)
+    creator = viewer_of(core, args).listing(everyone=args.all, creator=args.creator)
+    found = core.store.list(statuses=statuses, limit=args.limit, creator=creator, archived=args.archived)
     if args.json:
         print_json([t.to_json() for t in found])
     else:
@@ -158,7 +168,8 @@ def cmd_tasks(core: Core, args: argparse.Namespace) -> int:
 
 
 def cmd_status(core: Core, args: argparse.Namespace) -> int:
-    task = core.store.get(args.task_no)
+    # Another user's task is answered as no task at all: its number says nothing about it.
+    task = core.store.find(args.task_no, creator=viewer_of(core, args).creator_filter)
     if task is None:
         raise PermanentError(ErrorCode.TASK_NOT_FOUND, task_no=args.task_no)
     show(task, as_json=args.json)
@@ -166,7 +177,8 @@ def cmd_status(core: Core, args: argparse.Namespace) -> int:
 
 
 def cmd_cancel(core: Core, args: argparse.Namespace) -> int:
-    task = core.store.cancel(args.task_no, stage=stage_text(Stage.CANCELLED, core.lang))
+    creator = viewer_of(core, args).creator_filter
+    task = core.store.cancel(args.task_no, stage=stage_text(Stage.CANCELLED, core.lang), creator=creator)
     if task is None:
         raise PermanentError(ErrorCode.TASK_NOT_FOUND, task_no=args.task_no)
     if task.status is TaskStatus.RUNNING:

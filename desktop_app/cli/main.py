@@ -22,6 +22,8 @@ USAGE_CODES = {
     ErrorCode.DATA_DIR_UNUSABLE,
     ErrorCode.IMPORT_TYPE_INVALID,
     ErrorCode.NOT_UNDOABLE,
+    ErrorCode.NOT_ADMIN,
+    ErrorCode.LAST_ADMIN,
 }
 
 
@@ -67,6 +69,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return commands.cmd_status(core, args)
         if args.command == "cancel":
             return commands.cmd_cancel(core, args)
+        if args.command == "admin":
+            from desktop_app.cli.admin import cmd_admin
+
+            return cmd_admin(core, args)
     except BatchDeskError as exc:
         sys.stderr.write("batchdesk: " + " ".join(exc.text(lang).split()) + "\n")
         return EXIT_USAGE if exc.code in USAGE_CODES else EXIT_TASK_FAILED

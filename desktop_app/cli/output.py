@@ -23,7 +23,8 @@ def task_line(task: TaskRecord) -> str:
     if task.error_msg:
         parts.append(task.error_msg)
     if task.error_csv:
-        parts.append(f"errors: {task.error_csv}")
+        # the retention clean-up deleted it: no dead path
+        parts.append("errors: expired" if task.summary.get("expired") else f"errors: {task.error_csv}")
     return "  ".join(parts)
 
 

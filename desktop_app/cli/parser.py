@@ -121,19 +121,37 @@ def build_parser() -> Parser:
     p.add_argument("--workers", type=_positive, metavar="N", help="concurrent tasks (default 2 x cores)")
     _common(p)
 
-    p = sub.add_parser("tasks", help="list tasks, newest first")
+    p = sub.add_parser("tasks", help="list your tasks, newest first (an administrator: anyone's)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--status", action="append", metavar="S", help="only tasks with this status (repeatable)")
     p.add_argument("--limit", type=_positive, default=100)
+    _viewer(p)
+    whose = p.add_mutually_exclusive_group()
+    whose.add_argument("--all", action="store_true", help="every user's tasks (administrators only)")
+    whose.add_argument("--creator", metavar="NAME", help="the tasks NAME submitted (administrators only)")
+    p.add_argument("--archived", action="store_true", help="the tasks the daily clean-up moved to the archive")
     _common(p)
 
-    p = sub.add_parser("status", help="one task")
+    p = sub.add_parser("status", help="one of your tasks (an administrator: anyone's)")
     p.add_argument("task_no", metavar="TASK_NO")
     p.add_argument("--json", action="store_true")
+    _viewer(p)
     _common(p)
 
-    p = sub.add_parser("cancel", help="cancel a pending or running task")
+    p = sub.add_parser("cancel", help="cancel a pending or running task of yours (an administrator: anyone's)")
     p.add_argument("task_no", metavar="TASK_NO")
     p.add_argument("--json", action="store_true")
+    _viewer(p)
+    _common(p)
+
+    p = sub.add_parser("admin", help="the administrators of a shared database, who see every user's tasks")
+    p.add_argument("action", choices=("list", "add", "remove"), help="list them, add one or remove one")
+    p.add_argument("name", metavar="NAME", nargs="?", help="the user to add or remove")
+    p.add_argument("--json", action="store_true", help="print the administrators as JSON")
+    _viewer(p, who="who asks (default: the OS login name); must be an administrator, except to add the first")
     _common(p)
     return parser
+
+
+def _viewer(p: argparse.ArgumentParser, who: str = "whose tasks (default: the OS login name)") -> None:
+    p.add_argument("--user", help=who)

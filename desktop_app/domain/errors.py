@@ -54,6 +54,12 @@ class ErrorCode(StrEnum):
     TASK_NOT_FOUND = "task_not_found"
     INVALID_PARAMS = "invalid_params"
     INTERNAL_ERROR = "internal_error"
+    # who may see and manage what; the database and the settings themselves
+    NOT_ADMIN = "not_admin"
+    LAST_ADMIN = "last_admin"
+    SCHEMA_TOO_NEW = "schema_too_new"
+    BACKUP_FAILED = "backup_failed"
+    INVALID_SETTING = "invalid_setting"
 
 
 # code -> (Chinese, English). Placeholders are filled from the error's params; a missing
@@ -191,6 +197,31 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
     ErrorCode.INTERNAL_ERROR: (
         "程序内部错误（已记录到日志）：{detail}",
         "Internal error (written to the log): {detail}",
+    ),
+    ErrorCode.NOT_ADMIN: (
+        "只有管理员才能查看或管理其他用户的任务、更改管理员名单；{user} 不是这个数据库的管理员",
+        "Only an administrator can see or manage other users' tasks and change the administrators; "
+        "{user} is not an administrator of this database",
+    ),
+    ErrorCode.LAST_ADMIN: (
+        "{user} 是最后一位管理员，不能移除；请先添加另一位管理员",
+        "{user} is the last administrator and cannot be removed; add another one first",
+    ),
+    ErrorCode.SCHEMA_TOO_NEW: (
+        "这个数据库已被更新版本的 BatchDesk 升级（数据库结构版本 {found}，本程序只认识到 {known}）；"
+        "请先把本机的 BatchDesk 更新到最新版本",
+        "This database was updated by a newer BatchDesk (schema version {found}; this version knows up "
+        "to {known}). Update BatchDesk on this desk first",
+    ),
+    ErrorCode.BACKUP_FAILED: (
+        "升级数据库结构前无法备份数据库文件（{path}：{detail}），数据库未作任何改动；请腾出磁盘空间后重新启动",
+        "The database file could not be backed up before updating its schema ({path}: {detail}); "
+        "nothing was changed. Free some disk space and start again",
+    ),
+    ErrorCode.INVALID_SETTING: (
+        "设置文件中的 {name} 值 {value} 无效（应为{expected}），已改用默认值 {default}",
+        "The setting {name} = {value} in the settings file is not valid ({expected} expected); "
+        "using the default {default}",
     ),
 }
 

@@ -33,6 +33,7 @@ from desktop_app.imports.type_schema import open_business_table
 from desktop_app.imports.written_rows import log_pages, logged_actions, parse_key_text
 from desktop_app.store.business_rows import BusinessTable
 from desktop_app.tasks.context import TaskContext
+from desktop_app.tasks.result_paths import owned
 
 log = logging.getLogger(__name__)
 PAGE = 5000
@@ -140,13 +141,16 @@ class ExportHandler:
         )
 
     def _replace_older(self, ctx: TaskContext, final: Path) -> list[str]:
-        """One file per export: earlier files of the same export are deleted and their tasks marked."""
+        """One file per export: earlier files of the same export are deleted and their tasks marked.
+        Only a file in this desk's exports folder is deleted: the row's result_path is not trusted."""
         replaced = []
+        exports = ctx.results_dir / "exports"
         for older in ctx.store.ended_with_key(ctx.task.biz_key or "", exclude_id=ctx.task.id):
             if older.summary.get("expired"):
                 continue
-            if older.result_path and Path(older.result_path) != final:
-                Path(older.result_path).unlink(missing_ok=True)
+            target = owned(exports, older.result_path, task_no=older.task_no) if older.result_path else None
+            if target is not None and target != final.resolve() and target.is_file():
+                target.unlink(missing_ok=True)
             ctx.store.annotate(older.id, expired=True, replaced_by=ctx.task.task_no)
             replaced.append(older.task_no)
         return replaced

@@ -12,6 +12,7 @@ from typing import Any
 
 from desktop_app.imports.readers import Cell, cell_to_text
 from desktop_app.tasks.context import TaskContext
+from desktop_app.tasks.result_paths import owned, task_folder
 
 ROW_COLUMN = "行号"
 CODES_COLUMN = "错误代码"
@@ -97,15 +98,16 @@ def error_csv_work_file(ctx: TaskContext) -> Path:
 def keep_error_rows(ctx: TaskContext) -> dict[str, Any]:
     """An import that ends early (cancelled, failed, retries spent) still hands over the error rows
     of the batches it committed: the clerk is told how many rows failed, so they must see which."""
-    work = error_csv_work_file(ctx)
-    if not work.exists():
+    # The task number names files here: only one of BatchDesk's own format, inside its results folder.
+    folder = task_folder(ctx.results_dir, ctx.task.task_no)
+    work = owned(ctx.results_dir, error_csv_work_file(ctx), task_no=ctx.task.task_no) if folder else None
+    if folder is None or work is None or not work.is_file():
         return {}
     with work.open("rb") as handle:
         rows = sum(1 for _ in handle) - 1
     if rows <= 0:
         work.unlink(missing_ok=True)
         return {}
-    folder = ctx.results_dir / ctx.task.task_no
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / f"{ctx.task.task_no}-errors.csv"
     shutil.move(str(work), target)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from alembic import command
@@ -11,6 +13,8 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine, text
+
+from desktop_app.domain.errors import ErrorCode, PermanentError
 
 log = logging.getLogger(__name__)
 
@@ -36,23 +40,51 @@ def current_revision(engine: Engine) -> str | None:
         return MigrationContext.configure(conn).get_current_revision()
 
 
+def known_revisions() -> set[str]:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    return {script.revision for script in ScriptDirectory.from_config(cfg).walk_revisions()}
+
+
 def upgrade(engine: Engine) -> None:
-    """Migrate to head. Several processes starting at once on a fresh database are serialised."""
+    """Migrate to head. Several processes starting at once on a fresh database are serialised; the
+    revision is read again under the lock, so only the one that migrates backs the SQLite file up (a
+    late starter must not overwrite the backup with the migrated file). A schema newer than this
+    program is refused before anything is touched."""
     head = head_revision()
     current = current_revision(engine)
+    _refuse_newer(current, head)
     if current == head:
         return
+    with _migration_lock(engine) as conn:
+        current = MigrationContext.configure(conn).get_current_revision()
+        _refuse_newer(current, head)
+        if current == head:
+            return
+        if engine.dialect.name == "sqlite" and current is not None:
+            _backup_sqlite(engine, current)
+        command.upgrade(_config(conn), "head")
+    log.info("database schema migrated from %s to %s", current, head)
+
+
+def _refuse_newer(current: str | None, head: str | None) -> None:
+    if current is not None and current not in known_revisions():
+        raise PermanentError(ErrorCode.SCHEMA_TOO_NEW, found=current, known=head)
+
+
+@contextmanager
+def _migration_lock(engine: Engine) -> Iterator[Connection]:
+    """A connection that alone may migrate: a named lock on MySQL/MariaDB (whose DDL commits on its
+    own, so a transaction cannot serialise it), a transaction-scoped advisory lock on PostgreSQL, the
+    write lock of BEGIN IMMEDIATE on SQLite."""
     dialect = engine.dialect.name
-    if dialect == "sqlite" and current is not None:
-        _backup_sqlite(engine, current)
-    if dialect == "mysql" or dialect == "mariadb":
-        # MySQL DDL commits implicitly, so a transaction cannot serialise it: a named lock does.
+    if dialect in ("mysql", "mariadb"):
         with engine.connect() as conn:
             got = conn.execute(text("SELECT GET_LOCK(:n, 60)"), {"n": MYSQL_LOCK}).scalar()
             try:
                 if got != 1:
                     raise RuntimeError("could not take the migration lock within 60 s")
-                command.upgrade(_config(conn), "head")
+                yield conn
                 conn.commit()
             finally:
                 conn.execute(text("SELECT RELEASE_LOCK(:n)"), {"n": MYSQL_LOCK})
@@ -60,24 +92,34 @@ def upgrade(engine: Engine) -> None:
     with engine.begin() as conn:
         if dialect == "postgresql":
             conn.execute(text("SELECT pg_advisory_xact_lock(728419)"))
-        # On SQLite this transaction began with BEGIN IMMEDIATE, which serialises the same way.
-        command.upgrade(_config(conn), "head")
-    log.info("database schema migrated from %s to %s", current, head)
+        yield conn
 
 
 def _backup_sqlite(engine: Engine, revision: str) -> None:
+    """Copy the database file beside itself (name.before-REVISION.bak) before migrating it; a copy
+    that cannot be made stops the migration with a plain error, nothing changed."""
     database = engine.url.database
     if not database or database == ":memory:":
         return
     source = Path(database)
-    if source.exists():
-        target = source.with_name(f"{source.name}.before-{revision}.bak")
-        # sqlite3's online backup copies a consistent database, WAL content included.
-        raw = engine.raw_connection()
+    if not source.exists():
+        return
+    target = source.with_name(f"{source.name}.before-{revision}.bak")
+    partial = target.with_name(target.name + ".part")
+    # sqlite3's online backup copies a consistent database, WAL content included; it is read while
+    # this process holds the write lock, so it is the state just before the migration.
+    raw = engine.raw_connection()
+    try:
+        partial.unlink(missing_ok=True)
+        copy = sqlite3.connect(partial)
         try:
-            with sqlite3.connect(target) as copy:
-                raw.driver_connection.backup(copy)  # type: ignore[union-attr]
-            copy.close()
+            raw.driver_connection.backup(copy)  # type: ignore[union-attr]
         finally:
-            raw.close()
-        log.info("backed up %s to %s before migrating", source, target)
+            copy.close()
+        partial.replace(target)
+    except (OSError, sqlite3.Error) as exc:
+        partial.unlink(missing_ok=True)
+        raise PermanentError(ErrorCode.BACKUP_FAILED, path=str(target), detail=str(exc)) from exc
+    finally:
+        raw.close()
+    log.info("backed up %s to %s before migrating", source, target)

@@ -70,6 +70,38 @@ tasks = Table(
     Index("ix_tasks_claim", "status", "lane", "id"),
     Index("ix_tasks_created", "created_at"),
     Index("ix_tasks_updated", "updated_at"),  # the window asks "what changed since" every few seconds
+    Index("ix_tasks_creator", "creator", "id"),  # a clerk's own tasks, newest first (migration 0005)
+    mysql_charset="utf8mb4",
+    mysql_collate="utf8mb4_unicode_ci",
+)
+
+# Final tasks the daily clean-up moved out of the task table after the retention period (seed 000 §6,
+# migration 0005): the same columns, so a row moves over unchanged and reads back as a TaskRecord. A
+# column added to `tasks` is added here in the same migration (test_migrations compares the two).
+tasks_archive = Table(
+    "tasks_archive",
+    metadata,
+    *(
+        Column(c.name, c.type, primary_key=c.primary_key, autoincrement=False, nullable=c.nullable)
+        for c in tasks.columns
+    ),
+    Index("ix_tasks_archive_task_no", "task_no", unique=True),
+    Index("ix_tasks_archive_creator", "creator", "id"),
+    Index("ix_tasks_archive_biz_key", "biz_key"),
+    mysql_charset="utf8mb4",
+    mysql_collate="utf8mb4_unicode_ci",
+)
+
+# The administrators of a shared database (migration 0005): they see and manage every clerk's tasks.
+# `first_key` is "first" on the row that named the first administrator, NULL on the others: the unique
+# index lets only one such row exist, so two desks naming "the first" at once cannot both succeed.
+admins = Table(
+    "batchdesk_admins",
+    metadata,
+    Column("name", String(128), primary_key=True),
+    Column("added_by", String(128), nullable=False),
+    Column("added_at", Stamp, nullable=False),
+    Column("first_key", String(8), nullable=True, unique=True),
     mysql_charset="utf8mb4",
     mysql_collate="utf8mb4_unicode_ci",
 )

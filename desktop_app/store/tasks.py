@@ -17,7 +17,7 @@ from desktop_app.domain.status import ACTIVE, TaskStatus, check_transition
 from desktop_app.domain.task import Lane, SubmitResult, TaskRecord
 from desktop_app.store.clock import db_now
 from desktop_app.store.db import READONLY
-from desktop_app.store.schema import tasks
+from desktop_app.store.schema import tasks, tasks_archive
 from desktop_app.store.task_rows import greatest, new_task_no, record_from_row, retry_db
 
 log = logging.getLogger(__name__)
@@ -73,29 +73,52 @@ class TaskStore:
         offset: int = 0,
         newest_first: bool = True,
         before_id: int | None = None,
+        creator: str | None = None,
+        archived: bool = False,
     ) -> builtins.list[TaskRecord]:
         """Tasks newest first (or oldest first). `before_id` pages by id (keyset): a page stays the
-        same when new tasks arrive meanwhile, unlike an offset."""
-        query = select(tasks)
+        same when new tasks arrive meanwhile, unlike an offset. `creator`: only that user's tasks
+        (None: everyone's); `archived`: the tasks the clean-up moved to the archive instead."""
+        table = tasks_archive if archived else tasks
+        query = select(table)
         if before_id is not None:
-            query = query.where(tasks.c.id < before_id)
+            query = query.where(table.c.id < before_id)
         if statuses:
-            query = query.where(tasks.c.status.in_([s.value for s in statuses]))
+            query = query.where(table.c.status.in_([s.value for s in statuses]))
         if task_type:
-            query = query.where(tasks.c.task_type == task_type)
-        query = query.order_by(tasks.c.id.desc() if newest_first else tasks.c.id.asc())
+            query = query.where(table.c.task_type == task_type)
+        if creator is not None:
+            query = query.where(table.c.creator == creator)
+        query = query.order_by(table.c.id.desc() if newest_first else table.c.id.asc())
         with self.reading() as conn:
             rows = conn.execute(query.limit(limit).offset(offset)).all()
         return [record_from_row(r) for r in rows]
+
+    def find(self, task_no: str, *, creator: str | None = None) -> TaskRecord | None:
+        """A task by number, in the task table or else the archive; with `creator`, only that user's
+        (another user's task is answered as no task at all)."""
+        for table in (tasks, tasks_archive):
+            query = select(table).where(table.c.task_no == task_no)
+            if creator is not None:
+                query = query.where(table.c.creator == creator)
+            with self.reading() as conn:
+                row = conn.execute(query).first()
+            if row is not None:
+                return record_from_row(row)
+        return None
 
     def count(self) -> int:
         with self.reading() as conn:
             return int(conn.execute(select(func.count()).select_from(tasks)).scalar_one())
 
-    def changed_since(self, stamp: Any) -> builtins.list[TaskRecord]:
-        """Tasks updated after a database timestamp (for views that refresh incrementally)."""
+    def changed_since(self, stamp: Any, *, creator: str | None = None) -> builtins.list[TaskRecord]:
+        """Tasks updated after a database timestamp (for views that refresh incrementally); with
+        `creator`, only that user's."""
+        query = select(tasks).where(tasks.c.updated_at > stamp)
+        if creator is not None:
+            query = query.where(tasks.c.creator == creator)
         with self.reading() as conn:
-            rows = conn.execute(select(tasks).where(tasks.c.updated_at > stamp).order_by(tasks.c.id)).all()
+            rows = conn.execute(query.order_by(tasks.c.id)).all()
         return [record_from_row(r) for r in rows]
 
     # --- submission ----------------------------------------------------------------------
@@ -164,21 +187,25 @@ class TaskStore:
 
     def _find_committed(self, biz_key: str) -> TaskRecord | None:
         """The newest ended task with this key that committed rows still in place (an undone one does
-        not count: after an undo the same bytes may be imported again)."""
-        query = (
-            select(tasks)
-            .where(
-                tasks.c.biz_key == biz_key,
-                tasks.c.status.not_in([s.value for s in ACTIVE]),
-                tasks.c.success_count > 0,
+        not count: after an undo the same bytes may be imported again). The archive too: the same
+        bytes imported 100 days ago are still imported."""
+        for table in (tasks, tasks_archive):
+            query = (
+                select(table)
+                .where(
+                    table.c.biz_key == biz_key,
+                    table.c.status.not_in([s.value for s in ACTIVE]),
+                    table.c.success_count > 0,
+                )
+                .order_by(table.c.id.desc())
+                .limit(20)
             )
-            .order_by(tasks.c.id.desc())
-            .limit(20)
-        )
-        with self.reading() as conn:
-            rows = conn.execute(query).all()
-        found = [record_from_row(r) for r in rows]
-        return next((t for t in found if not t.summary.get("undone_by")), None)
+            with self.reading() as conn:
+                rows = conn.execute(query).all()
+            found = next((t for t in map(record_from_row, rows) if not t.summary.get("undone_by")), None)
+            if found is not None:
+                return found
+        return None
 
     # --- claiming ------------------------------------------------------------------------
 
@@ -393,12 +420,16 @@ class TaskStore:
 
     # --- transitions by anyone -----------------------------------------------------------
 
-    def cancel(self, task_no: str, stage: str = "") -> TaskRecord | None:
-        """pending -> cancelled at once; running -> a request the worker honours at its next batch."""
+    def cancel(self, task_no: str, stage: str = "", *, creator: str | None = None) -> TaskRecord | None:
+        """pending -> cancelled at once; running -> a request the worker honours at its next batch.
+        With `creator`, only that user's task (another user's is left alone and answered as None)."""
+        mine = tasks.c.task_no == task_no
+        if creator is not None:
+            mine = and_(mine, tasks.c.creator == creator)
         with self.engine.begin() as conn:
             conn.execute(
                 update(tasks)
-                .where(tasks.c.task_no == task_no, tasks.c.status == TaskStatus.PENDING.value)
+                .where(mine, tasks.c.status == TaskStatus.PENDING.value)
                 .values(
                     status=TaskStatus.CANCELLED.value,
                     active_key=None,
@@ -409,10 +440,10 @@ class TaskStore:
             )
             conn.execute(
                 update(tasks)
-                .where(tasks.c.task_no == task_no, tasks.c.status == TaskStatus.RUNNING.value)
+                .where(mine, tasks.c.status == TaskStatus.RUNNING.value)
                 .values(cancel_requested=True, updated_at=self.now())
             )
-        return self.get(task_no)
+        return self.find(task_no, creator=creator)
 
     def recover_stale(
         self, stale_after: float, max_recoveries: int, stage: str = "", *, exclude_owner: str | None = None

@@ -174,8 +174,11 @@ class MainWindow(QMainWindow):
         self.all_action.triggered.connect(self.filters.show_all)
         self.list_action = self._action(QKeySequence("Ctrl+L"))
         self.list_action.triggered.connect(lambda: self.table.setFocus())
+        self.archived_action = QAction(self)
+        self.archived_action.setCheckable(True)
+        self.archived_action.toggled.connect(self.show_archived)
         self.view_menu.addActions([self.find_action, self.failed_action, self.all_action, self.list_action,
-                                   self.details_dock.toggleViewAction()])  # fmt: skip
+                                   self.details_dock.toggleViewAction(), self.archived_action])  # fmt: skip
         toolbar = self.addToolBar("tasks")
         toolbar.setObjectName("task_toolbar")
         toolbar.addAction(self.export_action)
@@ -248,6 +251,19 @@ class MainWindow(QMainWindow):
         self.details_dock.show()
         if new:
             self.service.load_log(record.task_no)
+
+    def show_archived(self, archived: bool) -> None:
+        """List the archived tasks (moved out of the task table by the daily clean-up) instead of the
+        current ones, or back."""
+        if archived == self.service.archived:
+            return
+        self.service.show_archived(archived)
+        self.model.reload()
+        self.model.fetchMore()
+        if archived:
+            self.statusBar().showMessage(self.tr("Showing the archived tasks."), 8000)
+        else:
+            self.statusBar().clearMessage()
 
     def _record_changed(self, record: TaskRecord) -> None:
         self.model.upsert(record)
@@ -517,6 +533,11 @@ class MainWindow(QMainWindow):
         self.failed_action.setText(self.tr("Failed &list"))
         self.all_action.setText(self.tr("&All tasks"))
         self.list_action.setText(self.tr("Go to the task &list"))
+        self.archived_action.setText(self.tr("Show a&rchived tasks"))
+        self.archived_action.setStatusTip(
+            self.tr("Tasks that ended more than %s days ago, which the daily clean-up moved to the archive")
+            % self.settings.task_retention_days
+        )
         self.details_dock.setWindowTitle(self.tr("Task details"))
         self.details_dock.toggleViewAction().setText(self.tr("&Details panel"))
         self.toolbar.setWindowTitle(self.tr("Task actions"))

@@ -12,11 +12,13 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 from desktop_app.domain.modes import BlankPolicy, ImportMode
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import Progress, SubmitResult, TaskRecord
+from desktop_app.domain.viewer import Viewer
 from desktop_app.executor.executor import Executor
 from desktop_app.exports.task import ExportHandler
 from desktop_app.imports.completion import CompleteReferencesHandler
 from desktop_app.imports.options import ImportOptions
 from desktop_app.log import task_log_lines
+from desktop_app.store import admins
 from desktop_app.store.tasks import TaskStore
 from desktop_app.submission import Submitter
 from desktop_app.tasks.submit import current_user
@@ -52,6 +54,9 @@ def import_request(path: Path, params: dict[str, Any]) -> ImportOptions:
 
 class TaskService(QObject):
     """Turns the clerk's requests into engine calls and engine news into GUI-thread signals.
+
+    The clerk sees and manages their own tasks only; an administrator (on the embedded database, the
+    desk's user) every clerk's (seed 000 §5.4). The list shows the task table, or the archive.
 
     Signals:
         record_changed(TaskRecord): a task's row must show this snapshot.
@@ -96,6 +101,9 @@ class TaskService(QObject):
         self.submitter = submitter
         self._log_dir = log_dir
         self._user = user or current_user()
+        # Until the first page says otherwise (a look-up in the database), a clerk sees only their own.
+        self._viewer = Viewer(self._user, is_admin=admins.embedded(store.engine))
+        self._archived = False
         self._background = Background(executor.run_in_background, self)
         self._in_flight = 0
         self._active: set[int] = set()
@@ -121,10 +129,32 @@ class TaskService(QObject):
 
     # --- reading -------------------------------------------------------------------------
 
+    @property
+    def viewer(self) -> Viewer:
+        return self._viewer
+
+    @property
+    def archived(self) -> bool:
+        return self._archived
+
+    def show_archived(self, archived: bool) -> None:
+        """List the archive (the tasks the clean-up moved out of the task table) or the task table;
+        the view reloads its pages after this."""
+        self._archived = archived
+
     def load_page(self, before_id: int | None, limit: int) -> None:
         """The `limit` newest tasks below before_id (keyset paging: new tasks never shift a page)."""
+        store, user, archived = self._store, self._user, self._archived
 
-        def done(records: list[TaskRecord]) -> None:
+        def read() -> tuple[Viewer, list[TaskRecord]]:
+            viewer = admins.viewer(store.engine, user)
+            return viewer, store.list(limit=limit, before_id=before_id, creator=viewer.creator_filter,
+                                      archived=archived)  # fmt: skip
+
+        def done(answer: tuple[Viewer, list[TaskRecord]]) -> None:
+            self._viewer, records = answer
+            if archived != self._archived:
+                return  # a page of the other list, asked for before the switch
             for record in records:
                 self._note(record)
             self.page_loaded.emit(before_id, records)
@@ -132,15 +162,16 @@ class TaskService(QObject):
         def failed(exc: BaseException) -> None:
             self.page_failed.emit(plain_error(exc, self._executor.lang, "reading the task list"))
 
-        self._background.call(lambda: self._store.list(limit=limit, before_id=before_id), done, failed)
+        self._background.call(read, done, failed)
 
     def refresh_changed(self) -> None:
         """Fetch the tasks updated since the refresh last looked (cheap; runs every few seconds).
 
         The watermark is the newest updated_at the refresh itself read, less REFRESH_OVERLAP; rows read
         again unchanged are not published twice (the model upserts by id anyway)."""
-        if self._background.busy():
-            return
+        if self._background.busy() or self._archived:
+            return  # archived tasks do not change
+        creator = self._viewer.creator_filter
         since = self._stamp or (dt.datetime.now(dt.UTC).replace(tzinfo=None) - dt.timedelta(minutes=1))
 
         def done(records: list[TaskRecord]) -> None:
@@ -159,7 +190,7 @@ class TaskService(QObject):
                 log.warning("refreshing the task list failed (retried quietly): %s", exc)
             self._refresh_failing = True
 
-        self._background.call(lambda: self._store.changed_since(since), done, failed)
+        self._background.call(lambda: self._store.changed_since(since, creator=creator), done, failed)
 
     def load_log(self, task_no: str) -> None:
         self._background.call(lambda: task_log_lines(self._log_dir, task_no),
@@ -265,7 +296,7 @@ class TaskService(QObject):
         self._background.call(submit, done, failed)
 
     def cancel(self, record: TaskRecord) -> None:
-        task_no = record.task_no
+        task_no, creator = record.task_no, self._viewer.creator_filter
 
         def done(updated: TaskRecord | None) -> None:
             if updated is not None:
@@ -277,7 +308,7 @@ class TaskService(QObject):
                 self.tr("Task %1 could not be cancelled: %2").replace("%1", task_no).replace("%2", reason)
             )
 
-        self._background.call(lambda: self._store.cancel(task_no), done, failed)
+        self._background.call(lambda: self._store.cancel(task_no, creator=creator), done, failed)
 
     # --- engine news ---------------------------------------------------------------------
 
@@ -331,9 +362,12 @@ class TaskService(QObject):
             self.busy_changed.emit(False)
 
     def _publish(self, record: TaskRecord) -> None:
+        if not self._viewer.can_see(record):
+            return  # another clerk's task this desk ran (or the same export as theirs)
         was_active = record.id in self._active
         self._note(record)
-        self.record_changed.emit(record)
+        if not self._archived:  # the archive's list shows no live task
+            self.record_changed.emit(record)
         if was_active and record.status.is_final:
             self.task_ended.emit(record)
 

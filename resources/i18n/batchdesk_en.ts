@@ -319,6 +319,10 @@
 <context>
     <name>MainWindow</name>
     <message>
+        <source>Showing the archived tasks.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>The task list could not be read: %s</source>
         <translation type="unfinished"></translation>
     </message>
@@ -444,6 +448,14 @@
     </message>
     <message>
         <source>Go to the task &amp;list</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show a&amp;rchived tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tasks that ended more than %s days ago, which the daily clean-up moved to the archive</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -319,6 +319,10 @@
 <context>
     <name>MainWindow</name>
     <message>
+        <source>Showing the archived tasks.</source>
+        <translation>正在显示已归档的任务。</translation>
+    </message>
+    <message>
         <source>The task list could not be read: %s</source>
         <translation>无法读取任务列表：%s</translation>
     </message>
@@ -445,6 +449,14 @@
     <message>
         <source>Go to the task &amp;list</source>
         <translation>转到任务列表(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Show a&amp;rchived tasks</source>
+        <translation>显示已归档的任务(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Tasks that ended more than %s days ago, which the daily clean-up moved to the archive</source>
+        <translation>结束超过 %s 天、已由每日清理移入归档的任务</translation>
     </message>
     <message>
         <source>Task details</source>

@@ -1,0 +1,67 @@
+"""Settings are validated when read: a bad one is named in plain words, logged, and its default used."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+import pytest
+
+from desktop_app.config import Settings, load_settings, read_settings, resolve_paths
+
+
+def with_file(tmp_path: Path, content: object) -> tuple[Settings, list[str]]:
+    paths = resolve_paths(tmp_path)
+    paths.settings_file.write_text(json.dumps(content), encoding="utf-8")
+    settings, problems = read_settings(paths)
+    assert load_settings(paths) == settings
+    return settings, [p.text("en") for p in problems]
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("poll_interval", "fast"),
+        ("max_workers", "x"),
+        ("max_workers", True),
+        ("max_workers", 2.5),
+        ("batch_size", 0),
+        ("heartbeat_interval", -1),
+        ("stale_after", None),
+        ("fail_threshold", 3),
+        ("daily_cleanup", "yes"),
+        ("language", "fr"),
+        ("db_url", 5),
+        ("task_retention_days", "90"),
+    ],
+)
+def test_a_bad_setting_gives_way_to_its_default(tmp_path: Path, name: str, value: object,
+                                                caplog: pytest.LogCaptureFixture) -> None:  # fmt: skip
+    around = {} if name == "batch_size" else {"batch_size": 500}
+    with caplog.at_level(logging.WARNING, logger="desktop_app.config"):
+        settings, problems = with_file(tmp_path, {**around, name: value})
+    assert getattr(settings, name) == getattr(Settings(), name)
+    assert len(problems) == 1 and name in problems[0] and "using the default" in problems[0]
+    assert name in caplog.text
+    if name != "batch_size":
+        assert settings.batch_size == 500  # the good ones around it still count
+
+
+def test_good_settings_are_kept_and_numbers_may_be_whole(tmp_path: Path) -> None:
+    good = {"poll_interval": 1, "max_workers": 3, "language": "zh", "db_url": None, "daily_cleanup": False}
+    settings, problems = with_file(tmp_path, {**good, "unknown": "ignored"})
+    assert problems == []
+    assert (settings.poll_interval, settings.max_workers, settings.language) == (1, 3, "zh")
+    assert settings.daily_cleanup is False
+
+
+def test_the_problem_reads_in_chinese_too(tmp_path: Path) -> None:
+    paths = resolve_paths(tmp_path)
+    paths.settings_file.write_text('{"max_workers": "x"}', encoding="utf-8")
+    (problem,) = read_settings(paths)[1]
+    assert problem.text("zh") == '设置文件中的 max_workers 值 "x" 无效（应为不小于 0 的整数），已改用默认值 0'
+
+
+def test_a_file_that_holds_no_object_is_ignored(tmp_path: Path) -> None:
+    assert with_file(tmp_path, ["poll_interval", 1]) == (Settings(), [])
