@@ -179,11 +179,6 @@ REASONS: dict[tuple[ErrorCode, str], tuple[str, str]] = {
         "An unclosed quote starting at row {row} swallows the rest of the file into one field; "
         'check the quotes (") on that row',
     ),
-    (ErrorCode.CORRUPT_FILE, "csv_long_quoted_field"): (
-        '第 {row} 行开始的带引号字段跨过多行、超过 {limit} 个字符：是不是有引号（"）没有闭合？',
-        "A quoted field starting at row {row} runs on over many lines for more than {limit} characters: "
-        'is a quote (") left unclosed?',
-    ),
     (ErrorCode.CORRUPT_FILE, "csv_malformed"): (
         "CSV 文件在第 {row} 行无法解析（{detail}）",
         "The CSV file cannot be parsed at row {row} ({detail})",

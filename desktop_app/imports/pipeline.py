@@ -19,7 +19,7 @@ from desktop_app.imports.header import HeaderMapping, map_header
 from desktop_app.imports.import_type import ImportType
 from desktop_app.imports.options import ImportOptions
 from desktop_app.imports.precount import holds_neutralised_cells, line_bound
-from desktop_app.imports.readers import SourceRow, TableReader, open_table
+from desktop_app.imports.readers import ReadLimits, SourceRow, TableReader, open_table
 from desktop_app.imports.validator import RowError, RowValidator, compile_validator
 from desktop_app.store.business import TableWriter, references_of
 from desktop_app.tasks.context import TaskContext
@@ -114,7 +114,8 @@ class ImportRun:
             raise PermanentError(
                 ErrorCode.FILE_TOO_LARGE, size_mb=f"{size / MIB:.1f}", limit_mb=self.options.max_file_mb
             )
-        return open_table(path, encoding=self.options.encoding, sheet=self.options.sheet)
+        limits = ReadLimits(max_file_mb=self.options.max_file_mb)
+        return open_table(path, encoding=self.options.encoding, sheet=self.options.sheet, limits=limits)
 
     def _file_changed(self, path: Path) -> bool:
         """Size and modification time say whether the file was saved again since it was queued (a

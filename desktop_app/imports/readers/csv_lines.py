@@ -60,10 +60,9 @@ class CsvLines:
         if self.ended:
             return PermanentError(ErrorCode.CORRUPT_FILE, reason="csv_unclosed_quote", row=row, detail=str(exc))
         if "field larger than field limit" in str(exc):
-            # A single line is shorter than the limit, so this field spans lines: only a quoted one can.
-            return PermanentError(
-                ErrorCode.CORRUPT_FILE, reason="csv_long_quoted_field", row=row, limit=csv.field_size_limit()
-            )
+            # A line is shorter than the limit, so this field spans lines: only a quoted one can, and a
+            # million characters of quoted text is a quote left open, not a cell.
+            return PermanentError(ErrorCode.CORRUPT_FILE, reason="csv_unclosed_quote", row=row, detail=str(exc))
         return PermanentError(ErrorCode.CORRUPT_FILE, reason="csv_malformed", row=row, detail=f"CSV: {exc}")
 
 

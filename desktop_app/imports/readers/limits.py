@@ -22,7 +22,7 @@ own cap of 64,000 cell styles needs well under this; a tree of 16 MB of XML is ~
 
 SHARED_STRINGS_MB = 96
 """The shared string table is held in memory for the whole read: this caps its XML (the text held is
-never more than its XML in bytes); with the count cap below, the table stays under ~160 MB."""
+never more than its XML in bytes)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,10 +41,12 @@ class ReadLimits:
     """Excel's last column, XFD."""
     max_rows: int = 1_048_576
     """Excel's last row: a sheet row numbered beyond it is damage, not data."""
-    max_shared_strings: int = 1_500_000
-    max_xls_cells: int = 8_000_000
-    """calamine holds an .xls sheet whole, as a dense rows x columns area (~50 bytes a cell with the
-    Python values): 65,536 rows x 122 columns fits; a lone cell at IV65536 does not."""
+    max_shared_strings: int = 1_000_000
+    """~60 bytes each held beyond their text: with SHARED_STRINGS_MB, the table stays under ~160 MB."""
+    max_xls_cells: int = 2_500_000
+    """calamine holds every .xls sheet whole, as a dense rows x columns area of ~64 bytes a cell
+    (measured: 1,074 MB for A1..IV65536, two cells in a 6 KB file): 2.5 million cells is ~160 MB, a
+    full-height .xls of 38 columns."""
 
     @property
     def part_bytes(self) -> int:

@@ -95,10 +95,8 @@ def read_shared_strings(
             continue
         if node.tag != _SI:
             continue
-        if len(node) == 1 and node[0].tag == _T:
-            text = node[0].text or ""  # the common case, without openpyxl's slower object tree
-        else:
-            text = Text.from_tree(node).content
+        # the common case first, without openpyxl's slower object tree
+        text = (node[0].text or "") if len(node) == 1 and node[0].tag == _T else Text.from_tree(node).content
         text = text.replace("x005F_", "")  # as openpyxl does
         if len(text) > longest:
             raise overrun()
