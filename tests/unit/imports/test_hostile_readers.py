@@ -15,9 +15,10 @@ from desktop_app.imports.readers import ReaderWarning, ReadLimits, open_table
 from tests.support import hostile_files as hostile
 
 SMALL = ReadLimits(max_file_mb=1)  # parts may unpack to 20 MB: bombs stay small and fast
+DEFAULT = ReadLimits()
 
 
-def failure(path: Path, limits: ReadLimits = ReadLimits()) -> PermanentError:
+def failure(path: Path, limits: ReadLimits = DEFAULT) -> PermanentError:
     with pytest.raises(PermanentError) as info, open_table(path, limits=limits) as reader:
         reader.count_rows()
         list(reader.rows())
