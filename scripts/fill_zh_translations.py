@@ -27,6 +27,26 @@ LOCALES = {"zh_CN": "zh_CN", "en": "en_US"}  # file suffix -> the TS language at
 # Chinese for texts added since the .ts files were last filled: (context, source) -> translation.
 # Older texts keep the translation already in batchdesk_zh_CN.ts.
 ZH: dict[tuple[str, str], str] = {
+    ("PreviewDialog", "&Rows already in the table:"): "表中已有的行(&R)：",
+    ("PreviewDialog", "&Blank cells:"): "空白单元格(&B)：",
+    ("PreviewDialog", "Add new rows only (a row already in the table is an error)"): "只新增（表中已有的行记为错误）",
+    ("PreviewDialog", "Add new, skip existing"): "只新增，跳过已有的行",
+    ("PreviewDialog", "Update existing (only rows already in the table)"): "只更新（仅限表中已有的行）",
+    ("PreviewDialog", "Add new and update existing"): "新增并更新已有的行",
+    ("PreviewDialog", "Keep what is stored"): "保留表中原值",
+    ("PreviewDialog", "Empty the stored value"): "清空表中原值",
+    ("PreviewDialog", "What to do with rows already in the table"): "如何处理表中已有的行",
+    ("PreviewDialog", "What a blank cell does to a row being updated"): "更新时空白单元格的处理方式",
+    ("SubmitPanel", "%1 (cannot be used)"): "%1（无法使用）",
+    ("SubmitPanel", "Te&mplate…"): "下载模板(&M)…",
+    ("SubmitPanel", "Save an empty file with this type's columns and rules to fill in"):
+        "保存一个带有本类型各列和规则说明的空白文件，填好后即可导入",
+    ("SubmitPanel", "Download a template for the import type"): "下载导入类型的模板",
+    ("SubmitPanel", "Save a template for %s"): "保存“%s”的模板",
+    ("SubmitPanel", "Excel workbook (*.xlsx)"): "Excel 工作簿 (*.xlsx)",
+    ("SubmitPanel", "CSV file (*.csv)"): "CSV 文件 (*.csv)",
+    ("Desk", "Template saved: %1"): "模板已保存：%1",
+    ("Desk", "The template could not be saved: %1"): "无法保存模板：%1",
     ("DetailsPanel", "attempt %1, retries %2 of %4, recoveries %3"):
         "第 %1 次执行，重试 %2 次（最多 %4 次），恢复 %3 次",
     ("DetailsPanel", "Its file replaced the file of %1."): "它的文件替换了 %1 的文件。",

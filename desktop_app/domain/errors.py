@@ -23,6 +23,8 @@ class ErrorCode(StrEnum):
     FILE_UNREADABLE = "file_unreadable"
     FILE_CHANGED = "file_changed"
     DATA_DIR_UNUSABLE = "data_dir_unusable"
+    CSV_FIELD_TOO_LONG = "csv_field_too_long"
+    CSV_NUL_BYTES = "csv_nul_bytes"
     # row-level: named in the error CSV
     REQUIRED_MISSING = "required_missing"
     PATTERN_MISMATCH = "pattern_mismatch"
@@ -103,6 +105,15 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
     ErrorCode.DATA_DIR_UNUSABLE: (
         "无法使用数据文件夹 {path}：{detail}",
         "The data folder {path} cannot be used: {detail}",
+    ),
+    ErrorCode.CSV_FIELD_TOO_LONG: (
+        "第 {row} 行太长：有超过 {limit} 个字符的字段或行，这不像是一份 CSV 表格，请确认文件",
+        "Row {row} is too long: a field or line is longer than {limit} characters; is this really a CSV table?",
+    ),
+    ErrorCode.CSV_NUL_BYTES: (
+        "文件含有大量空字节（NUL，约在第 {row} 行）：它真的是 CSV 文件吗？可能是损坏的文件或其他格式改了扩展名",
+        "The file holds NUL bytes (near row {row}): is it really a CSV? It may be damaged, or another kind of "
+        "file renamed to .csv",
     ),
     ErrorCode.REQUIRED_MISSING: ("{column}不能为空", "{column} must not be empty"),
     ErrorCode.PATTERN_MISMATCH: ("{column}格式不正确{hint}", "{column} has the wrong format{hint}"),
@@ -226,6 +237,93 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
 }
 
 
+# A file-level error can say more precisely what is wrong than its code's message: such an error
+# carries reason=<one of these keys> and the message below replaces the code's own, so a CSV never
+# hears Excel words and a zip bomb names the part that was too big. The code stays what scripts see.
+REASONS: dict[tuple[ErrorCode, str], tuple[str, str]] = {
+    (ErrorCode.CORRUPT_FILE, "csv_unclosed_quote"): (
+        '第 {row} 行开始的引号没有闭合，之后的内容都被读成了同一个字段；请检查这一行的引号（"）',
+        "An unclosed quote starting at row {row} swallows the rest of the file into one field; "
+        'check the quotes (") on that row',
+    ),
+    (ErrorCode.CORRUPT_FILE, "csv_malformed"): (
+        "CSV 文件在第 {row} 行无法解析（{detail}）",
+        "The CSV file cannot be parsed at row {row} ({detail})",
+    ),
+    (ErrorCode.CORRUPT_FILE, "cell_too_long"): (
+        "文件已损坏或不是有效的 Excel 文件：第 {row} 行有一个单元格超过 {limit} 个字符",
+        "The file is damaged or not a valid Excel file: a cell in row {row} holds more than {limit} characters",
+    ),
+    (ErrorCode.CORRUPT_FILE, "shared_string_too_long"): (
+        "文件已损坏或不是有效的 Excel 文件：共享字符串表里有一段文字超过 {limit} 个字符",
+        "The file is damaged or not a valid Excel file: a text in its shared string table holds more than "
+        "{limit} characters",
+    ),
+    (ErrorCode.CORRUPT_FILE, "too_many_columns"): (
+        "文件已损坏或不是有效的 Excel 文件：第 {row} 行的单元格超过 {limit} 列",
+        "The file is damaged or not a valid Excel file: row {row} has cells beyond column {limit}",
+    ),
+    (ErrorCode.CORRUPT_FILE, "too_many_rows"): (
+        "文件已损坏或不是有效的 Excel 文件：工作表的行号超过了 {limit}（Excel 的最后一行）",
+        "The file is damaged or not a valid Excel file: the sheet has rows beyond row {limit}, Excel's last",
+    ),
+    (ErrorCode.CORRUPT_FILE, "too_many_strings"): (
+        "文件已损坏或不是有效的 Excel 文件：共享字符串表里有超过 {limit} 个字符串",
+        "The file is damaged or not a valid Excel file: its shared string table holds more than {limit} strings",
+    ),
+    (ErrorCode.CORRUPT_FILE, "too_many_parts"): (
+        "文件已损坏或不是有效的 Excel 文件：压缩包目录超过 {limit} KB，远多于一个工作簿应有的部件",
+        "The file is damaged or not a valid Excel file: its zip directory is over {limit} KB, far more parts "
+        "than a workbook has",
+    ),
+    (ErrorCode.CORRUPT_FILE, "xls_records_broken"): (
+        "文件已损坏：工作表“{sheet}”的记录在第 {offset} 字节处断开，后面的行无法读取",
+        'The file is damaged: the records of sheet "{sheet}" break off at byte {offset}; the rows after '
+        "that cannot be read",
+    ),
+    (ErrorCode.CORRUPT_FILE, "xls_rows_mismatch"): (
+        "文件已损坏：工作表“{sheet}”声明到第 {declared} 行，实际只能读到第 {found} 行",
+        'The file is damaged: sheet "{sheet}" says it runs to row {declared}, but only rows up to {found} can be read',
+    ),
+    (ErrorCode.CORRUPT_FILE, "xls_cell_outside"): (
+        "文件已损坏：工作表“{sheet}”的单元格 {cell} 位于它声明的范围之外或重复出现",
+        'The file is damaged: cell {cell} of sheet "{sheet}" lies outside the area the sheet declares, '
+        "or appears twice",
+    ),
+    (ErrorCode.FILE_TOO_LARGE, "xlsx_part"): (
+        "文件解压后太大：其中的 {part} 解压后有 {size_mb} MB，上限是 {limit_mb} MB（按 --max-file-mb 推算）",
+        "The file is too large unpacked: its part {part} unpacks to {size_mb} MB, the limit is {limit_mb} MB "
+        "(derived from --max-file-mb)",
+    ),
+    (ErrorCode.FILE_TOO_LARGE, "xls_area"): (
+        "文件太大：工作表“{sheet}”占 {rows} 行 × {columns} 列，超过一次能读入的 {limit} 个单元格，请拆分后再导入",
+        'The file is too large: sheet "{sheet}" spans {rows} rows x {columns} columns, more than the '
+        "{limit} cells that can be read at once; split it and import the parts",
+    ),
+}
+
+
+class WarningCode(StrEnum):
+    """Things a file's reader noticed that did not stop the import, copied into the task's summary."""
+
+    XLS_NOT_CHECKED = "xls_not_checked"
+    XLS_CONTAINER_DEFECTS = "xls_container_defects"
+
+
+WARNING_MESSAGES: dict[WarningCode, tuple[str, str]] = {
+    WarningCode.XLS_NOT_CHECKED: (
+        "无法核对这个 .xls 文件是否完整（{detail}）；如果行数比预期少，文件可能已损坏",
+        "Whether this .xls file is complete could not be checked ({detail}); if rows are fewer than "
+        "expected, the file may be damaged",
+    ),
+    WarningCode.XLS_CONTAINER_DEFECTS: (
+        "这个 .xls 文件的容器有缺陷（{detail}），数据仍已读出，但文件可能已损坏，请核对行数",
+        "This .xls file's container has defects ({detail}); the data was read, but the file may be "
+        "damaged: check the row count",
+    ),
+}
+
+
 class _Blank(dict[str, object]):
     def __missing__(self, key: str) -> str:
         return ""
@@ -233,7 +331,14 @@ class _Blank(dict[str, object]):
 
 def message(code: ErrorCode | str, lang: Lang = "zh", **params: object) -> str:
     """The plain-language message for a code, in the given language, with params filled in."""
-    zh, en = MESSAGES[ErrorCode(code)]
+    code = ErrorCode(code)
+    zh, en = REASONS.get((code, str(params.get("reason"))), MESSAGES[code])
+    return (zh if lang == "zh" else en).format_map(_Blank(params))
+
+
+def warning_message(code: WarningCode | str, lang: Lang = "zh", **params: object) -> str:
+    """The plain-language text of a reader's warning, like message() for an error."""
+    zh, en = WARNING_MESSAGES[WarningCode(code)]
     return (zh if lang == "zh" else en).format_map(_Blank(params))
 
 

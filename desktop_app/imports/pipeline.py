@@ -98,7 +98,7 @@ class ImportRun:
         facts = ImportFacts(
             itype=self.itype, options=self.options, mapping=checked.mapping, encoding=reader.encoding,
             format=reader.format, table=self.table.spec.name, managed=self.table.managed, signed=self.signed,
-            lost_error_rows_before=self._lost_error_rows_before,
+            lost_error_rows_before=self._lost_error_rows_before, reader_warnings=tuple(reader.warnings),
         )  # fmt: skip
         return summarise(facts=facts, counts=self.counts, work_file=self.work_file,
                          folder=self.ctx.results_dir / self.task_no, task_no=self.task_no,

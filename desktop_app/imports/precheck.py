@@ -13,7 +13,7 @@ from desktop_app.imports.header import HeaderMapping, map_header
 from desktop_app.imports.import_type import ImportType
 from desktop_app.imports.options import ImportOptions
 from desktop_app.imports.precount import holds_neutralised_cells, holds_nul, line_bound
-from desktop_app.imports.readers import TableReader, open_table
+from desktop_app.imports.readers import ReadLimits, TableReader, open_table
 from desktop_app.imports.validator import RowValidator, compile_validator
 from desktop_app.tasks.submit import file_sha256
 
@@ -43,7 +43,9 @@ def open_source(options: ImportOptions, params: dict[str, Any], *, resuming: boo
     size = path.stat().st_size
     if size > options.max_file_mb * MIB:
         raise PermanentError(ErrorCode.FILE_TOO_LARGE, size_mb=f"{size / MIB:.1f}", limit_mb=options.max_file_mb)
-    return open_table(path, encoding=options.encoding, sheet=options.sheet)
+    # The readers bound what they unpack by the same limit (a zip bomb fails before it fills memory).
+    limits = ReadLimits(max_file_mb=options.max_file_mb)
+    return open_table(path, encoding=options.encoding, sheet=options.sheet, limits=limits)
 
 
 def file_changed(path: Path, params: dict[str, Any], *, full: bool) -> bool:

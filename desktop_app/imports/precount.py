@@ -8,16 +8,21 @@ import time
 from pathlib import Path
 
 from desktop_app.domain.errors import ErrorCode, PermanentError
+from desktop_app.imports.readers.csv_lines import NUL_RUN
 
 # Small reads: decoding and searching a chunk hold the GIL, and the window's thread waits meanwhile.
 CHUNK = 1 << 16
+
+_NUL_RUN = NUL_RUN.encode("ascii")
 
 
 def line_bound(path: Path, encoding: str | None) -> int | None:
     """Line breaks after the header: at least the number of data records (None: not countable by bytes).
 
-    The same pass decodes the whole file strictly (incrementally, so a character split between two
-    chunks is fine): a bad byte 50 MB in fails the file before any row is written, not halfway.
+    A line break is what the CSV reader splits on: CR LF, LF, or a lone CR (old Mac files, and some
+    exports, end lines with CR only). The same pass decodes the whole file strictly (incrementally, so a
+    character split between two chunks is fine) and refuses a run of NUL bytes (CSV_NUL_BYTES): a bad
+    byte 50 MB in fails the file before any row is written, not halfway.
     """
     if not encoding or encoding.replace("_", "-").lower().startswith(("utf-16", "utf-32", "utf16", "utf32")):
         return None
@@ -26,7 +31,10 @@ def line_bound(path: Path, encoding: str | None) -> int | None:
     last = b""
     with path.open("rb") as handle:
         while chunk := handle.read(CHUNK):
-            lines += chunk.count(b"\n")
+            _refuse_nul_run(last[-len(_NUL_RUN) :], chunk, lines)
+            lines += _breaks(chunk)
+            if last.endswith(b"\r") and chunk.startswith(b"\n"):
+                lines -= 1  # a CR LF split between two chunks is one line break, counted twice
             last = chunk
             try:
                 decoder.decode(chunk)
@@ -37,9 +45,22 @@ def line_bound(path: Path, encoding: str | None) -> int | None:
         decoder.decode(b"", final=True)
     except UnicodeDecodeError:
         raise PermanentError(ErrorCode.ENCODING_UNDETECTABLE) from None
-    if last and not last.endswith(b"\n"):
+    if last and not last.endswith((b"\n", b"\r")):
         lines += 1  # a last line without a line break
     return max(0, lines - 1)
+
+
+def _breaks(data: bytes) -> int:
+    """Line breaks in data: CR LF, LF and lone CR each count once."""
+    return data.count(b"\n") + data.count(b"\r") - data.count(b"\r\n")
+
+
+def _refuse_nul_run(tail: bytes, chunk: bytes, lines_before: int) -> None:
+    """CSV_NUL_BYTES when a run of NULs lies in tail + chunk (tail: the end of the chunk before)."""
+    if _NUL_RUN not in chunk and not (tail and _NUL_RUN in tail + chunk[: len(_NUL_RUN)]):
+        return
+    at = max((tail + chunk).find(_NUL_RUN) - len(tail), 0)
+    raise PermanentError(ErrorCode.CSV_NUL_BYTES, row=lines_before + _breaks(chunk[:at]) + 1)
 
 
 # A cell neutralised against CSV injection: a quote before = + - @ tab or CR. In UTF-8 and GB18030 the

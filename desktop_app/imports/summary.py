@@ -17,6 +17,7 @@ from desktop_app.imports.header import HeaderMapping
 from desktop_app.imports.import_type import ImportType
 from desktop_app.imports.options import ImportOptions
 from desktop_app.imports.progress_state import ImportCounts
+from desktop_app.imports.readers import ReaderWarning
 from desktop_app.imports.signature import SignedColumn
 
 
@@ -33,6 +34,7 @@ class ImportFacts:
     managed: bool
     signed: tuple[SignedColumn, ...]  # the columns an insert signed (an undo compares them)
     lost_error_rows_before: int = 0
+    reader_warnings: tuple[ReaderWarning, ...] = ()  # e.g. an .xls whose records could not all be checked
 
 
 def summarise(
@@ -54,6 +56,8 @@ def summarise(
     ]
     if facts.lost_error_rows_before:
         notes.append(Note(NoteCode.ERROR_ROWS_LOST, {"row": facts.lost_error_rows_before}))
+    warned = [w.text(lang) for w in facts.reader_warnings]
+    reader_notes = [{"code": w.code.value, "params": dict(w.params)} for w in facts.reader_warnings]
     total, success, fail = counts.as_tuple()
     status = outcome_status(total, fail, threshold)
     options = facts.options
@@ -78,8 +82,8 @@ def summarise(
         **counts.mode_counts(),
         "pending_completion_count": counts.pending,
         "error_csv": str(error_path) if error_path else None,
-        "warnings": [n.text(lang) for n in notes],
-        "notes": [n.to_json() for n in notes],
+        "warnings": [*warned, *(n.text(lang) for n in notes)],
+        "notes": [*reader_notes, *(n.to_json() for n in notes)],
         "repairs": options.repairs or error_csv.repaired_task_from_name(options.file),
         "status": status.value,
         "managed_table": facts.managed,

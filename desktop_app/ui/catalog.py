@@ -37,10 +37,21 @@ class ImportCatalog:
     """A read-only view of the loaded import types (desktop_app.imports) and export definitions
     (desktop_app.exports), in the clerk's language."""
 
-    def __init__(self, types: dict[str, Any], lang: str, exports: dict[str, ExportDefinition] | None = None) -> None:
+    def __init__(self, types: dict[str, Any], lang: str, exports: dict[str, ExportDefinition] | None = None,
+                 problems: dict[str, str] | None = None) -> None:  # fmt: skip
         self._types = types
         self.lang = lang
         self.exports: dict[str, ExportDefinition] = dict(exports or {})
+        # types that cannot be used (their file, or their table on this database): name -> why
+        self.problems: dict[str, str] = dict(problems or {})
+
+    def update(self, types: dict[str, Any], problems: dict[str, str]) -> None:
+        """The types as the engine found them again (a type dropped into the folder, one that broke)."""
+        self._types = {name: t for name, t in types.items() if name not in problems}
+        self.problems = dict(problems)
+
+    def problem(self, name: str) -> str | None:
+        return self.problems.get(name)
 
     @classmethod
     def load(
@@ -57,13 +68,19 @@ class ImportCatalog:
             from desktop_app.imports.type_catalog import TypeCatalog
 
             source = source or TypeCatalog(directory or builtin_import_types_dir())
-            return cls(source.types(), lang, exports)
+            problems = {e.name: e.problem or "" for e in source.entries() if not e.ok}
+            return cls(source.types(), lang, exports, problems)
         except Exception:
             log.exception("import types could not be loaded; the window offers none")
             return cls({}, lang, exports)
 
     def names(self) -> list[str]:
+        """The types a clerk can import with."""
         return sorted(self._types)
+
+    def broken_names(self) -> list[str]:
+        """The types listed with their problem, not to be chosen."""
+        return sorted(self.problems)
 
     def get(self, name: str) -> Any:
         return self._types.get(name)
@@ -71,6 +88,10 @@ class ImportCatalog:
     def title(self, name: str) -> str:
         it = self._types.get(name)
         return it.title(self.lang) if it is not None else name
+
+    def key_columns(self, name: str) -> tuple[str, ...]:
+        it = self._types.get(name)
+        return tuple(it.unique_keys) if it is not None else ()
 
     def columns(self, name: str) -> list[ColumnInfo]:
         it = self._types.get(name)

@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, QSettings
+from PySide6.QtCore import QObject, QSettings, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
@@ -41,6 +41,7 @@ def export_definitions(core: Core) -> dict[str, Any]:
 
 
 WINDOW_BATCH_PAUSE = 0.001
+TYPES_CHECK_MS = 30_000
 
 
 class Desk(QObject):
@@ -89,6 +90,18 @@ class Desk(QObject):
         # The tray's Quit goes through the window's close (MainWindow._wire): one path, which asks.
         self.window.close_decided.connect(self._close_decided)
         self.settings_dialog: SettingsDialog | None = None
+        # The import types are looked at again now and then: a company's type dropped into the data
+        # folder appears, one with a problem is shown with it (the check runs off the GUI thread).
+        self.service.types_checked.connect(self._types_checked)
+        self._types_timer = QTimer(self)
+        self._types_timer.setInterval(TYPES_CHECK_MS)
+        self._types_timer.timeout.connect(self.service.check_types)
+        self.window.panel.template_written.connect(
+            lambda path: self.window.inform(self.tr("Template saved: %1").replace("%1", path), dialog=False)
+        )
+        self.window.panel.template_failed.connect(
+            lambda reason: self.window.inform(self.tr("The template could not be saved: %1").replace("%1", reason))
+        )
         self._stopped = False
         self._workers_done = False
         # macOS Finder's documents arrive as QFileOpenEvent on the application (see file_open.py).
@@ -99,6 +112,14 @@ class Desk(QObject):
         self.gc.start()  # before the workers start allocating in their threads
         self.executor.start()
         self.window.model.fetchMore()
+        self.service.check_types()
+        self._types_timer.start()
+
+    def _types_checked(self, types: dict[str, Any], problems: dict[str, str]) -> None:
+        if types == {n: self.catalog.get(n) for n in self.catalog.names()} and problems == self.catalog.problems:
+            return
+        self.catalog.update(types, problems)
+        self.window.panel.fill_types()
 
     def open_file(self, path: Path) -> bool:
         """A file to import handed over from outside (`--open FILE`, the file verb, Finder): the window
@@ -159,6 +180,7 @@ class Desk(QObject):
         if not self._stopped:
             self._stopped = True
             self.app.removeEventFilter(self.file_open_filter)
+            self._types_timer.stop()
             self.service.stop()
         done = self.executor.shutdown(timeout)
         self.tray.shutdown()  # after the wait: the "stopping" notice stays up meanwhile

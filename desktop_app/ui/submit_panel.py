@@ -1,14 +1,16 @@
-"""The top of the window: which file, which import type, and the Queue / Validate only buttons."""
+"""The top of the window: which file, which import type (and its template), and the Queue / Validate only buttons."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QFileDialog, QHBoxLayout, QLabel, QLineEdit, QPushButton, QWidget
 
+from desktop_app.domain.errors import Lang
 from desktop_app.ui.background import Background
 from desktop_app.ui.catalog import ImportCatalog
+from desktop_app.ui.plain_errors import plain_error
 
 FILE_FILTER = "*.csv *.xlsx *.xls"
 
@@ -19,10 +21,14 @@ class SubmitPanel(QWidget):
     Signals:
         queue_requested(object, object, bool): (Path, import type or None, validate only).
         type_detected(str): the import type pre-selected from the chosen file's header ("" if none).
+        template_written(str): a template was saved at this path.
+        template_failed(str): a template could not be saved; the plain-language reason.
     """
 
     queue_requested = Signal(object, object, bool)
     type_detected = Signal(str)
+    template_written = Signal(str)
+    template_failed = Signal(str)
 
     def __init__(self, catalog: ImportCatalog, background: Background, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -33,6 +39,7 @@ class SubmitPanel(QWidget):
         self.path_edit.setClearButtonEnabled(True)
         self.browse_button = QPushButton()
         self.type_box = QComboBox()
+        self.template_button = QPushButton()
         self.queue_button = QPushButton()
         self.queue_button.setDefault(True)
         self.validate_button = QPushButton()
@@ -46,9 +53,12 @@ class SubmitPanel(QWidget):
         layout.addWidget(self.browse_button)
         layout.addWidget(self._type_label)
         layout.addWidget(self.type_box, 1)
+        layout.addWidget(self.template_button)
         layout.addWidget(self.queue_button)
         layout.addWidget(self.validate_button)
         self.browse_button.clicked.connect(self.choose_file)
+        self.template_button.clicked.connect(self.save_template)
+        self.type_box.currentIndexChanged.connect(lambda _i: self._update_buttons())
         self.queue_button.clicked.connect(lambda: self._request(dry_run=False))
         self.validate_button.clicked.connect(lambda: self._request(dry_run=True))
         self.path_edit.editingFinished.connect(self._path_edited)
@@ -101,12 +111,26 @@ class SubmitPanel(QWidget):
     # --- the type ------------------------------------------------------------------------
 
     def fill_types(self) -> None:
-        current = self.type_box.currentData()
-        self.type_box.clear()
-        self.type_box.addItem(self.tr("(from the file's header)"), None)
+        """The usable types, then the broken ones greyed out with their problem (a company's type file
+        with a mistake is seen, and why, rather than silently missing)."""
+        box = self.type_box
+        current = box.currentData()
+        box.blockSignals(True)
+        box.clear()
+        box.addItem(self.tr("(from the file's header)"), None)
         for name in self._catalog.names():
-            self.type_box.addItem(self._catalog.title(name), name)
-        self.type_box.setCurrentIndex(max(0, self.type_box.findData(current)))
+            box.addItem(self._catalog.title(name), name)
+        model = box.model()
+        for name in self._catalog.broken_names():
+            box.addItem(self.tr("%1 (cannot be used)").replace("%1", name), None)
+            index = box.count() - 1
+            item = model.item(index) if hasattr(model, "item") else None
+            if item is not None:
+                item.setEnabled(False)
+            box.setItemData(index, self._catalog.problem(name), Qt.ItemDataRole.ToolTipRole)
+        box.setCurrentIndex(max(0, box.findData(current)))
+        box.blockSignals(False)
+        self._update_buttons()
 
     def import_type(self) -> str | None:
         value = self.type_box.currentData()
@@ -123,6 +147,44 @@ class SubmitPanel(QWidget):
         enabled = not self._busy and self.path() is not None
         self.queue_button.setEnabled(enabled)
         self.validate_button.setEnabled(enabled)
+        self.template_button.setEnabled(self.import_type() is not None)
+
+    # --- the template --------------------------------------------------------------------
+
+    def save_template(self) -> None:
+        """Ask where, then write the chosen type's template (XLSX with its rules, or CSV) off this thread."""
+        name = self.import_type()
+        itype = self._catalog.get(name) if name else None
+        if itype is None:
+            return
+        start = self.path().parent if self.path() is not None else Path.home()  # type: ignore[union-attr]
+        suggested = str(start / f"{self._catalog.title(name or '')}.xlsx")
+        chosen, selected = QFileDialog.getSaveFileName(
+            self, self.tr("Save a template for %s") % self._catalog.title(name or ""), suggested,
+            self.tr("Excel workbook (*.xlsx)") + ";;" + self.tr("CSV file (*.csv)"),
+        )  # fmt: skip
+        if chosen:
+            self.write_template(Path(chosen), "csv" if chosen.lower().endswith(".csv") or "csv" in selected.lower()
+                                else "xlsx")  # fmt: skip
+
+    def write_template(self, path: Path, fmt: str) -> None:
+        name = self.import_type()
+        itype = self._catalog.get(name) if name else None
+        if itype is None:
+            return
+        if path.suffix.lower() != f".{fmt}":
+            path = path.with_suffix(f".{fmt}")
+        lang: Lang = "zh" if self._catalog.lang == "zh" else "en"
+
+        def write() -> Path:
+            from desktop_app.imports.template import write_template
+
+            return write_template(itype, path, fmt, lang)
+
+        def failed(exc: BaseException) -> None:
+            self.template_failed.emit(plain_error(exc, self._catalog.lang, f"writing the template {path}"))
+
+        self._background.call(write, lambda written: self.template_written.emit(str(written)), failed, context=self)
 
     def request_queue(self) -> bool:
         """What the Queue… button does; False when it cannot now (no file, or a preview already open)."""
@@ -149,6 +211,9 @@ class SubmitPanel(QWidget):
         self.browse_button.setAccessibleName(self.tr("Choose a file to import"))
         self._type_label.setText(self.tr("Import &type:"))
         self.type_box.setAccessibleName(self.tr("Import type"))
+        self.template_button.setText(self.tr("Te&mplate…"))
+        self.template_button.setToolTip(self.tr("Save an empty file with this type's columns and rules to fill in"))
+        self.template_button.setAccessibleName(self.tr("Download a template for the import type"))
         self.queue_button.setText(self.tr("&Queue…"))
         self.queue_button.setAccessibleName(self.tr("Queue the file for import"))
         self.validate_button.setText(self.tr("&Validate only…"))

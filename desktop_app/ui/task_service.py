@@ -69,6 +69,7 @@ class TaskService(QObject):
         busy_changed(bool): a submission is (no longer) in flight.
         task_ended(TaskRecord): a task seen active in this session reached a final status.
         log_lines(str, list): (task number, lines) the log of a task, for the details panel.
+        types_checked(dict, dict): (usable import types by name, problems by name) as found again.
         problem(str): a request (a cancel) could not be done; the plain-language reason.
     """
 
@@ -81,6 +82,7 @@ class TaskService(QObject):
     busy_changed = Signal(bool)
     task_ended = Signal(object)
     log_lines = Signal(str, object)
+    types_checked = Signal(object, object)
     problem = Signal(str)
 
     def __init__(
@@ -191,6 +193,29 @@ class TaskService(QObject):
             self._refresh_failing = True
 
         self._background.call(lambda: self._store.changed_since(since, creator=creator), done, failed)
+
+    def check_types(self) -> None:
+        """Look at the import types again, each against this database (a type file dropped into the data
+        folder, or one whose table no longer fits it); the answer is types_checked."""
+        catalog, engine = self.submitter.catalog, self._store.engine
+
+        def read() -> tuple[dict[str, Any], dict[str, str]]:
+            from desktop_app.imports.type_schema import type_problem
+
+            types: dict[str, Any] = {}
+            problems: dict[str, str] = {}
+            for entry in catalog.entries():
+                problem = entry.problem if not entry.ok else type_problem(engine, entry.import_type)  # type: ignore[arg-type]
+                if problem:
+                    problems[entry.name] = problem
+                else:
+                    types[entry.name] = entry.import_type
+            return types, problems
+
+        def failed(exc: BaseException) -> None:
+            log.warning("the import types could not be checked (tried again later): %s", exc)
+
+        self._background.call(read, lambda found: self.types_checked.emit(*found), failed)
 
     def load_log(self, task_no: str) -> None:
         self._background.call(lambda: task_log_lines(self._log_dir, task_no),

@@ -4,6 +4,14 @@
 <context>
     <name>Desk</name>
     <message>
+        <source>Template saved: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The template could not be saved: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>BatchDesk</source>
         <translation type="unfinished"></translation>
     </message>
@@ -518,6 +526,46 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>&amp;Rows already in the table:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Blank cells:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add new rows only (a row already in the table is an error)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add new, skip existing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Update existing (only rows already in the table)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add new and update existing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep what is stored</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Empty the stored value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What to do with rows already in the table</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What a blank cell does to a row being updated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>First rows as they will be read:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -682,6 +730,22 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>%1 (cannot be used)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save a template for %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Excel workbook (*.xlsx)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CSV file (*.csv)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>&amp;File:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -703,6 +767,18 @@
     </message>
     <message>
         <source>Import type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Te&amp;mplate…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save an empty file with this type&apos;s columns and rules to fill in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Download a template for the import type</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -4,6 +4,14 @@
 <context>
     <name>Desk</name>
     <message>
+        <source>Template saved: %1</source>
+        <translation>模板已保存：%1</translation>
+    </message>
+    <message>
+        <source>The template could not be saved: %1</source>
+        <translation>无法保存模板：%1</translation>
+    </message>
+    <message>
         <source>BatchDesk</source>
         <translation>BatchDesk</translation>
     </message>
@@ -518,6 +526,46 @@
         <translation>编码(&amp;E)：</translation>
     </message>
     <message>
+        <source>&amp;Rows already in the table:</source>
+        <translation>表中已有的行(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>&amp;Blank cells:</source>
+        <translation>空白单元格(&amp;B)：</translation>
+    </message>
+    <message>
+        <source>Add new rows only (a row already in the table is an error)</source>
+        <translation>只新增（表中已有的行记为错误）</translation>
+    </message>
+    <message>
+        <source>Add new, skip existing</source>
+        <translation>只新增，跳过已有的行</translation>
+    </message>
+    <message>
+        <source>Update existing (only rows already in the table)</source>
+        <translation>只更新（仅限表中已有的行）</translation>
+    </message>
+    <message>
+        <source>Add new and update existing</source>
+        <translation>新增并更新已有的行</translation>
+    </message>
+    <message>
+        <source>Keep what is stored</source>
+        <translation>保留表中原值</translation>
+    </message>
+    <message>
+        <source>Empty the stored value</source>
+        <translation>清空表中原值</translation>
+    </message>
+    <message>
+        <source>What to do with rows already in the table</source>
+        <translation>如何处理表中已有的行</translation>
+    </message>
+    <message>
+        <source>What a blank cell does to a row being updated</source>
+        <translation>更新时空白单元格的处理方式</translation>
+    </message>
+    <message>
         <source>First rows as they will be read:</source>
         <translation>文件前几行（按导入时的读法）：</translation>
     </message>
@@ -682,6 +730,22 @@
         <translation>（按文件表头识别）</translation>
     </message>
     <message>
+        <source>%1 (cannot be used)</source>
+        <translation>%1（无法使用）</translation>
+    </message>
+    <message>
+        <source>Save a template for %s</source>
+        <translation>保存“%s”的模板</translation>
+    </message>
+    <message>
+        <source>Excel workbook (*.xlsx)</source>
+        <translation>Excel 工作簿 (*.xlsx)</translation>
+    </message>
+    <message>
+        <source>CSV file (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
         <source>&amp;File:</source>
         <translation>文件(&amp;F)：</translation>
     </message>
@@ -704,6 +768,18 @@
     <message>
         <source>Import type</source>
         <translation>导入类型</translation>
+    </message>
+    <message>
+        <source>Te&amp;mplate…</source>
+        <translation>下载模板(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Save an empty file with this type&apos;s columns and rules to fill in</source>
+        <translation>保存一个带有本类型各列和规则说明的空白文件，填好后即可导入</translation>
+    </message>
+    <message>
+        <source>Download a template for the import type</source>
+        <translation>下载导入类型的模板</translation>
     </message>
     <message>
         <source>&amp;Queue…</source>

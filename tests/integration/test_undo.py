@@ -144,7 +144,7 @@ def test_what_cannot_be_undone_exits_2_with_one_line(core: Core, tmp_path: Path,
                                              user="tester").task  # fmt: skip
     for task_no, words in ((dry.task_no, "validation-only"), (the_undo.task_no, "an undo itself"),
                            (waiting.task_no, "not finished"), ("T000000-ZZZZZZ", "No task")):  # fmt: skip
-        assert main(["undo", task_no, "--wait", "--json", "--db", core.db_url]) == 2
+        assert main(["undo", task_no, "--wait", "--json", "--db", core.db_url, "--user", "tester"]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and words in err, err
     with pytest.raises(PermanentError) as info:

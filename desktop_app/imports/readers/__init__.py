@@ -16,10 +16,13 @@ from .csv_reader import CsvReader
 from .encoding import decode_sample_encoding
 from .excel_reader import open_excel
 from .files import ReaderBase, file_error, file_size, open_binary
+from .limits import DEFAULT_LIMITS, ReaderWarning, ReadLimits
 
 __all__ = [
     "Cell",
     "Preview",
+    "ReadLimits",
+    "ReaderWarning",
     "SourceRow",
     "TableReader",
     "cell_to_text",
@@ -41,6 +44,9 @@ class TableReader(Protocol):
     """The codec a CSV file is read with, detected or forced; None for Excel."""
     header: tuple[str, ...]
     """Row 1 as text (Excel cells via cell_to_text), BOM stripped, not otherwise normalised."""
+    warnings: tuple[ReaderWarning, ...]
+    """What the reader noticed without failing (the file may be damaged in a way it cannot tell);
+    known once the reader is open. For the task's summary: [w.text(lang) for w in reader.warnings]."""
 
     def rows(self, skip_through: int = 1) -> Iterator[SourceRow]:
         """Non-blank rows with row_number > skip_through; every call starts from the top again."""
@@ -71,6 +77,7 @@ class _EmptyWorkbook(ReaderBase):
 
     encoding: str | None = None
     header: tuple[str, ...] = ()
+    warnings: tuple[ReaderWarning, ...] = ()
 
     def __init__(self, format: str) -> None:
         self.format = format
@@ -87,21 +94,30 @@ class _EmptyWorkbook(ReaderBase):
         return 1.0
 
 
-def open_table(path: Path | str, *, encoding: str | None = None, sheet: str | None = None) -> TableReader:
+def open_table(
+    path: Path | str,
+    *,
+    encoding: str | None = None,
+    sheet: str | None = None,
+    limits: ReadLimits = DEFAULT_LIMITS,
+) -> TableReader:
     """A reader for a .csv, .xlsx or .xls file (by suffix, any case).
 
     encoding forces a CSV codec (any Python codec name); sheet picks an Excel sheet by name
-    (default: the first). Raises PermanentError: UNSUPPORTED_FORMAT, FILE_NOT_FOUND,
-    FILE_UNREADABLE, CORRUPT_FILE, ENCODING_UNDETECTABLE, INVALID_PARAMS (no such sheet); a
-    file held by another program on Windows raises FILE_UNREADABLE as a TransientError.
-    A zero-byte file or a header without data rows opens fine.
+    (default: the first); limits bounds what may be unpacked and held (ReadLimits(max_file_mb=...)
+    with the import's --max-file-mb). Raises PermanentError: UNSUPPORTED_FORMAT, FILE_NOT_FOUND,
+    FILE_UNREADABLE, CORRUPT_FILE, FILE_TOO_LARGE (an .xlsx part or .xls sheet over the limits),
+    CSV_FIELD_TOO_LONG, CSV_NUL_BYTES, ENCODING_UNDETECTABLE, INVALID_PARAMS (no such sheet); a
+    file held by another program on Windows raises FILE_UNREADABLE as a TransientError. Reading
+    rows may raise the same file-level errors. A zero-byte file or a header without data rows
+    opens fine.
     """
     path = Path(path)
     fmt = FORMATS.get(path.suffix.lower())
     if fmt is None:
         raise PermanentError(ErrorCode.UNSUPPORTED_FORMAT, suffix=path.suffix)
     if fmt == "csv":
-        return CsvReader(path, encoding=encoding)
+        return CsvReader(path, encoding=encoding, limits=limits)
     raw = open_binary(path)
     try:
         if file_size(raw, path) == 0:
@@ -115,7 +131,7 @@ def open_table(path: Path | str, *, encoding: str | None = None, sheet: str | No
     except BaseException:
         raw.close()
         raise
-    return open_excel(path, raw, head, sheet)
+    return open_excel(path, raw, head, sheet, limits)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,11 +12,14 @@ from pathlib import Path
 from desktop_app.domain.errors import ErrorCode, PermanentError
 
 from .cells import ROW_BUILDERS, SourceRow
+from .csv_lines import CsvLines
 from .encoding import decode_sample_encoding, normalize_encoding
 from .files import ReaderBase, file_error, file_size, open_binary
+from .limits import DEFAULT_LIMITS, ReaderWarning, ReadLimits
 
-FIELD_LIMIT = 10 * 1024 * 1024
-"""The longest field, in characters, a CSV may hold; longer means a stray quote ate the file."""
+FIELD_LIMIT = DEFAULT_LIMITS.max_cell_chars
+"""The longest field, in characters, a CSV may hold; longer means a stray quote ate the file, or the
+file is no CSV. A line is bounded by the reader's own limit; this bounds a field across lines."""
 
 # csv's limit is process-wide; only ever raise it (the default is 128 K characters).
 if csv.field_size_limit() < FIELD_LIMIT:
@@ -38,14 +41,18 @@ class CsvReader(ReaderBase):
     Each rows() or count_rows() call opens the file again and decodes it incrementally; a
     character split across read chunks is never corrupted, and bytes the encoding cannot
     decode raise ENCODING_UNDETECTABLE rather than being replaced. Fields are not trimmed.
+    A line of limits.max_cell_chars characters or more raises CSV_FIELD_TOO_LONG, a run of NUL
+    bytes CSV_NUL_BYTES, a quote left open to the end CORRUPT_FILE (reason csv_unclosed_quote).
     """
 
     format: str = "csv"
     encoding: str | None
     header: tuple[str, ...]
+    warnings: tuple[ReaderWarning, ...] = ()
 
-    def __init__(self, path: Path, *, encoding: str | None = None) -> None:
+    def __init__(self, path: Path, *, encoding: str | None = None, limits: ReadLimits = DEFAULT_LIMITS) -> None:
         self.path = path
+        self._line_limit = limits.max_cell_chars
         self._codec = normalize_encoding(encoding) if encoding else decode_sample_encoding(path)
         self.encoding = self._codec
         self._raw: io.FileIO | None = None  # the file under the current rows() iteration
@@ -65,19 +72,23 @@ class CsvReader(ReaderBase):
     def _decode_error(self, exc: UnicodeDecodeError, **where: object) -> PermanentError:
         return PermanentError(ErrorCode.ENCODING_UNDETECTABLE, encoding=self._codec, detail=str(exc), **where)
 
-    def _csv_error(self, exc: csv.Error, **where: object) -> PermanentError:
-        # A field over FIELD_LIMIT: almost always an unbalanced quote that swallowed the rest.
-        return PermanentError(ErrorCode.CORRUPT_FILE, detail=f"CSV: {exc}", **where)
+    def _lines(self, text: io.TextIOWrapper) -> CsvLines:
+        return CsvLines(text, self._line_limit)
+
+    @staticmethod
+    def _csv_error(lines: CsvLines, exc: Exception, row: int) -> BaseException:
+        return lines.error(exc, row) or exc
 
     def _read_header(self) -> tuple[str, ...]:
         _, text = self._open()
         with text:
+            lines = self._lines(text)
             try:
-                first = next(csv.reader(text), None)
+                first = next(csv.reader(lines), None)
             except UnicodeDecodeError as exc:
                 raise self._decode_error(exc, after_row=0) from exc
-            except csv.Error as exc:
-                raise self._csv_error(exc, after_row=0) from exc
+            except CsvLines.REFUSED as exc:
+                raise self._csv_error(lines, exc, 1) from exc
             except OSError as exc:
                 raise file_error(self.path, exc) from exc
         return tuple(_strip_bom(first)) if first else ()
@@ -92,10 +103,11 @@ class CsvReader(ReaderBase):
         raw, text = self._open()
         self._raw, self._finished = raw, False
         num = skip
+        lines = self._lines(text)
         try:
             with text:
                 self._size = file_size(raw, self.path)
-                reader = csv.reader(text)
+                reader = csv.reader(lines)
                 if skip == 0:
                     first = next(reader, None)
                     if first is None:
@@ -118,8 +130,8 @@ class CsvReader(ReaderBase):
                 self._finished = True
         except UnicodeDecodeError as exc:
             raise self._decode_error(exc, after_row=num) from exc
-        except csv.Error as exc:
-            raise self._csv_error(exc, after_row=num) from exc
+        except CsvLines.REFUSED as exc:
+            raise self._csv_error(lines, exc, num + 1) from exc
         except OSError as exc:
             raise file_error(self.path, exc) from exc
         finally:
@@ -130,20 +142,22 @@ class CsvReader(ReaderBase):
         """Non-blank data records; stops at limit + 1 once the count exceeds limit."""
         self._check_open()
         _, text = self._open()
-        count = 0
+        count = num = 0
+        lines = self._lines(text)
         try:
             with text:
-                reader = csv.reader(text)
+                reader = csv.reader(lines)
                 next(reader, None)  # the header
-                for record in filter(None, reader):  # blank lines come as []
-                    if record[0].strip() or any(map(_strip, record)):
+                num = 1
+                for num, record in enumerate(reader, 2):  # noqa: B007 (num names the row of an error)
+                    if record and (record[0].strip() or any(map(_strip, record))):  # blank lines come as []
                         count += 1
                         if limit is not None and count > limit:
                             break
         except UnicodeDecodeError as exc:
             raise self._decode_error(exc, rows_counted=count) from exc
-        except csv.Error as exc:
-            raise self._csv_error(exc, rows_counted=count) from exc
+        except CsvLines.REFUSED as exc:
+            raise self._csv_error(lines, exc, num + 1) from exc
         except OSError as exc:
             raise file_error(self.path, exc) from exc
         return count

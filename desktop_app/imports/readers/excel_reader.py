@@ -1,10 +1,9 @@
-"""Reading .xlsx sheets (openpyxl, streamed) and .xls sheets (calamine) as typed rows."""
+"""What the Excel readers share (cells as typed values, rows shaped to the header), and the .xls reader."""
 
 from __future__ import annotations
 
 import datetime
 import io
-import warnings
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -13,16 +12,18 @@ from desktop_app.domain.errors import BatchDeskError, ErrorCode, PermanentError
 
 from .cells import Cell, SourceRow, cell_to_text, is_blank, make_row
 from .files import ReaderBase, file_error
+from .limits import DEFAULT_LIMITS, ReaderWarning, ReadLimits
 
 XLSX_MAGIC = b"PK\x03\x04"
 XLS_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # OLE2 compound document
 
 
-def _corrupt(exc: BaseException) -> PermanentError:
+def corrupt(exc: BaseException) -> PermanentError:
+    """CORRUPT_FILE for whatever an Excel library raised on a damaged file."""
     return PermanentError(ErrorCode.CORRUPT_FILE, detail=f"{type(exc).__name__}: {exc}")
 
 
-def _no_sheet(name: str) -> PermanentError:
+def no_sheet(name: str) -> PermanentError:
     return PermanentError(ErrorCode.INVALID_PARAMS, detail=f"no sheet named {name}")
 
 
@@ -86,12 +87,13 @@ def header_text(values: Iterable[Any]) -> tuple[str, ...]:
     return tuple(texts)
 
 
-class _ExcelReader(ReaderBase):
+class ExcelReaderBase(ReaderBase):
     """What the .xlsx and .xls readers share: row shaping, blank skipping, progress."""
 
     format: str
     encoding: str | None = None
     header: tuple[str, ...] = ()
+    warnings: tuple[ReaderWarning, ...] = ()
     path: Path
 
     _pos = 0
@@ -117,7 +119,7 @@ class _ExcelReader(ReaderBase):
         except OSError as exc:
             raise file_error(self.path, exc) from exc
         except Exception as exc:  # the Excel libraries raise anything on a damaged file
-            raise _corrupt(exc) from exc
+            raise corrupt(exc) from exc
         if track:
             self._finished = True
 
@@ -146,167 +148,96 @@ class _ExcelReader(ReaderBase):
         return min(self._pos / self._total, 0.99)
 
 
-class XlsxReader(_ExcelReader):
-    """An .xlsx sheet streamed by openpyxl in read-only mode: memory stays flat on any size."""
+class XlsReader(ExcelReaderBase):
+    """An .xls sheet read by calamine, after its records are checked to add up (xls_records).
 
-    format = "xlsx"
-    _member: tuple[int, int] | None = None
-
-    def __init__(self, path: Path, raw: io.FileIO, sheet: str | None) -> None:
-        import openpyxl  # imported here: it costs ~0.2 s and CSV imports never need it
-
-        self.path = path
-        self._raw = raw
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # style and extension notes about the file
-                self._book = openpyxl.load_workbook(raw, read_only=True, data_only=True)
-        except OSError as exc:
-            raw.close()
-            raise file_error(path, exc) from exc
-        except Exception as exc:
-            raw.close()
-            raise _corrupt(exc) from exc
-        try:
-            self._sheet = self._pick(sheet)
-            self.header = self._read_header()
-        except BaseException:
-            self.close()
-            raise
-
-    def _pick(self, name: str | None) -> Any:
-        book = self._book
-        if name is not None:
-            if name not in book.sheetnames:
-                raise _no_sheet(name)
-            sheet = book[name]
-            if not hasattr(sheet, "iter_rows"):  # a chart sheet
-                raise _no_sheet(name)
-        elif book.worksheets:
-            sheet = book.worksheets[0]
-        else:
-            return None
-        # The declared size is only a hint for progress: files from some tools understate it,
-        # and openpyxl would cut the sheet there, so read the rows as they are.
-        self._total = sheet.max_row or 0
-        sheet.reset_dimensions()
-        self._member = self._sheet_member(sheet)
-        return sheet
-
-    def _sheet_member(self, sheet: Any) -> tuple[int, int] | None:
-        """(offset, compressed size) of the sheet's XML inside the file, for byte-based progress."""
-        try:
-            info = self._book._archive.getinfo(sheet._worksheet_path)
-        except (AttributeError, KeyError):  # openpyxl internals moved: fall back to rows
-            return None
-        if info.compress_size <= 0:
-            return None
-        return int(info.header_offset), int(info.compress_size)
-
-    def fraction_done(self) -> float:
-        """Rows passed / the declared row count; without one (some writers leave it out), the
-        part of the sheet's compressed XML read so far."""
-        member = self._member
-        if self._finished or not self._started or self._total > 0 or member is None:
-            return super().fraction_done()
-        try:
-            pos = self._raw.tell()
-        except (OSError, ValueError):
-            return super().fraction_done()
-        offset, size = member
-        return min(max((pos - offset) / size, 0.0), 0.99)
-
-    def _read_header(self) -> tuple[str, ...]:
-        for _, values in self._guarded(self._sheet_rows(1, last_row=1)):
-            return header_text(values)
-        return ()
-
-    def _guarded(self, it: Iterator[tuple[int, Iterable[Any]]]) -> Iterator[tuple[int, Iterable[Any]]]:
-        try:
-            yield from it
-        except OSError as exc:
-            raise file_error(self.path, exc) from exc
-        except Exception as exc:
-            raise _corrupt(exc) from exc
-
-    def _sheet_rows(self, first_row: int, last_row: int | None = None) -> Iterator[tuple[int, Iterable[Any]]]:
-        if self._sheet is None:
-            return iter(())
-        rows = self._sheet.iter_rows(min_row=first_row, max_row=last_row, values_only=True)
-        return enumerate(rows, first_row)
-
-    def close(self) -> None:
-        if not self._closed:
-            self._book.close()
-            self._raw.close()
-        super().close()
-
-
-class XlsReader(_ExcelReader):
-    """An .xls sheet read by calamine; the format caps a sheet at 65,536 rows, so it is held whole."""
+    The format caps a sheet at 65,536 rows and calamine holds it whole, as a dense area: one that
+    calamine could not hold fails before it tries (FILE_TOO_LARGE).
+    """
 
     format = "xls"
 
-    def __init__(self, path: Path, raw: io.FileIO, sheet: str | None) -> None:
+    def __init__(self, path: Path, raw: io.FileIO, sheet: str | None, limits: ReadLimits = DEFAULT_LIMITS) -> None:
         from python_calamine import CalamineWorkbook
 
+        from .xls_records import check_xls
+
         self.path = path
+        self._book = None
         try:
             with raw:
-                book = CalamineWorkbook.from_filelike(raw)
-        except OSError as exc:
-            raise file_error(path, exc) from exc
-        except Exception as exc:
-            raise _corrupt(exc) from exc
-        self._book = book
-        try:
+                data = raw.read()
+            checked = check_xls(data, sheet, limits)
+            if checked is not None:
+                self.warnings = checked.warnings
+            self._book = CalamineWorkbook.from_filelike(io.BytesIO(data))
+            del data
             self._sheet = self._pick(sheet)
             if self._sheet is not None:
                 end = self._sheet.end
                 self._total = end[0] + 1 if end else 0
             self.header = self._read_header()
-        except BatchDeskError:
+        except BaseException as exc:
             self.close()
-            raise
-        except Exception as exc:
-            self.close()
-            raise _corrupt(exc) from exc
+            if isinstance(exc, BatchDeskError) or not _is_failure(exc):
+                raise
+            if isinstance(exc, OSError):
+                raise file_error(path, exc) from exc
+            raise corrupt(exc) from exc
 
     def _pick(self, name: str | None) -> Any:
         book = self._book
+        assert book is not None
         if name is not None:
             if name not in book.sheet_names:
-                raise _no_sheet(name)
+                raise no_sheet(name)
             return book.get_sheet_by_name(name)
         if not book.sheet_names:
             return None
         return book.get_sheet_by_index(0)
 
     def _read_header(self) -> tuple[str, ...]:
-        if self._sheet is None:
-            return ()
-        for values in self._sheet.to_python(skip_empty_area=False, nrows=1):
+        for _, values in self._sheet_rows(1):
             return header_text(values)
         return ()
 
     def _sheet_rows(self, first_row: int) -> Iterator[tuple[int, Iterable[Any]]]:
-        if self._sheet is None:
-            return iter(())
-        # skip_empty_area=False keeps the sheet's own row and column positions (A1 at [0][0]).
-        rows = self._sheet.to_python(skip_empty_area=False)
-        return enumerate(rows[first_row - 1 :], first_row)
+        sheet = self._sheet
+        if sheet is None:
+            return
+        # Rows come from row 1 of the sheet, cells from the area's first column: pad to keep A1 at [0][0].
+        start = sheet.start
+        pad = [""] * (start[1] if start else 0)
+        try:
+            for num, values in enumerate(sheet.iter_rows(), 1):
+                if num >= first_row:
+                    yield num, pad + values if pad else values
+        except BaseException as exc:
+            if _is_failure(exc) and not isinstance(exc, Exception):
+                raise corrupt(exc) from exc
+            raise
 
     def close(self) -> None:
-        if not self._closed:
+        if not self._closed and self._book is not None:
             self._book.close()
         super().close()
 
 
-def open_excel(path: Path, raw: io.FileIO, head: bytes, sheet: str | None) -> _ExcelReader:
+def _is_failure(exc: BaseException) -> bool:
+    """An exception a damaged file can cause: any Exception, and the panic of calamine's Rust code
+    (pyo3's PanicException derives from BaseException, so `except Exception` lets it through)."""
+    return isinstance(exc, Exception) or type(exc).__name__ == "PanicException"
+
+
+def open_excel(
+    path: Path, raw: io.FileIO, head: bytes, sheet: str | None, limits: ReadLimits = DEFAULT_LIMITS
+) -> ExcelReaderBase:
     """The reader for an Excel file by its content (an .xls that is really .xlsx still opens)."""
     if head.startswith(XLSX_MAGIC):
-        return XlsxReader(path, raw, sheet)
+        from .xlsx_reader import XlsxReader
+
+        return XlsxReader(path, raw, sheet, limits)
     if head.startswith(XLS_MAGIC):
-        return XlsReader(path, raw, sheet)
+        return XlsReader(path, raw, sheet, limits)
     raw.close()
     raise PermanentError(ErrorCode.CORRUPT_FILE, detail="not an Excel workbook")

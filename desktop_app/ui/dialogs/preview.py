@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_app.domain.modes import BlankPolicy, ImportMode
 from desktop_app.ui.background import Background
 from desktop_app.ui.catalog import ImportCatalog
 from desktop_app.ui.mapping_memory import MappingMemory
@@ -32,6 +33,8 @@ log = logging.getLogger(__name__)
 
 ENCODINGS = ["utf-8", "utf-8-sig", "gb18030", "gbk", "big5", "utf-16", "shift_jis", "cp1252", "latin-1"]
 PREVIEW_ROWS = 20
+MODES = tuple(m.value for m in ImportMode)
+BLANKS = tuple(b.value for b in BlankPolicy)
 RED = QColor("#c62828")
 GREY = QColor("#8a8a8a")
 
@@ -56,6 +59,7 @@ class PreviewDialog(QDialog):
         *,
         import_type: str | None = None,
         dry_run: bool = False,
+        mode: str = "insert",
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -75,6 +79,14 @@ class PreviewDialog(QDialog):
         if import_type is not None and self.type_box.findData(import_type) >= 0:
             self.type_box.setCurrentIndex(self.type_box.findData(import_type))
         self.encoding_box = QComboBox()
+        # what to do with rows whose key is already in the table (the task's mode)
+        self.mode_box = QComboBox()
+        for value in MODES:
+            self.mode_box.addItem("", value)
+        self.mode_box.setCurrentIndex(max(0, self.mode_box.findData(mode)))
+        self.blank_box = QComboBox()
+        for value in BLANKS:
+            self.blank_box.addItem("", value)
         self.rows_table = QTableWidget()
         self.rows_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.mapping_table = QTableWidget(0, 2)
@@ -91,11 +103,16 @@ class PreviewDialog(QDialog):
         self.status_label = QLabel()
 
         self._type_label, self._encoding_label = QLabel(), QLabel()
+        self._mode_label, self._blank_label = QLabel(), QLabel()
         self._type_label.setBuddy(self.type_box)
         self._encoding_label.setBuddy(self.encoding_box)
+        self._mode_label.setBuddy(self.mode_box)
+        self._blank_label.setBuddy(self.blank_box)
         form = QFormLayout()
         form.addRow(self._type_label, self.type_box)
         form.addRow(self._encoding_label, self.encoding_box)
+        form.addRow(self._mode_label, self.mode_box)
+        form.addRow(self._blank_label, self.blank_box)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         self._rows_title, self._mapping_title = QLabel(), QLabel()
@@ -111,6 +128,8 @@ class PreviewDialog(QDialog):
         self.retranslate()
 
         self.type_box.currentIndexChanged.connect(lambda _i: self._show_mapping(recall=True))
+        self.mode_box.currentIndexChanged.connect(lambda _i: self._mode_changed())
+        self._mode_changed()
         self.encoding_box.activated.connect(lambda _i: self.reload())
         self.reload()
 
@@ -185,6 +204,19 @@ class PreviewDialog(QDialog):
         value = self.encoding_box.currentData()
         return str(value) if value else None
 
+    # --- the mode ------------------------------------------------------------------------
+
+    def mode(self) -> str:
+        return str(self.mode_box.currentData() or "insert")
+
+    def blank(self) -> str:
+        return str(self.blank_box.currentData() or "keep")
+
+    def _mode_changed(self) -> None:
+        updates = self.mode() in ("update", "upsert")
+        self.blank_box.setEnabled(updates)  # blank cells only matter when stored rows change
+        self._update_state()
+
     # --- mapping -------------------------------------------------------------------------
 
     def import_type(self) -> str | None:
@@ -249,8 +281,13 @@ class PreviewDialog(QDialog):
             if item is not None:
                 item.setForeground(QBrush(GREY if i not in used else self.palette().text().color()))
                 item.setToolTip("" if i in used else self.tr("Ignored: no column of this type"))
-        labels = {c.key: c.label for c in self._catalog.columns(self.import_type() or "")}
-        missing = [labels.get(key, key) for key in result.missing_required]
+        columns = self._catalog.columns(self.import_type() or "")
+        labels = {c.key: c.label for c in columns}
+        needed = result.missing_required
+        if self.mode() in ("update", "upsert"):  # an update needs the key; the other columns may be absent
+            keys = set(self._catalog.key_columns(self.import_type() or ""))
+            needed = tuple(k for k in keys if k not in result.index_by_key)
+        missing = [labels.get(key, key) for key in needed]
         self.missing_label.setText(self.tr("Missing required columns: %s") % "、".join(missing) if missing else "")
         self.missing_label.setVisible(bool(missing))
         ok_button.setEnabled(not missing)
@@ -270,6 +307,8 @@ class PreviewDialog(QDialog):
             "dry_run": self.dry_run_box.isChecked(),
             "encoding": self.chosen_encoding(),
             "header_overrides": self.header_overrides(),
+            "mode": self.mode(),
+            "blank": self.blank() if self.mode() in ("update", "upsert") else "keep",
         }
 
     def changeEvent(self, event: QEvent) -> None:
@@ -281,6 +320,21 @@ class PreviewDialog(QDialog):
         self.setWindowTitle(self.tr("Preview: %s") % self.path.name)
         self._type_label.setText(self.tr("Import &type:"))
         self._encoding_label.setText(self.tr("&Encoding:"))
+        self._mode_label.setText(self.tr("&Rows already in the table:"))
+        self._blank_label.setText(self.tr("&Blank cells:"))
+        mode_texts = {
+            "insert": self.tr("Add new rows only (a row already in the table is an error)"),
+            "insert_new": self.tr("Add new, skip existing"),
+            "update": self.tr("Update existing (only rows already in the table)"),
+            "upsert": self.tr("Add new and update existing"),
+        }
+        for i in range(self.mode_box.count()):
+            self.mode_box.setItemText(i, mode_texts[str(self.mode_box.itemData(i))])
+        blank_texts = {"keep": self.tr("Keep what is stored"), "clear": self.tr("Empty the stored value")}
+        for i in range(self.blank_box.count()):
+            self.blank_box.setItemText(i, blank_texts[str(self.blank_box.itemData(i))])
+        self.mode_box.setAccessibleName(self.tr("What to do with rows already in the table"))
+        self.blank_box.setAccessibleName(self.tr("What a blank cell does to a row being updated"))
         self._rows_title.setText(self.tr("First rows as they will be read:"))
         self._mapping_title.setText(self.tr("Headers and the columns they fill (* required):"))
         self.mapping_table.setHorizontalHeaderLabels([self.tr("Header in the file"), self.tr("Column")])

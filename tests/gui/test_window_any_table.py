@@ -1,0 +1,94 @@
+"""The window and imports into any table: the mode in words, templates, a broken user type shown with its problem."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from openpyxl import load_workbook
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialogButtonBox
+
+from desktop_app.domain.status import TaskStatus
+from desktop_app.ui.desk import Desk
+from tests.gui.conftest import SAMPLES
+from tests.gui.test_window_queue import TIMEOUT, open_preview, qtbot_left, wait_for_task, wait_status
+
+PRODUCTS = SAMPLES / "products.csv"
+BROKEN = """\
+name = "suppliers"
+title_zh = "供应商"
+title_en = "Suppliers"
+table = "suppliers"
+unique_key = "code"
+
+[[columns]]
+key = "code"
+label_zh = "编号"
+label_en = "Code"
+aliases = ["code"]
+required = "yes"
+"""
+
+
+def test_the_preview_offers_the_four_modes_in_words(qtbot: Any, make_desk: Any) -> None:
+    window = make_desk().window
+    dialog = open_preview(qtbot, window, PRODUCTS)
+    assert dialog.import_type() == "products"
+    texts = [dialog.mode_box.itemText(i) for i in range(dialog.mode_box.count())]
+    assert texts == ["Add new rows only (a row already in the table is an error)", "Add new, skip existing",
+                     "Update existing (only rows already in the table)", "Add new and update existing"]  # fmt: skip
+    assert not dialog.blank_box.isEnabled()  # blank cells only matter when rows are updated
+    dialog.mode_box.setCurrentIndex(3)
+    assert dialog.blank_box.isEnabled() and dialog.params()["mode"] == "upsert"
+    dialog.blank_box.setCurrentIndex(1)
+    assert dialog.params()["blank"] == "clear"
+    qtbot.mouseClick(dialog.buttons.button(QDialogButtonBox.StandardButton.Ok), qtbot_left())
+    task = wait_for_task(qtbot, window, 1)
+    assert (task.params["mode"], task.params["blank"]) == ("upsert", "clear")
+    done = wait_status(qtbot, window, task.task_no, TaskStatus.SUCCEEDED, TaskStatus.FAILED)
+    assert done.status is TaskStatus.SUCCEEDED and done.to_json()["inserted_count"] == 60
+
+
+def test_an_update_needs_only_the_key_columns(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    window = make_desk().window
+    prices = tmp_path / "prices.csv"
+    prices.write_text("商品编码,单价\nSKU-1001,1.00\n", encoding="utf-8")
+    dialog = open_preview(qtbot, window, prices)
+    dialog.type_box.setCurrentIndex(dialog.type_box.findData("products"))
+    ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
+    assert not ok.isEnabled() and "Product name" in dialog.missing_label.text()
+    dialog.mode_box.setCurrentIndex(dialog.mode_box.findData("update"))
+    assert ok.isEnabled() and dialog.missing_label.isHidden()
+
+
+def test_download_a_template(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    window = make_desk().window
+    panel = window.panel
+    assert not panel.template_button.isEnabled()  # no type chosen yet
+    panel.type_box.setCurrentIndex(panel.type_box.findData("price_list"))
+    assert panel.template_button.isEnabled()
+    with qtbot.waitSignal(panel.template_written, timeout=TIMEOUT) as written:
+        panel.write_template(tmp_path / "prices", "xlsx")
+    path = Path(written.args[0])
+    assert path == tmp_path / "prices.xlsx"
+    assert [c.value for c in load_workbook(path).worksheets[0][1]] == ["商品编码", "生效日期", "价格", "币种"]
+    assert window.last_message == f"Template saved: {path}"
+
+
+def test_a_broken_user_type_is_shown_with_its_problem(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    folder = tmp_path / "data" / "import_types"
+    folder.mkdir(parents=True)
+    (folder / "suppliers.toml").write_text(BROKEN, encoding="utf-8")
+    desk: Desk = make_desk()
+    box = desk.window.panel.type_box
+    qtbot.waitUntil(lambda: box.findText("suppliers (cannot be used)") >= 0, timeout=TIMEOUT)
+    index = box.findText("suppliers (cannot be used)")
+    assert "'required' must be true or false" in str(box.itemData(index, Qt.ItemDataRole.ToolTipRole))
+    assert not box.model().item(index).isEnabled()  # type: ignore[attr-defined]
+    assert box.findData("products") >= 0 and box.findData("customers") >= 0  # the others are there
+    # fixed while the window is open: it becomes a usable type at the next look
+    (folder / "suppliers.toml").write_text(BROKEN.replace('required = "yes"', "required = true"), encoding="utf-8")
+    desk.service.check_types()
+    qtbot.waitUntil(lambda: box.findData("suppliers") >= 0, timeout=TIMEOUT)
+    assert box.findText("suppliers (cannot be used)") < 0
