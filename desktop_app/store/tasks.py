@@ -202,7 +202,7 @@ class TaskStore:
             )
             with self.reading() as conn:
                 rows = conn.execute(query).all()
-            found = next((t for t in map(record_from_row, rows) if not t.summary.get("undone_by")), None)
+            found = next((t for t in map(record_from_row, rows) if _wrote_rows(t)), None)
             if found is not None:
                 return found
         return None
@@ -546,3 +546,12 @@ class TaskStore:
             current = conn.execute(select(tasks.c.summary).where(tasks.c.id == task_id).with_for_update()).scalar()
             merged = {**(current or {}), **fields}
             conn.execute(update(tasks).where(tasks.c.id == task_id).values(summary=merged, updated_at=self.now()))
+
+
+def _wrote_rows(task: TaskRecord) -> bool:
+    """Whether an ended import left rows of its own in a table: it inserted or updated some (rows it
+    skipped or found unchanged are not "imported"), and no undo took them back."""
+    if task.summary.get("undone_by"):
+        return False
+    kinds = task.to_json()
+    return bool(kinds.get("inserted_count", task.success_count) or kinds.get("updated_count"))

@@ -176,3 +176,14 @@ def test_composite_keys_in_every_mode(core: Core, tmp_path: Path) -> None:
     assert qty[("SO0001", 2)] == 9 and qty[("SO0001", 3)] == 2 and len(qty) == 5
     with open(task.error_csv or "", encoding="utf-8-sig") as handle:
         assert "订单号+行号“SO0001 / 3”在本文件前面的行中已经出现过" in handle.read()
+
+
+def test_a_run_that_wrote_nothing_leaves_the_file_not_imported(core: Core, tmp_path: Path, stocked: TaskRecord) -> None:
+    path = tmp_path / "base.csv"
+    skipped = run_type_import(core, path, "products", mode="insert_new")
+    assert skipped.to_json()["skipped_count"] == 10 and skipped.success_count == 10
+    again = core.submitter().submit_import(ImportOptions(file=path, import_type="products", mode="insert_new"),  # type: ignore[arg-type]
+                                           user="tester")  # fmt: skip
+    assert not again.refused  # the first run inserted and updated nothing: nothing would land twice
+    refused = core.submitter().submit_import(ImportOptions(file=path, import_type="products"), user="tester")
+    assert refused.refused and refused.duplicate_of == stocked.task_no

@@ -1,0 +1,105 @@
+"""kill -9 during an update, an upsert and an undo, then a restart: each row changed once, undone once."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Iterator
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from desktop_app.app import Core, build_core
+from desktop_app.domain.status import TaskStatus
+from desktop_app.domain.task import TaskRecord
+from desktop_app.store import import_log
+from desktop_app.store.import_log import LogAction
+from tests.integration.test_import_crash import _cli
+from tests.integration.test_import_modes import PRODUCT_HEADER, product
+from tests.support.imports import rows_of, run_type_import, write_rows
+
+ROWS = 20_000
+
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")]
+
+
+@pytest.fixture
+def core(db_url: str, tmp_path: Path) -> Iterator[Core]:
+    core = build_core(data_dir=tmp_path / "data", db_url=db_url)
+    yield core
+    core.store.engine.dispose()
+
+
+def prices(core: Core) -> dict[str, Decimal]:
+    return {sku: Decimal(str(p)) for sku, p in rows_of(core, "products", ["sku", "unit_price"], ["sku"])}
+
+
+def crash_and_finish(core: Core, db_url: str, data_dir: Path, task_no: str, *, progress: int) -> TaskRecord:
+    """Run the queued task in a worker process, kill -9 it once `progress` rows are in, run it to the end."""
+    worker = _cli(db_url, data_dir, "worker")
+    try:
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline:
+            task = core.store.get(task_no)
+            if task is not None and (task.success_count >= progress or task.status.is_final):
+                break
+            time.sleep(0.02)
+        assert task is not None and task.status is TaskStatus.RUNNING, "killed before it ended"
+        worker.kill()
+        worker.wait(30)
+    finally:
+        if worker.poll() is None:
+            worker.kill()
+        worker.communicate()
+    restarted = _cli(db_url, data_dir, "worker")
+    try:
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline:
+            task = core.store.get(task_no)
+            if task is not None and task.status.is_final:
+                return task
+            time.sleep(0.2)
+        raise AssertionError("the task did not finish after the restart")
+    finally:
+        restarted.terminate()
+        restarted.communicate(timeout=60)
+
+
+def submit(db_url: str, data_dir: Path, *args: str) -> str:
+    proc = _cli(db_url, data_dir, *args, "--json", "--user", "tester")
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    return str(json.loads(out)["task_no"])
+
+
+@pytest.mark.parametrize("mode", ["update", "upsert"])
+def test_kill_9_mid_update_then_restart_changes_each_row_once(core: Core, db_url: str, tmp_path: Path,
+                                                              mode: str) -> None:  # fmt: skip
+    data_dir = tmp_path / "data"
+    start = write_rows(tmp_path / "base.csv", PRODUCT_HEADER, [product(n) for n in range(1, ROWS + 1)])
+    base = run_type_import(core, start, "products", batch_size=2000)
+    assert base.success_count == ROWS
+    before = prices(core)
+    # update: every row a new price; upsert: the second half new rows as well
+    first = 1 if mode == "update" else ROWS // 2 + 1
+    rows = [product(n, 单价=f"{n + 1}.25") for n in range(first, first + ROWS)]
+    path = write_rows(tmp_path / "changes.csv", PRODUCT_HEADER, rows)
+    task_no = submit(db_url, data_dir, "submit", str(path), "--type", "products", "--mode", mode, "--batch-size", "200")
+    task = crash_and_finish(core, db_url, data_dir, task_no, progress=ROWS // 5)
+    assert task.status is TaskStatus.SUCCEEDED and task.recoveries == 1, task.error_msg
+    inserted = 0 if mode == "update" else ROWS // 2
+    j = task.to_json()
+    assert (j["inserted_count"], j["updated_count"], j["unchanged_count"], j["fail_count"]) == (
+        inserted, ROWS - inserted, 0, 0)  # fmt: skip
+    with core.store.reading() as conn:
+        assert import_log.count(conn, task_no, [LogAction.UPDATED]) == ROWS - inserted  # each update recorded once
+    now = prices(core)
+    assert all(now[f"SKU-{n:04d}"] == Decimal(f"{n + 1}.25") for n in range(first, first + ROWS))
+    # and the values it replaced were recorded once: the undo puts every one back
+    undo_no = submit(db_url, data_dir, "undo", task_no)
+    undone = crash_and_finish(core, db_url, data_dir, undo_no, progress=ROWS // 10)
+    j = undone.to_json()
+    assert (j["deleted_count"], j["restored_count"], j["kept_count"]) == (inserted, ROWS - inserted, 0)
+    assert undone.status is TaskStatus.SUCCEEDED and prices(core) == before
