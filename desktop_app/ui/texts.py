@@ -10,6 +10,7 @@ from PySide6.QtCore import QCoreApplication
 from desktop_app.domain.retry import BASE_DELAYS
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
+from desktop_app.ui.encodings import encoding_words
 
 MAX_RETRIES = len(BASE_DELAYS)  # a transient error is retried this often, then the task fails
 
@@ -69,17 +70,9 @@ def expired_tip(record: TaskRecord) -> str | None:
     return QCoreApplication.translate("TaskTexts", "The retention clean-up deleted this task's files.")
 
 
-def encoding_text(encoding: str) -> str:
-    if encoding == "gb18030":
-        return QCoreApplication.translate("TaskTexts", "GB18030 (Chinese Windows)")
-    if encoding == "utf-8-sig":
-        return QCoreApplication.translate("TaskTexts", "UTF-8 with BOM (Excel)")
-    return encoding
-
-
 def format_text(params: dict[str, Any]) -> str:
     """An export's format as the clerk reads it: "CSV, UTF-8 with BOM (Excel)" or "XLSX"."""
     fmt = str(params.get("format", "csv"))
     if fmt == "csv":
-        return f"CSV, {encoding_text(str(params.get('encoding', 'utf-8-sig')))}"
+        return f"CSV, {encoding_words(str(params.get('encoding', 'utf-8-sig')))}"
     return fmt.upper()

@@ -168,6 +168,61 @@
     </message>
 </context>
 <context>
+    <name>Encodings</name>
+    <message>
+        <source>Unicode (UTF-8)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>UTF-8 with BOM (Excel)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unicode (UTF-16) - Excel&apos;s &quot;Unicode text&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unicode (UTF-32)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chinese (GBK) - Excel on Chinese Windows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Traditional Chinese (Big5) - Taiwan, Hong Kong</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Japanese (Shift-JIS)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Korean (EUC-KR)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Western (Windows-1252) - Excel on English Windows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Western (Latin-1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Plain English text (ASCII)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>detected from the file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Detected: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ExportDialog</name>
     <message>
         <source>(any)</source>
@@ -875,14 +930,6 @@
     </message>
     <message>
         <source>The retention clean-up deleted this task&apos;s files.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>GB18030 (Chinese Windows)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>UTF-8 with BOM (Excel)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

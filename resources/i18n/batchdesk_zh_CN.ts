@@ -168,6 +168,61 @@
     </message>
 </context>
 <context>
+    <name>Encodings</name>
+    <message>
+        <source>Unicode (UTF-8)</source>
+        <translation>Unicode（UTF-8）</translation>
+    </message>
+    <message>
+        <source>UTF-8 with BOM (Excel)</source>
+        <translation>UTF-8 带 BOM（Excel）</translation>
+    </message>
+    <message>
+        <source>Unicode (UTF-16) - Excel&apos;s &quot;Unicode text&quot;</source>
+        <translation>Unicode（UTF-16）- Excel 的“Unicode 文本”</translation>
+    </message>
+    <message>
+        <source>Unicode (UTF-32)</source>
+        <translation>Unicode（UTF-32）</translation>
+    </message>
+    <message>
+        <source>Chinese (GBK) - Excel on Chinese Windows</source>
+        <translation>简体中文（GBK）- 中文版 Windows 上的 Excel</translation>
+    </message>
+    <message>
+        <source>Traditional Chinese (Big5) - Taiwan, Hong Kong</source>
+        <translation>繁体中文（Big5）- 台湾、香港</translation>
+    </message>
+    <message>
+        <source>Japanese (Shift-JIS)</source>
+        <translation>日文（Shift-JIS）</translation>
+    </message>
+    <message>
+        <source>Korean (EUC-KR)</source>
+        <translation>韩文（EUC-KR）</translation>
+    </message>
+    <message>
+        <source>Western (Windows-1252) - Excel on English Windows</source>
+        <translation>西欧（Windows-1252）- 英文版 Windows 上的 Excel</translation>
+    </message>
+    <message>
+        <source>Western (Latin-1)</source>
+        <translation>西欧（Latin-1）</translation>
+    </message>
+    <message>
+        <source>Plain English text (ASCII)</source>
+        <translation>纯英文文本（ASCII）</translation>
+    </message>
+    <message>
+        <source>detected from the file</source>
+        <translation>从文件自动识别</translation>
+    </message>
+    <message>
+        <source>Detected: %1</source>
+        <translation>自动识别：%1</translation>
+    </message>
+</context>
+<context>
     <name>ExportDialog</name>
     <message>
         <source>(any)</source>
@@ -876,14 +931,6 @@
     <message>
         <source>The retention clean-up deleted this task&apos;s files.</source>
         <translation>保留期清理已删除这个任务的文件。</translation>
-    </message>
-    <message>
-        <source>GB18030 (Chinese Windows)</source>
-        <translation>GB18030（中文 Windows）</translation>
-    </message>
-    <message>
-        <source>UTF-8 with BOM (Excel)</source>
-        <translation>UTF-8 带 BOM（Excel）</translation>
     </message>
 </context>
 <context>
