@@ -519,6 +519,85 @@
     </message>
 </context>
 <context>
+    <name>Outcomes</name>
+    <message>
+        <source>Nothing completed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing completed: %1 references are still not found</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Completed %1 of %2 references</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Done: %1 rows exported</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checked: all %1 rows are valid</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Done: %1 rows imported</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled before any row was imported</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled: %1 of %2 imported; they stay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled: %1 imported; they stay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checked: %1 of %2 rows valid, %3 rows with errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Done: %1 of %2 imported, %3 rows with errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed check: %1 of %2 rows valid, %3 rows with errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed: %1 of %2 imported, %3 rows with errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed: nothing imported, %3 rows with errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed after %1 rows were imported: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2) ended: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ended: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>PreviewDialog</name>
     <message>
         <source>Reading the file…</source>
@@ -866,6 +945,10 @@
 <context>
     <name>TaskTableModel</name>
     <message>
+        <source>While a task runs: rows per second, and the time left at that speed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Task</source>
         <translation type="unfinished"></translation>
     </message>
@@ -902,11 +985,23 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Speed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Elapsed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Created</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 rows per second</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; about %1 left</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

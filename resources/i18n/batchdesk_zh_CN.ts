@@ -519,6 +519,85 @@
     </message>
 </context>
 <context>
+    <name>Outcomes</name>
+    <message>
+        <source>Nothing completed</source>
+        <translation>未补全任何关联</translation>
+    </message>
+    <message>
+        <source>Nothing completed: %1 references are still not found</source>
+        <translation>未补全任何关联：仍有 %1 个关联找不到</translation>
+    </message>
+    <message>
+        <source>Completed %1 of %2 references</source>
+        <translation>已补全 %1 个关联（共 %2 个）</translation>
+    </message>
+    <message>
+        <source>Done: %1 rows exported</source>
+        <translation>已完成：导出 %1 行</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <source>Checked: all %1 rows are valid</source>
+        <translation>校验完成：%1 行全部有效</translation>
+    </message>
+    <message>
+        <source>Done: %1 rows imported</source>
+        <translation>已完成：导入 %1 行</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>Cancelled before any row was imported</source>
+        <translation>已取消，没有导入任何行</translation>
+    </message>
+    <message>
+        <source>Cancelled: %1 of %2 imported; they stay</source>
+        <translation>已取消：已导入 %1 行（共 %2 行），这些行保留</translation>
+    </message>
+    <message>
+        <source>Cancelled: %1 imported; they stay</source>
+        <translation>已取消：已导入 %1 行，这些行保留</translation>
+    </message>
+    <message>
+        <source>Checked: %1 of %2 rows valid, %3 rows with errors</source>
+        <translation>校验完成：%1 行有效（共 %2 行），%3 行有错误</translation>
+    </message>
+    <message>
+        <source>Done: %1 of %2 imported, %3 rows with errors</source>
+        <translation>已完成：导入 %1 行（共 %2 行），%3 行有错误</translation>
+    </message>
+    <message>
+        <source>Failed check: %1 of %2 rows valid, %3 rows with errors</source>
+        <translation>校验未通过：%1 行有效（共 %2 行），%3 行有错误</translation>
+    </message>
+    <message>
+        <source>Failed: %1 of %2 imported, %3 rows with errors</source>
+        <translation>失败：已导入 %1 行（共 %2 行），%3 行有错误</translation>
+    </message>
+    <message>
+        <source>Failed: nothing imported, %3 rows with errors</source>
+        <translation>失败：没有导入任何行，%3 行有错误</translation>
+    </message>
+    <message>
+        <source>Failed after %1 rows were imported: %2</source>
+        <translation>导入 %1 行后失败：%2</translation>
+    </message>
+    <message>
+        <source>%1 (%2) ended: %3</source>
+        <translation>%1（%2）已结束：%3</translation>
+    </message>
+    <message>
+        <source>%1 ended: %3</source>
+        <translation>%1 已结束：%3</translation>
+    </message>
+</context>
+<context>
     <name>PreviewDialog</name>
     <message>
         <source>Reading the file…</source>
@@ -866,6 +945,10 @@
 <context>
     <name>TaskTableModel</name>
     <message>
+        <source>While a task runs: rows per second, and the time left at that speed</source>
+        <translation>任务运行时：每秒处理的行数，以及按此速度的剩余时间</translation>
+    </message>
+    <message>
         <source>Task</source>
         <translation>任务</translation>
     </message>
@@ -902,12 +985,24 @@
         <translation>失败</translation>
     </message>
     <message>
+        <source>Speed</source>
+        <translation>速度</translation>
+    </message>
+    <message>
         <source>Elapsed</source>
         <translation>耗时</translation>
     </message>
     <message>
         <source>Created</source>
         <translation>创建时间</translation>
+    </message>
+    <message>
+        <source>%1 rows per second</source>
+        <translation>每秒 %1 行</translation>
+    </message>
+    <message>
+        <source>; about %1 left</source>
+        <translation>，约剩 %1</translation>
     </message>
 </context>
 <context>

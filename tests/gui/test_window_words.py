@@ -3,7 +3,61 @@ technical details, and the toolbar."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import pytest
+
+from desktop_app.domain.status import TaskStatus
 from desktop_app.ui.encodings import encoding_words
+from desktop_app.ui.outcomes import Tone
+from desktop_app.ui.task_model import STAGE, STATUS, ToneRole
+from tests.gui.test_task_model import loaded_model
+
+THRESHOLD_MSG = "10 rows failed (50.0%, above 30%): the import counts as failed; the 10 rows that went in stay"
+
+
+# --- 4: "Failed" when rows went in --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("status", "counts", "dry_run", "error", "expected"),
+    [
+        (TaskStatus.FAILED, (20, 10, 10), False, THRESHOLD_MSG, "Failed: 10 of 20 imported, 10 rows with errors"),
+        (TaskStatus.FAILED, (20, 0, 20), False, THRESHOLD_MSG, "Failed: nothing imported, 20 rows with errors"),
+        (TaskStatus.FAILED, (0, 0, 0), False, "The file is empty", "Failed: The file is empty"),
+        (TaskStatus.FAILED, (900, 400, 0), False, "File changed", "Failed after 400 rows were imported: File changed"),
+        (TaskStatus.FAILED, (20, 10, 10), True, None, "Failed check: 10 of 20 rows valid, 10 rows with errors"),
+        (TaskStatus.PARTIALLY_SUCCEEDED, (50, 37, 13), False, None, "Done: 37 of 50 imported, 13 rows with errors"),
+        (TaskStatus.SUCCEEDED, (200, 200, 0), False, None, "Done: 200 rows imported"),
+        (TaskStatus.SUCCEEDED, (200, 200, 0), True, None, "Checked: all 200 rows are valid"),
+        (TaskStatus.CANCELLED, (200_000, 56_000, 0), False, None, "Cancelled: 56,000 of 200,000 imported; they stay"),
+        (TaskStatus.CANCELLED, (0, 0, 0), False, None, "Cancelled before any row was imported"),
+    ],
+)
+def test_the_list_says_how_an_import_ended_in_words(
+    status: TaskStatus, counts: tuple[int, int, int], dry_run: bool, error: str | None, expected: str
+) -> None:
+    model, _ = loaded_model(1)
+    total, ok, bad = counts
+    record = model.record(0)
+    model.upsert(replace(record, status=status, total_count=total, success_count=ok, fail_count=bad, error_msg=error,
+                         params={**record.params, "dry_run": dry_run}))  # fmt: skip
+    assert model.index(0, STAGE).data() == expected
+
+
+def test_a_completion_that_completed_nothing_does_not_look_like_success() -> None:
+    model, _ = loaded_model(2)
+    nothing = replace(model.record(0), task_type="complete_references", status=TaskStatus.SUCCEEDED, total_count=4,
+                      success_count=0, params={"task_no": "T1"})  # fmt: skip
+    some = replace(model.record(1), task_type="complete_references", status=TaskStatus.SUCCEEDED, total_count=4,
+                   success_count=3, params={"task_no": "T1"})  # fmt: skip
+    model.upsert(nothing)
+    model.upsert(some)
+    assert model.index(0, STATUS).data() == "Nothing completed"
+    assert model.index(0, STATUS).data(ToneRole) == Tone.WARNING.value, "amber, not green"
+    assert model.index(0, STAGE).data() == "Nothing completed: 4 references are still not found"
+    assert model.index(1, STATUS).data() == "Succeeded" and model.index(1, STATUS).data(ToneRole) == Tone.GOOD.value
+    assert model.index(1, STAGE).data() == "Completed 3 of 4 references"
 
 
 def test_encodings_are_named_in_words() -> None:
