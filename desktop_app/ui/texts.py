@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication
@@ -28,6 +29,11 @@ def status_text(status: TaskStatus) -> str:
     if status is TaskStatus.FAILED:
         return QCoreApplication.translate("Status", "Failed")
     return QCoreApplication.translate("Status", "Cancelled")
+
+
+def without_mnemonic(text: str) -> str:
+    """A menu text for a toolbar or a list: "导出(&X)…" -> "导出…", "E&xport…" -> "Export…"."""
+    return re.sub(r"\(&[^)]\)", "", text).replace("&&", "\0").replace("&", "").replace("\0", "&").strip()
 
 
 def local_time(stamp: dt.datetime, fmt: str = "%H:%M") -> str:

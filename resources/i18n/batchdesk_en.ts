@@ -691,19 +691,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;Database URL:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Database &amp;password:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Concurrent &amp;tasks:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Batch size (rows per commit):</source>
+        <source>&amp;Language:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -719,7 +707,19 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;Language:</source>
+        <source>&amp;Database URL:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Database &amp;password:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Concurrent &amp;tasks:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Batch size (rows per commit):</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -743,7 +743,15 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The language changes at once; the database and the number of concurrent tasks take effect at the next start.</source>
+        <source>The language and the limits apply at once.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Advanced: database and tuning</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Usually set up once by whoever installs BatchDesk. The database and the number of concurrent tasks take effect at the next start.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -691,20 +691,8 @@
         <translation>设置</translation>
     </message>
     <message>
-        <source>&amp;Database URL:</source>
-        <translation>数据库地址(&amp;D)：</translation>
-    </message>
-    <message>
-        <source>Database &amp;password:</source>
-        <translation>数据库密码(&amp;P)：</translation>
-    </message>
-    <message>
-        <source>Concurrent &amp;tasks:</source>
-        <translation>同时执行的任务数(&amp;T)：</translation>
-    </message>
-    <message>
-        <source>&amp;Batch size (rows per commit):</source>
-        <translation>批大小（每次提交的行数）(&amp;B)：</translation>
+        <source>&amp;Language:</source>
+        <translation>语言(&amp;L)：</translation>
     </message>
     <message>
         <source>Largest &amp;file (MB):</source>
@@ -719,8 +707,20 @@
         <translation>结果保留天数(&amp;D)：</translation>
     </message>
     <message>
-        <source>&amp;Language:</source>
-        <translation>语言(&amp;L)：</translation>
+        <source>&amp;Database URL:</source>
+        <translation>数据库地址(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>Database &amp;password:</source>
+        <translation>数据库密码(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>Concurrent &amp;tasks:</source>
+        <translation>同时执行的任务数(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>&amp;Batch size (rows per commit):</source>
+        <translation>批大小（每次提交的行数）(&amp;B)：</translation>
     </message>
     <message>
         <source>empty: the embedded database in the data folder</source>
@@ -743,8 +743,16 @@
         <translation>密码不会保存：每次启动 BatchDesk 时询问。</translation>
     </message>
     <message>
-        <source>The language changes at once; the database and the number of concurrent tasks take effect at the next start.</source>
-        <translation>语言立即生效；数据库和并发任务数在下次启动时生效。</translation>
+        <source>The language and the limits apply at once.</source>
+        <translation>语言和限制立即生效。</translation>
+    </message>
+    <message>
+        <source>&amp;Advanced: database and tuning</source>
+        <translation>高级：数据库与性能(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Usually set up once by whoever installs BatchDesk. The database and the number of concurrent tasks take effect at the next start.</source>
+        <translation>通常由安装 BatchDesk 的人设置一次。数据库和同时运行的任务数在下次启动时生效。</translation>
     </message>
 </context>
 <context>

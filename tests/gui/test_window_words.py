@@ -4,10 +4,12 @@ technical details, and the toolbar."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
 from desktop_app.domain.status import TaskStatus
+from desktop_app.ui.desk import Desk
 from desktop_app.ui.encodings import encoding_words
 from desktop_app.ui.outcomes import Tone
 from desktop_app.ui.task_model import STAGE, STATUS, ToneRole
@@ -69,3 +71,18 @@ def test_encodings_are_named_in_words() -> None:
     assert encoding_words("latin-1") == "Western (Latin-1)"
     assert encoding_words("utf-16") == 'Unicode (UTF-16) - Excel\'s "Unicode text"'
     assert encoding_words("koi8-r") == "koi8-r", "one it does not know keeps its name"
+
+
+def test_the_settings_put_the_database_and_the_batch_size_under_advanced(qtbot: Any, make_desk: Any) -> None:
+    desk: Desk = make_desk()
+    desk.open_settings()
+    dialog = desk.settings_dialog
+    assert dialog is not None
+    qtbot.waitUntil(dialog.isVisible)
+    for everyday in (dialog.language_box, dialog.file_mb_box, dialog.rows_box, dialog.retention_box):
+        assert everyday.isVisible()
+    technical = (dialog.db_edit, dialog.password_edit, dialog.workers_box, dialog.batch_box)
+    assert not any(w.isVisible() for w in technical)
+    dialog.advanced.set_expanded(True)
+    assert all(w.isVisible() for w in technical)
+    dialog.reject()
