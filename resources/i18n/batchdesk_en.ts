@@ -39,10 +39,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>detected</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>attempt %1, retries %2 of %4, recoveries %3</source>
         <translation type="unfinished"></translation>
     </message>
@@ -87,7 +83,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Awaiting completion</source>
+        <source>Rows awaiting references</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -115,7 +111,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Error</source>
+        <source>Reason</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -156,6 +152,22 @@
     </message>
     <message>
         <source>Parameters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Task type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Error code</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Summary file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Technical details</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -39,10 +39,6 @@
         <translation>否</translation>
     </message>
     <message>
-        <source>detected</source>
-        <translation>自动识别</translation>
-    </message>
-    <message>
         <source>attempt %1, retries %2 of %4, recoveries %3</source>
         <translation>第 %1 次执行，重试 %2 次（最多 %4 次），恢复 %3 次</translation>
     </message>
@@ -87,8 +83,8 @@
         <translation>文件替换</translation>
     </message>
     <message>
-        <source>Awaiting completion</source>
-        <translation>待补全</translation>
+        <source>Rows awaiting references</source>
+        <translation>待补全关联的行</translation>
     </message>
     <message>
         <source>File</source>
@@ -115,8 +111,8 @@
         <translation>结果</translation>
     </message>
     <message>
-        <source>Error</source>
-        <translation>错误</translation>
+        <source>Reason</source>
+        <translation>原因</translation>
     </message>
     <message>
         <source>Warnings</source>
@@ -157,6 +153,22 @@
     <message>
         <source>Parameters</source>
         <translation>参数</translation>
+    </message>
+    <message>
+        <source>Task type</source>
+        <translation>任务类型</translation>
+    </message>
+    <message>
+        <source>Error code</source>
+        <translation>错误代码</translation>
+    </message>
+    <message>
+        <source>Summary file</source>
+        <translation>汇总文件</translation>
+    </message>
+    <message>
+        <source>Technical details</source>
+        <translation>技术细节</translation>
     </message>
     <message>
         <source>Log of this task:</source>

@@ -13,8 +13,11 @@ from desktop_app.ui.desk import Desk
 from desktop_app.ui.encodings import encoding_words
 from desktop_app.ui.outcomes import Tone
 from desktop_app.ui.task_model import STAGE, STATUS, ToneRole
+from tests.gui.conftest import SAMPLES
 from tests.gui.test_task_model import loaded_model
+from tests.gui.test_window_queue import TIMEOUT, wait_for_task, wait_status
 
+GBK = SAMPLES / "customers_gbk.csv"
 THRESHOLD_MSG = "10 rows failed (50.0%, above 30%): the import counts as failed; the 10 rows that went in stay"
 
 
@@ -86,3 +89,22 @@ def test_the_settings_put_the_database_and_the_batch_size_under_advanced(qtbot: 
     dialog.advanced.set_expanded(True)
     assert all(w.isVisible() for w in technical)
     dialog.reject()
+
+
+def test_details_name_the_detected_encoding_in_words_and_fold_the_technical_ones(qtbot: Any, make_desk: Any) -> None:
+    desk: Desk = make_desk()
+    window = desk.window
+    desk.service.submit_import(GBK, {"import_type": "customers", "encoding": None})
+    task = wait_for_task(qtbot, window, 1)
+    done = wait_status(qtbot, window, task.task_no, TaskStatus.SUCCEEDED)
+    window.select_task(done.id)
+    window.actions_.details.trigger()
+    details = window.details
+    assert details.value("encoding") == "Detected: Chinese (GBK) - Excel on Chinese Windows"
+    assert details.value("type") == "Customer import", "no raw task type"
+    technical = [details._labels[key] for key in ("owner", "params", "task_type")] + [details.log_view]
+    assert all(not w.isVisible() for w in technical), "Run by, parameters and log lines are folded away"
+    assert details.value("owner") and details.value("params").startswith("{")
+    details.technical.set_expanded(True)
+    assert all(w.isVisible() for w in technical)
+    qtbot.waitUntil(lambda: done.task_no in details.log_view.toPlainText(), timeout=TIMEOUT)
