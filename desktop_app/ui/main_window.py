@@ -25,6 +25,7 @@ from desktop_app.domain.task import SubmitResult, TaskRecord
 from desktop_app.ui.catalog import ImportCatalog
 from desktop_app.ui.delegates import ProgressDelegate, StatusDelegate
 from desktop_app.ui.details import DetailsPanel
+from desktop_app.ui.dialogs.confirm_cancel import CancelQuestion
 from desktop_app.ui.dialogs.export import ExportDialog, ExportRequest
 from desktop_app.ui.dialogs.preview import PreviewDialog
 from desktop_app.ui.filter_bar import FilterBar
@@ -77,6 +78,7 @@ class MainWindow(QMainWindow):
         self.preview: PreviewDialog | None = None
         self.export_dialog: ExportDialog | None = None
         self.question: QMessageBox | None = None
+        self.cancel_question: CancelQuestion | None = None
         self.last_message = ""
         self.allow_close = False
 
@@ -207,6 +209,7 @@ class MainWindow(QMainWindow):
         self.table.doubleClicked.connect(lambda _i: self.actions_.details.trigger())
         self.table.customContextMenuRequested.connect(self._context_menu)
         self.actions_.details_requested.connect(self._show_details)
+        self.actions_.cancel_requested.connect(self.ask_cancel)
         self.actions_.problem.connect(self.inform)
         s.problem.connect(self.inform)
         self.tray.show_requested.connect(self.bring_to_front)
@@ -423,6 +426,25 @@ class MainWindow(QMainWindow):
     def _task_ended(self, record: TaskRecord) -> None:
         if not self.isActiveWindow() or self.isMinimized() or not self.isVisible():
             self.tray.task_ended(record)
+
+    def ask_cancel(self, record: TaskRecord) -> None:
+        """Cancel only after a question that names the task and what is already in (non-blocking)."""
+        if self.cancel_question is not None:
+            self.cancel_question.raise_()
+            return
+        row = self.model.row_of(record.id)  # the newest snapshot: progress ticks included
+        box = CancelQuestion(self.model.record(row) if row is not None else record, self)
+        self.cancel_question = box
+
+        def answered(_result: int) -> None:
+            if self.cancel_question is box:
+                self.cancel_question = None
+            box.deleteLater()
+            if box.clickedButton() is box.cancel_button:
+                self.actions_.confirm_cancel(record)
+
+        box.finished.connect(answered)
+        box.open()
 
     def bring_to_front(self) -> None:
         self.showNormal()

@@ -23,10 +23,13 @@ class TaskActions(QObject):
 
     Signals:
         details_requested(TaskRecord): the clerk asked for the details panel.
+        cancel_requested(TaskRecord): the clerk asked to cancel the task (the window asks first, then
+            calls confirm_cancel()).
         problem(str): an action could not be done; a plain-language reason to show.
     """
 
     details_requested = Signal(object)
+    cancel_requested = Signal(object)
     problem = Signal(str)
 
     def __init__(
@@ -123,8 +126,12 @@ class TaskActions(QObject):
             self._submit(self._service.reimport_errors(self.record))
 
     def _cancel(self) -> None:
-        if self.record is not None:
-            self._service.cancel(self.record)
+        if self.record is not None and self.cancel.isEnabled():
+            self.cancel_requested.emit(self.record)
+
+    def confirm_cancel(self, record: TaskRecord) -> None:
+        """The clerk confirmed: cancel the task (committed rows stay)."""
+        self._service.cancel(record)
 
     def _retry(self) -> None:
         if self.record is not None:

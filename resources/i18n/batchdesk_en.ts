@@ -2,6 +2,53 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en_US">
 <context>
+    <name>CancelQuestion</name>
+    <message>
+        <source>Cancel task %1 (%2)?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel task %1?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel the task?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel the &amp;task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Keep running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>It has not started yet: nothing is imported.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The export stops; no file is written.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The task stops where it is.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>It only checks the file: nothing was imported.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 rows are in. They stay in the table; the rest of the file is not imported.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 rows are in. They stay in the table; the rest of the file is not imported.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Desk</name>
     <message>
         <source>BatchDesk</source>

@@ -2,6 +2,53 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>CancelQuestion</name>
+    <message>
+        <source>Cancel task %1 (%2)?</source>
+        <translation>要取消任务 %1（%2）吗？</translation>
+    </message>
+    <message>
+        <source>Cancel task %1?</source>
+        <translation>要取消任务 %1 吗？</translation>
+    </message>
+    <message>
+        <source>Cancel the task?</source>
+        <translation>取消任务？</translation>
+    </message>
+    <message>
+        <source>Cancel the &amp;task</source>
+        <translation>取消任务(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Keep running</source>
+        <translation>继续运行(&amp;K)</translation>
+    </message>
+    <message>
+        <source>It has not started yet: nothing is imported.</source>
+        <translation>任务还没有开始：尚未导入任何数据。</translation>
+    </message>
+    <message>
+        <source>The export stops; no file is written.</source>
+        <translation>导出将停止，不会生成文件。</translation>
+    </message>
+    <message>
+        <source>The task stops where it is.</source>
+        <translation>任务将在当前位置停止。</translation>
+    </message>
+    <message>
+        <source>It only checks the file: nothing was imported.</source>
+        <translation>这是仅校验任务：没有导入任何数据。</translation>
+    </message>
+    <message>
+        <source>%1 of %2 rows are in. They stay in the table; the rest of the file is not imported.</source>
+        <translation>已导入 %1 行（共 %2 行）。这些行会保留在表中；文件中其余的行不再导入。</translation>
+    </message>
+    <message>
+        <source>%1 rows are in. They stay in the table; the rest of the file is not imported.</source>
+        <translation>已导入 %1 行。这些行会保留在表中；文件中其余的行不再导入。</translation>
+    </message>
+</context>
+<context>
     <name>Desk</name>
     <message>
         <source>BatchDesk</source>
