@@ -27,6 +27,7 @@ from desktop_app.ui.delegates import ProgressDelegate, StatusDelegate
 from desktop_app.ui.details import DetailsPanel
 from desktop_app.ui.dialogs.confirm_cancel import CancelQuestion
 from desktop_app.ui.dialogs.export import ExportDialog, ExportRequest
+from desktop_app.ui.dialogs.open_failed import OpenFailedDialog
 from desktop_app.ui.dialogs.preview import PreviewDialog
 from desktop_app.ui.filter_bar import FilterBar
 from desktop_app.ui.mapping_memory import MappingMemory
@@ -79,6 +80,7 @@ class MainWindow(QMainWindow):
         self.export_dialog: ExportDialog | None = None
         self.question: QMessageBox | None = None
         self.cancel_question: CancelQuestion | None = None
+        self.open_failed_dialog: OpenFailedDialog | None = None
         self.last_message = ""
         self.allow_close = False
 
@@ -210,6 +212,7 @@ class MainWindow(QMainWindow):
         self.table.customContextMenuRequested.connect(self._context_menu)
         self.actions_.details_requested.connect(self._show_details)
         self.actions_.cancel_requested.connect(self.ask_cancel)
+        self.actions_.open_failed.connect(self.open_failed)
         self.actions_.problem.connect(self.inform)
         s.problem.connect(self.inform)
         self.tray.show_requested.connect(self.bring_to_front)
@@ -445,6 +448,15 @@ class MainWindow(QMainWindow):
 
         box.finished.connect(answered)
         box.open()
+
+    def open_failed(self, path: Path) -> None:
+        """The desktop had no program for a task's file: say so, with its path, Copy path, Show in folder."""
+        self.last_message = self.tr("Could not open %s") % path
+        self.statusBar().showMessage(self.last_message, 10_000)
+        dialog = OpenFailedDialog(path, parent=self)
+        self.open_failed_dialog = dialog
+        dialog.finished.connect(lambda _r: setattr(self, "open_failed_dialog", None))
+        dialog.open()
 
     def bring_to_front(self) -> None:
         self.showNormal()

@@ -5,17 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QUrl, Signal
-from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QAction, QKeySequence
 
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
+from desktop_app.ui.reveal import open_local
 from desktop_app.ui.task_service import EXPORT_TASK, IMPORT_TASK, TaskService
-
-
-def open_local(path: Path) -> bool:
-    """Open a file or folder with the system's application (a spreadsheet app for a CSV)."""
-    return bool(QDesktopServices.openUrl(QUrl.fromLocalFile(str(path))))
 
 
 class TaskActions(QObject):
@@ -26,11 +22,13 @@ class TaskActions(QObject):
         cancel_requested(TaskRecord): the clerk asked to cancel the task (the window asks first, then
             calls confirm_cancel()).
         problem(str): an action could not be done; a plain-language reason to show.
+        open_failed(object): the Path exists but the desktop could not open it (no program for it).
     """
 
     details_requested = Signal(object)
     cancel_requested = Signal(object)
     problem = Signal(str)
+    open_failed = Signal(object)
 
     def __init__(
         self,
@@ -100,7 +98,7 @@ class TaskActions(QObject):
         if not path.exists():
             self.problem.emit(self.tr("The exported file is gone: %s") % path)
             return
-        self._opener(path)
+        self._open(path)
 
     def _open_errors(self) -> None:
         if self.record is None or not self.record.error_csv:
@@ -109,7 +107,7 @@ class TaskActions(QObject):
         if not path.exists():
             self.problem.emit(self.tr("The error file is gone: %s") % path)
             return
-        self._opener(path)
+        self._open(path)
 
     def _open_folder(self) -> None:
         if self.record is None:
@@ -119,7 +117,11 @@ class TaskActions(QObject):
         if not folder.exists():
             self.problem.emit(self.tr("The folder is gone: %s") % folder)
             return
-        self._opener(folder)
+        self._open(folder)
+
+    def _open(self, path: Path) -> None:
+        if not self._opener(path):
+            self.open_failed.emit(path)
 
     def _reimport(self) -> None:
         if self.record is not None and self.record.error_csv:

@@ -485,6 +485,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Could not open %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Tasks are running</source>
         <translation type="unfinished"></translation>
     </message>
@@ -574,6 +578,41 @@
     </message>
     <message>
         <source>Tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>OpenFailedDialog</name>
+    <message>
+        <source>The path is copied: paste it into the program you want to open it with.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The folder could not be opened either. Copy the path and open it yourself.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot open the file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This computer has no program that opens %1 files, so BatchDesk could not open it:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The system could not open this folder:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Copy path</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Show in folder</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -485,6 +485,10 @@
         <translation>%1 无法加入队列：%2</translation>
     </message>
     <message>
+        <source>Could not open %s</source>
+        <translation>无法打开 %s</translation>
+    </message>
+    <message>
         <source>Tasks are running</source>
         <translation>有任务正在执行</translation>
     </message>
@@ -575,6 +579,41 @@
     <message>
         <source>Tasks</source>
         <translation>任务列表</translation>
+    </message>
+</context>
+<context>
+    <name>OpenFailedDialog</name>
+    <message>
+        <source>The path is copied: paste it into the program you want to open it with.</source>
+        <translation>路径已复制：请粘贴到要用来打开它的程序中。</translation>
+    </message>
+    <message>
+        <source>The folder could not be opened either. Copy the path and open it yourself.</source>
+        <translation>文件夹也无法打开。请复制路径后自行打开。</translation>
+    </message>
+    <message>
+        <source>Cannot open the file</source>
+        <translation>无法打开文件</translation>
+    </message>
+    <message>
+        <source>This computer has no program that opens %1 files, so BatchDesk could not open it:</source>
+        <translation>这台电脑上没有能打开 %1 文件的程序，BatchDesk 无法打开它：</translation>
+    </message>
+    <message>
+        <source>The system could not open this folder:</source>
+        <translation>系统无法打开这个文件夹：</translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation>路径</translation>
+    </message>
+    <message>
+        <source>&amp;Copy path</source>
+        <translation>复制路径(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Show in folder</source>
+        <translation>在文件夹中显示(&amp;S)</translation>
     </message>
 </context>
 <context>
