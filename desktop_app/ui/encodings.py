@@ -47,7 +47,7 @@ def codec_family(encoding: str) -> str | None:
 _WORDS: dict[str, object] = {
     "utf-8": QT_TRANSLATE_NOOP("Encodings", "Unicode (UTF-8)"),
     "utf-8-sig": QT_TRANSLATE_NOOP("Encodings", "UTF-8 with BOM (Excel)"),
-    "utf-16": QT_TRANSLATE_NOOP("Encodings", "Unicode (UTF-16) - Excel's \"Unicode text\""),
+    "utf-16": QT_TRANSLATE_NOOP("Encodings", 'Unicode (UTF-16) - Excel\'s "Unicode text"'),
     "utf-32": QT_TRANSLATE_NOOP("Encodings", "Unicode (UTF-32)"),
     "gbk": QT_TRANSLATE_NOOP("Encodings", "Chinese (GBK) - Excel on Chinese Windows"),
     "big5": QT_TRANSLATE_NOOP("Encodings", "Traditional Chinese (Big5) - Taiwan, Hong Kong"),

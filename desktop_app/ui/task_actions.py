@@ -43,6 +43,7 @@ class TaskActions(QObject):
         self._results_dir = results_dir
         self._opener = opener
         self.record: TaskRecord | None = None
+        self.open_when_done_tasks: set[str] = set()  # task numbers whose file opens when they end
 
         def make(handler: Callable[[], None], shortcut: str | None = None) -> QAction:
             action = QAction(self)
@@ -60,12 +61,16 @@ class TaskActions(QObject):
         self.import_for_real = make(self._import_for_real, "Ctrl+I")
         self.complete_references = make(self._complete_references, "Ctrl+Shift+K")
         self.details = make(self._details, "Ctrl+D")
+        self.open_when_done = QAction(self)
+        self.open_when_done.setCheckable(True)
+        self.open_when_done.setShortcut(QKeySequence("Ctrl+Shift+W"))
+        self.open_when_done.toggled.connect(self._open_when_done_toggled)
         self.retranslate()
         self.set_record(None)
 
     def all(self) -> list[QAction]:
         return [self.open_result, self.open_errors, self.open_folder, self.reimport, self.cancel, self.retry,
-                self.import_for_real, self.complete_references, self.details]  # fmt: skip
+                self.import_for_real, self.complete_references, self.open_when_done, self.details]  # fmt: skip
 
     def set_record(self, record: TaskRecord | None) -> None:
         """The selected task (or its newer snapshot): enable exactly what applies to it."""
@@ -88,6 +93,11 @@ class TaskActions(QObject):
         self.complete_references.setEnabled(record.task_type == IMPORT_TASK and record.status.is_final
                                             and record.pending_completion_count > 0 and not dry_run)  # fmt: skip
         self.details.setEnabled(True)
+        self.open_when_done.blockSignals(True)
+        self.open_when_done.setChecked(record.task_no in self.open_when_done_tasks)
+        self.open_when_done.blockSignals(False)
+        self.open_when_done.setEnabled(record.status.is_active and record.task_type in (IMPORT_TASK, EXPORT_TASK)
+                                       and not bool(record.params.get("dry_run")))  # fmt: skip
 
     # --- what each does ------------------------------------------------------------------
 
@@ -122,6 +132,26 @@ class TaskActions(QObject):
     def _open(self, path: Path) -> None:
         if not self._opener(path):
             self.open_failed.emit(path)
+
+    def open_ended(self, record: TaskRecord) -> bool:
+        """ "Open when done": a task that ended opens its file (an export's file, an import's error file).
+        True when it had asked to; an import without errors has nothing to open."""
+        if record.task_no not in self.open_when_done_tasks:
+            return False
+        self.open_when_done_tasks.discard(record.task_no)
+        if record.task_type == EXPORT_TASK and record.result_path and record.status is TaskStatus.SUCCEEDED:
+            self._open(Path(record.result_path))
+        elif record.error_csv and Path(record.error_csv).exists():
+            self._open(Path(record.error_csv))
+        return True
+
+    def _open_when_done_toggled(self, checked: bool) -> None:
+        if self.record is None:
+            return
+        if checked:
+            self.open_when_done_tasks.add(self.record.task_no)
+        else:
+            self.open_when_done_tasks.discard(self.record.task_no)
 
     def _reimport(self) -> None:
         if self.record is not None and self.record.error_csv:
@@ -172,8 +202,17 @@ class TaskActions(QObject):
                                        self.tr("Fill in the references this import left pending (for example "
                                                "departments created since)")),
             self.details: (self.tr("&Details"), self.tr("Every field, the warnings and the log of the task")),
+            self.open_when_done: (self.tr("Open &when done"),
+                                  self.tr("When this task ends, open its file (the exported file, or the error "
+                                          "file if rows failed)")),
         }  # fmt: skip
         for action, (text, tip) in texts.items():
             action.setText(text)
             action.setToolTip(tip)
             action.setStatusTip(tip)
+        # The toolbar's words: short, and without the menus' mnemonics ("取消任务(&C)" is a menu's).
+        short = {self.open_errors: self.tr("Error file"), self.reimport: self.tr("Re-import"),
+                 self.cancel: self.tr("Cancel"), self.retry: self.tr("Retry"), self.details: self.tr("Details"),
+                 self.open_folder: self.tr("Folder")}  # fmt: skip
+        for action, text in short.items():
+            action.setIconText(text)

@@ -2,6 +2,37 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en_US">
 <context>
+    <name>AboutDialog</name>
+    <message>
+        <source>About BatchDesk</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Imports and exports spreadsheets as background tasks: queue a file, get a task number at once, and open the error file when rows fail.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Data folder:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Results folder:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Log folder:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>CancelQuestion</name>
     <message>
         <source>Cancel task %1 (%2)?</source>
@@ -56,6 +87,21 @@
     </message>
     <message>
         <source>Stopping the running tasks; they continue at the next start…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>DetailsPane</name>
+    <message>
+        <source>Task details</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close the details</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Details panel</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -392,6 +438,37 @@
     </message>
 </context>
 <context>
+    <name>HelpDialog</name>
+    <message>
+        <source>BatchDesk help</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a file (or drop it on the window), check the import type and press Queue….</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The preview shows the first rows as they will be read; press Queue to start. The task number appears in the list at once.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The list shows each task&apos;s progress, speed and time left. You can close the window: tasks continue in the background or at the next start.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>When rows fail, open the error file: each row says what is wrong. Correct the rows and re-import the error file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How it works</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keyboard</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ImportCatalog</name>
     <message>
         <source>Level</source>
@@ -434,6 +511,10 @@
     <name>MainWindow</name>
     <message>
         <source>The task list could not be read: %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rows copied: %1.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -513,71 +594,18 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;File</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Task</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;View</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Open file…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Queue the file…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>E&amp;xport…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export a table to a CSV or Excel file, with filters</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Settings…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Find tasks</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Failed &amp;list</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;All tasks</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Go to the task &amp;list</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Task details</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Details panel</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Task actions</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What happened to the selected task</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>NoticeBar</name>
+    <message>
+        <source>Close this message</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1040,6 +1068,61 @@
         <source>Every field, the warnings and the log of the task</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Open &amp;when done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>When this task ends, open its file (the exported file, or the error file if rows failed)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Error file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Re-import</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>TaskNotices</name>
+    <message>
+        <source>%1, %2%</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open error file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the import</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>TaskService</name>
@@ -1150,6 +1233,140 @@
     </message>
     <message>
         <source>&amp;Quit</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ViewOptions</name>
+    <message>
+        <source>No finished task to clear.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Finished tasks cleared from the list: %1. Nothing is deleted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show them again</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>WindowMenus</name>
+    <message>
+        <source>&amp;File</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Open file…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a file to import</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Queue the file…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>E&amp;xport…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export a table to a CSV or Excel file, with filters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Copy rows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy the selected rows as text, with the column names, to paste into a spreadsheet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Find tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed &amp;list</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;All tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Go to the task &amp;list</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show &amp;system tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Also list the tasks BatchDesk queues itself: the daily clean-up and reference completions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Clear finished tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hide the tasks that have ended from the list; nothing is deleted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show c&amp;leared tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>List the cleared tasks again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fit &amp;columns to the window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>BatchDesk &amp;help</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;About BatchDesk</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Task actions</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -2,6 +2,37 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>AboutDialog</name>
+    <message>
+        <source>About BatchDesk</source>
+        <translation>关于 BatchDesk</translation>
+    </message>
+    <message>
+        <source>Imports and exports spreadsheets as background tasks: queue a file, get a task number at once, and open the error file when rows fail.</source>
+        <translation>以后台任务导入和导出电子表格：提交文件后立即得到任务号；有行失败时可打开错误文件查看原因。</translation>
+    </message>
+    <message>
+        <source>Data folder:</source>
+        <translation>数据文件夹：</translation>
+    </message>
+    <message>
+        <source>Results folder:</source>
+        <translation>结果文件夹：</translation>
+    </message>
+    <message>
+        <source>Log folder:</source>
+        <translation>日志文件夹：</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>Open %1</source>
+        <translation>打开%1</translation>
+    </message>
+</context>
+<context>
     <name>CancelQuestion</name>
     <message>
         <source>Cancel task %1 (%2)?</source>
@@ -57,6 +88,21 @@
     <message>
         <source>Stopping the running tasks; they continue at the next start…</source>
         <translation>正在停止运行中的任务；下次启动时会从中断处继续…</translation>
+    </message>
+</context>
+<context>
+    <name>DetailsPane</name>
+    <message>
+        <source>Task details</source>
+        <translation>任务详情</translation>
+    </message>
+    <message>
+        <source>Close the details</source>
+        <translation>关闭详情</translation>
+    </message>
+    <message>
+        <source>&amp;Details panel</source>
+        <translation>详情面板(&amp;D)</translation>
     </message>
 </context>
 <context>
@@ -392,6 +438,37 @@
     </message>
 </context>
 <context>
+    <name>HelpDialog</name>
+    <message>
+        <source>BatchDesk help</source>
+        <translation>BatchDesk 帮助</translation>
+    </message>
+    <message>
+        <source>Choose a file (or drop it on the window), check the import type and press Queue….</source>
+        <translation>选择一个文件（或拖到窗口上），确认导入类型，然后点“排队导入…”。</translation>
+    </message>
+    <message>
+        <source>The preview shows the first rows as they will be read; press Queue to start. The task number appears in the list at once.</source>
+        <translation>预览会显示将被读取的前几行；点“排队导入”开始。任务号会立即出现在列表中。</translation>
+    </message>
+    <message>
+        <source>The list shows each task&apos;s progress, speed and time left. You can close the window: tasks continue in the background or at the next start.</source>
+        <translation>列表显示每个任务的进度、速度和剩余时间。可以关闭窗口：任务会在后台继续，或在下次启动时继续。</translation>
+    </message>
+    <message>
+        <source>When rows fail, open the error file: each row says what is wrong. Correct the rows and re-import the error file.</source>
+        <translation>有行失败时，打开错误文件：每一行都写明了错误原因。改正这些行后，重新导入错误文件。</translation>
+    </message>
+    <message>
+        <source>How it works</source>
+        <translation>使用方法</translation>
+    </message>
+    <message>
+        <source>Keyboard</source>
+        <translation>快捷键</translation>
+    </message>
+</context>
+<context>
     <name>ImportCatalog</name>
     <message>
         <source>Level</source>
@@ -435,6 +512,10 @@
     <message>
         <source>The task list could not be read: %s</source>
         <translation>无法读取任务列表：%s</translation>
+    </message>
+    <message>
+        <source>Rows copied: %1.</source>
+        <translation>已复制 %1 行。</translation>
     </message>
     <message>
         <source>File not found: %s</source>
@@ -513,72 +594,19 @@
         <translation>BatchDesk — 导入任务</translation>
     </message>
     <message>
-        <source>&amp;File</source>
-        <translation>文件(&amp;F)</translation>
-    </message>
-    <message>
-        <source>&amp;Task</source>
-        <translation>任务(&amp;T)</translation>
-    </message>
-    <message>
-        <source>&amp;View</source>
-        <translation>查看(&amp;V)</translation>
-    </message>
-    <message>
-        <source>&amp;Open file…</source>
-        <translation>打开文件(&amp;O)…</translation>
-    </message>
-    <message>
-        <source>&amp;Queue the file…</source>
-        <translation>排队导入该文件(&amp;Q)…</translation>
-    </message>
-    <message>
-        <source>E&amp;xport…</source>
-        <translation>导出(&amp;X)…</translation>
-    </message>
-    <message>
-        <source>Export a table to a CSV or Excel file, with filters</source>
-        <translation>按条件把数据导出为 CSV 或 Excel 文件</translation>
-    </message>
-    <message>
-        <source>&amp;Settings…</source>
-        <translation>设置(&amp;S)…</translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation>退出(&amp;Q)</translation>
-    </message>
-    <message>
-        <source>&amp;Find tasks</source>
-        <translation>查找任务(&amp;F)</translation>
-    </message>
-    <message>
-        <source>Failed &amp;list</source>
-        <translation>失败清单(&amp;L)</translation>
-    </message>
-    <message>
-        <source>&amp;All tasks</source>
-        <translation>全部任务(&amp;A)</translation>
-    </message>
-    <message>
-        <source>Go to the task &amp;list</source>
-        <translation>转到任务列表(&amp;L)</translation>
-    </message>
-    <message>
-        <source>Task details</source>
-        <translation>任务详情</translation>
-    </message>
-    <message>
-        <source>&amp;Details panel</source>
-        <translation>详情面板(&amp;D)</translation>
-    </message>
-    <message>
-        <source>Task actions</source>
-        <translation>任务操作</translation>
-    </message>
-    <message>
         <source>Tasks</source>
         <translation>任务列表</translation>
+    </message>
+    <message>
+        <source>What happened to the selected task</source>
+        <translation>所选任务的结果</translation>
+    </message>
+</context>
+<context>
+    <name>NoticeBar</name>
+    <message>
+        <source>Close this message</source>
+        <translation>关闭此消息</translation>
     </message>
 </context>
 <context>
@@ -1040,6 +1068,61 @@
         <source>Every field, the warnings and the log of the task</source>
         <translation>任务的全部字段、警告和日志</translation>
     </message>
+    <message>
+        <source>Open &amp;when done</source>
+        <translation>结束后打开(&amp;W)</translation>
+    </message>
+    <message>
+        <source>When this task ends, open its file (the exported file, or the error file if rows failed)</source>
+        <translation>任务结束时打开它的文件（导出的文件；有行失败时打开错误文件）</translation>
+    </message>
+    <message>
+        <source>Error file</source>
+        <translation>错误文件</translation>
+    </message>
+    <message>
+        <source>Re-import</source>
+        <translation>重新导入</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Retry</source>
+        <translation>重试</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>TaskNotices</name>
+    <message>
+        <source>%1, %2%</source>
+        <translation>%1，%2%</translation>
+    </message>
+    <message>
+        <source>Show the task</source>
+        <translation>显示任务</translation>
+    </message>
+    <message>
+        <source>Open error file</source>
+        <translation>打开错误文件</translation>
+    </message>
+    <message>
+        <source>Open the file</source>
+        <translation>打开文件</translation>
+    </message>
+    <message>
+        <source>Show the import</source>
+        <translation>显示导入任务</translation>
+    </message>
 </context>
 <context>
     <name>TaskService</name>
@@ -1151,6 +1234,140 @@
     <message>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
+    </message>
+</context>
+<context>
+    <name>ViewOptions</name>
+    <message>
+        <source>No finished task to clear.</source>
+        <translation>没有可清除的已结束任务。</translation>
+    </message>
+    <message>
+        <source>Finished tasks cleared from the list: %1. Nothing is deleted.</source>
+        <translation>已从列表中清除 %1 个已结束的任务，没有删除任何数据。</translation>
+    </message>
+    <message>
+        <source>Show them again</source>
+        <translation>重新显示</translation>
+    </message>
+</context>
+<context>
+    <name>WindowMenus</name>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Task</source>
+        <translation>任务(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>查看(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Open file…</source>
+        <translation>打开文件(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Choose a file to import</source>
+        <translation>选择要导入的文件</translation>
+    </message>
+    <message>
+        <source>&amp;Queue the file…</source>
+        <translation>排队导入该文件(&amp;Q)…</translation>
+    </message>
+    <message>
+        <source>E&amp;xport…</source>
+        <translation>导出(&amp;X)…</translation>
+    </message>
+    <message>
+        <source>Export a table to a CSV or Excel file, with filters</source>
+        <translation>按条件把数据导出为 CSV 或 Excel 文件</translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation>设置(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Copy rows</source>
+        <translation>复制行(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copy the selected rows as text, with the column names, to paste into a spreadsheet</source>
+        <translation>把选中的行连同列名复制为文本，可粘贴到电子表格</translation>
+    </message>
+    <message>
+        <source>&amp;Find tasks</source>
+        <translation>查找任务(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Failed &amp;list</source>
+        <translation>失败清单(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;All tasks</source>
+        <translation>全部任务(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Go to the task &amp;list</source>
+        <translation>转到任务列表(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Show &amp;system tasks</source>
+        <translation>显示系统任务(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Also list the tasks BatchDesk queues itself: the daily clean-up and reference completions</source>
+        <translation>同时列出 BatchDesk 自己提交的任务：每日清理和补全关联</translation>
+    </message>
+    <message>
+        <source>&amp;Clear finished tasks</source>
+        <translation>清除已结束的任务(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Hide the tasks that have ended from the list; nothing is deleted</source>
+        <translation>从列表中隐藏已结束的任务；不会删除任何数据</translation>
+    </message>
+    <message>
+        <source>Show c&amp;leared tasks</source>
+        <translation>显示已清除的任务(&amp;L)</translation>
+    </message>
+    <message>
+        <source>List the cleared tasks again</source>
+        <translation>重新列出已清除的任务</translation>
+    </message>
+    <message>
+        <source>Fit &amp;columns to the window</source>
+        <translation>列宽适应窗口(&amp;C)</translation>
+    </message>
+    <message>
+        <source>BatchDesk &amp;help</source>
+        <translation>BatchDesk 帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About BatchDesk</source>
+        <translation>关于 BatchDesk(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Open file</source>
+        <translation>打开文件</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Task actions</source>
+        <translation>任务操作</translation>
     </message>
 </context>
 </TS>

@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from PySide6.QtCore import Qt
 
 from desktop_app.domain.status import TaskStatus
 from desktop_app.ui.desk import Desk
@@ -15,7 +16,7 @@ from desktop_app.ui.outcomes import Tone
 from desktop_app.ui.task_model import STAGE, STATUS, ToneRole
 from tests.gui.conftest import SAMPLES
 from tests.gui.test_task_model import loaded_model
-from tests.gui.test_window_queue import TIMEOUT, wait_for_task, wait_status
+from tests.gui.test_window_queue import CLEAN, TIMEOUT, wait_for_task, wait_status
 
 GBK = SAMPLES / "customers_gbk.csv"
 THRESHOLD_MSG = "10 rows failed (50.0%, above 30%): the import counts as failed; the 10 rows that went in stay"
@@ -50,6 +51,37 @@ def test_the_list_says_how_an_import_ended_in_words(
     assert model.index(0, STAGE).data() == expected
 
 
+def test_the_reason_of_a_failure_is_under_the_list_without_hovering(qtbot: Any, make_desk: Any) -> None:
+    desk: Desk = make_desk()
+    window = desk.window
+    task = desk.core.store.submit(task_type="import", params={"file": str(CLEAN), "import_type": "customers"},
+                                  creator="t", host="another-desk").task  # fmt: skip
+    failed = replace(task, status=TaskStatus.FAILED, total_count=20, success_count=10, fail_count=10,
+                     error_msg=THRESHOLD_MSG)  # fmt: skip
+    desk.service.record_changed.emit(failed)
+    window.select_task(task.id)
+    line = window.summary.plain_text()
+    assert "Failed: 10 of 20 imported, 10 rows with errors" in line and THRESHOLD_MSG in line
+    assert window.summary.isVisible()
+
+
+# --- 5: developer words -----------------------------------------------------------------------------
+
+
+def test_system_tasks_are_hidden_unless_asked_for(qtbot: Any, make_desk: Any, tmp_path: Any) -> None:
+    desk: Desk = make_desk()
+    store = desk.core.store
+    store.submit(task_type="cleanup", params={"retention_days": 7}, creator="BatchDesk")
+    store.submit(task_type="complete_references", params={"task_no": "T1"}, creator="t")
+    store.submit(task_type="import", params={"file": "/x/a.csv", "import_type": "customers"}, creator="t",
+                 host="another-desk")  # fmt: skip
+    window = make_desk(data_dir=tmp_path / "data").window
+    qtbot.waitUntil(lambda: window.model.rowCount() == 3, timeout=TIMEOUT)
+    assert window.proxy.rowCount() == 1, "the clean-up and the completion are not the clerk's"
+    window.menus.system_action.setChecked(True)
+    assert window.proxy.rowCount() == 3
+
+
 def test_a_completion_that_completed_nothing_does_not_look_like_success() -> None:
     model, _ = loaded_model(2)
     nothing = replace(model.record(0), task_type="complete_references", status=TaskStatus.SUCCEEDED, total_count=4,
@@ -76,21 +108,6 @@ def test_encodings_are_named_in_words() -> None:
     assert encoding_words("koi8-r") == "koi8-r", "one it does not know keeps its name"
 
 
-def test_the_settings_put_the_database_and_the_batch_size_under_advanced(qtbot: Any, make_desk: Any) -> None:
-    desk: Desk = make_desk()
-    desk.open_settings()
-    dialog = desk.settings_dialog
-    assert dialog is not None
-    qtbot.waitUntil(dialog.isVisible)
-    for everyday in (dialog.language_box, dialog.file_mb_box, dialog.rows_box, dialog.retention_box):
-        assert everyday.isVisible()
-    technical = (dialog.db_edit, dialog.password_edit, dialog.workers_box, dialog.batch_box)
-    assert not any(w.isVisible() for w in technical)
-    dialog.advanced.set_expanded(True)
-    assert all(w.isVisible() for w in technical)
-    dialog.reject()
-
-
 def test_details_name_the_detected_encoding_in_words_and_fold_the_technical_ones(qtbot: Any, make_desk: Any) -> None:
     desk: Desk = make_desk()
     window = desk.window
@@ -108,3 +125,46 @@ def test_details_name_the_detected_encoding_in_words_and_fold_the_technical_ones
     details.technical.set_expanded(True)
     assert all(w.isVisible() for w in technical)
     qtbot.waitUntil(lambda: done.task_no in details.log_view.toPlainText(), timeout=TIMEOUT)
+
+
+def test_the_settings_put_the_database_and_the_batch_size_under_advanced(qtbot: Any, make_desk: Any) -> None:
+    desk: Desk = make_desk()
+    desk.open_settings()
+    dialog = desk.settings_dialog
+    assert dialog is not None
+    qtbot.waitUntil(dialog.isVisible)
+    for everyday in (dialog.language_box, dialog.file_mb_box, dialog.rows_box, dialog.retention_box):
+        assert everyday.isVisible()
+    technical = (dialog.db_edit, dialog.password_edit, dialog.workers_box, dialog.batch_box)
+    assert not any(w.isVisible() for w in technical)
+    dialog.advanced.set_expanded(True)
+    assert all(w.isVisible() for w in technical)
+    dialog.reject()
+
+
+# --- 8: the toolbar -------------------------------------------------------------------------------------
+
+
+def toolbar_buttons(window: Any) -> list[Any]:
+    return [a for a in window.toolbar.actions() if not a.isSeparator()]
+
+
+def test_the_toolbar_holds_a_clerks_few_actions_with_icons_and_words(qtbot: Any, make_desk: Any) -> None:
+    desk: Desk = make_desk()
+    window = desk.window
+    actions = toolbar_buttons(window)
+    assert 5 <= len(actions) <= 8
+    assert window.toolbar.toolButtonStyle() == Qt.ToolButtonStyle.ToolButtonTextBesideIcon
+    for action in actions:
+        assert not action.icon().isNull() and action.iconText() and "&" not in action.iconText(), action.text()
+    names = {a.iconText() for a in actions}
+    assert {"Open file", "Export", "Error file", "Re-import", "Retry", "Cancel", "Details"} == names
+    for rest in (window.actions_.open_folder, window.actions_.import_for_real, window.actions_.complete_references,
+                 window.actions_.open_when_done):  # fmt: skip
+        assert rest not in actions
+        assert rest in window.context_menu.actions() and rest in window.menus.task_menu.actions()
+    desk.set_language("zh")
+    qtbot.waitUntil(lambda: window.export_action.text() == "导出(&X)…")
+    chinese = [a.iconText() for a in toolbar_buttons(window)]
+    assert chinese == ["打开文件", "导出", "错误文件", "重新导入", "重试", "取消", "详情"]
+    assert not any("(" in text for text in chinese), "no mnemonic on the toolbar"
