@@ -40,6 +40,17 @@ def _n(value: int) -> str:
     return f"{value:,}"
 
 
+def file_rows(record: TaskRecord) -> int | None:
+    """The rows of the task's file, when known: the import's own count of its file (kept in its
+    checkpoint), else a total above what was processed (a handler that reports its file's total). The
+    engine's total_count of an import is what it processed so far, so it is not the file's size."""
+    counted = (record.checkpoint or {}).get("rows_in_file")
+    if isinstance(counted, int) and counted > 0:
+        return counted
+    done = record.success_count + record.fail_count
+    return record.total_count if record.total_count > done else None
+
+
 def completed_nothing(record: TaskRecord) -> bool:
     """A completion that "succeeded" without completing one of the references it was asked for."""
     return (record.task_type == COMPLETE_REFERENCES_TASK and record.status is TaskStatus.SUCCEEDED
@@ -93,7 +104,8 @@ def _import_outcome(r: TaskRecord) -> str | None:
             text = QCoreApplication.translate("Outcomes", "Cancelled")
         elif not ok:
             text = QCoreApplication.translate("Outcomes", "Cancelled before any row was imported")
-        elif total:
+        elif file_rows(r):
+            total = file_rows(r) or 0
             text = QCoreApplication.translate("Outcomes", "Cancelled: %1 of %2 imported; they stay")
         else:
             text = QCoreApplication.translate("Outcomes", "Cancelled: %1 imported; they stay")

@@ -14,7 +14,7 @@ from PySide6.QtGui import QColor, QFont
 
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import Progress, TaskRecord
-from desktop_app.ui.outcomes import outcome_text, shown_status, tone
+from desktop_app.ui.outcomes import file_rows, outcome_text, shown_status, tone
 from desktop_app.ui.task_speed import SpeedMeter, format_rate, format_remaining
 from desktop_app.ui.texts import expired_text, expired_tip, retry_text
 
@@ -175,7 +175,7 @@ class TaskTableModel(QAbstractTableModel):
     def _remaining(self, record: TaskRecord) -> float | None:
         if record.status is not TaskStatus.RUNNING:
             return None
-        return self._speed.remaining(record.id, record.total_count)
+        return self._speed.remaining(record.id, file_rows(record) or 0, record.progress)
 
     def _speed_cell(self, record: TaskRecord) -> str:
         """ "1,234/s · 0:42" while running (the time left once the total is known), else ""."""
@@ -211,9 +211,10 @@ class TaskTableModel(QAbstractTableModel):
             return shown_stage(record)
         if column == PROGRESS:
             return record.progress
-        if column == PROCESSED:
+        if column == PROCESSED:  # of the file's rows when known: a cancelled import reads 50,000 / 200,000
             done = record.success_count + record.fail_count
-            return f"{done:,} / {record.total_count:,}" if record.total_count else f"{done:,}"
+            total = file_rows(record) or record.total_count
+            return f"{done:,} / {total:,}" if total else f"{done:,}"
         if column == SUCCESS:
             return f"{record.success_count:,}"
         if column == FAIL:
@@ -333,7 +334,8 @@ class TaskTableModel(QAbstractTableModel):
             success_count=progress.success_count,
             fail_count=progress.fail_count,
         )
-        self._speed.add(progress.task_id, self._now(), progress.success_count + progress.fail_count)
+        self._speed.add(progress.task_id, self._now(), progress.success_count + progress.fail_count,
+                        progress.progress)  # fmt: skip
         first = STATUS if old.status is not TaskStatus.RUNNING else STAGE
         self.dataChanged.emit(self.index(row, first), self.index(row, ELAPSED))
         return True

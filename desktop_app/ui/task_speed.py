@@ -10,16 +10,16 @@ MIN_SPAN = dt.timedelta(seconds=1.5)  # shorter than this, a speed would be nois
 
 
 class SpeedMeter:
-    """Per task: (when, rows done) samples; the speed is the slope over the recent ones. Qt-free."""
+    """Per task: (when, rows done, percent) samples; the speed is the slope over the recent ones. Qt-free."""
 
     def __init__(self) -> None:
-        self._samples: dict[int, deque[tuple[dt.datetime, int]]] = {}
+        self._samples: dict[int, deque[tuple[dt.datetime, int, int]]] = {}
 
-    def add(self, task_id: int, when: dt.datetime, done: int) -> None:
+    def add(self, task_id: int, when: dt.datetime, done: int, percent: int = 0) -> None:
         samples = self._samples.setdefault(task_id, deque())
         if samples and done < samples[-1][1]:
             samples.clear()  # a retry or a resume started counting again
-        samples.append((when, done))
+        samples.append((when, done, percent))
         while len(samples) > 2 and when - samples[0][0] > WINDOW:
             samples.popleft()
 
@@ -31,19 +31,24 @@ class SpeedMeter:
         samples = self._samples.get(task_id)
         if not samples or len(samples) < 2:
             return None
-        (first, start), (last, end) = samples[0], samples[-1]
+        (first, start, _p), (last, end, _q) = samples[0], samples[-1]
         span = last - first
         if span < MIN_SPAN:
             return None
         return max(0.0, (end - start) / span.total_seconds())
 
-    def remaining(self, task_id: int, total: int) -> float | None:
-        """Seconds until `total` rows are done at the current speed; None when it cannot be said."""
+    def remaining(self, task_id: int, total: int, percent: int = 0) -> float | None:
+        """Seconds until `total` rows are done at the current speed; without a total, until 100 % at the
+        pace the percentage moves. None when it cannot be said."""
         rate = self.rate(task_id)
         samples = self._samples.get(task_id)
-        if not rate or not samples or total <= 0:
+        if not rate or not samples:
             return None
-        return max(0.0, (total - samples[-1][1]) / rate)
+        (first, _s, low), (last, done, high) = samples[0], samples[-1]
+        if total > done:
+            return max(0.0, (total - done) / rate)
+        pace = (high - low) / (last - first).total_seconds()  # percent per second
+        return max(0.0, (100 - max(high, percent)) / pace) if pace > 0 else None
 
 
 def format_rate(rate: float | None) -> str:

@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
 from desktop_app.ui.catalog import EXPORT_TASK
+from desktop_app.ui.outcomes import file_rows
 from desktop_app.ui.task_model import shown_file_name
 from desktop_app.ui.task_service import IMPORT_TASK
 
@@ -38,8 +39,9 @@ class CancelQuestion(QMessageBox):
             return self.tr("The task stops where it is.")
         if record.params.get("dry_run"):
             return self.tr("It only checks the file: nothing was imported.")
-        if record.total_count:
+        rows = file_rows(record)
+        if rows:
             text = self.tr("%1 of %2 rows are in. They stay in the table; the rest of the file is not imported.")
         else:
             text = self.tr("%1 rows are in. They stay in the table; the rest of the file is not imported.")
-        return text.replace("%1", f"{record.success_count:,}").replace("%2", f"{record.total_count:,}")
+        return text.replace("%1", f"{record.success_count:,}").replace("%2", f"{rows or 0:,}")
