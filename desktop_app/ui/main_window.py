@@ -482,8 +482,12 @@ class MainWindow(QMainWindow):
             if self.cancel_question is box:
                 self.cancel_question = None
             box.deleteLater()
-            if box.clickedButton() is box.cancel_button:
-                self.actions_.confirm_cancel(record)
+            if box.clickedButton() is not box.cancel_button:
+                return
+            if self._fresh(record).status.is_final:  # it ended while the question was open
+                self.inform(self.tr("Task %s has already ended.") % record.task_no, dialog=False)
+                return
+            self.actions_.confirm_cancel(record)
 
         box.finished.connect(answered)
         box.open()

@@ -55,7 +55,8 @@ class TaskNotices(QObject):
             buttons.append((self.tr("Show the import"), lambda: self.reveal(source.id)))
         elif record.task_type not in SYSTEM_TASKS:
             buttons.append((self.tr("Show the task"), lambda: self.reveal(record.id)))
-        self._notice.show_notice(ended_text(record, shown_file_name(record)), tone(record), buttons)
+        # It stays until the clerk closes it or a newer notice comes: a clerk back at the desk still sees it.
+        self._notice.show_notice(ended_text(record, shown_file_name(record)), tone(record), buttons, timeout_ms=0)
 
     def reveal(self, task_id: int) -> None:
         if self._select(task_id):

@@ -566,6 +566,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Task %s has already ended.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Could not open %s</source>
         <translation type="unfinished"></translation>
     </message>

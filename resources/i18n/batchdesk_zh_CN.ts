@@ -566,6 +566,10 @@
         <translation>%1 无法加入队列：%2</translation>
     </message>
     <message>
+        <source>Task %s has already ended.</source>
+        <translation>任务 %s 已经结束。</translation>
+    </message>
+    <message>
         <source>Could not open %s</source>
         <translation>无法打开 %s</translation>
     </message>

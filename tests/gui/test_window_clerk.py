@@ -71,6 +71,20 @@ def test_del_asks_first_naming_the_task_and_the_rows_in_and_escape_keeps_it_runn
     wait_status(qtbot, window, task.task_no, TaskStatus.CANCELLED)
 
 
+def test_a_task_that_ends_while_the_question_is_open_is_not_cancelled(qtbot: Any, make_desk: Any) -> None:
+    handler = SlowImport(steps=1, pause=0.0)
+    desk, task = running_task(qtbot, make_desk, handler)
+    window = desk.window
+    window.actions_.cancel.trigger()
+    qtbot.waitUntil(lambda: window.cancel_question is not None and window.cancel_question.isVisible())
+    handler.gate.set()
+    wait_status(qtbot, window, task.task_no, TaskStatus.SUCCEEDED)
+    assert window.cancel_question is not None
+    qtbot.mouseClick(window.cancel_question.cancel_button, qtbot_left())
+    assert window.last_message == f"Task {task.task_no} has already ended."
+    assert desk.core.store.get(task.task_no).status is TaskStatus.SUCCEEDED  # type: ignore[union-attr]
+
+
 def test_the_question_counts_the_rows_of_the_file_not_only_those_processed(qtbot: Any, make_desk: Any) -> None:
     from dataclasses import replace
 
