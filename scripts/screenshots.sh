@@ -25,6 +25,7 @@ Usage: python HARNESS LANG OUT.png   (LANG: zh or en; run under an X server with
 
 from __future__ import annotations
 
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -73,6 +74,7 @@ def main(argv: list[str]) -> int:
     app.primaryScreen().grabWindow(0).save(str(out))
     window.allow_close = True
     desk.shutdown()
+    shutil.rmtree(data_dir, ignore_errors=True)
     sys.stdout.write(f"{out}: {len(ended)} of {len(jobs)} demo tasks ended\n")
     return 0 if len(ended) == len(jobs) else 1
 
