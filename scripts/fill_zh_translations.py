@@ -27,6 +27,9 @@ LOCALES = {"zh_CN": "zh_CN", "en": "en_US"}  # file suffix -> the TS language at
 # Chinese for texts added since the .ts files were last filled: (context, source) -> translation.
 # Older texts keep the translation already in batchdesk_zh_CN.ts.
 ZH: dict[tuple[str, str], str] = {
+    ("WindowMenus", "Show a&rchived tasks"): "显示已归档的任务(&R)",
+    ("WindowMenus", "Tasks that ended long ago, which the daily clean-up moved to the archive"):
+        "很久以前已结束、被每日清理移入归档的任务",
     ("PreviewDialog", "&Rows already in the table:"): "表中已有的行(&R)：",
     ("PreviewDialog", "&Blank cells:"): "空白单元格(&B)：",
     ("PreviewDialog", "Add new rows only (a row already in the table is an error)"): "只新增（表中已有的行记为错误）",

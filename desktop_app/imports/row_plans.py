@@ -191,14 +191,21 @@ class RowDecider:
             changes[spec.key] = value
         if errors:
             return RowPlan(source, Action.FAIL, key, key_text, errors=tuple(errors))
-        before = {name: self._text(name, stored.values.get(name)) for name in changes}
-        if all(before[name] == self._text(name, value) for name, value in changes.items()):
+        if all(self._same(name, value, stored.values.get(name)) for name, value in changes.items()):
             return RowPlan(source, Action.UNCHANGED, key, key_text)
+        before = {name: self._text(name, stored.values.get(name)) for name in changes}
         for name in list(changes):
             target = self._refs.get(name)
             if target:
                 before[target] = self._text(target, stored.values.get(target))
         return RowPlan(source, Action.UPDATE, key, key_text, changes=changes, before=before)
+
+    def _same(self, name: str, written: object, stored: object) -> bool:
+        """Whether a cell would change nothing: equal values (1.5 and 1.50 are), or, when the database
+        hands back another Python type (SQLite: a float for a NUMERIC), equal canonical texts."""
+        if written.__class__ is stored.__class__ and written == stored:
+            return True
+        return self._text(name, written) == self._text(name, stored)
 
     def _text(self, name: str, value: object) -> str | None:
         storage, scale = self.table.storage_of(name)

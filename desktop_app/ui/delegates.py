@@ -7,39 +7,48 @@ from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionProgressBar, QStyleOptionViewItem
 
 from desktop_app.domain.status import TaskStatus
-from desktop_app.ui.task_model import StatusRole
+from desktop_app.ui.outcomes import Tone
+from desktop_app.ui.task_model import ToneRole
 
 Index = QModelIndex | QPersistentModelIndex
 
 # Background, text: readable on both light and dark themes.
-STATUS_COLORS: dict[TaskStatus, tuple[QColor, QColor]] = {
-    TaskStatus.PENDING: (QColor("#e0e0e0"), QColor("#333333")),
-    TaskStatus.RUNNING: (QColor("#cfe3ff"), QColor("#0b4ea2")),
-    TaskStatus.SUCCEEDED: (QColor("#d3f2d8"), QColor("#1b6e2b")),
-    TaskStatus.PARTIALLY_SUCCEEDED: (QColor("#ffe8b3"), QColor("#7a4b00")),
-    TaskStatus.FAILED: (QColor("#ffd6d6"), QColor("#a31515")),
-    TaskStatus.CANCELLED: (QColor("#ececec"), QColor("#6b6b6b")),
+TONE_COLORS: dict[Tone, tuple[QColor, QColor]] = {
+    Tone.PENDING: (QColor("#e0e0e0"), QColor("#333333")),
+    Tone.RUNNING: (QColor("#cfe3ff"), QColor("#0b4ea2")),
+    Tone.GOOD: (QColor("#d3f2d8"), QColor("#1b6e2b")),
+    Tone.WARNING: (QColor("#ffe8b3"), QColor("#7a4b00")),
+    Tone.BAD: (QColor("#ffd6d6"), QColor("#a31515")),
+    Tone.NEUTRAL: (QColor("#ececec"), QColor("#6b6b6b")),
 }
-STATUS_VALUES = frozenset(s.value for s in TaskStatus)
+STATUS_COLORS: dict[TaskStatus, tuple[QColor, QColor]] = {
+    TaskStatus.PENDING: TONE_COLORS[Tone.PENDING],
+    TaskStatus.RUNNING: TONE_COLORS[Tone.RUNNING],
+    TaskStatus.SUCCEEDED: TONE_COLORS[Tone.GOOD],
+    TaskStatus.PARTIALLY_SUCCEEDED: TONE_COLORS[Tone.WARNING],
+    TaskStatus.FAILED: TONE_COLORS[Tone.BAD],
+    TaskStatus.CANCELLED: TONE_COLORS[Tone.NEUTRAL],
+}
+TONE_VALUES = frozenset(t.value for t in Tone)
 
 
 class StatusDelegate(QStyledItemDelegate):
-    """The status text on a rounded, coloured background."""
+    """The status text on a rounded background coloured by what it means (its Tone)."""
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
-        value = index.data(StatusRole)  # a StrEnum crosses QVariant as a plain str
-        if value not in STATUS_VALUES:
+        value = index.data(ToneRole)  # a StrEnum crosses QVariant as a plain str
+        if value not in TONE_VALUES:
             super().paint(painter, option, index)
             return
-        status = TaskStatus(value)
         base = QStyleOptionViewItem(option)
         self.initStyleOption(base, index)
         base.text = ""
         style = base.widget.style() if base.widget else QApplication.style()
         style.drawControl(QStyle.ControlElement.CE_ItemViewItem, base, painter, base.widget)
-        background, foreground = STATUS_COLORS[status]
-        text = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
+        background, foreground = TONE_COLORS[Tone(value)]
         metrics = option.fontMetrics
+        text = metrics.elidedText(str(index.data(Qt.ItemDataRole.DisplayRole) or ""), Qt.TextElideMode.ElideRight,
+                                  option.rect.width() - 22)  # fmt: skip
         width = min(option.rect.width() - 6, metrics.horizontalAdvance(text) + 16)
         pill = QRect(option.rect.left() + 3, option.rect.top() + 3, width, option.rect.height() - 6)
         painter.save()

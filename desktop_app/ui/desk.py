@@ -12,12 +12,15 @@ from PySide6.QtCore import QObject, QSettings, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
+from desktop_app import __version__
 from desktop_app.app import Core, build_executor, system_lang
 from desktop_app.config import Settings, resources_dir, save_settings
 from desktop_app.ui.catalog import ImportCatalog
 from desktop_app.ui.db_secret import split_password, store_password
+from desktop_app.ui.dialogs.about import AboutInfo
 from desktop_app.ui.dialogs.settings import SettingsDialog
 from desktop_app.ui.file_open import FileOpenFilter
+from desktop_app.ui.focus_ring import FocusRing
 from desktop_app.ui.i18n import Translations
 from desktop_app.ui.main_thread_gc import MainThreadGC
 from desktop_app.ui.main_window import MainWindow
@@ -84,7 +87,9 @@ class Desk(QObject):
             qsettings=qsettings,
             tray=self.tray,
             page_size=page_size,
+            about=AboutInfo(__version__, core.paths.data_dir, core.paths.log_dir, core.paths.results_dir),
         )
+        self.focus_ring = FocusRing(app, self)  # a focus that can be seen, in the window and its dialogs
         self.window.setWindowIcon(app_icon())
         self.window.settings_requested.connect(self.open_settings)
         # The tray's Quit goes through the window's close (MainWindow._wire): one path, which asks.
@@ -181,6 +186,7 @@ class Desk(QObject):
             self._stopped = True
             self.app.removeEventFilter(self.file_open_filter)
             self._types_timer.stop()
+            self.focus_ring.stop()
             self.service.stop()
         done = self.executor.shutdown(timeout)
         self.tray.shutdown()  # after the wait: the "stopping" notice stays up meanwhile

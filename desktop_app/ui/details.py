@@ -1,58 +1,100 @@
-"""The details panel: every field of one task, its warnings, its error message and its log lines."""
+"""The details panel: the fields of one task a clerk reads, and its technical details folded away."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QFontDatabase
-from PySide6.QtWidgets import QFormLayout, QLabel, QPlainTextEdit, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFormLayout,
+    QFrame,
+    QLabel,
+    QPlainTextEdit,
+    QScrollArea,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 from desktop_app.domain.task import TaskRecord
 from desktop_app.ui.catalog import EXPORT_TASK, ImportCatalog
-from desktop_app.ui.task_model import format_created, format_elapsed, utc_now
-from desktop_app.ui.texts import MAX_RETRIES, expired_tip, format_text, retry_text, status_text
+from desktop_app.ui.collapsible import Collapsible
+from desktop_app.ui.encodings import detected_words, encoding_words
+from desktop_app.ui.outcomes import shown_status
+from desktop_app.ui.task_model import format_created, format_elapsed, shown_stage, utc_now
+from desktop_app.ui.texts import MAX_RETRIES, expired_tip, format_text, retry_text
 
 # Rows shown only for the tasks they concern (an export's filters, an import's file and encoding).
-EXPORT_ONLY = frozenset({"export_filters", "export_format", "replaced"})
+EXPORT_ONLY = frozenset({"export_filters", "export_format", "replaced", "result_path"})
 IMPORT_ONLY = frozenset({"file", "dry_run", "encoding", "repairs", "error_csv", "pending_completion"})
+# Rows hidden while they have nothing to say.
+WHEN_SET = frozenset({"error", "warnings", "replaced", "repairs", "error_csv", "result_path", "next_run_at",
+                      "started_at", "ended_at", "elapsed", "pending_completion", "encoding",
+                      "summary_file"})  # fmt: skip
+EXCEL_SUFFIXES = frozenset({".xlsx", ".xls"})
+LOG_HEIGHT = 180
 
 
 class DetailsPanel(QWidget):
-    """Read-only; shows the selected task and follows its changes."""
+    """Read-only; shows the selected task and follows its changes. Everything scrolls inside the panel,
+    so a long task never makes the window taller."""
 
     def __init__(self, catalog: ImportCatalog | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._catalog = catalog
         self.record: TaskRecord | None = None
-        self._form = QFormLayout()
+        self._form, self._tech_form = QFormLayout(), QFormLayout()
         self._labels: dict[str, QLabel] = {}
         self._names: dict[str, QLabel] = {}
-        for key in FIELDS:
-            value = QLabel()
-            value.setWordWrap(True)
-            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            # A long path or the parameters must not widen the panel: they wrap or are cut, with a tooltip.
-            value.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-            name = QLabel()
-            self._labels[key], self._names[key] = value, name
-            self._form.addRow(name, value)
+        self._form_of: dict[str, QFormLayout] = {}
+        for key in FIELDS + TECHNICAL:
+            self._add_row(key, self._tech_form if key in TECHNICAL else self._form)
         self.log_view = QPlainTextEdit()
         self.log_view.setReadOnly(True)
         self.log_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.log_view.setFixedHeight(LOG_HEIGHT)
         self._log_title = QLabel()
+        technical_body = QWidget()
+        tech_layout = QVBoxLayout(technical_body)
+        tech_layout.setContentsMargins(0, 0, 0, 0)
+        tech_layout.addLayout(self._tech_form)
+        tech_layout.addWidget(self._log_title)
+        tech_layout.addWidget(self.log_view)
+        self.technical = Collapsible(technical_body)
+
+        body = QWidget()
+        body_layout = QVBoxLayout(body)
+        body_layout.addLayout(self._form)
+        body_layout.addWidget(self.technical)
+        body_layout.addStretch(1)
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll_area.setWidget(body)
         layout = QVBoxLayout(self)
-        layout.addLayout(self._form)
-        layout.addWidget(self._log_title)
-        layout.addWidget(self.log_view, 1)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.scroll_area)
         self.retranslate()
+
+    def _add_row(self, key: str, form: QFormLayout) -> None:
+        value = QLabel()
+        value.setWordWrap(True)
+        value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # A long path or the parameters must not widen the panel: they wrap or are cut, with a tooltip.
+        value.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        name = QLabel()
+        self._labels[key], self._names[key], self._form_of[key] = value, name, form
+        form.addRow(name, value)
 
     def value(self, key: str) -> str:
         return self._labels[key].text()
 
     def shows(self, key: str) -> bool:
         """Whether the row of a field is shown (some rows concern only exports or only imports)."""
-        return self._form.isRowVisible(self._labels[key])
+        return self._form_of[key].isRowVisible(self._labels[key])
 
     def show_record(self, record: TaskRecord | None) -> None:
         changed_task = record is None or self.record is None or record.id != self.record.id
@@ -68,7 +110,8 @@ class DetailsPanel(QWidget):
             label.setText(text)
             label.setToolTip(text if len(text) > 40 else "")
             shown = (key not in EXPORT_ONLY or export) and (key not in IMPORT_ONLY or not export)
-            self._form.setRowVisible(label, shown)
+            shown = shown and (key not in WHEN_SET or text not in ("", "0"))
+            self._form_of[key].setRowVisible(label, shown)
         if changed_task:
             self.log_view.setPlainText(self.tr("Loading…"))
 
@@ -80,12 +123,12 @@ class DetailsPanel(QWidget):
         export = r.task_type == EXPORT_TASK
         values: dict[str, object] = {
             "task_no": r.task_no,
-            "type": f"{r.task_type} / {self._catalog.describe(r) if self._catalog else r.params.get('import_type')}",
+            "type": self._catalog.describe(r) if self._catalog else r.params.get("import_type") or r.task_type,
             "export_filters": self._catalog.export_filter_text(r) if self._catalog and export else "",
             "export_format": format_text(r.params) if export else "",
             "replaced": self._replaced(r),
-            "status": status_text(r.status) + (self.tr(" (cancel requested)") if r.cancel_requested else ""),
-            "stage": r.stage,
+            "status": shown_status(r) + (self.tr(" (cancel requested)") if r.cancel_requested else ""),
+            "stage": shown_stage(r),
             "progress": f"{r.progress}%",
             "counts": self.tr("%1 total, %2 succeeded, %3 failed")
             .replace("%1", f"{r.total_count:,}")
@@ -94,11 +137,11 @@ class DetailsPanel(QWidget):
             "pending_completion": r.pending_completion_count,
             "file": r.params.get("file", ""),
             "dry_run": self.tr("yes") if r.params.get("dry_run") else self.tr("no"),
-            "encoding": r.params.get("encoding") or self.tr("detected"),
+            "encoding": self._encoding(r),
             "repairs": r.params.get("repairs") or "",
             "error_csv": r.error_csv or "",
             "result_path": r.result_path or "",
-            "error": " — ".join(x for x in (r.error_msg, r.error_code) if x),
+            "error": r.error_msg or "",
             "warnings": "\n".join(str(w) for w in r.summary.get("warnings", [])),
             "attempts": self.tr("attempt %1, retries %2 of %4, recoveries %3")
             .replace("%1", str(r.attempt))
@@ -112,9 +155,21 @@ class DetailsPanel(QWidget):
             "started_at": format_created(r.started_at),
             "ended_at": format_created(r.ended_at),
             "elapsed": format_elapsed(r.elapsed_seconds(utc_now())),
+            "task_type": r.task_type,
+            "summary_file": r.result_path or "" if not export else "",
+            "error_code": r.error_code or "",
             "params": json.dumps(r.params, ensure_ascii=False),
         }
         return str(values[key])
+
+    @staticmethod
+    def _encoding(r: TaskRecord) -> str:
+        """The file's encoding in words: as forced in the preview, else as the import detected it; none
+        for an Excel file."""
+        if Path(str(r.params.get("file", ""))).suffix.lower() in EXCEL_SUFFIXES:
+            return ""
+        forced = r.params.get("encoding")
+        return encoding_words(str(forced)) if forced else detected_words(r.summary.get("encoding"))
 
     @staticmethod
     def _next_run(r: TaskRecord) -> str:
@@ -146,25 +201,29 @@ class DetailsPanel(QWidget):
             "stage": self.tr("Stage"), "progress": self.tr("Progress"), "counts": self.tr("Rows"),
             "export_filters": self.tr("Filters"), "export_format": self.tr("Format"),
             "replaced": self.tr("File replaced"),
-            "pending_completion": self.tr("Awaiting completion"), "file": self.tr("File"),
+            "pending_completion": self.tr("Rows awaiting references"), "file": self.tr("File"),
             "dry_run": self.tr("Validate only"), "encoding": self.tr("Encoding"),
             "repairs": self.tr("Repairs task"), "error_csv": self.tr("Error CSV"),
-            "result_path": self.tr("Result"), "error": self.tr("Error"), "warnings": self.tr("Warnings"),
+            "result_path": self.tr("Result"), "error": self.tr("Reason"), "warnings": self.tr("Warnings"),
             "attempts": self.tr("Attempts"), "next_run_at": self.tr("Next try"), "creator": self.tr("Submitted by"),
             "owner": self.tr("Run by"), "created_at": self.tr("Created"), "started_at": self.tr("Started"),
             "ended_at": self.tr("Ended"), "elapsed": self.tr("Elapsed"), "params": self.tr("Parameters"),
+            "task_type": self.tr("Task type"), "error_code": self.tr("Error code"),
+            "summary_file": self.tr("Summary file"),
         }  # fmt: skip
         for key, label in self._names.items():
             label.setText(titles[key] + ":")
+        self.technical.set_title(self.tr("Technical details"))
         self._log_title.setText(self.tr("Log of this task:"))
         self.log_view.setAccessibleName(self.tr("Log of this task"))
         if self.record is not None:
             self.show_record(self.record)
 
 
+# What a clerk reads, in the order they read it; then what only a developer or the help desk needs.
 FIELDS = (
-    "task_no", "type", "status", "stage", "progress", "counts", "export_filters", "export_format", "replaced",
-    "pending_completion", "file", "dry_run",
-    "encoding", "repairs", "error_csv", "result_path", "error", "warnings", "attempts", "next_run_at",
-    "creator", "owner", "created_at", "started_at", "ended_at", "elapsed", "params",
+    "task_no", "type", "status", "stage", "error", "progress", "counts", "warnings", "export_filters",
+    "export_format", "replaced", "pending_completion", "file", "dry_run", "encoding", "repairs", "error_csv",
+    "result_path", "next_run_at", "creator", "created_at", "started_at", "ended_at", "elapsed",
 )  # fmt: skip
+TECHNICAL = ("task_type", "owner", "attempts", "error_code", "summary_file", "params")

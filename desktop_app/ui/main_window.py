@@ -6,39 +6,41 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
-from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QDockWidget,
-    QHeaderView,
-    QMainWindow,
-    QMenu,
-    QMessageBox,
-    QTableView,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QResizeEvent, QShowEvent
+from PySide6.QtWidgets import QMainWindow, QMessageBox, QSplitter, QVBoxLayout, QWidget
 
 from desktop_app.config import Settings
 from desktop_app.domain.task import SubmitResult, TaskRecord
 from desktop_app.ui.catalog import ImportCatalog
-from desktop_app.ui.delegates import ProgressDelegate, StatusDelegate
 from desktop_app.ui.details import DetailsPanel
+from desktop_app.ui.details_pane import DetailsPane
+from desktop_app.ui.dialogs.about import AboutDialog, AboutInfo, HelpDialog
+from desktop_app.ui.dialogs.confirm_cancel import CancelQuestion
 from desktop_app.ui.dialogs.export import ExportDialog, ExportRequest
+from desktop_app.ui.dialogs.open_failed import OpenFailedDialog
 from desktop_app.ui.dialogs.preview import PreviewDialog
 from desktop_app.ui.filter_bar import FilterBar
 from desktop_app.ui.mapping_memory import MappingMemory
+from desktop_app.ui.menus import WindowMenus
+from desktop_app.ui.notice_bar import NoticeBar
+from desktop_app.ui.outcomes import CLEANUP_TASK
 from desktop_app.ui.submit_panel import SubmitPanel
+from desktop_app.ui.summary_line import SummaryLine
+from desktop_app.ui.table_copy import rows_as_text
 from desktop_app.ui.task_actions import TaskActions
 from desktop_app.ui.task_filter import TaskFilterProxy
-from desktop_app.ui.task_model import PROGRESS, STATUS, RecordRole, TaskTableModel
+from desktop_app.ui.task_model import COLUMN_COUNT, RecordRole, TaskTableModel
+from desktop_app.ui.task_notices import TaskNotices
 from desktop_app.ui.task_service import TaskService
+from desktop_app.ui.task_table import TaskTable
 from desktop_app.ui.tray import Tray
+from desktop_app.ui.view_options import ViewOptions, flag
+from desktop_app.ui.window_geometry import ScreenKeeper, restore_geometry
 
 log = logging.getLogger(__name__)
 
-DEFAULT_WIDTHS = [140, 130, 190, 150, 190, 120, 110, 80, 70, 80, 150]
+DETAILS_SIDE_WIDTH = 340  # the details panel beside the list; below it when the window is narrower
 
 
 class MainWindow(QMainWindow):
@@ -64,6 +66,7 @@ class MainWindow(QMainWindow):
         qsettings: QSettings,
         tray: Tray,
         page_size: int = 500,
+        about: AboutInfo | None = None,
     ) -> None:
         super().__init__()
         self.service = service
@@ -73,34 +76,62 @@ class MainWindow(QMainWindow):
         self._memory = memory
         self._qsettings = qsettings
         self._background = service.background
+        self._about = about or AboutInfo("", results_dir.parent, results_dir.parent / "logs", results_dir)
         self._pending: tuple[Path, dict[str, Any]] | None = None
         self.preview: PreviewDialog | None = None
         self.export_dialog: ExportDialog | None = None
         self.question: QMessageBox | None = None
+        self.cancel_question: CancelQuestion | None = None
+        self.open_failed_dialog: OpenFailedDialog | None = None
+        self.help_dialog: QWidget | None = None
         self.last_message = ""
         self.allow_close = False
+        self._placed = False
 
         self.model = TaskTableModel(service.load_page, page_size=page_size, describe_type=catalog.describe, parent=self)
         self.proxy = TaskFilterProxy(self.model, self)
         self.panel = SubmitPanel(catalog, self._background)
         self.filters = FilterBar()
-        self.table = self._make_table()
+        self.table = TaskTable(self.proxy)
+        self.fitter = self.table.fitter
         self.actions_ = TaskActions(service, results_dir=results_dir, parent=self)
         self.details = DetailsPanel(catalog)
-        self.details_dock = QDockWidget(self)
-        self.details_dock.setObjectName("details")
-        self.details_dock.setWidget(self.details)
-        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.details_dock)
+        # The details sit beside or below the list, inside the window: opening them never grows it.
+        self.details_dock = DetailsPane(self.details)
+        self.notice = NoticeBar()
+        self.summary = SummaryLine()
+        list_box = QWidget()
+        list_layout = QVBoxLayout(list_box)
+        list_layout.setContentsMargins(0, 0, 0, 0)
+        list_layout.setSpacing(2)
+        list_layout.addWidget(self.table, 1)
+        list_layout.addWidget(self.summary)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.addWidget(list_box)
+        self.splitter.addWidget(self.details_dock)
+        self.splitter.setStretchFactor(0, 1)
         self.details_dock.hide()
 
         central = QWidget()
         layout = QVBoxLayout(central)
         layout.addWidget(self.panel)
         layout.addWidget(self.filters)
-        layout.addWidget(self.table, 1)
+        layout.addWidget(self.notice)
+        layout.addWidget(self.splitter, 1)
         self.setCentralWidget(central)
         self.setAcceptDrops(True)
-        self._make_menus()
+        self.menus = WindowMenus(self, self.actions_, self.details_dock.toggleViewAction())
+        m = self.menus
+        self.file_menu, self.toolbar, self.context_menu = m.file_menu, m.toolbar, m.context_menu
+        self.open_action, self.queue_action, self.export_action = m.open_action, m.queue_action, m.export_action
+        self.copy_action = m.copy_action
+        # Ctrl+C copies rows only while the list has the focus; in a field it copies the field's text.
+        self.copy_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.table.addAction(self.copy_action)
+        self.view_options = ViewOptions(self.model, self.proxy, m, self.notice, qsettings, self)
+        self.notices = TaskNotices(self.notice, self.model, self.actions_, self.select_task, self)
+        self.screen_keeper = ScreenKeeper(self, self)
         self.setTabOrder(self.panel.validate_button, self.filters.status_box)
         self.setTabOrder(self.filters.failed_button, self.table)
 
@@ -109,90 +140,14 @@ class MainWindow(QMainWindow):
         self._elapsed_timer.setInterval(1000)
         self._elapsed_timer.timeout.connect(self.model.tick_elapsed)
         self._elapsed_timer.start()
-        self._highlight_timer = QTimer(self)
-        self._highlight_timer.setSingleShot(True)
-        self._highlight_timer.timeout.connect(lambda: self.model.set_highlight(None))
         self.retranslate()
         self._update_busy()
         self.restore_state()
 
     # --- building ------------------------------------------------------------------------
 
-    def _make_table(self) -> QTableView:
-        table = QTableView()
-        table.setModel(self.proxy)
-        table.setSortingEnabled(True)
-        table.sortByColumn(-1, Qt.SortOrder.AscendingOrder)  # the model's order: newest first
-        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        table.setAlternatingRowColors(True)
-        table.setWordWrap(False)
-        table.verticalHeader().hide()
-        table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        table.verticalHeader().setDefaultSectionSize(26)
-        table.horizontalHeader().setStretchLastSection(True)
-        # Python references: PySide drops a delegate's paint() override with its wrapper.
-        self._status_delegate, self._progress_delegate = StatusDelegate(table), ProgressDelegate(table)
-        table.setItemDelegateForColumn(STATUS, self._status_delegate)
-        table.setItemDelegateForColumn(PROGRESS, self._progress_delegate)
-        for column, width in enumerate(DEFAULT_WIDTHS):
-            table.setColumnWidth(column, width)
-        table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        return table
-
-    def _make_context_menu(self) -> QMenu:
-        """One context menu for the list, built once (the actions are shared with the Task menu)."""
-        menu = QMenu(self)
-        menu.addActions(self.actions_.all())
-        return menu
-
-    def _make_menus(self) -> None:
-        bar = self.menuBar()
-        self.file_menu, self.task_menu, self.view_menu = QMenu(self), QMenu(self), QMenu(self)
-        for menu in (self.file_menu, self.task_menu, self.view_menu):
-            bar.addMenu(menu)
-        self.open_action = self._action(QKeySequence.StandardKey.Open)
-        self.open_action.triggered.connect(self.panel.choose_file)
-        self.queue_action = self._action(QKeySequence("Ctrl+Return"))
-        self.queue_action.triggered.connect(self.panel.queue_button.click)
-        self.export_action = self._action(QKeySequence("Ctrl+Shift+X"))
-        self.export_action.triggered.connect(self.open_export)
-        self.settings_action = self._action(QKeySequence("Ctrl+,"))
-        self.settings_action.triggered.connect(self.settings_requested)
-        self.quit_action = self._action(QKeySequence.StandardKey.Quit)
-        self.quit_action.triggered.connect(self.close)
-        self.file_menu.addActions([self.open_action, self.queue_action, self.export_action])
-        self.file_menu.addSeparator()
-        self.file_menu.addActions([self.settings_action, self.quit_action])
-        self.task_menu.addActions(self.actions_.all())
-        self.context_menu = self._make_context_menu()
-        self.find_action = self._action(QKeySequence.StandardKey.Find)
-        self.find_action.triggered.connect(lambda: self.filters.text_edit.setFocus())
-        self.failed_action = self._action(QKeySequence("Ctrl+Shift+F"))
-        self.failed_action.triggered.connect(self.filters.show_failed_list)
-        self.all_action = self._action(QKeySequence("Ctrl+Shift+A"))
-        self.all_action.triggered.connect(self.filters.show_all)
-        self.list_action = self._action(QKeySequence("Ctrl+L"))
-        self.list_action.triggered.connect(lambda: self.table.setFocus())
-        self.archived_action = QAction(self)
-        self.archived_action.setCheckable(True)
-        self.archived_action.toggled.connect(self.show_archived)
-        self.view_menu.addActions([self.find_action, self.failed_action, self.all_action, self.list_action,
-                                   self.details_dock.toggleViewAction(), self.archived_action])  # fmt: skip
-        toolbar = self.addToolBar("tasks")
-        toolbar.setObjectName("task_toolbar")
-        toolbar.addAction(self.export_action)
-        toolbar.addSeparator()
-        toolbar.addActions(self.actions_.all())
-        self.toolbar = toolbar
-
-    def _action(self, shortcut: QKeySequence | QKeySequence.StandardKey) -> QAction:
-        action = QAction(self)
-        action.setShortcut(QKeySequence(shortcut))
-        return action
-
     def _wire(self) -> None:
-        s = self.service
+        s, m = self.service, self.menus
         s.page_loaded.connect(self.model.add_page)
         s.page_failed.connect(self._page_failed)
         s.record_changed.connect(self._record_changed)
@@ -203,6 +158,9 @@ class MainWindow(QMainWindow):
         s.task_ended.connect(self._task_ended)
         s.log_lines.connect(self.details.show_log)
         self.panel.queue_requested.connect(self.open_preview)
+        # Enter in the file field queues: Queue looks like the default button only while it is so.
+        self.panel.path_edit.installEventFilter(self)
+        self.panel.queue_button.setDefault(False)
         self.filters.statuses_changed.connect(self.proxy.set_statuses)
         self.filters.text_changed.connect(self.proxy.set_text)
         self.table.selectionModel().currentRowChanged.connect(lambda _c, _p: self._selection_changed())
@@ -210,12 +168,35 @@ class MainWindow(QMainWindow):
         self.table.doubleClicked.connect(lambda _i: self.actions_.details.trigger())
         self.table.customContextMenuRequested.connect(self._context_menu)
         self.actions_.details_requested.connect(self._show_details)
+        self.actions_.cancel_requested.connect(self.ask_cancel)
+        self.actions_.open_failed.connect(self.open_failed)
         self.actions_.problem.connect(self.inform)
         s.problem.connect(self.inform)
+        m.open_action.triggered.connect(self.panel.choose_file)
+        m.queue_action.triggered.connect(self.panel.queue_button.click)
+        m.export_action.triggered.connect(self.open_export)
+        m.settings_action.triggered.connect(self.settings_requested)
+        m.quit_action.triggered.connect(self.close)
+        m.copy_action.triggered.connect(self.copy_rows)
+        m.find_action.triggered.connect(lambda: self.filters.text_edit.setFocus())
+        m.failed_action.triggered.connect(self.filters.show_failed_list)
+        m.all_action.triggered.connect(self.filters.show_all)
+        m.list_action.triggered.connect(lambda: self.table.setFocus())
+        self.view_options.told.connect(lambda text: self.inform(text, dialog=False))
+        m.fit_action.triggered.connect(lambda: self.fitter.fit())
+        m.archived_action.toggled.connect(self.show_archived)
+        m.help_action.triggered.connect(self.open_help)
+        m.about_action.triggered.connect(self.open_about)
+        self.details_dock.toggleViewAction().toggled.connect(self._details_toggled)
         self.tray.show_requested.connect(self.bring_to_front)
         # The tray's Quit is a close: the clerk is asked what to do with running tasks, as with the
         # window's own close button (the composition root acts on close_decided, nothing else).
         self.tray.quit_requested.connect(self.close)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.panel.path_edit and event.type() in (QEvent.Type.FocusIn, QEvent.Type.FocusOut):
+            self.panel.queue_button.setDefault(event.type() == QEvent.Type.FocusIn)
+        return super().eventFilter(watched, event)
 
     # --- the task list -------------------------------------------------------------------
 
@@ -224,10 +205,16 @@ class MainWindow(QMainWindow):
         return index.data(RecordRole) if index.isValid() else None
 
     def select_task(self, task_id: int) -> bool:
+        """Select a task's row (showing every status and clearing the text filter if they hide it).
+        False when the row is not loaded, or is a system task the view hides."""
         row = self.model.row_of(task_id)
         if row is None:
             return False
+        if self.view_options.hides_for_good(self.model.record(row)):
+            return False
         index = self.proxy.mapFromSource(self.model.index(row, 0))
+        if not index.isValid() and self.view_options.show_cleared_if_hidden():
+            index = self.proxy.mapFromSource(self.model.index(row, 0))
         if not index.isValid():  # filtered out: show everything, then select it
             self.filters.show_all()
             index = self.proxy.mapFromSource(self.model.index(row, 0))
@@ -240,6 +227,7 @@ class MainWindow(QMainWindow):
     def _selection_changed(self) -> None:
         record = self.selected_record()
         self.actions_.set_record(record)
+        self.summary.show_record(record, self.model.speed_text(record) if record is not None else None)
         if self.details_dock.isVisible():
             self._show_details(record)
 
@@ -248,7 +236,9 @@ class MainWindow(QMainWindow):
             return
         new = self.details.record is None or self.details.record.id != record.id
         self.details.show_record(record)
-        self.details_dock.show()
+        if not self.details_dock.isVisible():
+            self.details_dock.show()
+            self._arrange()
         if new:
             self.service.load_log(record.task_no)
 
@@ -265,6 +255,13 @@ class MainWindow(QMainWindow):
         else:
             self.statusBar().clearMessage()
 
+    def _details_toggled(self, shown: bool) -> None:
+        if shown:
+            self._arrange()
+            record = self.selected_record()
+            if record is not None and (self.details.record is None or self.details.record.id != record.id):
+                self._show_details(record)
+
     def _record_changed(self, record: TaskRecord) -> None:
         self.model.upsert(record)
         selected = self.selected_record()
@@ -276,8 +273,10 @@ class MainWindow(QMainWindow):
     def _progress(self, progress: Any) -> None:
         if self.model.apply_progress(progress):
             selected = self.selected_record()
-            if selected is not None and selected.id == progress.task_id and self.details_dock.isVisible():
-                self.details.show_record(selected)
+            if selected is not None and selected.id == progress.task_id:
+                self.summary.show_record(selected, self.model.speed_text(selected))
+                if self.details_dock.isVisible():
+                    self.details.show_record(selected)
 
     def _context_menu(self, pos: Any) -> None:
         self.context_menu.popup(self.table.viewport().mapToGlobal(pos))
@@ -285,6 +284,39 @@ class MainWindow(QMainWindow):
     def _page_failed(self, reason: str) -> None:
         self.model.page_failed()
         self.statusBar().showMessage(self.tr("The task list could not be read: %s") % reason)
+
+    def copy_rows(self) -> None:
+        text = rows_as_text(self.table)
+        if text:
+            QGuiApplication.clipboard().setText(text)
+            rows = text.count("\n") - 1
+            self.statusBar().showMessage(self.tr("Rows copied: %1.").replace("%1", str(rows)), 4000)
+
+    def _arrange(self) -> None:
+        """The details beside the list when the window is wide enough for every column and them, else
+        below it."""
+        if not self.details_dock.isVisible():
+            return
+        side = self.width() >= self.fitter.minimum_width() + DETAILS_SIDE_WIDTH + 40
+        orientation = Qt.Orientation.Horizontal if side else Qt.Orientation.Vertical
+        changed = orientation != self.splitter.orientation()
+        self.splitter.setOrientation(orientation)
+        total = sum(self.splitter.sizes())
+        first, second = self.splitter.sizes()
+        if changed or second <= 0 or first <= 0:
+            part = DETAILS_SIDE_WIDTH if side else max(160, int(total * 0.42))
+            self.splitter.setSizes([max(1, total - part), part])
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._arrange()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self._placed:
+            self._placed = True
+            self.fitter.fit(keep_custom=True)
+            self._arrange()
 
     # --- queueing ------------------------------------------------------------------------
 
@@ -387,8 +419,6 @@ class MainWindow(QMainWindow):
             return
         if result.duplicate_of:
             self.select_task(task.id)
-            self.model.set_highlight(task.id)
-            self._highlight_timer.start(4000)
             if task.task_type == "export":
                 text = self.tr("The same export is already queued as task %s.")
             elif task.task_type == "import":
@@ -396,9 +426,16 @@ class MainWindow(QMainWindow):
             else:
                 text = self.tr("The same request is already queued as task %s.")
             self.inform(text % task.task_no, dialog=False)
+            # Where the clerk looks: above the list, with the task's state, not only in the status bar.
+            self.notices.already_queued(self._fresh(task), text % task.task_no)
             return
         self.select_task(task.id)
         self.statusBar().showMessage(self.tr("Queued as task %s.") % task.task_no, 8000)
+
+    def _fresh(self, record: TaskRecord) -> TaskRecord:
+        """The model's newest snapshot of a task (progress ticks included), else the one given."""
+        row = self.model.row_of(record.id)
+        return self.model.record(row) if row is not None else record
 
     def _ask_import_again(self, result: SubmitResult) -> None:
         task = result.task
@@ -437,8 +474,56 @@ class MainWindow(QMainWindow):
     # --- window life ---------------------------------------------------------------------
 
     def _task_ended(self, record: TaskRecord) -> None:
+        """A task seen running ended: a notice above the list (its file opens if the clerk asked), and a
+        tray notification when the window is not in front."""
+        if record.task_type == CLEANUP_TASK:
+            return
+        self.notices.task_ended(record)
         if not self.isActiveWindow() or self.isMinimized() or not self.isVisible():
             self.tray.task_ended(record)
+
+    # --- asking first, telling what failed --------------------------------------------------
+
+    def ask_cancel(self, record: TaskRecord) -> None:
+        """Cancel only after a question that names the task and what is already in (non-blocking)."""
+        if self.cancel_question is not None:
+            self.cancel_question.raise_()
+            return
+        box = CancelQuestion(self._fresh(record), self)
+        self.cancel_question = box
+
+        def answered(_result: int) -> None:
+            if self.cancel_question is box:
+                self.cancel_question = None
+            box.deleteLater()
+            if box.clickedButton() is not box.cancel_button:
+                return
+            if self._fresh(record).status.is_final:  # it ended while the question was open
+                self.inform(self.tr("Task %s has already ended.") % record.task_no, dialog=False)
+                return
+            self.actions_.confirm_cancel(record)
+
+        box.finished.connect(answered)
+        box.open()
+
+    def open_failed(self, path: Path) -> None:
+        """The desktop had no program for a task's file: say so, with its path, Copy path, Show in folder."""
+        self.last_message = self.tr("Could not open %s") % path
+        self.statusBar().showMessage(self.last_message, 10_000)
+        dialog = OpenFailedDialog(path, parent=self)
+        self.open_failed_dialog = dialog
+        dialog.finished.connect(lambda _r: setattr(self, "open_failed_dialog", None))
+        dialog.open()
+
+    def open_help(self) -> None:
+        actions = [a for a in self.findChildren(QAction) if a.text() and not a.shortcut().isEmpty()]
+        actions = list({a.shortcut().toString(): a for a in actions}.values())
+        self.help_dialog = HelpDialog(actions, self)
+        self.help_dialog.show()
+
+    def open_about(self) -> None:
+        self.help_dialog = AboutDialog(self._about, parent=self)
+        self.help_dialog.show()
 
     def bring_to_front(self) -> None:
         self.showNormal()
@@ -495,21 +580,27 @@ class MainWindow(QMainWindow):
         q.setValue("window/geometry", self.saveGeometry())
         q.setValue("window/state", self.saveState())
         q.setValue("tasks/header", self.table.horizontalHeader().saveState())
+        q.setValue("tasks/header_columns", COLUMN_COUNT)
+        q.setValue("tasks/columns_custom", self.fitter.custom)
+        q.setValue("details/visible", self.details_dock.isVisible())
+        q.setValue("tasks/open_when_done", sorted(self.actions_.open_when_done_tasks))
         q.sync()
 
     def restore_state(self) -> None:
         q = self._qsettings
-        geometry = q.value("window/geometry")
-        if geometry is not None:
-            self.restoreGeometry(geometry)
-        else:
-            self.resize(1280, 720)
+        restore_geometry(self, q.value("window/geometry"))
         state = q.value("window/state")
         if state is not None:
             self.restoreState(state)
         header = q.value("tasks/header")
-        if header is not None:
-            self.table.horizontalHeader().restoreState(header)
+        # A header saved with other columns (an older BatchDesk) would scramble them: fit anew instead.
+        if header is not None and str(q.value("tasks/header_columns")) == str(COLUMN_COUNT):
+            self.fitter.restore(header, custom=flag(q.value("tasks/columns_custom")))
+        self.view_options.restore()
+        wanted = q.value("tasks/open_when_done") or []
+        self.actions_.open_when_done_tasks = {str(n) for n in ([wanted] if isinstance(wanted, str) else wanted)}
+        if flag(q.value("details/visible")):
+            self.details_dock.show()
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
@@ -518,34 +609,16 @@ class MainWindow(QMainWindow):
 
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("BatchDesk — import tasks"))
-        self.file_menu.setTitle(self.tr("&File"))
-        self.task_menu.setTitle(self.tr("&Task"))
-        self.view_menu.setTitle(self.tr("&View"))
-        self.open_action.setText(self.tr("&Open file…"))
-        self.queue_action.setText(self.tr("&Queue the file…"))
-        self.export_action.setText(self.tr("E&xport…"))
-        tip = self.tr("Export a table to a CSV or Excel file, with filters")
-        self.export_action.setToolTip(tip)
-        self.export_action.setStatusTip(tip)
-        self.settings_action.setText(self.tr("&Settings…"))
-        self.quit_action.setText(self.tr("&Quit"))
-        self.find_action.setText(self.tr("&Find tasks"))
-        self.failed_action.setText(self.tr("Failed &list"))
-        self.all_action.setText(self.tr("&All tasks"))
-        self.list_action.setText(self.tr("Go to the task &list"))
-        self.archived_action.setText(self.tr("Show a&rchived tasks"))
-        self.archived_action.setStatusTip(
-            self.tr("Tasks that ended more than %s days ago, which the daily clean-up moved to the archive")
-            % self.settings.task_retention_days
-        )
-        self.details_dock.setWindowTitle(self.tr("Task details"))
-        self.details_dock.toggleViewAction().setText(self.tr("&Details panel"))
-        self.toolbar.setWindowTitle(self.tr("Task actions"))
         self.table.setAccessibleName(self.tr("Tasks"))
+        self.summary.setAccessibleName(self.tr("What happened to the selected task"))
         self.actions_.retranslate()
+        self.menus.retranslate()
         self.model.retranslate()
         self.tray.retranslate()
         self.panel.fill_types()
+        self._selection_changed()
+        if self._placed:
+            self.fitter.remeasure()  # the words of another language have other widths
 
     def current_index(self) -> QModelIndex:
         return self.table.selectionModel().currentIndex()

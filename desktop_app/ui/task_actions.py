@@ -5,18 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QUrl, Signal
-from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QAction, QKeySequence
 
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
-from desktop_app.imports.task import ImportHandler
-from desktop_app.ui.task_service import EXPORT_TASK, TaskService
-
-
-def open_local(path: Path) -> bool:
-    """Open a file or folder with the system's application (a spreadsheet app for a CSV)."""
-    return bool(QDesktopServices.openUrl(QUrl.fromLocalFile(str(path))))
+from desktop_app.ui.reveal import open_local
+from desktop_app.ui.task_service import EXPORT_TASK, IMPORT_TASK, TaskService
 
 
 class TaskActions(QObject):
@@ -24,11 +19,16 @@ class TaskActions(QObject):
 
     Signals:
         details_requested(TaskRecord): the clerk asked for the details panel.
+        cancel_requested(TaskRecord): the clerk asked to cancel the task (the window asks first, then
+            calls confirm_cancel()).
         problem(str): an action could not be done; a plain-language reason to show.
+        open_failed(object): the Path exists but the desktop could not open it (no program for it).
     """
 
     details_requested = Signal(object)
+    cancel_requested = Signal(object)
     problem = Signal(str)
+    open_failed = Signal(object)
 
     def __init__(
         self,
@@ -43,6 +43,7 @@ class TaskActions(QObject):
         self._results_dir = results_dir
         self._opener = opener
         self.record: TaskRecord | None = None
+        self.open_when_done_tasks: set[str] = set()  # task numbers whose file opens when they end
 
         def make(handler: Callable[[], None], shortcut: str | None = None) -> QAction:
             action = QAction(self)
@@ -60,12 +61,16 @@ class TaskActions(QObject):
         self.import_for_real = make(self._import_for_real, "Ctrl+I")
         self.complete_references = make(self._complete_references, "Ctrl+Shift+K")
         self.details = make(self._details, "Ctrl+D")
+        self.open_when_done = QAction(self)
+        self.open_when_done.setCheckable(True)
+        self.open_when_done.setShortcut(QKeySequence("Ctrl+Shift+W"))
+        self.open_when_done.toggled.connect(self._open_when_done_toggled)
         self.retranslate()
         self.set_record(None)
 
     def all(self) -> list[QAction]:
         return [self.open_result, self.open_errors, self.open_folder, self.reimport, self.cancel, self.retry,
-                self.import_for_real, self.complete_references, self.details]  # fmt: skip
+                self.import_for_real, self.complete_references, self.open_when_done, self.details]  # fmt: skip
 
     def set_record(self, record: TaskRecord | None) -> None:
         """The selected task (or its newer snapshot): enable exactly what applies to it."""
@@ -85,9 +90,14 @@ class TaskActions(QObject):
         self.cancel.setEnabled(record.status.is_active and not record.cancel_requested)
         self.retry.setEnabled(record.status is TaskStatus.FAILED and bool(record.params.get("file")))
         self.import_for_real.setEnabled(done and dry_run)
-        self.complete_references.setEnabled(record.task_type == ImportHandler.task_type and record.status.is_final
+        self.complete_references.setEnabled(record.task_type == IMPORT_TASK and record.status.is_final
                                             and record.pending_completion_count > 0 and not dry_run)  # fmt: skip
         self.details.setEnabled(True)
+        self.open_when_done.blockSignals(True)
+        self.open_when_done.setChecked(record.task_no in self.open_when_done_tasks)
+        self.open_when_done.blockSignals(False)
+        self.open_when_done.setEnabled(record.status.is_active and record.task_type in (IMPORT_TASK, EXPORT_TASK)
+                                       and not bool(record.params.get("dry_run")))  # fmt: skip
 
     # --- what each does ------------------------------------------------------------------
 
@@ -98,7 +108,7 @@ class TaskActions(QObject):
         if not path.exists():
             self.problem.emit(self.tr("The exported file is gone: %s") % path)
             return
-        self._opener(path)
+        self._open(path)
 
     def _open_errors(self) -> None:
         if self.record is None or not self.record.error_csv:
@@ -107,7 +117,7 @@ class TaskActions(QObject):
         if not path.exists():
             self.problem.emit(self.tr("The error file is gone: %s") % path)
             return
-        self._opener(path)
+        self._open(path)
 
     def _open_folder(self) -> None:
         if self.record is None:
@@ -117,15 +127,43 @@ class TaskActions(QObject):
         if not folder.exists():
             self.problem.emit(self.tr("The folder is gone: %s") % folder)
             return
-        self._opener(folder)
+        self._open(folder)
+
+    def _open(self, path: Path) -> None:
+        if not self._opener(path):
+            self.open_failed.emit(path)
+
+    def open_ended(self, record: TaskRecord) -> bool:
+        """ "Open when done": a task that ended opens its file (an export's file, an import's error file).
+        True when it had asked to; an import without errors has nothing to open."""
+        if record.task_no not in self.open_when_done_tasks:
+            return False
+        self.open_when_done_tasks.discard(record.task_no)
+        if record.task_type == EXPORT_TASK and record.result_path and record.status is TaskStatus.SUCCEEDED:
+            self._open(Path(record.result_path))
+        elif record.error_csv and Path(record.error_csv).exists():
+            self._open(Path(record.error_csv))
+        return True
+
+    def _open_when_done_toggled(self, checked: bool) -> None:
+        if self.record is None:
+            return
+        if checked:
+            self.open_when_done_tasks.add(self.record.task_no)
+        else:
+            self.open_when_done_tasks.discard(self.record.task_no)
 
     def _reimport(self) -> None:
         if self.record is not None and self.record.error_csv:
             self._submit(self._service.reimport_errors(self.record))
 
     def _cancel(self) -> None:
-        if self.record is not None:
-            self._service.cancel(self.record)
+        if self.record is not None and self.cancel.isEnabled():
+            self.cancel_requested.emit(self.record)
+
+    def confirm_cancel(self, record: TaskRecord) -> None:
+        """The clerk confirmed: cancel the task (committed rows stay)."""
+        self._service.cancel(record)
 
     def _retry(self) -> None:
         if self.record is not None:
@@ -164,8 +202,17 @@ class TaskActions(QObject):
                                        self.tr("Fill in the references this import left pending (for example "
                                                "departments created since)")),
             self.details: (self.tr("&Details"), self.tr("Every field, the warnings and the log of the task")),
+            self.open_when_done: (self.tr("Open &when done"),
+                                  self.tr("When this task ends, open its file (the exported file, or the error "
+                                          "file if rows failed)")),
         }  # fmt: skip
         for action, (text, tip) in texts.items():
             action.setText(text)
             action.setToolTip(tip)
             action.setStatusTip(tip)
+        # The toolbar's words: short, and without the menus' mnemonics ("取消任务(&C)" is a menu's).
+        short = {self.open_errors: self.tr("Error file"), self.reimport: self.tr("Re-import"),
+                 self.cancel: self.tr("Cancel"), self.retry: self.tr("Retry"), self.details: self.tr("Details"),
+                 self.open_folder: self.tr("Folder")}  # fmt: skip
+        for action, text in short.items():
+            action.setIconText(text)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Iterable
 
 from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QSortFilterProxyModel
 
 from desktop_app.domain.status import TaskStatus
+from desktop_app.ui.outcomes import SYSTEM_TASKS
 from desktop_app.ui.task_model import SortRole, TaskTableModel, shown_file_name, shown_stage
 
 FAILED_LIST = frozenset({TaskStatus.FAILED, TaskStatus.PARTIALLY_SUCCEEDED})
@@ -14,13 +16,17 @@ FAILED_LIST = frozenset({TaskStatus.FAILED, TaskStatus.PARTIALLY_SUCCEEDED})
 
 class TaskFilterProxy(QSortFilterProxyModel):
     """Keeps rows whose status is in the chosen set and whose number, file, type or stage contains
-    the text. Rows changing status move in or out as they change (dynamic filtering)."""
+    the text; system tasks (the clean-up, completions) only when asked for; finished tasks the clerk
+    cleared from the view (ended at or before `cleared_before`) only when asked for. Rows changing
+    status move in or out as they change (dynamic filtering)."""
 
     def __init__(self, source: TaskTableModel, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._source = source
         self._statuses: frozenset[TaskStatus] | None = None
         self._text = ""
+        self._system_shown = False
+        self._cleared_before: dt.datetime | None = None
         self.setSourceModel(source)
         self.setSortRole(SortRole)
         self.setDynamicSortFilter(True)
@@ -30,6 +36,17 @@ class TaskFilterProxy(QSortFilterProxyModel):
 
     def set_text(self, text: str) -> None:
         self._change_filter(lambda: setattr(self, "_text", text.strip().casefold()))
+
+    def set_system_shown(self, shown: bool) -> None:
+        self._change_filter(lambda: setattr(self, "_system_shown", shown))
+
+    def set_cleared_before(self, stamp: dt.datetime | None) -> None:
+        """Hide tasks that ended at or before `stamp` (None: hide none)."""
+        self._change_filter(lambda: setattr(self, "_cleared_before", stamp))
+
+    @property
+    def cleared_before(self) -> dt.datetime | None:
+        return self._cleared_before
 
     def _change_filter(self, change: Callable[[], None]) -> None:
         if hasattr(self, "beginFilterChange"):  # Qt 6.9+; invalidateFilter() is deprecated there
@@ -46,7 +63,12 @@ class TaskFilterProxy(QSortFilterProxyModel):
 
     def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex) -> bool:
         record = self._source.record(source_row)
+        if not self._system_shown and record.task_type in SYSTEM_TASKS:
+            return False
         if self._statuses is not None and record.status not in self._statuses:
+            return False
+        cleared = self._cleared_before
+        if cleared is not None and record.ended_at is not None and record.ended_at <= cleared:
             return False
         if not self._text:
             return True

@@ -14,16 +14,20 @@ from PySide6.QtGui import QColor, QFont
 
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import Progress, TaskRecord
-from desktop_app.ui.texts import expired_text, expired_tip, retry_text, status_text
+from desktop_app.ui.outcomes import file_rows, outcome_text, shown_status, tone
+from desktop_app.ui.task_speed import SpeedMeter, format_rate, format_remaining
+from desktop_app.ui.texts import expired_text, expired_tip, retry_text
 
 Index = QModelIndex | QPersistentModelIndex
 
-TASK_NO, TYPE, FILE, STATUS, STAGE, PROGRESS, PROCESSED, SUCCESS, FAIL, ELAPSED, CREATED = range(11)
-COLUMN_COUNT = 11
+TASK_NO, TYPE, FILE, STATUS, STAGE, PROGRESS, PROCESSED, SUCCESS, FAIL, SPEED, ELAPSED, CREATED = range(12)
+COLUMN_COUNT = 12
+NUMBERS = (PROCESSED, SUCCESS, FAIL, SPEED, ELAPSED)  # right-aligned
 
 RecordRole = Qt.ItemDataRole.UserRole + 1  # the TaskRecord of the row
 StatusRole = Qt.ItemDataRole.UserRole + 2  # its TaskStatus's value (a str once through QVariant)
 SortRole = Qt.ItemDataRole.UserRole + 3  # a value that sorts the column correctly
+ToneRole = Qt.ItemDataRole.UserRole + 4  # the Tone its status is painted in (a str once through QVariant)
 
 STATUS_ORDER = {s: i for i, s in enumerate(TaskStatus)}
 HIGHLIGHT = QColor(255, 236, 140)
@@ -39,8 +43,9 @@ def shown_file_name(record: TaskRecord) -> str:
 
 def shown_stage(record: TaskRecord) -> str:
     """The stage cell: "Retry 2 of 3 at 14:05" while waiting for a retry, "Replaced by T…" for an
-    export whose file a newer one replaced, else the task's own stage text."""
-    return retry_text(record) or expired_text(record) or record.stage
+    export whose file a newer one replaced, how it ended in words ("Failed: 10 of 20 imported, 10 rows
+    with errors"), else the task's own stage text."""
+    return retry_text(record) or expired_text(record) or outcome_text(record) or record.stage
 
 
 def utc_now() -> dt.datetime:
@@ -63,6 +68,16 @@ def format_created(stamp: dt.datetime | None) -> str:
     if stamp is None:
         return ""
     return stamp.replace(tzinfo=dt.UTC).astimezone().strftime("%Y-%m-%d %H:%M:%S")
+
+
+def format_short(stamp: dt.datetime | None, now: dt.datetime) -> str:
+    """The list's short stamp: "14:05" today, "03-01 14:05" this year, else the date."""
+    if stamp is None:
+        return ""
+    local, today = stamp.replace(tzinfo=dt.UTC).astimezone(), now.replace(tzinfo=dt.UTC).astimezone()
+    if local.date() == today.date():
+        return local.strftime("%H:%M")
+    return local.strftime("%m-%d %H:%M") if local.year == today.year else local.strftime("%Y-%m-%d")
 
 
 class TaskTableModel(QAbstractTableModel):
@@ -92,6 +107,7 @@ class TaskTableModel(QAbstractTableModel):
         self._exhausted = False
         self._loading = False
         self._highlight: int | None = None
+        self._speed = SpeedMeter()
 
     # --- the Qt model interface ----------------------------------------------------------
 
@@ -102,14 +118,18 @@ class TaskTableModel(QAbstractTableModel):
         return 0 if parent.isValid() else COLUMN_COUNT
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < COLUMN_COUNT:
             return None
-        return self.column_titles()[section] if 0 <= section < COLUMN_COUNT else None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.column_titles()[section]
+        if role == Qt.ItemDataRole.ToolTipRole and section == SPEED:
+            return self.tr("While a task runs: rows per second, and the time left at that speed")
+        return None
 
     def column_titles(self) -> list[str]:
         return [self.tr("Task"), self.tr("Type"), self.tr("File"), self.tr("Status"), self.tr("Stage"),
                 self.tr("Progress"), self.tr("Processed"), self.tr("Succeeded"), self.tr("Failed"),
-                self.tr("Elapsed"), self.tr("Created")]  # fmt: skip
+                self.tr("Speed"), self.tr("Elapsed"), self.tr("Created")]  # fmt: skip
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or index.row() >= len(self._rows):
@@ -124,7 +144,9 @@ class TaskTableModel(QAbstractTableModel):
             return record.status.value
         if role == SortRole:
             return self._sort_value(record, column)
-        if role == Qt.ItemDataRole.TextAlignmentRole and column in (PROCESSED, SUCCESS, FAIL, ELAPSED):
+        if role == ToneRole:
+            return tone(record).value
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in NUMBERS:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.BackgroundRole and record.id == self._highlight:
             return HIGHLIGHT
@@ -141,7 +163,40 @@ class TaskTableModel(QAbstractTableModel):
             return record.error_msg
         if role == Qt.ItemDataRole.ToolTipRole and column == FILE:
             return record.params.get("file") or record.result_path
+        if role == Qt.ItemDataRole.ToolTipRole and column == CREATED:
+            return format_created(record.created_at)
+        if role == Qt.ItemDataRole.ToolTipRole and column == SPEED:
+            return self._speed_tip(record)
         return None
+
+    def _rate(self, record: TaskRecord) -> float | None:
+        return self._speed.rate(record.id) if record.status is TaskStatus.RUNNING else None
+
+    def _remaining(self, record: TaskRecord) -> float | None:
+        if record.status is not TaskStatus.RUNNING:
+            return None
+        return self._speed.remaining(record.id, file_rows(record) or 0, record.progress)
+
+    def _speed_cell(self, record: TaskRecord) -> str:
+        """ "1,234/s · 0:42" while running (the time left once the total is known), else ""."""
+        rate = self._rate(record)
+        if rate is None:
+            return ""
+        left = self._remaining(record)
+        return f"{format_rate(rate)}/s" + (f" · {format_remaining(left)}" if left is not None else "")
+
+    def speed_text(self, record: TaskRecord) -> str | None:
+        """ "1,200 rows per second; about 0:42 left" for a running task watched long enough, else None."""
+        return self._speed_tip(record)
+
+    def _speed_tip(self, record: TaskRecord) -> str | None:
+        rate, left = self._rate(record), self._remaining(record)
+        if rate is None:
+            return None
+        text = self.tr("%1 rows per second").replace("%1", format_rate(rate))
+        if left is not None:
+            text += self.tr("; about %1 left").replace("%1", format_remaining(left))
+        return text
 
     def _display(self, record: TaskRecord, column: int) -> Any:
         if column == TASK_NO:
@@ -151,22 +206,25 @@ class TaskTableModel(QAbstractTableModel):
         if column == FILE:
             return shown_file_name(record)
         if column == STATUS:
-            return status_text(record.status)
+            return shown_status(record)
         if column == STAGE:
             return shown_stage(record)
         if column == PROGRESS:
             return record.progress
-        if column == PROCESSED:
+        if column == PROCESSED:  # of the file's rows when known: a cancelled import reads 50,000 / 200,000
             done = record.success_count + record.fail_count
-            return f"{done:,} / {record.total_count:,}" if record.total_count else f"{done:,}"
+            total = file_rows(record) or record.total_count
+            return f"{done:,} / {total:,}" if total else f"{done:,}"
         if column == SUCCESS:
             return f"{record.success_count:,}"
         if column == FAIL:
             return f"{record.fail_count:,}"
+        if column == SPEED:
+            return self._speed_cell(record)
         if column == ELAPSED:
             return format_elapsed(record.elapsed_seconds(self._now()))
         if column == CREATED:
-            return format_created(record.created_at)
+            return format_short(record.created_at, self._now())
         return None
 
     def _sort_value(self, record: TaskRecord, column: int) -> Any:
@@ -177,6 +235,7 @@ class TaskTableModel(QAbstractTableModel):
             PROCESSED: record.success_count + record.fail_count,
             SUCCESS: record.success_count,
             FAIL: record.fail_count,
+            SPEED: self._rate(record) or 0.0,
             ELAPSED: record.elapsed_seconds(self._now()) or 0.0,
             CREATED: record.id,
         }
@@ -241,6 +300,8 @@ class TaskTableModel(QAbstractTableModel):
                 record = replace(record, progress=old.progress, stage=old.stage, total_count=old.total_count,
                                  success_count=old.success_count, fail_count=old.fail_count)  # fmt: skip
             self._rows[row] = record
+            if record.status is not TaskStatus.RUNNING:
+                self._speed.forget(record.id)
             self.dataChanged.emit(self.index(row, 0), self.index(row, COLUMN_COUNT - 1))
             return row
         if self._rows and not self._exhausted and -record.id > self._keys[-1]:
@@ -273,6 +334,8 @@ class TaskTableModel(QAbstractTableModel):
             success_count=progress.success_count,
             fail_count=progress.fail_count,
         )
+        self._speed.add(progress.task_id, self._now(), progress.success_count + progress.fail_count,
+                        progress.progress)  # fmt: skip
         first = STATUS if old.status is not TaskStatus.RUNNING else STAGE
         self.dataChanged.emit(self.index(row, first), self.index(row, ELAPSED))
         return True

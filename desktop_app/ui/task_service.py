@@ -17,6 +17,7 @@ from desktop_app.executor.executor import Executor
 from desktop_app.exports.task import ExportHandler
 from desktop_app.imports.completion import CompleteReferencesHandler
 from desktop_app.imports.options import ImportOptions
+from desktop_app.imports.task import ImportHandler
 from desktop_app.log import task_log_lines
 from desktop_app.store import admins
 from desktop_app.store.tasks import TaskStore
@@ -27,6 +28,7 @@ from desktop_app.ui.plain_errors import plain_error, plain_reason
 
 log = logging.getLogger(__name__)
 
+IMPORT_TASK = ImportHandler.task_type
 EXPORT_TASK = ExportHandler.task_type
 COMPLETE_REFERENCES_TASK = CompleteReferencesHandler.task_type
 # The refresh reads again what changed this long before the newest change it saw: a transaction that

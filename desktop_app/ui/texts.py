@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication
@@ -10,6 +11,7 @@ from PySide6.QtCore import QCoreApplication
 from desktop_app.domain.retry import BASE_DELAYS
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
+from desktop_app.ui.encodings import encoding_words
 
 MAX_RETRIES = len(BASE_DELAYS)  # a transient error is retried this often, then the task fails
 
@@ -27,6 +29,11 @@ def status_text(status: TaskStatus) -> str:
     if status is TaskStatus.FAILED:
         return QCoreApplication.translate("Status", "Failed")
     return QCoreApplication.translate("Status", "Cancelled")
+
+
+def without_mnemonic(text: str) -> str:
+    """A menu text for a toolbar or a list: "导出(&X)…" -> "导出…", "E&xport…" -> "Export…"."""
+    return re.sub(r"\(&[^)]\)", "", text).replace("&&", "\0").replace("&", "").replace("\0", "&").strip()
 
 
 def local_time(stamp: dt.datetime, fmt: str = "%H:%M") -> str:
@@ -69,17 +76,9 @@ def expired_tip(record: TaskRecord) -> str | None:
     return QCoreApplication.translate("TaskTexts", "The retention clean-up deleted this task's files.")
 
 
-def encoding_text(encoding: str) -> str:
-    if encoding == "gb18030":
-        return QCoreApplication.translate("TaskTexts", "GB18030 (Chinese Windows)")
-    if encoding == "utf-8-sig":
-        return QCoreApplication.translate("TaskTexts", "UTF-8 with BOM (Excel)")
-    return encoding
-
-
 def format_text(params: dict[str, Any]) -> str:
     """An export's format as the clerk reads it: "CSV, UTF-8 with BOM (Excel)" or "XLSX"."""
     fmt = str(params.get("format", "csv"))
     if fmt == "csv":
-        return f"CSV, {encoding_text(str(params.get('encoding', 'utf-8-sig')))}"
+        return f"CSV, {encoding_words(str(params.get('encoding', 'utf-8-sig')))}"
     return fmt.upper()

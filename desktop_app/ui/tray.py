@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QMenu, QSystemTrayIcon
 
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
-from desktop_app.ui.texts import status_text
+from desktop_app.ui.outcomes import shown_status
 
 
 class Tray(QObject):
@@ -46,7 +46,7 @@ class Tray(QObject):
             self.show_requested.emit()
 
     def task_ended(self, record: TaskRecord) -> None:
-        title = self.tr("%1: %2").replace("%1", record.task_no).replace("%2", status_text(record.status))
+        title = self.tr("%1: %2").replace("%1", record.task_no).replace("%2", shown_status(record))
         text = (self.tr("%1 — %2 rows, %3 succeeded, %4 failed")
                 .replace("%1", record.file_name)
                 .replace("%2", f"{record.total_count:,}")

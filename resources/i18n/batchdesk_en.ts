@@ -2,6 +2,84 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en_US">
 <context>
+    <name>AboutDialog</name>
+    <message>
+        <source>About BatchDesk</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Imports and exports spreadsheets as background tasks: queue a file, get a task number at once, and open the error file when rows fail.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Data folder:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Results folder:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Log folder:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>CancelQuestion</name>
+    <message>
+        <source>Cancel task %1 (%2)?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel task %1?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel the task?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel the &amp;task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Keep running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>It has not started yet: nothing is imported.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The export stops; no file is written.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The task stops where it is.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>It only checks the file: nothing was imported.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 rows are in. They stay in the table; the rest of the file is not imported.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 rows are in. They stay in the table; the rest of the file is not imported.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Desk</name>
     <message>
         <source>Template saved: %1</source>
@@ -17,6 +95,21 @@
     </message>
     <message>
         <source>Stopping the running tasks; they continue at the next start…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>DetailsPane</name>
+    <message>
+        <source>Task details</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close the details</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Details panel</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -44,10 +137,6 @@
     </message>
     <message>
         <source>no</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>detected</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -95,7 +184,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Awaiting completion</source>
+        <source>Rows awaiting references</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -123,7 +212,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Error</source>
+        <source>Reason</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -167,11 +256,82 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Task type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Error code</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Summary file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Technical details</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Log of this task:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Log of this task</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Encodings</name>
+    <message>
+        <source>Unicode (UTF-8)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>UTF-8 with BOM (Excel)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unicode (UTF-16) - Excel&apos;s &quot;Unicode text&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unicode (UTF-32)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chinese (GBK) - Excel on Chinese Windows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Traditional Chinese (Big5) - Taiwan, Hong Kong</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Japanese (Shift-JIS)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Korean (EUC-KR)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Western (Windows-1252) - Excel on English Windows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Western (Latin-1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Plain English text (ASCII)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>detected from the file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Detected: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -286,6 +446,37 @@
     </message>
 </context>
 <context>
+    <name>HelpDialog</name>
+    <message>
+        <source>BatchDesk help</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a file (or drop it on the window), check the import type and press Queue….</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The preview shows the first rows as they will be read; press Queue to start. The task number appears in the list at once.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The list shows each task&apos;s progress, speed and time left. You can close the window: tasks continue in the background or at the next start.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>When rows fail, open the error file: each row says what is wrong. Correct the rows and re-import the error file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How it works</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keyboard</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ImportCatalog</name>
     <message>
         <source>Level</source>
@@ -332,6 +523,10 @@
     </message>
     <message>
         <source>The task list could not be read: %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rows copied: %1.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -383,6 +578,14 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Task %s has already ended.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not open %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Tasks are running</source>
         <translation type="unfinished"></translation>
     </message>
@@ -407,79 +610,132 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;File</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Task</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;View</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Open file…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Queue the file…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>E&amp;xport…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export a table to a CSV or Excel file, with filters</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Settings…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Find tasks</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Failed &amp;list</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;All tasks</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Go to the task &amp;list</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Show a&amp;rchived tasks</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Tasks that ended more than %s days ago, which the daily clean-up moved to the archive</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Task details</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Details panel</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Task actions</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What happened to the selected task</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>NoticeBar</name>
+    <message>
+        <source>Close this message</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>OpenFailedDialog</name>
+    <message>
+        <source>The path is copied: paste it into the program you want to open it with.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The folder could not be opened either. Copy the path and open it yourself.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot open the file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This computer has no program that opens %1 files, so BatchDesk could not open it:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The system could not open this folder:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Copy path</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Show in folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Outcomes</name>
+    <message>
+        <source>Nothing completed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing completed: %1 references are still not found</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Completed %1 of %2 references</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Done: %1 rows exported</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checked: all %1 rows are valid</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Done: %1 rows imported</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled before any row was imported</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled: %1 of %2 imported; they stay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled: %1 imported; they stay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checked: %1 of %2 rows valid, %3 rows with errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Done: %1 of %2 imported, %3 rows with errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed check: %1 of %2 rows valid, %3 rows with errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed: %1 of %2 imported, %3 rows with errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed: nothing imported, %3 rows with errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed after %1 rows were imported: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2) ended: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ended: %3</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -617,19 +873,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;Database URL:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Database &amp;password:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Concurrent &amp;tasks:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Batch size (rows per commit):</source>
+        <source>&amp;Language:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -645,7 +889,19 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;Language:</source>
+        <source>&amp;Database URL:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Database &amp;password:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Concurrent &amp;tasks:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Batch size (rows per commit):</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -669,7 +925,15 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The language changes at once; the database and the number of concurrent tasks take effect at the next start.</source>
+        <source>The language and the limits apply at once.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Advanced: database and tuning</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Usually set up once by whoever installs BatchDesk. The database and the number of concurrent tasks take effect at the next start.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -888,6 +1152,61 @@
         <source>Every field, the warnings and the log of the task</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Open &amp;when done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>When this task ends, open its file (the exported file, or the error file if rows failed)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Error file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Re-import</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>TaskNotices</name>
+    <message>
+        <source>%1, %2%</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open error file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the import</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>TaskService</name>
@@ -898,6 +1217,10 @@
 </context>
 <context>
     <name>TaskTableModel</name>
+    <message>
+        <source>While a task runs: rows per second, and the time left at that speed</source>
+        <translation type="unfinished"></translation>
+    </message>
     <message>
         <source>Task</source>
         <translation type="unfinished"></translation>
@@ -935,11 +1258,23 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Speed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Elapsed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Created</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 rows per second</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; about %1 left</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -965,14 +1300,6 @@
         <source>The retention clean-up deleted this task&apos;s files.</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>GB18030 (Chinese Windows)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>UTF-8 with BOM (Excel)</source>
-        <translation type="unfinished"></translation>
-    </message>
 </context>
 <context>
     <name>Tray</name>
@@ -990,6 +1317,148 @@
     </message>
     <message>
         <source>&amp;Quit</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ViewOptions</name>
+    <message>
+        <source>No finished task to clear.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Finished tasks cleared from the list: %1. Nothing is deleted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show them again</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>WindowMenus</name>
+    <message>
+        <source>&amp;File</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Open file…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a file to import</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Queue the file…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>E&amp;xport…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export a table to a CSV or Excel file, with filters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Copy rows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy the selected rows as text, with the column names, to paste into a spreadsheet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Find tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed &amp;list</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;All tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Go to the task &amp;list</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show &amp;system tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Also list the tasks BatchDesk queues itself: the daily clean-up and reference completions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Clear finished tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hide the tasks that have ended from the list; nothing is deleted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show c&amp;leared tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>List the cleared tasks again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show a&amp;rchived tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tasks that ended long ago, which the daily clean-up moved to the archive</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fit &amp;columns to the window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>BatchDesk &amp;help</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;About BatchDesk</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Task actions</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

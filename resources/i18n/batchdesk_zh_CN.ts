@@ -2,6 +2,84 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>AboutDialog</name>
+    <message>
+        <source>About BatchDesk</source>
+        <translation>关于 BatchDesk</translation>
+    </message>
+    <message>
+        <source>Imports and exports spreadsheets as background tasks: queue a file, get a task number at once, and open the error file when rows fail.</source>
+        <translation>以后台任务导入和导出电子表格：提交文件后立即得到任务号；有行失败时可打开错误文件查看原因。</translation>
+    </message>
+    <message>
+        <source>Data folder:</source>
+        <translation>数据文件夹：</translation>
+    </message>
+    <message>
+        <source>Results folder:</source>
+        <translation>结果文件夹：</translation>
+    </message>
+    <message>
+        <source>Log folder:</source>
+        <translation>日志文件夹：</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>Open %1</source>
+        <translation>打开%1</translation>
+    </message>
+</context>
+<context>
+    <name>CancelQuestion</name>
+    <message>
+        <source>Cancel task %1 (%2)?</source>
+        <translation>要取消任务 %1（%2）吗？</translation>
+    </message>
+    <message>
+        <source>Cancel task %1?</source>
+        <translation>要取消任务 %1 吗？</translation>
+    </message>
+    <message>
+        <source>Cancel the task?</source>
+        <translation>取消任务？</translation>
+    </message>
+    <message>
+        <source>Cancel the &amp;task</source>
+        <translation>取消任务(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Keep running</source>
+        <translation>继续运行(&amp;K)</translation>
+    </message>
+    <message>
+        <source>It has not started yet: nothing is imported.</source>
+        <translation>任务还没有开始：尚未导入任何数据。</translation>
+    </message>
+    <message>
+        <source>The export stops; no file is written.</source>
+        <translation>导出将停止，不会生成文件。</translation>
+    </message>
+    <message>
+        <source>The task stops where it is.</source>
+        <translation>任务将在当前位置停止。</translation>
+    </message>
+    <message>
+        <source>It only checks the file: nothing was imported.</source>
+        <translation>这是仅校验任务：没有导入任何数据。</translation>
+    </message>
+    <message>
+        <source>%1 of %2 rows are in. They stay in the table; the rest of the file is not imported.</source>
+        <translation>已导入 %1 行（共 %2 行）。这些行会保留在表中；文件中其余的行不再导入。</translation>
+    </message>
+    <message>
+        <source>%1 rows are in. They stay in the table; the rest of the file is not imported.</source>
+        <translation>已导入 %1 行。这些行会保留在表中；文件中其余的行不再导入。</translation>
+    </message>
+</context>
+<context>
     <name>Desk</name>
     <message>
         <source>Template saved: %1</source>
@@ -18,6 +96,21 @@
     <message>
         <source>Stopping the running tasks; they continue at the next start…</source>
         <translation>正在停止运行中的任务；下次启动时会从中断处继续…</translation>
+    </message>
+</context>
+<context>
+    <name>DetailsPane</name>
+    <message>
+        <source>Task details</source>
+        <translation>任务详情</translation>
+    </message>
+    <message>
+        <source>Close the details</source>
+        <translation>关闭详情</translation>
+    </message>
+    <message>
+        <source>&amp;Details panel</source>
+        <translation>详情面板(&amp;D)</translation>
     </message>
 </context>
 <context>
@@ -45,10 +138,6 @@
     <message>
         <source>no</source>
         <translation>否</translation>
-    </message>
-    <message>
-        <source>detected</source>
-        <translation>自动识别</translation>
     </message>
     <message>
         <source>attempt %1, retries %2 of %4, recoveries %3</source>
@@ -95,8 +184,8 @@
         <translation>文件替换</translation>
     </message>
     <message>
-        <source>Awaiting completion</source>
-        <translation>待补全</translation>
+        <source>Rows awaiting references</source>
+        <translation>待补全关联的行</translation>
     </message>
     <message>
         <source>File</source>
@@ -123,8 +212,8 @@
         <translation>结果</translation>
     </message>
     <message>
-        <source>Error</source>
-        <translation>错误</translation>
+        <source>Reason</source>
+        <translation>原因</translation>
     </message>
     <message>
         <source>Warnings</source>
@@ -167,12 +256,83 @@
         <translation>参数</translation>
     </message>
     <message>
+        <source>Task type</source>
+        <translation>任务类型</translation>
+    </message>
+    <message>
+        <source>Error code</source>
+        <translation>错误代码</translation>
+    </message>
+    <message>
+        <source>Summary file</source>
+        <translation>汇总文件</translation>
+    </message>
+    <message>
+        <source>Technical details</source>
+        <translation>技术细节</translation>
+    </message>
+    <message>
         <source>Log of this task:</source>
         <translation>本任务的日志：</translation>
     </message>
     <message>
         <source>Log of this task</source>
         <translation>本任务的日志</translation>
+    </message>
+</context>
+<context>
+    <name>Encodings</name>
+    <message>
+        <source>Unicode (UTF-8)</source>
+        <translation>Unicode（UTF-8）</translation>
+    </message>
+    <message>
+        <source>UTF-8 with BOM (Excel)</source>
+        <translation>UTF-8 带 BOM（Excel）</translation>
+    </message>
+    <message>
+        <source>Unicode (UTF-16) - Excel&apos;s &quot;Unicode text&quot;</source>
+        <translation>Unicode（UTF-16）- Excel 的“Unicode 文本”</translation>
+    </message>
+    <message>
+        <source>Unicode (UTF-32)</source>
+        <translation>Unicode（UTF-32）</translation>
+    </message>
+    <message>
+        <source>Chinese (GBK) - Excel on Chinese Windows</source>
+        <translation>简体中文（GBK）- 中文版 Windows 上的 Excel</translation>
+    </message>
+    <message>
+        <source>Traditional Chinese (Big5) - Taiwan, Hong Kong</source>
+        <translation>繁体中文（Big5）- 台湾、香港</translation>
+    </message>
+    <message>
+        <source>Japanese (Shift-JIS)</source>
+        <translation>日文（Shift-JIS）</translation>
+    </message>
+    <message>
+        <source>Korean (EUC-KR)</source>
+        <translation>韩文（EUC-KR）</translation>
+    </message>
+    <message>
+        <source>Western (Windows-1252) - Excel on English Windows</source>
+        <translation>西欧（Windows-1252）- 英文版 Windows 上的 Excel</translation>
+    </message>
+    <message>
+        <source>Western (Latin-1)</source>
+        <translation>西欧（Latin-1）</translation>
+    </message>
+    <message>
+        <source>Plain English text (ASCII)</source>
+        <translation>纯英文文本（ASCII）</translation>
+    </message>
+    <message>
+        <source>detected from the file</source>
+        <translation>从文件自动识别</translation>
+    </message>
+    <message>
+        <source>Detected: %1</source>
+        <translation>自动识别：%1</translation>
     </message>
 </context>
 <context>
@@ -286,6 +446,37 @@
     </message>
 </context>
 <context>
+    <name>HelpDialog</name>
+    <message>
+        <source>BatchDesk help</source>
+        <translation>BatchDesk 帮助</translation>
+    </message>
+    <message>
+        <source>Choose a file (or drop it on the window), check the import type and press Queue….</source>
+        <translation>选择一个文件（或拖到窗口上），确认导入类型，然后点“排队导入…”。</translation>
+    </message>
+    <message>
+        <source>The preview shows the first rows as they will be read; press Queue to start. The task number appears in the list at once.</source>
+        <translation>预览会显示将被读取的前几行；点“排队导入”开始。任务号会立即出现在列表中。</translation>
+    </message>
+    <message>
+        <source>The list shows each task&apos;s progress, speed and time left. You can close the window: tasks continue in the background or at the next start.</source>
+        <translation>列表显示每个任务的进度、速度和剩余时间。可以关闭窗口：任务会在后台继续，或在下次启动时继续。</translation>
+    </message>
+    <message>
+        <source>When rows fail, open the error file: each row says what is wrong. Correct the rows and re-import the error file.</source>
+        <translation>有行失败时，打开错误文件：每一行都写明了错误原因。改正这些行后，重新导入错误文件。</translation>
+    </message>
+    <message>
+        <source>How it works</source>
+        <translation>使用方法</translation>
+    </message>
+    <message>
+        <source>Keyboard</source>
+        <translation>快捷键</translation>
+    </message>
+</context>
+<context>
     <name>ImportCatalog</name>
     <message>
         <source>Level</source>
@@ -333,6 +524,10 @@
     <message>
         <source>The task list could not be read: %s</source>
         <translation>无法读取任务列表：%s</translation>
+    </message>
+    <message>
+        <source>Rows copied: %1.</source>
+        <translation>已复制 %1 行。</translation>
     </message>
     <message>
         <source>File not found: %s</source>
@@ -383,6 +578,14 @@
         <translation>%1 无法加入队列：%2</translation>
     </message>
     <message>
+        <source>Task %s has already ended.</source>
+        <translation>任务 %s 已经结束。</translation>
+    </message>
+    <message>
+        <source>Could not open %s</source>
+        <translation>无法打开 %s</translation>
+    </message>
+    <message>
         <source>Tasks are running</source>
         <translation>有任务正在执行</translation>
     </message>
@@ -407,80 +610,133 @@
         <translation>BatchDesk — 导入任务</translation>
     </message>
     <message>
-        <source>&amp;File</source>
-        <translation>文件(&amp;F)</translation>
-    </message>
-    <message>
-        <source>&amp;Task</source>
-        <translation>任务(&amp;T)</translation>
-    </message>
-    <message>
-        <source>&amp;View</source>
-        <translation>查看(&amp;V)</translation>
-    </message>
-    <message>
-        <source>&amp;Open file…</source>
-        <translation>打开文件(&amp;O)…</translation>
-    </message>
-    <message>
-        <source>&amp;Queue the file…</source>
-        <translation>排队导入该文件(&amp;Q)…</translation>
-    </message>
-    <message>
-        <source>E&amp;xport…</source>
-        <translation>导出(&amp;X)…</translation>
-    </message>
-    <message>
-        <source>Export a table to a CSV or Excel file, with filters</source>
-        <translation>按条件把数据导出为 CSV 或 Excel 文件</translation>
-    </message>
-    <message>
-        <source>&amp;Settings…</source>
-        <translation>设置(&amp;S)…</translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation>退出(&amp;Q)</translation>
-    </message>
-    <message>
-        <source>&amp;Find tasks</source>
-        <translation>查找任务(&amp;F)</translation>
-    </message>
-    <message>
-        <source>Failed &amp;list</source>
-        <translation>失败清单(&amp;L)</translation>
-    </message>
-    <message>
-        <source>&amp;All tasks</source>
-        <translation>全部任务(&amp;A)</translation>
-    </message>
-    <message>
-        <source>Go to the task &amp;list</source>
-        <translation>转到任务列表(&amp;L)</translation>
-    </message>
-    <message>
-        <source>Show a&amp;rchived tasks</source>
-        <translation>显示已归档的任务(&amp;R)</translation>
-    </message>
-    <message>
-        <source>Tasks that ended more than %s days ago, which the daily clean-up moved to the archive</source>
-        <translation>结束超过 %s 天、已由每日清理移入归档的任务</translation>
-    </message>
-    <message>
-        <source>Task details</source>
-        <translation>任务详情</translation>
-    </message>
-    <message>
-        <source>&amp;Details panel</source>
-        <translation>详情面板(&amp;D)</translation>
-    </message>
-    <message>
-        <source>Task actions</source>
-        <translation>任务操作</translation>
-    </message>
-    <message>
         <source>Tasks</source>
         <translation>任务列表</translation>
+    </message>
+    <message>
+        <source>What happened to the selected task</source>
+        <translation>所选任务的结果</translation>
+    </message>
+</context>
+<context>
+    <name>NoticeBar</name>
+    <message>
+        <source>Close this message</source>
+        <translation>关闭此消息</translation>
+    </message>
+</context>
+<context>
+    <name>OpenFailedDialog</name>
+    <message>
+        <source>The path is copied: paste it into the program you want to open it with.</source>
+        <translation>路径已复制：请粘贴到要用来打开它的程序中。</translation>
+    </message>
+    <message>
+        <source>The folder could not be opened either. Copy the path and open it yourself.</source>
+        <translation>文件夹也无法打开。请复制路径后自行打开。</translation>
+    </message>
+    <message>
+        <source>Cannot open the file</source>
+        <translation>无法打开文件</translation>
+    </message>
+    <message>
+        <source>This computer has no program that opens %1 files, so BatchDesk could not open it:</source>
+        <translation>这台电脑上没有能打开 %1 文件的程序，BatchDesk 无法打开它：</translation>
+    </message>
+    <message>
+        <source>The system could not open this folder:</source>
+        <translation>系统无法打开这个文件夹：</translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation>路径</translation>
+    </message>
+    <message>
+        <source>&amp;Copy path</source>
+        <translation>复制路径(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Show in folder</source>
+        <translation>在文件夹中显示(&amp;S)</translation>
+    </message>
+</context>
+<context>
+    <name>Outcomes</name>
+    <message>
+        <source>Nothing completed</source>
+        <translation>未补全任何关联</translation>
+    </message>
+    <message>
+        <source>Nothing completed: %1 references are still not found</source>
+        <translation>未补全任何关联：仍有 %1 个关联找不到</translation>
+    </message>
+    <message>
+        <source>Completed %1 of %2 references</source>
+        <translation>已补全 %1 个关联（共 %2 个）</translation>
+    </message>
+    <message>
+        <source>Done: %1 rows exported</source>
+        <translation>已完成：导出 %1 行</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <source>Checked: all %1 rows are valid</source>
+        <translation>校验完成：%1 行全部有效</translation>
+    </message>
+    <message>
+        <source>Done: %1 rows imported</source>
+        <translation>已完成：导入 %1 行</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>Cancelled before any row was imported</source>
+        <translation>已取消，没有导入任何行</translation>
+    </message>
+    <message>
+        <source>Cancelled: %1 of %2 imported; they stay</source>
+        <translation>已取消：已导入 %1 行（共 %2 行），这些行保留</translation>
+    </message>
+    <message>
+        <source>Cancelled: %1 imported; they stay</source>
+        <translation>已取消：已导入 %1 行，这些行保留</translation>
+    </message>
+    <message>
+        <source>Checked: %1 of %2 rows valid, %3 rows with errors</source>
+        <translation>校验完成：%1 行有效（共 %2 行），%3 行有错误</translation>
+    </message>
+    <message>
+        <source>Done: %1 of %2 imported, %3 rows with errors</source>
+        <translation>已完成：导入 %1 行（共 %2 行），%3 行有错误</translation>
+    </message>
+    <message>
+        <source>Failed check: %1 of %2 rows valid, %3 rows with errors</source>
+        <translation>校验未通过：%1 行有效（共 %2 行），%3 行有错误</translation>
+    </message>
+    <message>
+        <source>Failed: %1 of %2 imported, %3 rows with errors</source>
+        <translation>失败：已导入 %1 行（共 %2 行），%3 行有错误</translation>
+    </message>
+    <message>
+        <source>Failed: nothing imported, %3 rows with errors</source>
+        <translation>失败：没有导入任何行，%3 行有错误</translation>
+    </message>
+    <message>
+        <source>Failed after %1 rows were imported: %2</source>
+        <translation>导入 %1 行后失败：%2</translation>
+    </message>
+    <message>
+        <source>%1 (%2) ended: %3</source>
+        <translation>%1（%2）已结束：%3</translation>
+    </message>
+    <message>
+        <source>%1 ended: %3</source>
+        <translation>%1 已结束：%3</translation>
     </message>
 </context>
 <context>
@@ -617,20 +873,8 @@
         <translation>设置</translation>
     </message>
     <message>
-        <source>&amp;Database URL:</source>
-        <translation>数据库地址(&amp;D)：</translation>
-    </message>
-    <message>
-        <source>Database &amp;password:</source>
-        <translation>数据库密码(&amp;P)：</translation>
-    </message>
-    <message>
-        <source>Concurrent &amp;tasks:</source>
-        <translation>同时执行的任务数(&amp;T)：</translation>
-    </message>
-    <message>
-        <source>&amp;Batch size (rows per commit):</source>
-        <translation>批大小（每次提交的行数）(&amp;B)：</translation>
+        <source>&amp;Language:</source>
+        <translation>语言(&amp;L)：</translation>
     </message>
     <message>
         <source>Largest &amp;file (MB):</source>
@@ -645,8 +889,20 @@
         <translation>结果保留天数(&amp;D)：</translation>
     </message>
     <message>
-        <source>&amp;Language:</source>
-        <translation>语言(&amp;L)：</translation>
+        <source>&amp;Database URL:</source>
+        <translation>数据库地址(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>Database &amp;password:</source>
+        <translation>数据库密码(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>Concurrent &amp;tasks:</source>
+        <translation>同时执行的任务数(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>&amp;Batch size (rows per commit):</source>
+        <translation>批大小（每次提交的行数）(&amp;B)：</translation>
     </message>
     <message>
         <source>empty: the embedded database in the data folder</source>
@@ -669,8 +925,16 @@
         <translation>密码不会保存：每次启动 BatchDesk 时询问。</translation>
     </message>
     <message>
-        <source>The language changes at once; the database and the number of concurrent tasks take effect at the next start.</source>
-        <translation>语言立即生效；数据库和并发任务数在下次启动时生效。</translation>
+        <source>The language and the limits apply at once.</source>
+        <translation>语言和限制立即生效。</translation>
+    </message>
+    <message>
+        <source>&amp;Advanced: database and tuning</source>
+        <translation>高级：数据库与性能(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Usually set up once by whoever installs BatchDesk. The database and the number of concurrent tasks take effect at the next start.</source>
+        <translation>通常由安装 BatchDesk 的人设置一次。数据库和同时运行的任务数在下次启动时生效。</translation>
     </message>
 </context>
 <context>
@@ -888,6 +1152,61 @@
         <source>Every field, the warnings and the log of the task</source>
         <translation>任务的全部字段、警告和日志</translation>
     </message>
+    <message>
+        <source>Open &amp;when done</source>
+        <translation>结束后打开(&amp;W)</translation>
+    </message>
+    <message>
+        <source>When this task ends, open its file (the exported file, or the error file if rows failed)</source>
+        <translation>任务结束时打开它的文件（导出的文件；有行失败时打开错误文件）</translation>
+    </message>
+    <message>
+        <source>Error file</source>
+        <translation>错误文件</translation>
+    </message>
+    <message>
+        <source>Re-import</source>
+        <translation>重新导入</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Retry</source>
+        <translation>重试</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>TaskNotices</name>
+    <message>
+        <source>%1, %2%</source>
+        <translation>%1，%2%</translation>
+    </message>
+    <message>
+        <source>Show the task</source>
+        <translation>显示任务</translation>
+    </message>
+    <message>
+        <source>Open error file</source>
+        <translation>打开错误文件</translation>
+    </message>
+    <message>
+        <source>Open the file</source>
+        <translation>打开文件</translation>
+    </message>
+    <message>
+        <source>Show the import</source>
+        <translation>显示导入任务</translation>
+    </message>
 </context>
 <context>
     <name>TaskService</name>
@@ -898,6 +1217,10 @@
 </context>
 <context>
     <name>TaskTableModel</name>
+    <message>
+        <source>While a task runs: rows per second, and the time left at that speed</source>
+        <translation>任务运行时：每秒处理的行数，以及按此速度的剩余时间</translation>
+    </message>
     <message>
         <source>Task</source>
         <translation>任务</translation>
@@ -935,12 +1258,24 @@
         <translation>失败</translation>
     </message>
     <message>
+        <source>Speed</source>
+        <translation>速度</translation>
+    </message>
+    <message>
         <source>Elapsed</source>
         <translation>耗时</translation>
     </message>
     <message>
         <source>Created</source>
         <translation>创建时间</translation>
+    </message>
+    <message>
+        <source>%1 rows per second</source>
+        <translation>每秒 %1 行</translation>
+    </message>
+    <message>
+        <source>; about %1 left</source>
+        <translation>，约剩 %1</translation>
     </message>
 </context>
 <context>
@@ -965,14 +1300,6 @@
         <source>The retention clean-up deleted this task&apos;s files.</source>
         <translation>保留期清理已删除这个任务的文件。</translation>
     </message>
-    <message>
-        <source>GB18030 (Chinese Windows)</source>
-        <translation>GB18030（中文 Windows）</translation>
-    </message>
-    <message>
-        <source>UTF-8 with BOM (Excel)</source>
-        <translation>UTF-8 带 BOM（Excel）</translation>
-    </message>
 </context>
 <context>
     <name>Tray</name>
@@ -991,6 +1318,148 @@
     <message>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
+    </message>
+</context>
+<context>
+    <name>ViewOptions</name>
+    <message>
+        <source>No finished task to clear.</source>
+        <translation>没有可清除的已结束任务。</translation>
+    </message>
+    <message>
+        <source>Finished tasks cleared from the list: %1. Nothing is deleted.</source>
+        <translation>已从列表中清除 %1 个已结束的任务，没有删除任何数据。</translation>
+    </message>
+    <message>
+        <source>Show them again</source>
+        <translation>重新显示</translation>
+    </message>
+</context>
+<context>
+    <name>WindowMenus</name>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Task</source>
+        <translation>任务(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>查看(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Open file…</source>
+        <translation>打开文件(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Choose a file to import</source>
+        <translation>选择要导入的文件</translation>
+    </message>
+    <message>
+        <source>&amp;Queue the file…</source>
+        <translation>排队导入该文件(&amp;Q)…</translation>
+    </message>
+    <message>
+        <source>E&amp;xport…</source>
+        <translation>导出(&amp;X)…</translation>
+    </message>
+    <message>
+        <source>Export a table to a CSV or Excel file, with filters</source>
+        <translation>按条件把数据导出为 CSV 或 Excel 文件</translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation>设置(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Copy rows</source>
+        <translation>复制行(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copy the selected rows as text, with the column names, to paste into a spreadsheet</source>
+        <translation>把选中的行连同列名复制为文本，可粘贴到电子表格</translation>
+    </message>
+    <message>
+        <source>&amp;Find tasks</source>
+        <translation>查找任务(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Failed &amp;list</source>
+        <translation>失败清单(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;All tasks</source>
+        <translation>全部任务(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Go to the task &amp;list</source>
+        <translation>转到任务列表(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Show &amp;system tasks</source>
+        <translation>显示系统任务(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Also list the tasks BatchDesk queues itself: the daily clean-up and reference completions</source>
+        <translation>同时列出 BatchDesk 自己提交的任务：每日清理和补全关联</translation>
+    </message>
+    <message>
+        <source>&amp;Clear finished tasks</source>
+        <translation>清除已结束的任务(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Hide the tasks that have ended from the list; nothing is deleted</source>
+        <translation>从列表中隐藏已结束的任务；不会删除任何数据</translation>
+    </message>
+    <message>
+        <source>Show c&amp;leared tasks</source>
+        <translation>显示已清除的任务(&amp;L)</translation>
+    </message>
+    <message>
+        <source>List the cleared tasks again</source>
+        <translation>重新列出已清除的任务</translation>
+    </message>
+    <message>
+        <source>Show a&amp;rchived tasks</source>
+        <translation>显示已归档的任务(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Tasks that ended long ago, which the daily clean-up moved to the archive</source>
+        <translation>很久以前已结束、被每日清理移入归档的任务</translation>
+    </message>
+    <message>
+        <source>Fit &amp;columns to the window</source>
+        <translation>列宽适应窗口(&amp;C)</translation>
+    </message>
+    <message>
+        <source>BatchDesk &amp;help</source>
+        <translation>BatchDesk 帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About BatchDesk</source>
+        <translation>关于 BatchDesk(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Open file</source>
+        <translation>打开文件</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Task actions</source>
+        <translation>任务操作</translation>
     </message>
 </context>
 </TS>

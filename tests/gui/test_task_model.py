@@ -215,3 +215,47 @@ def test_sorting_by_progress_uses_numbers_not_text() -> None:
     proxy = TaskFilterProxy(model)
     proxy.sort(PROGRESS, Qt.SortOrder.AscendingOrder)
     assert [proxy.index(r, PROGRESS).data() for r in range(3)] == [9, 10, 100]
+
+
+def test_a_running_task_shows_rows_per_second_and_the_time_left() -> None:
+    from desktop_app.ui.task_model import SPEED
+
+    clock = [NOW]
+    pages = Pages(2)
+    model = TaskTableModel(pages.request, now=lambda: clock[0])
+    model.fetchMore(QModelIndex())
+    pages.answer(model)
+    running = replace(model.record(0), status=TaskStatus.RUNNING, started_at=NOW)
+    model.upsert(running)
+    model.apply_progress(Progress(running.id, running.task_no, 10, "importing", 1000, 100, 0))
+    assert model.index(0, SPEED).data() == "", "one tick says nothing about a speed"
+    clock[0] += dt.timedelta(seconds=2)
+    model.apply_progress(Progress(running.id, running.task_no, 30, "importing", 1000, 280, 20))
+    assert model.index(0, SPEED).data() == "100/s · 7 s"
+    assert model.index(0, SPEED).data(Qt.ItemDataRole.ToolTipRole) == "100 rows per second; about 7 s left"
+    assert model.index(0, SPEED).data(SortRole) == 100.0
+    model.upsert(replace(running, status=TaskStatus.SUCCEEDED, progress=100, updated_at=NOW + dt.timedelta(1)))
+    assert model.index(0, SPEED).data() == "", "only while it runs"
+
+
+def test_processed_and_the_time_left_use_the_files_own_row_count() -> None:
+    """The engine's total_count of an import is what it processed so far; the file's count is in the
+    checkpoint: a cancelled 200,000-row file reads 50,000 / 200,000, not 50,000 / 50,000."""
+    from desktop_app.ui.task_model import SPEED
+
+    clock = [NOW]
+    pages = Pages(2)
+    model = TaskTableModel(pages.request, now=lambda: clock[0])
+    model.fetchMore(QModelIndex())
+    pages.answer(model)
+    cancelled = replace(model.record(1), status=TaskStatus.CANCELLED, total_count=50_000, success_count=50_000,
+                        checkpoint={"row": 50_001, "rows_in_file": 200_000})  # fmt: skip
+    model.upsert(cancelled)
+    assert model.index(1, PROCESSED).data() == "50,000 / 200,000"
+    assert model.index(1, STAGE).data() == "Cancelled: 50,000 of 200,000 imported; they stay"
+    running = replace(model.record(0), status=TaskStatus.RUNNING, started_at=NOW)
+    model.upsert(running)
+    model.apply_progress(Progress(running.id, running.task_no, 10, "importing", 100, 100, 0))
+    clock[0] += dt.timedelta(seconds=2)
+    model.apply_progress(Progress(running.id, running.task_no, 30, "importing", 300, 300, 0))
+    assert model.index(0, SPEED).data() == "100/s · 7 s", "no file total: the time left from the percentage"

@@ -139,6 +139,14 @@ def test_a_file_already_imported_asks_before_importing_it_again(qtbot: Any, make
     assert again.task_no != first.task_no
 
 
+def confirm_cancel(qtbot: Any, window: MainWindow, task_no: str) -> None:
+    """Answer the question Cancel asks first (issue 11: a cancel is never done without asking)."""
+    qtbot.waitUntil(lambda: window.cancel_question is not None and window.cancel_question.isVisible())
+    box = window.cancel_question
+    assert box is not None and task_no in box.text()
+    qtbot.mouseClick(box.cancel_button, qtbot_left())
+
+
 def test_cancel_a_running_task(qtbot: Any, make_desk: Any) -> None:
     handler = SlowImport()
     handler.gate.clear()
@@ -149,6 +157,7 @@ def test_cancel_a_running_task(qtbot: Any, make_desk: Any) -> None:
     window.select_task(task.id)
     assert window.actions_.cancel.isEnabled() and not window.actions_.retry.isEnabled()
     window.actions_.cancel.trigger()
+    confirm_cancel(qtbot, window, task.task_no)
     wait_status(qtbot, window, task.task_no, TaskStatus.CANCELLED)
     assert cell(window, task.task_no, STATUS) == "Cancelled"
     assert not window.actions_.cancel.isEnabled()
@@ -164,6 +173,7 @@ def test_cancel_a_pending_task(qtbot: Any, make_desk: Any) -> None:
     assert task.status is TaskStatus.PENDING and cell(window, task.task_no, STATUS) == "Pending"
     window.select_task(task.id)
     window.actions_.cancel.trigger()
+    confirm_cancel(qtbot, window, task.task_no)
     wait_status(qtbot, window, task.task_no, TaskStatus.CANCELLED)
 
 

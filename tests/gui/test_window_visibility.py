@@ -57,8 +57,8 @@ def test_the_view_menu_shows_the_archive(qtbot: Any, make_desk: Any) -> None:
     live = queued(desk, current_user())
     qtbot.waitUntil(lambda: window.model.row_of(live.id) is not None, timeout=TIMEOUT)
     assert archive_ended_before(store, store.now(-90 * 86400)) == 1
-    assert window.archived_action in window.view_menu.actions() and window.archived_action.text()
-    window.archived_action.setChecked(True)
+    assert window.menus.archived_action in window.menus.view_menu.actions() and window.menus.archived_action.text()
+    window.menus.archived_action.setChecked(True)
     qtbot.waitUntil(lambda: window.model.rowCount() == 1 and window.model.record(0).id == old.id, timeout=TIMEOUT)
     qtbot.wait(200)  # refreshes do not bring the live tasks back in
     assert window.model.row_of(live.id) is None
@@ -66,6 +66,6 @@ def test_the_view_menu_shows_the_archive(qtbot: Any, make_desk: Any) -> None:
     assert window.model.index(row_of(window.model, old.task_no), STAGE).data() == "Expired: its files were deleted"
     assert window.select_task(old.id)
     assert not window.actions_.open_errors.isEnabled() and not window.actions_.open_folder.isEnabled()
-    window.archived_action.setChecked(False)
+    window.menus.archived_action.setChecked(False)
     qtbot.waitUntil(lambda: window.model.row_of(live.id) is not None, timeout=TIMEOUT)
     assert window.model.row_of(old.id) is None

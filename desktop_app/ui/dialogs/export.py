@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from desktop_app.domain.errors import BatchDeskError
 from desktop_app.ui.catalog import ImportCatalog
-from desktop_app.ui.texts import encoding_text
+from desktop_app.ui.encodings import encoding_words
 
 FORMATS = ("csv", "xlsx")
 ENCODINGS = ("utf-8-sig", "gb18030")  # the first is the default: Excel opens it correctly
@@ -253,7 +253,7 @@ class ExportDialog(QDialog):
         self._encoding_label.setText(self.tr("E&ncoding:"))
         self.encoding_box.setAccessibleName(self.tr("Encoding of the CSV file"))
         for i in range(self.encoding_box.count()):
-            self.encoding_box.setItemText(i, encoding_text(str(self.encoding_box.itemData(i))))
+            self.encoding_box.setItemText(i, encoding_words(str(self.encoding_box.itemData(i))))
         self.filters_group.setTitle(self.tr("Only the rows with"))
         self.clear_button.setText(self.tr("C&lear the filters"))
         self.clear_button.setAccessibleName(self.tr("Clear the filters"))

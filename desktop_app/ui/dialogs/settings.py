@@ -1,4 +1,4 @@
-"""The settings dialog: database, concurrency, batch size, file limits, retention and language."""
+"""The settings dialog: language, file limits and retention; the database and tuning under "Advanced"."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_app.config import Settings, default_workers
+from desktop_app.ui.collapsible import Collapsible
 from desktop_app.ui.db_secret import keyring_available, split_password
 
 
@@ -55,19 +56,37 @@ class SettingsDialog(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
 
+        self.advanced_note = QLabel()
+        self.advanced_note.setWordWrap(True)
+
+        # What a clerk changes sits in front; what the help desk sets up is folded under "Advanced".
         self._labels: list[tuple[QLabel, QWidget]] = []
-        form = QFormLayout()
-        for field in (self.db_edit, self.password_edit, self.workers_box, self.batch_box, self.file_mb_box,
-                      self.rows_box, self.retention_box, self.language_box):  # fmt: skip
-            label = QLabel()
-            label.setBuddy(field)
-            self._labels.append((label, field))
-            form.addRow(label, field)
+        form, advanced_form = QFormLayout(), QFormLayout()
+        everyday: list[QWidget] = [self.language_box, self.file_mb_box, self.rows_box, self.retention_box]
+        technical: list[QWidget] = [self.db_edit, self.password_edit, self.workers_box, self.batch_box]
+        for target, fields in ((form, everyday), (advanced_form, technical)):
+            for field in fields:
+                self._add_row(target, field)
+        advanced_body = QWidget()
+        advanced_layout = QVBoxLayout(advanced_body)
+        advanced_layout.setContentsMargins(12, 0, 0, 0)
+        advanced_layout.addLayout(advanced_form)
+        advanced_layout.addWidget(self.advanced_note)
+        self.advanced = Collapsible(advanced_body)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.note)
+        layout.addWidget(self.advanced)
+        layout.addStretch(1)
         layout.addWidget(self.buttons)
+        self.advanced.toggled.connect(lambda _open: self.adjustSize())
         self.retranslate()
+
+    def _add_row(self, form: QFormLayout, field: QWidget) -> None:
+        label = QLabel()
+        label.setBuddy(field)
+        self._labels.append((label, field))
+        form.addRow(label, field)
 
     def result_settings(self) -> Settings:
         """The edited settings, the database URL without any password."""
@@ -95,9 +114,9 @@ class SettingsDialog(QDialog):
 
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("Settings"))
-        texts = [self.tr("&Database URL:"), self.tr("Database &password:"), self.tr("Concurrent &tasks:"),
-                 self.tr("&Batch size (rows per commit):"), self.tr("Largest &file (MB):"),
-                 self.tr("Most &rows per file:"), self.tr("Keep results (&days):"), self.tr("&Language:")]  # fmt: skip
+        texts = [self.tr("&Language:"), self.tr("Largest &file (MB):"), self.tr("Most &rows per file:"),
+                 self.tr("Keep results (&days):"), self.tr("&Database URL:"), self.tr("Database &password:"),
+                 self.tr("Concurrent &tasks:"), self.tr("&Batch size (rows per commit):")]  # fmt: skip
         for (label, field), text in zip(self._labels, texts, strict=True):
             label.setText(text)
             field.setAccessibleName(text.replace("&", "").rstrip(":："))
@@ -106,5 +125,8 @@ class SettingsDialog(QDialog):
         self.language_box.setItemText(0, self.tr("Follow the system"))
         where = (self.tr("The password is kept in the system's keyring.") if keyring_available()
                  else self.tr("The password is not saved: you are asked for it when BatchDesk starts."))  # fmt: skip
-        self.note.setText(self.tr("The language changes at once; the database and the number of concurrent "
-                                  "tasks take effect at the next start.") + " " + where)  # fmt: skip
+        self.note.setText(self.tr("The language and the limits apply at once."))
+        self.advanced.set_title(self.tr("&Advanced: database and tuning"))
+        self.advanced_note.setText(self.tr("Usually set up once by whoever installs BatchDesk. The database and "
+                                           "the number of concurrent tasks take effect at the next start.")
+                                   + " " + where)  # fmt: skip

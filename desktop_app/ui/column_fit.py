@@ -1,0 +1,135 @@
+"""Fitting the task list's columns into the view's width, so the counts never need sideways scrolling."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer
+from PySide6.QtWidgets import QTableView
+
+PADDING = 12  # a cell's margins and the grid line
+HEADER_PADDING = 16  # the header's margins (the sort arrow overlaps the text's end)
+PILL_PADDING = 28  # the status label's rounded background and its inset
+MIN_FIXED = {"progress": 64}  # a bar narrower than this cannot be read
+MEASURED_ROWS = 300  # the widest text among this many rows sizes a column
+Index = QModelIndex | QPersistentModelIndex
+
+
+class ColumnFitter(QObject):
+    """Sizes each fixed column to its header and to what the rows hold, and shares what is left among
+    the elastic ones (file, type, stage) by weight, down to their minimum, then to their floor. A column
+    the clerk (or code) sized is theirs: fitting stops until fit() is asked for again; `custom` is saved
+    with the header."""
+
+    def __init__(
+        self,
+        table: QTableView,
+        *,
+        fixed: dict[int, str],
+        elastic: dict[int, tuple[int, int, int]],
+        pills: tuple[int, Callable[[], Iterable[str]]],
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._table = table
+        self._fixed = fixed  # column -> a name (MIN_FIXED may give it a least width)
+        self._elastic = elastic  # column -> (weight, minimum width, floor width)
+        self._pill_column, self._pill_texts = pills
+        self._fitting = False
+        self.custom = False
+        self._needed: dict[int, int] | None = None  # measured once per change of texts, not per resize
+        self._later = QTimer(self)
+        self._later.setSingleShot(True)
+        self._later.setInterval(150)
+        self._later.timeout.connect(self.remeasure)
+        header = table.horizontalHeader()
+        header.setStretchLastSection(False)
+        header.sectionResized.connect(self._resized)
+        table.viewport().installEventFilter(self)
+        model = table.model()
+        model.rowsInserted.connect(lambda _p, first, last: self._check(first, last))
+        model.dataChanged.connect(lambda a, b, _roles=(): self._check(a.row(), b.row()))
+        model.modelReset.connect(self._later.start)
+
+    def restore(self, state: object, *, custom: bool) -> None:
+        """A saved header (widths, order, sorting): the clerk's widths stay theirs only if they were."""
+        self._fitting = True
+        try:
+            self._table.horizontalHeader().restoreState(state)  # type: ignore[arg-type]
+        finally:
+            self._fitting = False
+        self.custom = custom
+
+    def _resized(self, _column: int, _old: int, _new: int) -> None:
+        if not self._fitting:
+            self.custom = True
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize and not self.custom:
+            self.fit(keep_custom=True)
+        return False
+
+    def _check(self, first: int, last: int) -> None:
+        """Rows came or changed: refit (soon, once) if one holds a text wider than its column."""
+        if self.custom or self._later.isActive():
+            return
+        metrics, model = self._table.fontMetrics(), self._table.model()
+        for row in range(first, min(last, first + 20) + 1):
+            for column in self._fixed:
+                text = str(model.index(row, column).data() or "")
+                if text and metrics.horizontalAdvance(text) + PADDING > self._table.columnWidth(column):
+                    self._later.start()
+                    return
+
+    def remeasure(self) -> None:
+        """The texts changed (rows, a language): measure them again, then fit (unless the clerk sized)."""
+        self._needed = None
+        self.fit(keep_custom=True)
+
+    def needed(self) -> dict[int, int]:
+        """Each fixed column's width: its header, and the widest text of the rows the list holds."""
+        if self._needed is None:
+            self._needed = self._measure()
+        return dict(self._needed)
+
+    def _measure(self) -> dict[int, int]:
+        metrics, model = self._table.fontMetrics(), self._table.model()
+        rows = min(model.rowCount(), MEASURED_ROWS)
+        widths = {}
+        for column, name in self._fixed.items():
+            title = str(model.headerData(column, Qt.Orientation.Horizontal) or "")
+            texts = (str(model.index(row, column).data() or "") for row in range(rows))
+            content = max((metrics.horizontalAdvance(t) for t in texts if t), default=0) + PADDING
+            widths[column] = max(metrics.horizontalAdvance(title) + HEADER_PADDING, content, MIN_FIXED.get(name, 0))
+        title = str(model.headerData(self._pill_column, Qt.Orientation.Horizontal) or "")
+        pill = max((metrics.horizontalAdvance(t) for t in self._pill_texts()), default=0) + PILL_PADDING
+        widths[self._pill_column] = max(metrics.horizontalAdvance(title) + HEADER_PADDING, pill)
+        return widths
+
+    def minimum_width(self) -> int:
+        """The narrowest view that shows every column at its minimum without sideways scrolling."""
+        scrollbar = self._table.verticalScrollBar().sizeHint().width()
+        return sum(self.needed().values()) + sum(e[1] for e in self._elastic.values()) + scrollbar + 2
+
+    def fit(self, *, keep_custom: bool = False) -> None:
+        """Size the columns to the view now (and, unless keep_custom, take the sizing back from the clerk)."""
+        if keep_custom and self.custom:
+            return
+        self.custom = False
+        widths = self.needed()
+        room = self._table.viewport().width() - sum(widths.values())
+        weights = sum(e[0] for e in self._elastic.values())
+        minimums = sum(e[1] for e in self._elastic.values())
+        floors = sum(e[2] for e in self._elastic.values())
+        for column, (weight, minimum, floor) in self._elastic.items():
+            if room >= minimums:
+                widths[column] = minimum + (room - minimums) * weight // weights
+            else:  # narrower still: the elastic columns give way towards their floors, each by its share
+                short = min(minimums - room, minimums - floors)
+                widths[column] = minimum - -(-short * (minimum - floor) // max(1, minimums - floors))  # ceil
+        self._fitting = True
+        try:
+            for column, width in widths.items():
+                self._table.setColumnWidth(column, width)
+        finally:
+            self._fitting = False

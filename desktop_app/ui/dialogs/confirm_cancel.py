@@ -1,0 +1,47 @@
+"""Before a task is cancelled: which task, how many rows are already in, and a safe default."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+from desktop_app.domain.status import TaskStatus
+from desktop_app.domain.task import TaskRecord
+from desktop_app.ui.catalog import EXPORT_TASK
+from desktop_app.ui.outcomes import file_rows
+from desktop_app.ui.task_model import shown_file_name
+from desktop_app.ui.task_service import IMPORT_TASK
+
+
+class CancelQuestion(QMessageBox):
+    """Window-modal (open it with open()); "Keep running" is the default and the Escape answer, so an
+    Enter pressed by habit cancels nothing. `cancel_button` is the one that cancels."""
+
+    def __init__(self, record: TaskRecord, parent: QWidget | None = None) -> None:
+        super().__init__(QMessageBox.Icon.Question, "", "", QMessageBox.StandardButton.NoButton, parent)
+        self.record = record
+        name = shown_file_name(record)
+        text = self.tr("Cancel task %1 (%2)?") if name else self.tr("Cancel task %1?")
+        self.setWindowTitle(self.tr("Cancel the task?"))
+        self.setText(text.replace("%1", record.task_no).replace("%2", name))
+        self.setInformativeText(self.what_stays(record))
+        self.cancel_button = self.addButton(self.tr("Cancel the &task"), QMessageBox.ButtonRole.DestructiveRole)
+        self.keep_button = self.addButton(self.tr("&Keep running"), QMessageBox.ButtonRole.RejectRole)
+        self.setDefaultButton(self.keep_button)
+        self.setEscapeButton(self.keep_button)
+
+    def what_stays(self, record: TaskRecord) -> str:
+        """What cancelling leaves behind, in words: "12,000 of 200,000 rows are in; they stay …"."""
+        if record.status is TaskStatus.PENDING:
+            return self.tr("It has not started yet: nothing is imported.")
+        if record.task_type == EXPORT_TASK:
+            return self.tr("The export stops; no file is written.")
+        if record.task_type != IMPORT_TASK:
+            return self.tr("The task stops where it is.")
+        if record.params.get("dry_run"):
+            return self.tr("It only checks the file: nothing was imported.")
+        rows = file_rows(record)
+        if rows:
+            text = self.tr("%1 of %2 rows are in. They stay in the table; the rest of the file is not imported.")
+        else:
+            text = self.tr("%1 rows are in. They stay in the table; the rest of the file is not imported.")
+        return text.replace("%1", f"{record.success_count:,}").replace("%2", f"{rows or 0:,}")

@@ -1,0 +1,140 @@
+"""How a task ended, in words: "Failed: 10 of 20 imported, 10 rows with errors", never a bare "Failed"."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from PySide6.QtCore import QCoreApplication
+
+from desktop_app.domain.status import TaskStatus
+from desktop_app.domain.task import TaskRecord
+from desktop_app.ui.catalog import CLEANUP_TASK, COMPLETE_REFERENCES_TASK, EXPORT_TASK
+from desktop_app.ui.task_service import IMPORT_TASK
+from desktop_app.ui.texts import status_text
+
+SYSTEM_TASKS = frozenset({COMPLETE_REFERENCES_TASK, CLEANUP_TASK})  # queued for the clerk, not by them
+
+
+class Tone(StrEnum):
+    """The colour a status is painted in: what it means to the clerk, not the engine's status."""
+
+    PENDING = "pending"
+    RUNNING = "running"
+    GOOD = "good"
+    WARNING = "warning"
+    BAD = "bad"
+    NEUTRAL = "neutral"
+
+
+_TONES = {
+    TaskStatus.PENDING: Tone.PENDING,
+    TaskStatus.RUNNING: Tone.RUNNING,
+    TaskStatus.SUCCEEDED: Tone.GOOD,
+    TaskStatus.PARTIALLY_SUCCEEDED: Tone.WARNING,
+    TaskStatus.FAILED: Tone.BAD,
+    TaskStatus.CANCELLED: Tone.NEUTRAL,
+}
+
+
+def _n(value: int) -> str:
+    return f"{value:,}"
+
+
+def file_rows(record: TaskRecord) -> int | None:
+    """The rows of the task's file, when known: the import's own count of its file (kept in its
+    checkpoint), else a total above what was processed (a handler that reports its file's total). The
+    engine's total_count of an import is what it processed so far, so it is not the file's size."""
+    counted = (record.checkpoint or {}).get("rows_in_file")
+    if isinstance(counted, int) and counted > 0:
+        return counted
+    done = record.success_count + record.fail_count
+    return record.total_count if record.total_count > done else None
+
+
+def completed_nothing(record: TaskRecord) -> bool:
+    """A completion that "succeeded" without completing one of the references it was asked for."""
+    return (record.task_type == COMPLETE_REFERENCES_TASK and record.status is TaskStatus.SUCCEEDED
+            and record.total_count > 0 and record.success_count == 0)  # fmt: skip
+
+
+def tone(record: TaskRecord) -> Tone:
+    return Tone.WARNING if completed_nothing(record) else _TONES[record.status]
+
+
+def shown_status(record: TaskRecord) -> str:
+    """The status cell: the status's word, except where that word would mislead."""
+    if completed_nothing(record):
+        return QCoreApplication.translate("Outcomes", "Nothing completed")
+    return status_text(record.status)
+
+
+def status_words() -> list[str]:
+    """Every word the status column can show, in today's language."""
+    return [status_text(s) for s in TaskStatus] + [QCoreApplication.translate("Outcomes", "Nothing completed")]
+
+
+def outcome_text(record: TaskRecord) -> str | None:
+    """The words for an ended task (its stage cell, the notices); None while it is active."""
+    if record.status.is_active:
+        return None
+    if record.task_type == IMPORT_TASK:
+        return _import_outcome(record)
+    if record.task_type == COMPLETE_REFERENCES_TASK and record.status is TaskStatus.SUCCEEDED:
+        if completed_nothing(record):
+            return (QCoreApplication.translate("Outcomes", "Nothing completed: %1 references are still not found")
+                    .replace("%1", _n(record.total_count)))  # fmt: skip
+        return (QCoreApplication.translate("Outcomes", "Completed %1 of %2 references")
+                .replace("%1", _n(record.success_count)).replace("%2", _n(record.total_count)))  # fmt: skip
+    if record.task_type == EXPORT_TASK and record.status is TaskStatus.SUCCEEDED:
+        return QCoreApplication.translate("Outcomes", "Done: %1 rows exported").replace("%1", _n(record.total_count))
+    if record.status is TaskStatus.FAILED and record.error_msg:
+        return QCoreApplication.translate("Outcomes", "Failed: %1").replace("%1", record.error_msg)
+    return None
+
+
+def _import_outcome(r: TaskRecord) -> str | None:
+    # Spelled out call by call: pyside6-lupdate only finds QCoreApplication.translate literally.
+    total, ok, bad = r.total_count, r.success_count, r.fail_count
+    check = bool(r.params.get("dry_run"))
+    if r.status is TaskStatus.SUCCEEDED:
+        text = (QCoreApplication.translate("Outcomes", "Checked: all %1 rows are valid") if check
+                else QCoreApplication.translate("Outcomes", "Done: %1 rows imported"))  # fmt: skip
+    elif r.status is TaskStatus.CANCELLED:
+        if check:
+            text = QCoreApplication.translate("Outcomes", "Cancelled")
+        elif not ok:
+            text = QCoreApplication.translate("Outcomes", "Cancelled before any row was imported")
+        elif file_rows(r):
+            total = file_rows(r) or 0
+            text = QCoreApplication.translate("Outcomes", "Cancelled: %1 of %2 imported; they stay")
+        else:
+            text = QCoreApplication.translate("Outcomes", "Cancelled: %1 imported; they stay")
+    elif bad and r.status is TaskStatus.PARTIALLY_SUCCEEDED:
+        if check:
+            text = QCoreApplication.translate("Outcomes", "Checked: %1 of %2 rows valid, %3 rows with errors")
+        else:
+            text = QCoreApplication.translate("Outcomes", "Done: %1 of %2 imported, %3 rows with errors")
+    elif bad:  # failed above the threshold: the counts say why
+        if check:
+            text = QCoreApplication.translate("Outcomes", "Failed check: %1 of %2 rows valid, %3 rows with errors")
+        elif ok:
+            text = QCoreApplication.translate("Outcomes", "Failed: %1 of %2 imported, %3 rows with errors")
+        else:
+            text = QCoreApplication.translate("Outcomes", "Failed: nothing imported, %3 rows with errors")
+    elif r.status is TaskStatus.FAILED:
+        reason = r.error_msg or status_text(r.status)
+        if ok and not check:
+            return (QCoreApplication.translate("Outcomes", "Failed after %1 rows were imported: %2")
+                    .replace("%1", _n(ok)).replace("%2", reason))  # fmt: skip
+        return QCoreApplication.translate("Outcomes", "Failed: %1").replace("%1", reason)
+    else:
+        return None
+    return text.replace("%1", _n(ok)).replace("%2", _n(total)).replace("%3", _n(bad))
+
+
+def ended_text(record: TaskRecord, file_name: str = "") -> str:
+    """ "T250301-AB12CD (customers.csv) ended: Failed: 10 of 20 imported, 10 rows with errors", for a notice."""
+    what = outcome_text(record) or shown_status(record)
+    text = (QCoreApplication.translate("Outcomes", "%1 (%2) ended: %3") if file_name
+            else QCoreApplication.translate("Outcomes", "%1 ended: %3"))  # fmt: skip
+    return text.replace("%1", record.task_no).replace("%2", file_name).replace("%3", what)

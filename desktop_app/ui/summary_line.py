@@ -1,0 +1,44 @@
+"""The line under the task list: what happened to the selected task and why, without hovering."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
+
+from desktop_app.domain.task import TaskRecord
+from desktop_app.ui.task_model import shown_file_name, shown_stage
+
+
+def summary_html(record: TaskRecord, speed: str | None = None) -> str:
+    """ "<b>T…</b> customers.csv: Failed: 10 of 20 imported, 10 rows with errors. 10 rows failed (…)"."""
+    stage = shown_stage(record)
+    parts = [stage] if stage else []
+    if speed and record.status.is_active:
+        parts.append(speed)
+    reason = record.error_msg or ""
+    if reason and reason not in stage:
+        parts.append(reason)
+    name = shown_file_name(record)
+    head = f"<b>{html.escape(record.task_no)}</b>" + (f" {html.escape(name)}" if name else "")
+    return head + (": " + html.escape(" — ".join(parts)) if parts else "")
+
+
+class SummaryLine(QLabel):
+    """Rich text, wrapped, selectable; empty while no task is selected."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWordWrap(True)
+        self.setTextFormat(Qt.TextFormat.RichText)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Minimum)
+        self.setContentsMargins(4, 2, 4, 2)
+
+    def show_record(self, record: TaskRecord | None, speed: str | None = None) -> None:
+        self.setText(summary_html(record, speed) if record is not None else "")
+
+    def plain_text(self) -> str:
+        """The line without its markup (for tests and the accessible description)."""
+        return html.unescape(self.text().replace("<b>", "").replace("</b>", ""))

@@ -1,0 +1,84 @@
+"""Notices above the task list: a task ended (with what to do next), a file already queued (its row blinks)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, QTimer
+from PySide6.QtGui import QAction
+
+from desktop_app.domain.task import TaskRecord
+from desktop_app.ui.notice_bar import NoticeBar
+from desktop_app.ui.outcomes import EXPORT_TASK, SYSTEM_TASKS, Tone, ended_text, tone
+from desktop_app.ui.task_actions import TaskActions
+from desktop_app.ui.task_model import TaskTableModel, shown_file_name
+from desktop_app.ui.texts import status_text
+
+HIGHLIGHT_MS = 6000
+FLASHES = 5  # a row blinks this many times before it stays highlighted
+FLASH_MS = 300
+
+
+class TaskNotices(QObject):
+    """Says what happened where the clerk looks; `select(task_id)` selects a row (False if it cannot)."""
+
+    def __init__(self, notice: NoticeBar, model: TaskTableModel, actions: TaskActions,
+                 select: Callable[[int], bool], parent: QObject | None = None) -> None:  # fmt: skip
+        super().__init__(parent)
+        self._notice, self._model, self._actions, self._select = notice, model, actions, select
+        self._highlight_timer = QTimer(self)
+        self._highlight_timer.setSingleShot(True)
+        self._highlight_timer.timeout.connect(lambda: model.set_highlight(None))
+        self._flash_timer = QTimer(self)
+        self._flash_timer.setInterval(FLASH_MS)
+        self._flash_timer.timeout.connect(self._flash)
+        self._flashing: tuple[int, int] | None = None  # (task id, blinks left)
+
+    def already_queued(self, record: TaskRecord, text: str) -> None:
+        """The same file or export is queued already: its row blinks, and the notice says how far it is."""
+        self.flash_row(record.id)
+        state = self.tr("%1, %2%").replace("%1", status_text(record.status)).replace("%2", str(record.progress))
+        self._notice.show_notice(f"{text} ({state})", Tone.RUNNING,
+                                 [(self.tr("Show the task"), lambda: self.reveal(record.id))])  # fmt: skip
+
+    def task_ended(self, record: TaskRecord) -> None:
+        """A task seen running ended: how, in words, with the next step (its file opens if asked for)."""
+        opened = self._actions.open_ended(record)
+        buttons: list[tuple[str, Callable[[], Any]]] = []
+        if record.error_csv and not opened:
+            buttons.append((self.tr("Open error file"), lambda: self._act_on(record, self._actions.open_errors)))
+        if record.task_type == EXPORT_TASK and record.result_path and not opened:
+            buttons.append((self.tr("Open the file"), lambda: self._act_on(record, self._actions.open_result)))
+        source = self._model.find(str(record.params.get("task_no") or ""))
+        if record.task_type in SYSTEM_TASKS and source is not None:
+            buttons.append((self.tr("Show the import"), lambda: self.reveal(source.id)))
+        elif record.task_type not in SYSTEM_TASKS:
+            buttons.append((self.tr("Show the task"), lambda: self.reveal(record.id)))
+        # It stays until the clerk closes it or a newer notice comes: a clerk back at the desk still sees it.
+        self._notice.show_notice(ended_text(record, shown_file_name(record)), tone(record), buttons, timeout_ms=0)
+
+    def reveal(self, task_id: int) -> None:
+        if self._select(task_id):
+            self.flash_row(task_id)
+
+    def _act_on(self, record: TaskRecord, action: QAction) -> None:
+        """Run a task action on a task that may no longer be the selected one."""
+        if self._select(record.id):
+            action.trigger()
+
+    def flash_row(self, task_id: int) -> None:
+        """Blink the row a few times, then keep it highlighted for a while: the eye finds it."""
+        self._flashing = (task_id, FLASHES * 2)
+        self._model.set_highlight(task_id)
+        self._flash_timer.start()
+        self._highlight_timer.start(HIGHLIGHT_MS)
+
+    def _flash(self) -> None:
+        if self._flashing is None:
+            self._flash_timer.stop()
+            return
+        task_id, left = self._flashing
+        left -= 1
+        self._model.set_highlight(task_id if left % 2 == 0 else None)
+        self._flashing = (task_id, left) if left > 0 else None

@@ -1,0 +1,307 @@
+"""What a clerk meets in the window (issue 11): asking before a cancel, opens that fail out loud, notices
+where they are seen, open when done, clearing finished tasks, copying rows, help, the keyboard."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt, QUrl
+from PySide6.QtGui import QDesktopServices, QGuiApplication
+from PySide6.QtWidgets import QApplication
+
+from desktop_app import __version__
+from desktop_app.domain.status import TaskStatus
+from desktop_app.domain.task import Progress, TaskOutcome
+from desktop_app.tasks.context import TaskContext
+from desktop_app.ui.desk import Desk
+from desktop_app.ui.dialogs.about import AboutDialog, HelpDialog
+from desktop_app.ui.main_window import MainWindow
+from tests.gui.conftest import SlowImport
+from tests.gui.test_window_queue import CLEAN, ERRORS, TIMEOUT, qtbot_left, queue, wait_for_task, wait_status
+
+
+def running_task(qtbot: Any, make_desk: Any, handler: SlowImport | None = None) -> tuple[Desk, Any]:
+    """A desk whose one import stays running until its handler's gate opens."""
+    handler = handler or SlowImport()
+    handler.gate.clear()
+    desk: Desk = make_desk([handler])
+    desk.service.submit_import(CLEAN, {"import_type": "customers"})
+    task = wait_for_task(qtbot, desk.window, 1)
+    wait_status(qtbot, desk.window, task.task_no, TaskStatus.RUNNING)
+    desk.window.select_task(task.id)
+    return desk, task
+
+
+def tick(desk: Desk, task: Any, done: int, total: int) -> None:
+    """A progress tick as the executor sends it."""
+    desk.service.progress.emit(Progress(task.id, task.task_no, 100 * done // total, "importing", total, done, 0))
+
+
+def activate(qtbot: Any, window: MainWindow) -> None:
+    """Window shortcuts need the window active (a dialog closed just before may have taken that away)."""
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+
+
+# --- 2: Cancel asks first ---------------------------------------------------------------------
+
+
+def test_del_asks_first_naming_the_task_and_the_rows_in_and_escape_keeps_it_running(qtbot: Any, make_desk: Any) -> None:
+    desk, task = running_task(qtbot, make_desk)
+    window = desk.window
+    tick(desk, task, 1200, 5000)
+    activate(qtbot, window)
+    window.table.setFocus()
+    qtbot.keyClick(window.table, Qt.Key.Key_Delete)
+    qtbot.waitUntil(lambda: window.cancel_question is not None and window.cancel_question.isVisible())
+    box = window.cancel_question
+    assert box is not None
+    assert task.task_no in box.text() and CLEAN.name in box.text()
+    assert "1,200 of 5,000 rows are in" in box.informativeText()
+    assert box.defaultButton() is box.keep_button, "Enter by habit keeps the task running"
+    qtbot.keyClick(box, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: window.cancel_question is None)
+    qtbot.wait(100)
+    assert desk.core.store.get(task.task_no).status is TaskStatus.RUNNING  # type: ignore[union-attr]
+    window.actions_.cancel.trigger()
+    qtbot.waitUntil(lambda: window.cancel_question is not None and window.cancel_question.isVisible())
+    qtbot.mouseClick(window.cancel_question.cancel_button, qtbot_left())
+    wait_status(qtbot, window, task.task_no, TaskStatus.CANCELLED)
+
+
+def test_a_task_that_ends_while_the_question_is_open_is_not_cancelled(qtbot: Any, make_desk: Any) -> None:
+    handler = SlowImport(steps=1, pause=0.0)
+    desk, task = running_task(qtbot, make_desk, handler)
+    window = desk.window
+    window.actions_.cancel.trigger()
+    qtbot.waitUntil(lambda: window.cancel_question is not None and window.cancel_question.isVisible())
+    handler.gate.set()
+    wait_status(qtbot, window, task.task_no, TaskStatus.SUCCEEDED)
+    assert window.cancel_question is not None
+    qtbot.mouseClick(window.cancel_question.cancel_button, qtbot_left())
+    assert window.last_message == f"Task {task.task_no} has already ended."
+    assert desk.core.store.get(task.task_no).status is TaskStatus.SUCCEEDED  # type: ignore[union-attr]
+
+
+def test_the_question_counts_the_rows_of_the_file_not_only_those_processed(qtbot: Any, make_desk: Any) -> None:
+    from dataclasses import replace
+
+    from desktop_app.ui.dialogs.confirm_cancel import CancelQuestion
+
+    desk, task = running_task(qtbot, make_desk)
+    live = desk.window.model.record(desk.window.model.row_of(task.id) or 0)
+    # what a real import reports: processed so far as its total; its file's row count in the checkpoint
+    box = CancelQuestion(replace(live, total_count=5_000, success_count=4_990, fail_count=10), desk.window)
+    assert box.informativeText().startswith("4,990 rows are in.")
+    box = CancelQuestion(replace(live, total_count=5_000, success_count=4_990, fail_count=10,
+                                 checkpoint={"rows_in_file": 200_000}), desk.window)  # fmt: skip
+    assert box.informativeText().startswith("4,990 of 200,000 rows are in.")
+
+
+# --- 3: an open that fails says so -----------------------------------------------------------------
+
+
+def test_an_error_file_the_desktop_cannot_open_shows_its_path_copy_and_show_in_folder(
+    qtbot: Any, make_desk: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    opened: list[Path] = []
+    works = {"files": False, "folders": False}
+
+    def open_url(url: QUrl) -> bool:
+        path = Path(url.toLocalFile())
+        opened.append(path)
+        return works["folders"] if path.is_dir() else works["files"]
+
+    monkeypatch.setattr(QDesktopServices, "openUrl", staticmethod(open_url))
+    window = make_desk().window
+    queue(qtbot, window, ERRORS)
+    task = wait_for_task(qtbot, window, 1)
+    done = wait_status(qtbot, window, task.task_no, TaskStatus.PARTIALLY_SUCCEEDED)
+    window.select_task(done.id)
+    activate(qtbot, window)
+    window.table.setFocus()
+    qtbot.keyClick(window.table, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)  # Ctrl+E
+    qtbot.waitUntil(lambda: window.open_failed_dialog is not None and window.open_failed_dialog.isVisible())
+    dialog = window.open_failed_dialog
+    assert dialog is not None and dialog.path_edit.text() == done.error_csv
+    assert ".csv" in dialog.message.text() and str(done.error_csv) in window.last_message
+    qtbot.mouseClick(dialog.copy_button, qtbot_left())
+    assert QGuiApplication.clipboard().text() == done.error_csv
+    assert dialog.isVisible(), "copying keeps the message up"
+    qtbot.mouseClick(dialog.folder_button, qtbot_left())
+    assert "either" in dialog.note.text(), "the folder could not be opened either: it says so"
+    works["folders"] = True
+    qtbot.mouseClick(dialog.folder_button, qtbot_left())
+    assert opened[-1] == Path(str(done.error_csv)).parent
+    qtbot.waitUntil(lambda: window.open_failed_dialog is None)
+
+
+# --- 6: already queued, seen where it is seen ---------------------------------------------------------
+
+
+def test_queueing_a_running_file_again_shows_a_notice_above_the_list_and_flashes_its_row(
+    qtbot: Any, make_desk: Any
+) -> None:
+    desk, first = running_task(qtbot, make_desk)
+    window = desk.window
+    window.table.clearSelection()
+    desk.service.submit_import(CLEAN, {"import_type": "customers"})
+    qtbot.waitUntil(lambda: first.task_no in window.notice.text(), timeout=TIMEOUT)
+    assert window.notice.isVisible() and "Running" in window.notice.text()
+    assert window.notice.buttons[0].text() == "Show the task"
+    assert window.selected_record().id == first.id  # type: ignore[union-attr]
+    blinks = set()
+    qtbot.waitUntil(lambda: blinks.add(window.model.highlighted_id) or len(blinks) == 2, timeout=3000)
+    assert blinks == {first.id, None}, "the row blinks"
+    window.table.clearSelection()
+    qtbot.mouseClick(window.notice.buttons[0], qtbot_left())
+    assert window.selected_record().id == first.id and not window.notice.isVisible()  # type: ignore[union-attr]
+
+
+# --- 7: what clerks expect ----------------------------------------------------------------------------
+
+
+def test_the_selected_running_task_says_its_speed_under_the_list(qtbot: Any, make_desk: Any) -> None:
+    desk, task = running_task(qtbot, make_desk)
+    tick(desk, task, 100, 1000)
+    qtbot.wait(1600)  # the speed is measured over more than a second and a half
+    tick(desk, task, 300, 1000)
+    assert "rows per second; about" in desk.window.summary.plain_text()
+
+
+class ErrorsAtTheEnd(SlowImport):
+    """Runs until its gate opens, then ends partly succeeded with an error file."""
+
+    def __init__(self, error_csv: Path) -> None:
+        super().__init__(steps=1, pause=0.0)
+        self.error_csv = error_csv
+
+    def run(self, ctx: TaskContext) -> TaskOutcome:
+        super().run(ctx)
+        return TaskOutcome(TaskStatus.PARTIALLY_SUCCEEDED, total_count=10, success_count=8, fail_count=2,
+                           summary={"error_csv": str(self.error_csv)})  # fmt: skip
+
+
+def test_open_when_done_opens_the_error_file_and_a_notice_says_how_it_ended(
+    qtbot: Any, make_desk: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    opened: list[Path] = []
+    monkeypatch.setattr(QDesktopServices, "openUrl",
+                        staticmethod(lambda url: opened.append(Path(url.toLocalFile())) or True))  # fmt: skip
+    errors = tmp_path / "errors.csv"
+    errors.write_text("row,reason\n", encoding="utf-8")
+    handler = ErrorsAtTheEnd(errors)
+    desk, task = running_task(qtbot, make_desk, handler)
+    window = desk.window
+    action = window.actions_.open_when_done
+    assert action.isEnabled() and not action.isChecked()
+    action.trigger()
+    assert task.task_no in window.actions_.open_when_done_tasks
+    handler.gate.set()
+    wait_status(qtbot, window, task.task_no, TaskStatus.PARTIALLY_SUCCEEDED)
+    qtbot.waitUntil(lambda: opened == [errors], timeout=TIMEOUT)
+    text = window.notice.text()
+    assert text == f"{task.task_no} ({CLEAN.name}) ended: Done: 8 of 10 imported, 2 rows with errors"
+    assert not window.actions_.open_when_done_tasks, "asked once, done once"
+
+
+def two_ended_imports(qtbot: Any, desk: Desk) -> None:
+    window = desk.window
+    for name in ("customers_clean.csv", "customers_gbk.csv"):
+        desk.service.submit_import(CLEAN.parent / name, {"import_type": "customers"})
+        qtbot.waitUntil(lambda: not desk.service.busy, timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: window.model.rowCount() == 2 and all(r.status.is_final for r in window.model.records()),
+                    timeout=TIMEOUT)  # fmt: skip
+
+
+def test_finished_tasks_can_be_cleared_from_the_view_and_shown_again(
+    qtbot: Any, make_desk: Any, tmp_path: Path
+) -> None:
+    handler = SlowImport(steps=1, pause=0.0)
+    desk: Desk = make_desk([handler])
+    window = desk.window
+    two_ended_imports(qtbot, desk)
+    handler.gate.clear()
+    desk.service.submit_import(CLEAN.parent / "customers.xlsx", {"import_type": "customers"})
+    running = wait_for_task(qtbot, window, 3)
+    window.menus.clear_action.trigger()
+    assert window.proxy.rowCount() == 1 and window.proxy.index(0, 0).data() == running.task_no
+    assert "Finished tasks cleared from the list: 2" in window.notice.text()
+    assert window.model.rowCount() == 3, "hidden, never deleted"
+    window.menus.cleared_action.setChecked(True)
+    assert window.proxy.rowCount() == 3
+    window.menus.cleared_action.setChecked(False)
+    assert window.proxy.rowCount() == 1
+    handler.gate.set()
+    wait_status(qtbot, window, running.task_no, TaskStatus.SUCCEEDED)
+    assert window.proxy.rowCount() == 1, "a task that ends after the clearing stays in view"
+    window.close()
+    again = make_desk(data_dir=tmp_path / "data").window
+    qtbot.waitUntil(lambda: again.model.rowCount() == 3, timeout=TIMEOUT)
+    assert again.proxy.rowCount() == 1, "the clearing is remembered"
+
+
+def test_ctrl_c_copies_the_selected_rows_as_tab_separated_text_with_a_header(qtbot: Any, make_desk: Any) -> None:
+    desk: Desk = make_desk([SlowImport(steps=2, pause=0.0)])
+    window = desk.window
+    two_ended_imports(qtbot, desk)
+    window.table.setFocus()
+    window.table.selectAll()
+    QGuiApplication.clipboard().clear()
+    qtbot.keyClick(window.table, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    lines = QGuiApplication.clipboard().text().splitlines()
+    assert lines[0].split("\t")[:4] == ["Task", "Type", "File", "Status"]
+    assert len(lines) == 3 and all(len(line.split("\t")) == len(lines[0].split("\t")) for line in lines)
+    rows = sorted(line.split("\t")[2] for line in lines[1:])
+    assert rows == ["customers_clean.csv", "customers_gbk.csv"]
+    assert "100%" in lines[1].split("\t") and "Succeeded" in lines[1].split("\t")
+    window.panel.path_edit.setText("some text")
+    window.panel.path_edit.selectAll()
+    window.panel.path_edit.setFocus()
+    qtbot.keyClick(window.panel.path_edit, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    assert QGuiApplication.clipboard().text() == "some text", "in a field, Ctrl+C copies the field's text"
+
+
+def test_help_opens_with_f1_and_about_names_the_version_and_folders(qtbot: Any, make_desk: Any) -> None:
+    desk: Desk = make_desk()
+    window = desk.window
+    activate(qtbot, window)
+    qtbot.keyClick(window.table, Qt.Key.Key_F1)
+    qtbot.waitUntil(lambda: isinstance(window.help_dialog, HelpDialog) and window.help_dialog.isVisible())
+    assert isinstance(window.help_dialog, HelpDialog)
+    text = window.help_dialog.browser.toPlainText()
+    assert "Ctrl+E" in text and "Open error file" in text and "Cancel task" in text
+    window.help_dialog.close()
+    window.menus.about_action.trigger()
+    about = window.help_dialog
+    assert isinstance(about, AboutDialog) and about.isVisible()
+    assert about.fields["data"].text() == str(desk.core.paths.data_dir)
+    assert about.fields["logs"].text() == str(desk.core.paths.log_dir)
+    assert f"BatchDesk {__version__}" in about.title_label.text()
+    about.close()
+
+
+# --- 9: the keyboard --------------------------------------------------------------------------------
+
+
+def test_the_focus_ring_follows_the_focus_and_queue_is_the_default_only_from_the_file_field(
+    qtbot: Any, make_desk: Any, qapp: QApplication
+) -> None:
+    desk: Desk = make_desk()
+    window = desk.window
+    activate(qtbot, window)
+    panel = window.panel
+    panel.path_edit.setFocus()
+    qtbot.waitUntil(lambda: qapp.focusWidget() is panel.path_edit)
+    ring = desk.focus_ring.ring_for(window)
+    assert ring is not None and ring.isVisible()
+    field = panel.path_edit
+    assert ring.geometry().contains(field.rect().translated(field.mapTo(window, field.rect().topLeft())))
+    assert panel.queue_button.isDefault(), "Enter in the file field queues"
+    window.filters.text_edit.setFocus()
+    qtbot.waitUntil(lambda: qapp.focusWidget() is window.filters.text_edit)
+    assert not panel.queue_button.isDefault(), "Enter in the search field does not queue"
+    box = window.filters.text_edit
+    assert ring.geometry().contains(box.rect().translated(box.mapTo(window, box.rect().topLeft())))

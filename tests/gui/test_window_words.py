@@ -1,0 +1,170 @@
+"""A clerk's words, not a developer's (issue 11): how a task ended, system tasks, encodings, settings,
+technical details, and the toolbar."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+
+from desktop_app.domain.status import TaskStatus
+from desktop_app.ui.desk import Desk
+from desktop_app.ui.encodings import encoding_words
+from desktop_app.ui.outcomes import Tone
+from desktop_app.ui.task_model import STAGE, STATUS, ToneRole
+from tests.gui.conftest import SAMPLES
+from tests.gui.test_task_model import loaded_model
+from tests.gui.test_window_queue import CLEAN, TIMEOUT, wait_for_task, wait_status
+
+GBK = SAMPLES / "customers_gbk.csv"
+THRESHOLD_MSG = "10 rows failed (50.0%, above 30%): the import counts as failed; the 10 rows that went in stay"
+
+
+# --- 4: "Failed" when rows went in --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("status", "counts", "dry_run", "error", "expected"),
+    [
+        (TaskStatus.FAILED, (20, 10, 10), False, THRESHOLD_MSG, "Failed: 10 of 20 imported, 10 rows with errors"),
+        (TaskStatus.FAILED, (20, 0, 20), False, THRESHOLD_MSG, "Failed: nothing imported, 20 rows with errors"),
+        (TaskStatus.FAILED, (0, 0, 0), False, "The file is empty", "Failed: The file is empty"),
+        (TaskStatus.FAILED, (900, 400, 0), False, "File changed", "Failed after 400 rows were imported: File changed"),
+        (TaskStatus.FAILED, (20, 10, 10), True, None, "Failed check: 10 of 20 rows valid, 10 rows with errors"),
+        (TaskStatus.PARTIALLY_SUCCEEDED, (50, 37, 13), False, None, "Done: 37 of 50 imported, 13 rows with errors"),
+        (TaskStatus.SUCCEEDED, (200, 200, 0), False, None, "Done: 200 rows imported"),
+        (TaskStatus.SUCCEEDED, (200, 200, 0), True, None, "Checked: all 200 rows are valid"),
+        (TaskStatus.CANCELLED, (200_000, 56_000, 0), False, None, "Cancelled: 56,000 of 200,000 imported; they stay"),
+        (TaskStatus.CANCELLED, (0, 0, 0), False, None, "Cancelled before any row was imported"),
+    ],
+)
+def test_the_list_says_how_an_import_ended_in_words(
+    status: TaskStatus, counts: tuple[int, int, int], dry_run: bool, error: str | None, expected: str
+) -> None:
+    model, _ = loaded_model(1)
+    total, ok, bad = counts
+    record = model.record(0)
+    model.upsert(replace(record, status=status, total_count=total, success_count=ok, fail_count=bad, error_msg=error,
+                         params={**record.params, "dry_run": dry_run}))  # fmt: skip
+    assert model.index(0, STAGE).data() == expected
+
+
+def test_the_reason_of_a_failure_is_under_the_list_without_hovering(qtbot: Any, make_desk: Any) -> None:
+    desk: Desk = make_desk()
+    window = desk.window
+    task = desk.core.store.submit(task_type="import", params={"file": str(CLEAN), "import_type": "customers"},
+                                  creator="t", host="another-desk").task  # fmt: skip
+    failed = replace(task, status=TaskStatus.FAILED, total_count=20, success_count=10, fail_count=10,
+                     error_msg=THRESHOLD_MSG)  # fmt: skip
+    desk.service.record_changed.emit(failed)
+    window.select_task(task.id)
+    line = window.summary.plain_text()
+    assert "Failed: 10 of 20 imported, 10 rows with errors" in line and THRESHOLD_MSG in line
+    assert window.summary.isVisible()
+
+
+# --- 5: developer words -----------------------------------------------------------------------------
+
+
+def test_system_tasks_are_hidden_unless_asked_for(qtbot: Any, make_desk: Any, tmp_path: Any) -> None:
+    desk: Desk = make_desk()
+    store = desk.core.store
+    store.submit(task_type="cleanup", params={"retention_days": 7}, creator="BatchDesk")
+    store.submit(task_type="complete_references", params={"task_no": "T1"}, creator="t")
+    store.submit(task_type="import", params={"file": "/x/a.csv", "import_type": "customers"}, creator="t",
+                 host="another-desk")  # fmt: skip
+    window = make_desk(data_dir=tmp_path / "data").window
+    qtbot.waitUntil(lambda: window.model.rowCount() == 3, timeout=TIMEOUT)
+    assert window.proxy.rowCount() == 1, "the clean-up and the completion are not the clerk's"
+    window.menus.system_action.setChecked(True)
+    assert window.proxy.rowCount() == 3
+
+
+def test_a_completion_that_completed_nothing_does_not_look_like_success() -> None:
+    model, _ = loaded_model(2)
+    nothing = replace(model.record(0), task_type="complete_references", status=TaskStatus.SUCCEEDED, total_count=4,
+                      success_count=0, params={"task_no": "T1"})  # fmt: skip
+    some = replace(model.record(1), task_type="complete_references", status=TaskStatus.SUCCEEDED, total_count=4,
+                   success_count=3, params={"task_no": "T1"})  # fmt: skip
+    model.upsert(nothing)
+    model.upsert(some)
+    assert model.index(0, STATUS).data() == "Nothing completed"
+    assert model.index(0, STATUS).data(ToneRole) == Tone.WARNING.value, "amber, not green"
+    assert model.index(0, STAGE).data() == "Nothing completed: 4 references are still not found"
+    assert model.index(1, STATUS).data() == "Succeeded" and model.index(1, STATUS).data(ToneRole) == Tone.GOOD.value
+    assert model.index(1, STAGE).data() == "Completed 3 of 4 references"
+
+
+def test_encodings_are_named_in_words() -> None:
+    assert encoding_words("gb18030") == "Chinese (GBK) - Excel on Chinese Windows"
+    assert encoding_words("GBK") == encoding_words("cp936") == encoding_words("gb2312") == encoding_words("gb18030")
+    assert encoding_words("utf-8") == "Unicode (UTF-8)"
+    assert encoding_words("utf-8-sig") == "UTF-8 with BOM (Excel)"
+    assert encoding_words("cp1252") == "Western (Windows-1252) - Excel on English Windows"
+    assert encoding_words("latin-1") == "Western (Latin-1)"
+    assert encoding_words("utf-16") == 'Unicode (UTF-16) - Excel\'s "Unicode text"'
+    assert encoding_words("koi8-r") == "koi8-r", "one it does not know keeps its name"
+
+
+def test_details_name_the_detected_encoding_in_words_and_fold_the_technical_ones(qtbot: Any, make_desk: Any) -> None:
+    desk: Desk = make_desk()
+    window = desk.window
+    desk.service.submit_import(GBK, {"import_type": "customers", "encoding": None})
+    task = wait_for_task(qtbot, window, 1)
+    done = wait_status(qtbot, window, task.task_no, TaskStatus.SUCCEEDED)
+    window.select_task(done.id)
+    window.actions_.details.trigger()
+    details = window.details
+    assert details.value("encoding") == "Detected: Chinese (GBK) - Excel on Chinese Windows"
+    assert details.value("type") == "Customer import", "no raw task type"
+    technical = [details._labels[key] for key in ("owner", "params", "task_type")] + [details.log_view]
+    assert all(not w.isVisible() for w in technical), "Run by, parameters and log lines are folded away"
+    assert details.value("owner") and details.value("params").startswith("{")
+    details.technical.set_expanded(True)
+    assert all(w.isVisible() for w in technical)
+    qtbot.waitUntil(lambda: done.task_no in details.log_view.toPlainText(), timeout=TIMEOUT)
+
+
+def test_the_settings_put_the_database_and_the_batch_size_under_advanced(qtbot: Any, make_desk: Any) -> None:
+    desk: Desk = make_desk()
+    desk.open_settings()
+    dialog = desk.settings_dialog
+    assert dialog is not None
+    qtbot.waitUntil(dialog.isVisible)
+    for everyday in (dialog.language_box, dialog.file_mb_box, dialog.rows_box, dialog.retention_box):
+        assert everyday.isVisible()
+    technical = (dialog.db_edit, dialog.password_edit, dialog.workers_box, dialog.batch_box)
+    assert not any(w.isVisible() for w in technical)
+    dialog.advanced.set_expanded(True)
+    assert all(w.isVisible() for w in technical)
+    dialog.reject()
+
+
+# --- 8: the toolbar -------------------------------------------------------------------------------------
+
+
+def toolbar_buttons(window: Any) -> list[Any]:
+    return [a for a in window.toolbar.actions() if not a.isSeparator()]
+
+
+def test_the_toolbar_holds_a_clerks_few_actions_with_icons_and_words(qtbot: Any, make_desk: Any) -> None:
+    desk: Desk = make_desk()
+    window = desk.window
+    actions = toolbar_buttons(window)
+    assert 5 <= len(actions) <= 8
+    assert window.toolbar.toolButtonStyle() == Qt.ToolButtonStyle.ToolButtonTextBesideIcon
+    for action in actions:
+        assert not action.icon().isNull() and action.iconText() and "&" not in action.iconText(), action.text()
+    names = {a.iconText() for a in actions}
+    assert {"Open file", "Export", "Error file", "Re-import", "Retry", "Cancel", "Details"} == names
+    for rest in (window.actions_.open_folder, window.actions_.import_for_real, window.actions_.complete_references,
+                 window.actions_.open_when_done):  # fmt: skip
+        assert rest not in actions
+        assert rest in window.context_menu.actions() and rest in window.menus.task_menu.actions()
+    desk.set_language("zh")
+    qtbot.waitUntil(lambda: window.export_action.text() == "导出(&X)…")
+    chinese = [a.iconText() for a in toolbar_buttons(window)]
+    assert chinese == ["打开文件", "导出", "错误文件", "重新导入", "重试", "取消", "详情"]
+    assert not any("(" in text for text in chinese), "no mnemonic on the toolbar"
