@@ -27,6 +27,19 @@ LOCALES = {"zh_CN": "zh_CN", "en": "en_US"}  # file suffix -> the TS language at
 # Chinese for texts added since the .ts files were last filled: (context, source) -> translation.
 # Older texts keep the translation already in batchdesk_zh_CN.ts.
 ZH: dict[tuple[str, str], str] = {
+    ("UndoQuestion", "Undo import %1 (%2)?"): "撤销导入 %1（%2）？",
+    ("UndoQuestion", "Undo import %1?"): "撤销导入 %1？",
+    ("UndoQuestion", "Undo this import?"): "撤销这次导入？",
+    ("UndoQuestion", "&Undo the import"): "撤销导入(&U)",
+    ("UndoQuestion", "&Keep the rows"): "保留这些行(&K)",
+    ("UndoQuestion", "%1 rows it added will be removed."): "它新增的 %1 行将被删除。",
+    ("UndoQuestion", "%1 rows it changed get their old values back."): "它修改过的 %1 行将恢复原值。",
+    ("UndoQuestion", "A row changed since the import (by hand or by a later import) is kept as it is and listed "
+                     "in the undo's error file."):
+        "导入之后又被修改过的行（手工修改或后来的导入）会原样保留，并列在撤销任务的错误文件里。",
+    ("TaskActions", "&Undo this import…"): "撤销这次导入(&U)…",
+    ("TaskActions", "Remove the rows this import added and put back the values it changed"):
+        "删除这次导入新增的行，并恢复它修改过的值",
     ("WindowMenus", "Show a&rchived tasks"): "显示已归档的任务(&R)",
     ("WindowMenus", "Tasks that ended long ago, which the daily clean-up moved to the archive"):
         "很久以前已结束、被每日清理移入归档的任务",

@@ -11,6 +11,9 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QCoreApplication
 
 from desktop_app.domain.task import TaskRecord
+from desktop_app.exports.task import ExportHandler
+from desktop_app.imports.completion import CompleteReferencesHandler
+from desktop_app.tasks.maintenance import CleanupHandler
 
 if TYPE_CHECKING:
     from desktop_app.exports.definition import ExportDefinition, ExportFilter
@@ -28,9 +31,9 @@ class ColumnInfo:
     required: bool
 
 
-EXPORT_TASK = "export"
-COMPLETE_REFERENCES_TASK = "complete_references"
-CLEANUP_TASK = "cleanup"
+EXPORT_TASK = ExportHandler.task_type
+COMPLETE_REFERENCES_TASK = CompleteReferencesHandler.task_type
+CLEANUP_TASK = CleanupHandler.task_type
 
 
 class ImportCatalog:

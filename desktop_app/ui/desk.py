@@ -25,7 +25,7 @@ from desktop_app.ui.i18n import Translations
 from desktop_app.ui.main_thread_gc import MainThreadGC
 from desktop_app.ui.main_window import MainWindow
 from desktop_app.ui.mapping_memory import MappingMemory
-from desktop_app.ui.task_service import TaskService
+from desktop_app.ui.task_service import EXPORT_TASK, TaskService
 from desktop_app.ui.tray import Tray
 
 log = logging.getLogger(__name__)
@@ -38,9 +38,9 @@ def app_icon() -> QIcon:
 
 def export_definitions(core: Core) -> dict[str, Any]:
     """The export definitions of the registered `export` task type (none when it is not registered)."""
-    if "export" not in core.registry:
+    if EXPORT_TASK not in core.registry:
         return {}
-    return dict(getattr(core.registry.get("export"), "definitions", {}) or {})
+    return dict(getattr(core.registry.get(EXPORT_TASK), "definitions", {}) or {})
 
 
 WINDOW_BATCH_PAUSE = 0.001

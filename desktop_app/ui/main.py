@@ -261,8 +261,9 @@ def _self_test(app, core, qsettings) -> int:
     from desktop_app.ui.demo import import_params, sample_path
     from desktop_app.ui.desk import Desk
     from desktop_app.ui.task_model import STATUS
+    from desktop_app.ui.task_service import IMPORT_TASK
 
-    if "import" not in core.registry:
+    if IMPORT_TASK not in core.registry:
         sys.stdout.write("self-test FAILED: the import task type is not registered\n")
         return 1
     sample = sample_path(SELF_TEST_SAMPLE)
@@ -272,7 +273,7 @@ def _self_test(app, core, qsettings) -> int:
     loop = QEventLoop()
 
     def answer(result: TaskRecord | str) -> None:
-        if isinstance(result, TaskRecord) and result.task_type != "import":
+        if isinstance(result, TaskRecord) and result.task_type != IMPORT_TASK:
             return  # another task (a clean-up) ended: not the sample's
         ended.append(result)
         loop.quit()

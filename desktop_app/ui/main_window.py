@@ -17,6 +17,7 @@ from desktop_app.ui.details import DetailsPanel
 from desktop_app.ui.details_pane import DetailsPane
 from desktop_app.ui.dialogs.about import AboutDialog, AboutInfo, HelpDialog
 from desktop_app.ui.dialogs.confirm_cancel import CancelQuestion
+from desktop_app.ui.dialogs.confirm_undo import UndoQuestion
 from desktop_app.ui.dialogs.export import ExportDialog, ExportRequest
 from desktop_app.ui.dialogs.open_failed import OpenFailedDialog
 from desktop_app.ui.dialogs.preview import PreviewDialog
@@ -32,7 +33,7 @@ from desktop_app.ui.task_actions import TaskActions
 from desktop_app.ui.task_filter import TaskFilterProxy
 from desktop_app.ui.task_model import COLUMN_COUNT, RecordRole, TaskTableModel
 from desktop_app.ui.task_notices import TaskNotices
-from desktop_app.ui.task_service import TaskService
+from desktop_app.ui.task_service import EXPORT_TASK, IMPORT_TASK, TaskService
 from desktop_app.ui.task_table import TaskTable
 from desktop_app.ui.tray import Tray
 from desktop_app.ui.view_options import ViewOptions, flag
@@ -82,6 +83,7 @@ class MainWindow(QMainWindow):
         self.export_dialog: ExportDialog | None = None
         self.question: QMessageBox | None = None
         self.cancel_question: CancelQuestion | None = None
+        self.undo_question: UndoQuestion | None = None
         self.open_failed_dialog: OpenFailedDialog | None = None
         self.help_dialog: QWidget | None = None
         self.last_message = ""
@@ -169,6 +171,7 @@ class MainWindow(QMainWindow):
         self.table.customContextMenuRequested.connect(self._context_menu)
         self.actions_.details_requested.connect(self._show_details)
         self.actions_.cancel_requested.connect(self.ask_cancel)
+        self.actions_.undo_requested.connect(self.ask_undo)
         self.actions_.open_failed.connect(self.open_failed)
         self.actions_.problem.connect(self.inform)
         s.problem.connect(self.inform)
@@ -394,7 +397,7 @@ class MainWindow(QMainWindow):
         if not self.export_action.isEnabled():
             return
         selected = self.selected_record()
-        imported_by = selected.task_no if selected is not None and selected.task_type == "import" else None
+        imported_by = selected.task_no if selected is not None and selected.task_type == IMPORT_TASK else None
         dialog = ExportDialog(self.catalog, imported_by=imported_by, parent=self)
         self.export_dialog = dialog
         dialog.accepted.connect(lambda: self._export(dialog.request()))
@@ -419,9 +422,9 @@ class MainWindow(QMainWindow):
             return
         if result.duplicate_of:
             self.select_task(task.id)
-            if task.task_type == "export":
+            if task.task_type == EXPORT_TASK:
                 text = self.tr("The same export is already queued as task %s.")
-            elif task.task_type == "import":
+            elif task.task_type == IMPORT_TASK:
                 text = self.tr("This file is already queued as task %s.")
             else:
                 text = self.tr("The same request is already queued as task %s.")
@@ -502,6 +505,24 @@ class MainWindow(QMainWindow):
                 self.inform(self.tr("Task %s has already ended.") % record.task_no, dialog=False)
                 return
             self.actions_.confirm_cancel(record)
+
+        box.finished.connect(answered)
+        box.open()
+
+    def ask_undo(self, record: TaskRecord) -> None:
+        """Undo only after a question that says how many rows go and how many get their values back."""
+        if self.undo_question is not None:
+            self.undo_question.raise_()
+            return
+        box = UndoQuestion(self._fresh(record), self)
+        self.undo_question = box
+
+        def answered(_result: int) -> None:
+            if self.undo_question is box:
+                self.undo_question = None
+            box.deleteLater()
+            if box.clickedButton() is box.undo_button:
+                self.actions_.confirm_undo(record)
 
         box.finished.connect(answered)
         box.open()

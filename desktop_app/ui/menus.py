@@ -42,7 +42,7 @@ class WindowMenus(QObject):
         icons = {task_actions.open_errors: SP.SP_MessageBoxWarning, task_actions.open_folder: SP.SP_DirOpenIcon,
                  task_actions.reimport: SP.SP_BrowserReload, task_actions.retry: SP.SP_MediaPlay,
                  task_actions.cancel: SP.SP_BrowserStop, task_actions.details: SP.SP_FileDialogDetailedView,
-                 task_actions.open_result: SP.SP_FileIcon}  # fmt: skip
+                 task_actions.open_result: SP.SP_FileIcon, task_actions.undo: SP.SP_ArrowBack}  # fmt: skip
         for action, pixmap in icons.items():
             action.setIcon(window.style().standardIcon(pixmap))
 

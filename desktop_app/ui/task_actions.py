@@ -21,12 +21,15 @@ class TaskActions(QObject):
         details_requested(TaskRecord): the clerk asked for the details panel.
         cancel_requested(TaskRecord): the clerk asked to cancel the task (the window asks first, then
             calls confirm_cancel()).
+        undo_requested(TaskRecord): the clerk asked to undo an import (the window asks first, then calls
+            confirm_undo()).
         problem(str): an action could not be done; a plain-language reason to show.
         open_failed(object): the Path exists but the desktop could not open it (no program for it).
     """
 
     details_requested = Signal(object)
     cancel_requested = Signal(object)
+    undo_requested = Signal(object)
     problem = Signal(str)
     open_failed = Signal(object)
 
@@ -60,6 +63,7 @@ class TaskActions(QObject):
         self.retry = make(self._retry, "Ctrl+Shift+R")
         self.import_for_real = make(self._import_for_real, "Ctrl+I")
         self.complete_references = make(self._complete_references, "Ctrl+Shift+K")
+        self.undo = make(self._undo, "Ctrl+Shift+Z")
         self.details = make(self._details, "Ctrl+D")
         self.open_when_done = QAction(self)
         self.open_when_done.setCheckable(True)
@@ -70,7 +74,8 @@ class TaskActions(QObject):
 
     def all(self) -> list[QAction]:
         return [self.open_result, self.open_errors, self.open_folder, self.reimport, self.cancel, self.retry,
-                self.import_for_real, self.complete_references, self.open_when_done, self.details]  # fmt: skip
+                self.import_for_real, self.complete_references, self.undo, self.open_when_done,
+                self.details]  # fmt: skip
 
     def set_record(self, record: TaskRecord | None) -> None:
         """The selected task (or its newer snapshot): enable exactly what applies to it."""
@@ -92,6 +97,7 @@ class TaskActions(QObject):
         self.import_for_real.setEnabled(done and dry_run)
         self.complete_references.setEnabled(record.task_type == IMPORT_TASK and record.status.is_final
                                             and record.pending_completion_count > 0 and not dry_run)  # fmt: skip
+        self.undo.setEnabled(undoable(record))
         self.details.setEnabled(True)
         self.open_when_done.blockSignals(True)
         self.open_when_done.setChecked(record.task_no in self.open_when_done_tasks)
@@ -177,6 +183,14 @@ class TaskActions(QObject):
         if self.record is not None and self.record.pending_completion_count > 0:
             self._submit(self._service.complete_references(self.record))
 
+    def _undo(self) -> None:
+        if self.record is not None and undoable(self.record):
+            self.undo_requested.emit(self.record)
+
+    def confirm_undo(self, record: TaskRecord) -> None:
+        """The clerk confirmed: queue the undo (the same undo again if one was asked for already)."""
+        self._submit(self._service.undo(record))
+
     def _details(self) -> None:
         if self.record is not None:
             self.details_requested.emit(self.record)
@@ -195,6 +209,8 @@ class TaskActions(QObject):
             self.reimport: (self.tr("&Re-import fixed error file"),
                             self.tr("Import the error file after correcting its rows")),
             self.cancel: (self.tr("&Cancel task"), self.tr("Stop the task; rows already committed stay")),
+            self.undo: (self.tr("&Undo this import…"),
+                        self.tr("Remove the rows this import added and put back the values it changed")),
             self.retry: (self.tr("Re&try"), self.tr("Run the failed task's file again")),
             self.import_for_real: (self.tr("&Import for real"),
                                    self.tr("The validation passed: import the same file now")),
@@ -216,3 +232,11 @@ class TaskActions(QObject):
                  self.open_folder: self.tr("Folder")}  # fmt: skip
         for action, text in short.items():
             action.setIconText(text)
+
+
+def undoable(record: TaskRecord) -> bool:
+    """An import that ended, wrote rows (inserted or updated some) and was not undone yet."""
+    if record.task_type != IMPORT_TASK or not record.status.is_final or record.params.get("dry_run"):
+        return False
+    counts = record.to_json()
+    return not counts.get("undone_by") and bool(counts.get("inserted_count") or counts.get("updated_count"))

@@ -18,6 +18,7 @@ from desktop_app.exports.task import ExportHandler
 from desktop_app.imports.completion import CompleteReferencesHandler
 from desktop_app.imports.options import ImportOptions
 from desktop_app.imports.task import ImportHandler
+from desktop_app.imports.undo import UndoHandler
 from desktop_app.log import task_log_lines
 from desktop_app.store import admins
 from desktop_app.store.tasks import TaskStore
@@ -350,7 +351,8 @@ class TaskService(QObject):
 
     def _reread_related(self, record: TaskRecord) -> None:
         """A task that ended may have changed other rows: an export marks the files it replaced as
-        expired, a completion lowers its import's pending count. Read those rows again."""
+        expired, a completion lowers its import's pending count, an undo marks its import undone.
+        Read those rows again."""
         if not record.status.is_final:
             return
         related: list[str] = []
@@ -358,6 +360,8 @@ class TaskService(QObject):
             related = [str(n) for n in record.summary.get("replaces") or []]
         elif record.task_type == COMPLETE_REFERENCES_TASK and record.params.get("task_no"):
             related = [str(record.params["task_no"])]
+        elif record.task_type == UndoHandler.task_type and record.params.get("undoes"):
+            related = [str(record.params["undoes"])]
         if not related:
             return
         store = self._store

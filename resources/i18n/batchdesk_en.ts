@@ -1121,6 +1121,14 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>&amp;Undo this import…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove the rows this import added and put back the values it changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Re&amp;try</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1317,6 +1325,41 @@
     </message>
     <message>
         <source>&amp;Quit</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>UndoQuestion</name>
+    <message>
+        <source>Undo import %1 (%2)?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Undo import %1?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Undo this import?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Undo the import</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Keep the rows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 rows it added will be removed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 rows it changed get their old values back.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A row changed since the import (by hand or by a later import) is kept as it is and listed in the undo&apos;s error file.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -1121,6 +1121,14 @@
         <translation>停止任务；已提交的数据保留</translation>
     </message>
     <message>
+        <source>&amp;Undo this import…</source>
+        <translation>撤销这次导入(&amp;U)…</translation>
+    </message>
+    <message>
+        <source>Remove the rows this import added and put back the values it changed</source>
+        <translation>删除这次导入新增的行，并恢复它修改过的值</translation>
+    </message>
+    <message>
         <source>Re&amp;try</source>
         <translation>重试(&amp;T)</translation>
     </message>
@@ -1318,6 +1326,41 @@
     <message>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
+    </message>
+</context>
+<context>
+    <name>UndoQuestion</name>
+    <message>
+        <source>Undo import %1 (%2)?</source>
+        <translation>撤销导入 %1（%2）？</translation>
+    </message>
+    <message>
+        <source>Undo import %1?</source>
+        <translation>撤销导入 %1？</translation>
+    </message>
+    <message>
+        <source>Undo this import?</source>
+        <translation>撤销这次导入？</translation>
+    </message>
+    <message>
+        <source>&amp;Undo the import</source>
+        <translation>撤销导入(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Keep the rows</source>
+        <translation>保留这些行(&amp;K)</translation>
+    </message>
+    <message>
+        <source>%1 rows it added will be removed.</source>
+        <translation>它新增的 %1 行将被删除。</translation>
+    </message>
+    <message>
+        <source>%1 rows it changed get their old values back.</source>
+        <translation>它修改过的 %1 行将恢复原值。</translation>
+    </message>
+    <message>
+        <source>A row changed since the import (by hand or by a later import) is kept as it is and listed in the undo&apos;s error file.</source>
+        <translation>导入之后又被修改过的行（手工修改或后来的导入）会原样保留，并列在撤销任务的错误文件里。</translation>
     </message>
 </context>
 <context>

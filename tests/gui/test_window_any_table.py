@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QDialogButtonBox
 
 from desktop_app.domain.status import TaskStatus
 from desktop_app.ui.desk import Desk
-from tests.gui.conftest import SAMPLES
+from tests.gui.conftest import SAMPLES, row_of
 from tests.gui.test_window_queue import TIMEOUT, open_preview, qtbot_left, wait_for_task, wait_status
 
 PRODUCTS = SAMPLES / "products.csv"
@@ -92,3 +92,30 @@ def test_a_broken_user_type_is_shown_with_its_problem(qtbot: Any, make_desk: Any
     desk.service.check_types()
     qtbot.waitUntil(lambda: box.findData("suppliers") >= 0, timeout=TIMEOUT)
     assert box.findText("suppliers (cannot be used)") < 0
+
+
+def test_undo_an_import_after_a_question(qtbot: Any, make_desk: Any) -> None:
+    desk: Desk = make_desk()
+    window = desk.window
+    dialog = open_preview(qtbot, window, PRODUCTS)
+    qtbot.mouseClick(dialog.buttons.button(QDialogButtonBox.StandardButton.Ok), qtbot_left())
+    task = wait_for_task(qtbot, window, 1)
+    done = wait_status(qtbot, window, task.task_no, TaskStatus.SUCCEEDED)
+    window.select_task(done.id)
+    actions = window.actions_
+    qtbot.waitUntil(lambda: actions.undo.isEnabled(), timeout=TIMEOUT)
+    actions.undo.trigger()
+    box = window.undo_question
+    assert box is not None and done.task_no in box.text()
+    assert "60 rows it added will be removed." in box.informativeText()
+    assert box.defaultButton() is box.keep_button  # Enter by habit undoes nothing
+    box.undo_button.click()
+    undo = wait_for_task(qtbot, window, 2)
+    assert undo.task_type == "undo" and undo.params["undoes"] == done.task_no
+    ended = wait_status(qtbot, window, undo.task_no, TaskStatus.SUCCEEDED)
+    assert ended.to_json()["deleted_count"] == 60
+    # the undo's end reads its import again: the row knows it was undone, and offers no second undo
+    qtbot.waitUntil(lambda: window.model.record(row_of(window.model, done.task_no)).to_json()["undone_by"] ==
+                    undo.task_no, timeout=TIMEOUT)  # fmt: skip
+    window.select_task(done.id)
+    qtbot.waitUntil(lambda: not actions.undo.isEnabled(), timeout=TIMEOUT)  # undone: not again
