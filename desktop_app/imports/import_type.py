@@ -104,7 +104,7 @@ KINDS: Final = tuple(k.value for k in Kind)
 NORMALIZE_MODES: Final = ("nfkc", "trim", "none")
 PATTERN_FLAGS: Final = re.ASCII
 # The columns BatchDesk keeps in the tables it creates (a type may not declare them there).
-BOOKKEEPING_COLUMNS: Final = ("id", "task_no", "import_row", "import_sig")
+BOOKKEEPING_COLUMNS: Final = ("task_no", "import_row", "import_sig")
 
 _EMPTY_MAP: Final[Mapping[str, str]] = MappingProxyType({})
 

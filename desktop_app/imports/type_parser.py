@@ -139,7 +139,7 @@ class _Parser:
             columns.append(col)
 
         by_key = {c.key: c for c in columns}
-        self.check_names(columns, create)
+        self.check_names(columns)
         for key in unique_keys:
             if key not in by_key:
                 raise self.fail("unique_key", f"{key!r} names no column (columns: {', '.join(by_key)})")
@@ -183,9 +183,9 @@ class _Parser:
             return tuple(value)
         return (self.identifier(data, "unique_key", ""),)
 
-    def check_names(self, columns: list[ColumnSpec], create: bool) -> None:
+    def check_names(self, columns: list[ColumnSpec]) -> None:
         """Column and reference-target names must not collide with each other or with BatchDesk's own."""
-        reserved = BOOKKEEPING_COLUMNS if create else BOOKKEEPING_COLUMNS[1:]
+        reserved = BOOKKEEPING_COLUMNS
         keys = {c.key for c in columns}
         targets: set[str] = set()
         for col in columns:

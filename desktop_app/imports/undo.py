@@ -51,7 +51,8 @@ def undo_problem(task: TaskRecord) -> str | None:
 @dataclass(frozen=True)
 class _Progress:
     phase: str = "inserted"  # "inserted", then "updated"
-    after: int = 0  # the last id done in the phase (a row id, or a bookkeeping entry id)
+    after: int = 0  # the last bookkeeping entry done in the phase
+    after_key: str | None = None  # inserted rows of our tables: the last key done (its key text)
     deleted: int = 0
     restored: int = 0
     kept: int = 0
@@ -139,7 +140,8 @@ class _Undo:
                 return
 
     def _managed_inserted_page(self, conn: Connection, errors: error_csv.ErrorCsvWriter) -> bool:
-        rows = self.table.rows_inserted_by(conn, self.source.task_no, self.state.after, PAGE)
+        after = parse_key_text(self.table, self.state.after_key) if self.state.after_key is not None else None
+        rows = self.table.rows_inserted_by(conn, self.source.task_no, after, PAGE)
         if not rows:
             return False
         delete: list[Key] = []
@@ -153,8 +155,9 @@ class _Undo:
                 self._keep(errors, row.import_row or 0, key)
         self.table.delete_rows(conn, delete)
         s = self.state
-        self.state = _Progress(**{**asdict(s), "after": int(rows[-1].row_id or 0), "deleted": s.deleted + len(delete),
-                                  "kept": s.kept + kept})  # fmt: skip
+        last = tuple(rows[-1].values[k] for k in self.table.key)
+        changes = {"after_key": self.table.key_text(last), "deleted": s.deleted + len(delete), "kept": s.kept + kept}
+        self.state = _Progress(**{**asdict(s), **changes})
         return True
 
     def _logged_page(self, action: LogAction) -> Any:

@@ -34,7 +34,6 @@ class StoredRow:
     task_no: str | None = None
     import_row: int | None = None
     import_sig: str | None = None
-    row_id: int | None = None
 
 
 class BusinessTable:
@@ -157,7 +156,7 @@ class BusinessTable:
                 names.append(k)
         t = self.table
         selected = [t.c[n] for n in names]
-        extra = [t.c.task_no, t.c.import_row, t.c.import_sig, t.c.id] if self.managed else []
+        extra = [t.c.task_no, t.c.import_row, t.c.import_sig] if self.managed else []
         found: dict[Key, StoredRow] = {}
         for start in range(0, len(wanted), LOOKUP_CHUNK):
             chunk = wanted[start : start + LOOKUP_CHUNK]
@@ -169,16 +168,15 @@ class BusinessTable:
                 found[self.fold(key)] = stored
         return found
 
-    def rows_inserted_by(self, conn: Connection, task_no: str, after_id: int, limit: int) -> list[StoredRow]:
-        """Our table's rows a task inserted, in id order after after_id (an undo's pages)."""
+    def rows_inserted_by(self, conn: Connection, task_no: str, after: Key | None, limit: int) -> list[StoredRow]:
+        """Our table's rows a task inserted, in key order after the key `after` (an undo's pages)."""
         t = self.table
         selected = [t.c[n] for n in self.columns]
-        query = (
-            sa.select(*selected, t.c.task_no, t.c.import_row, t.c.import_sig, t.c.id)
-            .where(t.c.task_no == task_no, t.c.id > after_id)
-            .order_by(t.c.id)
-            .limit(limit)
-        )
+        keys = self._key_cols
+        query = sa.select(*selected, t.c.task_no, t.c.import_row, t.c.import_sig).where(t.c.task_no == task_no)
+        if after is not None:
+            query = query.where(keys[0] > after[0] if len(keys) == 1 else sa.tuple_(*keys) > sa.tuple_(*after))
+        query = query.order_by(*keys).limit(limit)
         out = []
         for row in conn.execute(query).all():
             values = dict(zip(self.columns, row[: len(self.columns)], strict=True))

@@ -32,7 +32,8 @@ log = logging.getLogger(__name__)
 
 Id = sa.BigInteger().with_variant(sqlite.INTEGER(), "sqlite")
 # The columns a managed table keeps for BatchDesk: who inserted the row, from which row of the file,
-# and a signature of what it wrote (an undo tells by it whether the row changed since).
+# and a signature of what it wrote (an undo tells by it whether the row changed since). BatchDesk
+# never adds "id" to a table (a company's own may have one; customers lost its own in 0006).
 BOOKKEEPING: tuple[StoredColumn, ...] = (
     StoredColumn("task_no", Storage.TEXT, length=32),
     StoredColumn("import_row", Storage.INTEGER),
@@ -100,8 +101,6 @@ def table_object(spec: TableSpec, *, managed: bool) -> sa.Table:
     values on every back-end), the bookkeeping columns when the table is ours."""
     meta = sa.MetaData(schema=spec.schema)
     columns: list[sa.Column[Any]] = []
-    if managed:
-        columns.append(sa.Column("id", Id, primary_key=True, autoincrement=True))
     for col in spec.columns:
         columns.append(
             sa.Column(
@@ -115,8 +114,9 @@ def table_object(spec: TableSpec, *, managed: bool) -> sa.Table:
         columns += [sa.Column(c.name, sa_type(c), nullable=True) for c in BOOKKEEPING]
     args: list[Any] = [*columns]
     if managed:
+        # The unique key is the only index: no surrogate id, no index on task_no (migration 0006 says
+        # why); a bulk load then costs what the database's own loader costs.
         args.append(sa.UniqueConstraint(*spec.key, name=_name("uq", spec)))
-        args.append(sa.Index(_name("ix", spec) + "_task", "task_no"))
     # Our own tables compare text exactly on MySQL too (utf8mb4_bin), as on SQLite and PostgreSQL: a key
     # "abc" and a key "ABC" are two rows everywhere (customers, made by migration 0001, keeps its collation).
     return sa.Table(spec.table, meta, *args, mysql_charset="utf8mb4", mysql_collate="utf8mb4_bin")

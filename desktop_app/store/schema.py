@@ -115,10 +115,10 @@ departments = Table(
     mysql_collate="utf8mb4_unicode_ci",
 )
 
+# No surrogate id and no index on task_no (migration 0006): rows are found by their unique key.
 customers = Table(
     "customers",
     metadata,
-    Column("id", Id, primary_key=True, autoincrement=True),
     Column("code", String(16), nullable=False, unique=True),
     Column("name", String(50), nullable=False),
     Column("phone", String(11), nullable=False),
@@ -129,7 +129,7 @@ customers = Table(
     Column("department", Text, nullable=True),
     Column("department_id", Id, nullable=True),
     Column("note", String(200), nullable=True),
-    Column("task_no", String(32), nullable=True, index=True),
+    Column("task_no", String(32), nullable=True),
     Column("import_row", Integer, nullable=True),
     Column("import_sig", String(16), nullable=True),
     mysql_charset="utf8mb4",

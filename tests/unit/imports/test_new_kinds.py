@@ -296,10 +296,6 @@ def test_a_key_column_must_be_of_a_key_kind(tmp_path: Path) -> None:
 def test_schema_table_and_create(tmp_path: Path) -> None:
     itype = load(tmp_path, TYPE.replace('table = "stock"', 'table = "erp.stock"\ncreate = false'))
     assert (itype.table, itype.create) == ("erp.stock", False)
-    # a company's own table may have an "id" column the import fills
-    load(
-        tmp_path,
-        TYPE.replace('table = "stock"', 'table = "stock"\ncreate = false').replace('key = "big"', 'key = "id"'),
-    )
+    load(tmp_path, TYPE.replace('key = "big"', 'key = "id"'))  # BatchDesk keeps no id of its own
     with pytest.raises(ImportTypeError, match="bookkeeping"):
-        load(tmp_path, TYPE.replace('key = "big"', 'key = "id"'))
+        load(tmp_path, TYPE.replace('key = "big"', 'key = "import_sig"'))
