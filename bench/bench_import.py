@@ -1,21 +1,31 @@
-"""Import speed and memory: BatchDesk's validated import against the sqlite3 shell, plain Python and pandas.
+"""Import speed and memory on all three databases: BatchDesk's validated import against each one's own loader.
 
-Run from the repository root:  .venv/bin/python bench/bench_import.py [--rows 1000000] [--small 100000]
-Prints each figure and the ratios the import issue asks for; a final JSON line holds them all.
+Run from the repository root:
+    .venv/bin/python bench/bench_import.py [--rows 1000000] [--small 100000] [--runs 3] [--backends ...]
+
+Per run, on the same file and in one go: each database's own loader into a table of the customers
+table's shape with its unique code (the sqlite3 shell's .import, psql's \\copy ... CSV HEADER, MariaDB's
+LOAD DATA LOCAL INFILE), pandas read_csv + to_sql on SQLite, and BatchDesk's real command line
+(import --wait --json) on each database, every one a process of its own with its peak RSS sampled.
+Then BatchDesk on the small file, for the memory growth. Prints each figure and ratio, the goals of
+the speed issue and whether every run met them; a final JSON line holds it all.
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import os
+import secrets
 import shutil
 import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import psutil
@@ -24,9 +34,30 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 from make_customers import make  # noqa: E402
 
+PG_URL = os.environ.get("BATCHDESK_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+MYSQL_URL = os.environ.get("BATCHDESK_TEST_MYSQL_URL", "mysql+pymysql://root@127.0.0.1:3306/test")
+BACKENDS = ("sqlite", "postgresql", "mariadb")
+GOALS = {"sqlite": 0.5, "postgresql": 0.5, "mariadb": 0.4}  # BatchDesk's speed as a share of the loader's
+MEMORY_MB = 200
+GROWTH_MB = 30
 
-def run_measured(cmd: list[str], **kwargs: object) -> tuple[float, float, subprocess.CompletedProcess[str]]:
-    """Wall seconds and peak RSS (MB, the process and its children) of a command."""
+# The customers table's shape (BatchDesk's own: tests/integration/test_migrations.py), as the floor
+# loads it: every text as it is in the file, the unique code the one index.
+COLUMNS = (
+    "code VARCHAR(16) NOT NULL UNIQUE, name VARCHAR(50), phone VARCHAR(20), email TEXT, level VARCHAR(10), "
+    "opened_on DATE, credit_limit NUMERIC(12,2), department TEXT, note VARCHAR(200)"
+)
+
+
+@dataclass
+class Measured:
+    seconds: float
+    peak_mb: float
+    output: str = ""
+
+
+def run_measured(cmd: list[str], **kwargs: object) -> Measured:
+    """Wall seconds and peak RSS (MB, the process and its children) of a command, which must succeed."""
     start = time.perf_counter()
     proc = psutil.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs)
     peak = 0
@@ -36,45 +67,100 @@ def run_measured(cmd: list[str], **kwargs: object) -> tuple[float, float, subpro
             peak = max(peak, rss)
         except psutil.Error:
             pass
-        time.sleep(0.02)
+        time.sleep(0.01)
     out, err = proc.communicate()
     wall = time.perf_counter() - start
-    return wall, peak / 1e6, subprocess.CompletedProcess(cmd, proc.returncode, out, err)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{cmd[0]} failed ({proc.returncode}): {err.strip()[-2000:]}")
+    return Measured(wall, peak / 1e6, out)
 
 
-def shell_import(path: Path, work: Path) -> tuple[float, float]:
-    db = work / "shell.sqlite3"
+# --- databases -------------------------------------------------------------------------------
+
+
+@contextmanager
+def database(backend: str, work: Path) -> Iterator[str]:
+    """A SQLAlchemy URL to an empty database of its own, dropped afterwards."""
+    name = "bench_" + secrets.token_hex(4)
+    if backend == "sqlite":
+        path = work / f"{name}.sqlite3"
+        try:
+            yield f"sqlite:///{path}"
+        finally:
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{path}{suffix}").unlink(missing_ok=True)
+        return
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    base = PG_URL if backend == "postgresql" else MYSQL_URL
+    admin = create_engine(base, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f"CREATE DATABASE {name}" + (" CHARACTER SET utf8mb4" if backend == "mariadb" else "")))
+    url = make_url(base).set(database=name)
+    if backend == "mariadb":
+        url = url.update_query_dict({"charset": "utf8mb4"})
+    try:
+        yield url.render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as conn:
+            if backend == "postgresql":
+                conn.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+            else:
+                conn.execute(text(f"DROP DATABASE IF EXISTS {name}"))
+        admin.dispose()
+
+
+def _parts(url: str) -> dict[str, str]:
+    from sqlalchemy.engine import make_url
+
+    u = make_url(url)
+    return {"host": u.host or "127.0.0.1", "port": str(u.port or ""), "user": u.username or "",
+            "database": u.database or ""}  # fmt: skip
+
+
+# --- the databases' own loaders ---------------------------------------------------------------
+
+
+def sqlite_shell(path: Path, url: str) -> Measured:
+    db = url.removeprefix("sqlite:///")
+    with sqlite3.connect(db) as conn:
+        conn.execute(f"CREATE TABLE customers ({COLUMNS})")
+    return run_measured(["sqlite3", db, ".mode csv", f".import --skip 1 {path} customers"])
+
+
+def psql_copy(path: Path, url: str) -> Measured:
+    p = _parts(url)
+    base = ["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", p["host"], "-p", p["port"] or "5432", "-U", p["user"],
+            p["database"]]  # fmt: skip
+    subprocess.run([*base, "-c", f"CREATE TABLE customers ({COLUMNS})"], check=True, capture_output=True)
+    return run_measured([*base, "-c", f"\\copy customers FROM '{path}' WITH (FORMAT csv, HEADER true)"])
+
+
+def mariadb_load(path: Path, url: str) -> Measured:
+    p = _parts(url)
+    base = ["mysql", "--local-infile=1", "-h", p["host"], "-P", p["port"] or "3306", "-u", p["user"], p["database"]]
+    subprocess.run([*base, "-e", f"CREATE TABLE customers ({COLUMNS}) CHARACTER SET utf8mb4"], check=True,
+                   capture_output=True)  # fmt: skip
+    sql = (f"LOAD DATA LOCAL INFILE '{path}' INTO TABLE customers CHARACTER SET utf8mb4 FIELDS TERMINATED BY ',' "
+           "OPTIONALLY ENCLOSED BY '\"' LINES TERMINATED BY '\\n' IGNORE 1 LINES")  # fmt: skip
+    return run_measured([*base, "-e", sql])
+
+
+LOADERS: dict[str, tuple[str, Callable[[Path, str], Measured]]] = {
+    "sqlite": ("sqlite3 shell .import", sqlite_shell),
+    "postgresql": ("psql \\copy ... CSV HEADER", psql_copy),
+    "mariadb": ("LOAD DATA LOCAL INFILE", mariadb_load),
+}
+
+
+def pandas_sqlite(path: Path, work: Path) -> Measured | None:
+    try:
+        import pandas  # noqa: F401
+    except ImportError:
+        return None
+    db = work / "pandas.sqlite3"
     db.unlink(missing_ok=True)
-    wall, rss, result = run_measured(["sqlite3", str(db), ".mode csv", f".import {path} customers"])
-    assert result.returncode == 0, result.stderr
-    return wall, rss
-
-
-def plain_python(path: Path, work: Path) -> float:
-    """csv.reader + sqlite3 executemany into an unconstrained table: no validation at all."""
-    db = work / "plain.sqlite3"
-    db.unlink(missing_ok=True)
-    start = time.perf_counter()
-    conn = sqlite3.connect(db)
-    conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("CREATE TABLE customers (a, b, c, d, e, f, g, h, i)")
-    with path.open(encoding="utf-8", newline="") as handle:
-        reader = csv.reader(handle)
-        next(reader)
-        batch = []
-        for record in reader:
-            batch.append(record)
-            if len(batch) == 1000:
-                conn.executemany("INSERT INTO customers VALUES (?,?,?,?,?,?,?,?,?)", batch)
-                conn.commit()
-                batch = []
-        conn.executemany("INSERT INTO customers VALUES (?,?,?,?,?,?,?,?,?)", batch)
-        conn.commit()
-    conn.close()
-    return time.perf_counter() - start
-
-
-def pandas_import(path: Path, work: Path) -> tuple[float, float] | None:
     code = (
         "import pandas, sqlite3, sys\n"
         "df = pandas.read_csv(sys.argv[1], dtype=str)\n"
@@ -82,32 +168,101 @@ def pandas_import(path: Path, work: Path) -> tuple[float, float] | None:
         "df.to_sql('customers', conn, index=False, chunksize=1000)\n"
     )
     try:
-        import pandas  # noqa: F401
-    except ImportError:
-        return None
-    db = work / "pandas.sqlite3"
-    db.unlink(missing_ok=True)
-    wall, rss, result = run_measured([sys.executable, "-c", code, str(path), str(db)])
-    assert result.returncode == 0, result.stderr
-    return wall, rss
+        return run_measured([sys.executable, "-c", code, str(path), str(db)])
+    finally:
+        db.unlink(missing_ok=True)
 
 
-def batchdesk_import(path: Path, work: Path) -> tuple[float, float, dict[str, object]]:
-    data = work / f"bd-{path.stem}"
-    shutil.rmtree(data, ignore_errors=True)
-    cmd = [sys.executable, "-m", "desktop_app", "import", str(path), "--type", "customers", "--wait", "--json",
-           "--data-dir", str(data), "--max-file-mb", "500"]  # fmt: skip
-    wall, rss, result = run_measured(cmd, cwd=ROOT)
-    task = json.loads(result.stdout)
-    return wall, rss, task
+# --- BatchDesk --------------------------------------------------------------------------------
+
+
+def batchdesk(path: Path, url: str, work: Path) -> tuple[Measured, dict[str, object]]:
+    data = work / f"bd-{secrets.token_hex(4)}"
+    cmd = [sys.executable, "-m", "desktop_app", "--data-dir", str(data), "--db", url, "import", str(path),
+           "--type", "customers", "--wait", "--json", "--max-file-mb", "500"]  # fmt: skip
+    try:
+        measured = run_measured(cmd, cwd=ROOT)
+    finally:
+        shutil.rmtree(data, ignore_errors=True)
+    task = json.loads(measured.output)
+    if task.get("status") not in ("succeeded", "partially_succeeded"):
+        raise RuntimeError(f"BatchDesk's import ended {task.get('status')}: {task.get('error_msg')}")
+    return measured, task
+
+
+def warm_up(path: Path, url: str, work: Path) -> None:
+    """One small import first: the page cache holds the program's files, the database its own."""
+    batchdesk(path, url, work)
+
+
+# --- one run ----------------------------------------------------------------------------------
+
+
+def one_run(number: int, big: Path, small: Path, backends: tuple[str, ...], work: Path) -> dict[str, object]:
+    print(f"\n--- run {number} ---")
+    out: dict[str, object] = {}
+    for backend in backends:
+        label, loader = LOADERS[backend]
+        with database(backend, work) as url:
+            floor = loader(big, url)
+        with database(backend, work) as url:
+            warm_up(small, url, work)
+        with database(backend, work) as url:
+            ours, task = batchdesk(big, url, work)
+        with database(backend, work) as url:
+            ours_small, _ = batchdesk(small, url, work)
+        ratio = floor.seconds / ours.seconds
+        growth = ours.peak_mb - ours_small.peak_mb
+        print(f"{backend:10} {label:26} {floor.seconds:6.2f} s {floor.peak_mb:6.0f} MB")
+        print(f"{'':10} {'BatchDesk':26} {ours.seconds:6.2f} s {ours.peak_mb:6.0f} MB   ratio {ratio:.2f} "
+              f"(goal >= {GOALS[backend]})  {task['success_count']} ok, {task['fail_count']} failed")  # fmt: skip
+        print(f"{'':10} {'BatchDesk, small file':26} {ours_small.seconds:6.2f} s {ours_small.peak_mb:6.0f} MB   "
+              f"growth {growth:+.0f} MB (goal within {GROWTH_MB})")  # fmt: skip
+        out[backend] = {
+            "loader_s": round(floor.seconds, 2), "batchdesk_s": round(ours.seconds, 2), "ratio": round(ratio, 2),
+            "batchdesk_mb": round(ours.peak_mb), "batchdesk_small_mb": round(ours_small.peak_mb),
+            "growth_mb": round(growth), "ok": task["success_count"], "failed": task["fail_count"],
+        }  # fmt: skip
+        if backend == "sqlite":
+            pandas = pandas_sqlite(big, work)
+            if pandas is None:
+                print(f"{'':10} pandas is not installed (pip install pandas to include it)")
+            else:
+                print(f"{'':10} {'pandas read_csv + to_sql':26} {pandas.seconds:6.2f} s {pandas.peak_mb:6.0f} MB   "
+                      f"BatchDesk takes {ours.seconds / pandas.seconds:.2f}x its time (goal <= 1)")  # fmt: skip
+                out["pandas"] = {"pandas_s": round(pandas.seconds, 2), "pandas_mb": round(pandas.peak_mb),
+                                 "batchdesk_over_pandas": round(ours.seconds / pandas.seconds, 2)}  # fmt: skip
+    return out
+
+
+def goals_met(run: dict[str, object]) -> list[str]:
+    """The goals a run missed, in words (empty: all met)."""
+    missed = []
+    for backend, goal in GOALS.items():
+        fig = run.get(backend)
+        if not isinstance(fig, dict):
+            continue
+        if fig["ratio"] < goal:
+            missed.append(f"{backend} ratio {fig['ratio']} < {goal}")
+        if fig["batchdesk_mb"] >= MEMORY_MB:
+            missed.append(f"{backend} peak {fig['batchdesk_mb']} MB >= {MEMORY_MB}")
+        if abs(fig["growth_mb"]) > GROWTH_MB:
+            missed.append(f"{backend} growth {fig['growth_mb']} MB > {GROWTH_MB}")
+    pandas = run.get("pandas")
+    if isinstance(pandas, dict) and pandas["batchdesk_over_pandas"] > 1:
+        missed.append(f"slower than pandas ({pandas['batchdesk_over_pandas']}x)")
+    return missed
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--small", type=int, default=100_000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--backends", default=",".join(BACKENDS), help="comma-separated (default: all three)")
     parser.add_argument("--work", type=Path, default=None, help="where to put the files (default: a temp dir)")
     args = parser.parse_args()
+    backends = tuple(b for b in args.backends.split(",") if b)
     work = args.work or Path(tempfile.mkdtemp(prefix="bench-import-"))
     work.mkdir(parents=True, exist_ok=True)
     big, small = work / f"customers-{args.rows}.csv", work / f"customers-{args.small}.csv"
@@ -116,43 +271,17 @@ def main() -> None:
     if not small.exists():
         make(small, args.small)
     print(f"files: {big} ({big.stat().st_size / 1e6:.1f} MB), {small} ({small.stat().st_size / 1e6:.1f} MB)")
-    print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}, SQLite {sqlite3.sqlite_version}")
-
-    shell_s, shell_mb = shell_import(big, work)
-    print(f"sqlite3 shell .import (no validation, no indexes): {shell_s:6.2f} s  {shell_mb:6.0f} MB")
-    plain_s = plain_python(big, work)
-    print(f"Python csv + sqlite3 executemany (no validation): {plain_s:6.2f} s")
-    pandas = pandas_import(big, work)
-    if pandas:
-        print(f"pandas read_csv + to_sql (no validation):         {pandas[0]:6.2f} s  {pandas[1]:6.0f} MB")
-    else:
-        print("pandas read_csv + to_sql: pandas is not installed (pip install pandas to include it)")
-    bd_s, bd_mb, task = batchdesk_import(big, work)
-    print(f"BatchDesk validated import, {args.rows} rows:       {bd_s:6.2f} s  {bd_mb:6.0f} MB  "
-          f"({task['status']}: {task['success_count']} ok, {task['fail_count']} failed)")  # fmt: skip
-    bd_small_s, bd_small_mb, _ = batchdesk_import(small, work)
-    print(f"BatchDesk validated import, {args.small} rows:        {bd_small_s:6.2f} s  {bd_small_mb:6.0f} MB")
-
-    figures = {
-        "rows": args.rows,
-        "shell_s": round(shell_s, 2),
-        "plain_python_s": round(plain_s, 2),
-        "pandas_s": round(pandas[0], 2) if pandas else None,
-        "pandas_mb": round(pandas[1]) if pandas else None,
-        "batchdesk_s": round(bd_s, 2),
-        "batchdesk_mb": round(bd_mb),
-        "batchdesk_small_mb": round(bd_small_mb),
-        "ratio_to_shell": round(bd_s / shell_s, 2),
-        "ratio_to_pandas": round(bd_s / pandas[0], 2) if pandas else None,
-        "memory_growth_mb": round(bd_mb - bd_small_mb),
-    }
+    print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}, SQLite {sqlite3.sqlite_version}, "
+          f"load {os.getloadavg()[0]:.2f}")  # fmt: skip
+    runs = [one_run(n, big, small, backends, work) for n in range(1, args.runs + 1)]
     print()
-    print(f"ratio to the sqlite3 shell:  {figures['ratio_to_shell']:.2f}x  (goal: at most 2.5x)")
-    if pandas:
-        print(f"ratio to pandas:             {figures['ratio_to_pandas']:.2f}x  (goal: at most 1.0x)")
-    print(f"peak memory:                 {bd_mb:.0f} MB  (goal: under 200 MB)")
-    print(f"growth over {args.small} rows:   {figures['memory_growth_mb']} MB  (goal: within 30 MB)")
-    print(json.dumps(figures))
+    all_met = True
+    for n, run in enumerate(runs, 1):
+        missed = goals_met(run)
+        all_met = all_met and not missed
+        print(f"run {n}: " + ("every goal met" if not missed else "missed: " + "; ".join(missed)))
+    print(f"goals held in all {len(runs)} runs: {'yes' if all_met else 'no'}")
+    print(json.dumps({"rows": args.rows, "small": args.small, "runs": runs, "all_met": all_met}))
 
 
 if __name__ == "__main__":

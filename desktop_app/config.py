@@ -87,6 +87,10 @@ class Settings:
     fail_threshold: float = 0.30
     # seconds between batches, a polite pause (seed 000 §3.2); the window sets one so its thread gets the GIL
     batch_pause: float = 0.0
+    # a CSV inserted into one of BatchDesk's own tables goes through the bulk path (imports/bulk):
+    # the same rows, checks and errors, loaded by the database's own loader; false: always row by row
+    bulk_loads: bool = True
+    bulk_batch_rows: int = 20_000  # rows a bulk batch holds (one transaction, one checkpoint)
     result_retention_days: int = 7
     task_retention_days: int = 90  # final tasks older than this move to the archive (seed 000 §6)
     daily_cleanup: bool = True  # queue the retention clean-up once a day when a worker or window starts
@@ -117,8 +121,9 @@ class SettingProblem:
 
 # Settings that must be above 0 (a 0 would make a loop spin or a limit refuse everything); the other
 # numbers may be 0 or more.
-_POSITIVE = frozenset({"batch_size", "poll_interval", "poll_batch", "heartbeat_interval", "stale_after",
-                       "max_file_mb", "max_rows", "result_retention_days", "task_retention_days"})  # fmt: skip
+_POSITIVE = frozenset({"batch_size", "bulk_batch_rows", "poll_interval", "poll_batch", "heartbeat_interval",
+                       "stale_after", "max_file_mb", "max_rows", "result_retention_days",
+                       "task_retention_days"})  # fmt: skip
 _LANGUAGES = ("", "zh", "en")
 
 

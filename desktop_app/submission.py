@@ -55,7 +55,9 @@ class Submitter:
             encoding=request.encoding or None,
             max_rows=request.max_rows or s.max_rows,
             max_file_mb=request.max_file_mb or s.max_file_mb,
-            batch_size=request.batch_size or s.batch_size,
+            # 0: the batch size of the path that runs it (settings.batch_size row by row, bulk_batch_rows
+            # on the bulk path); a size the request names holds on both
+            batch_size=request.batch_size or 0,
             repairs=request.repairs or None,
             sheet=request.sheet or None,
         )
@@ -79,7 +81,7 @@ class Submitter:
         options = ImportOptions.from_params(params, batch_default=self.settings.batch_size,
                                             rows_default=self.settings.max_rows,
                                             mb_default=self.settings.max_file_mb)  # fmt: skip
-        return options.but(**changes)
+        return options.but(batch_size=int(params.get("batch_size") or 0), **changes)
 
     # --- other task types ----------------------------------------------------------------
 

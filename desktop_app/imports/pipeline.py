@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 from sqlalchemy import Connection
 
@@ -16,6 +17,10 @@ from desktop_app.domain.modes import ImportMode
 from desktop_app.domain.stages import Stage, stage_text
 from desktop_app.domain.task import TaskOutcome
 from desktop_app.imports import error_csv
+from desktop_app.imports.bulk.choice import bulk_insert
+from desktop_app.imports.bulk.csv_batches import BulkReadError
+from desktop_app.imports.bulk.insert import BulkInsert
+from desktop_app.imports.bulk.prefetch import Prefetch
 from desktop_app.imports.import_type import ImportType
 from desktop_app.imports.options import ImportOptions
 from desktop_app.imports.precheck import CheckedFile, check_header, count_rows, open_source
@@ -23,7 +28,7 @@ from desktop_app.imports.progress_state import ImportCheckpoint, ImportCounts
 from desktop_app.imports.readers import SourceRow, TableReader
 from desktop_app.imports.references import ReferenceResolver
 from desktop_app.imports.row_plans import Candidate, FailedRow, RowDecider
-from desktop_app.imports.row_writer import BatchWriter, DryRunWriter
+from desktop_app.imports.row_writer import BatchResult, BatchWriter, DryRunWriter
 from desktop_app.imports.signature import SignedColumn, signature_function
 from desktop_app.imports.summary import ImportFacts, summarise
 from desktop_app.imports.validator import RowError
@@ -65,6 +70,7 @@ class ImportRun:
         self.counts = ImportCounts()
         self.work_file = error_csv.error_csv_work_file(ctx)
         self._lost_error_rows_before = 0
+        self._committed_row = 1
 
     # --- stages --------------------------------------------------------------------------
 
@@ -120,8 +126,42 @@ class ImportRun:
         total_rows: int,
         resume_row: int,
     ) -> None:
-        # The hot loop: per row only the read, the compiled check and an append (no objects built).
         writer = self._writer(checked)
+        self._committed_row = resume_row
+        bulk = bulk_insert(self.ctx, self.itype, self.options, reader, checked, self.table, self.references, writer)
+        if bulk is not None:
+            try:
+                self._import_bulk(bulk, errors, total_rows, resume_row)
+                return
+            except BulkReadError as exc:
+                # the row reader takes over where the last batch committed, and says what it says
+                self.ctx.log.info("bulk reading stopped after row %d (%s): the row reader goes on",
+                                  self._committed_row, exc)  # fmt: skip
+                resume_row = self._committed_row
+            finally:
+                bulk.close()
+        self._import_by_row(reader, checked, writer, errors, total_rows, resume_row)
+
+    def _import_bulk(
+        self, bulk: BulkInsert, errors: error_csv.ErrorCsvWriter, total_rows: int, resume_row: int
+    ) -> None:
+        # the next batch is read and checked on a second thread while this one is written
+        with Prefetch(bulk.batches(resume_row)) as batches:
+            for batch in batches:
+                with bulk.connection(batch) as conn:
+                    self._flush(batch.size, batch.last_row, partial(bulk.write, batch=batch), errors, total_rows,
+                                batch.last_row / max(total_rows + 1, 1), connection=conn)  # fmt: skip
+
+    def _import_by_row(
+        self,
+        reader: TableReader,
+        checked: CheckedFile,
+        writer: BatchWriter | DryRunWriter,
+        errors: error_csv.ErrorCsvWriter,
+        total_rows: int,
+        resume_row: int,
+    ) -> None:
+        # The hot loop: per row only the read, the compiled check and an append (no objects built).
         batch = _Batch()
         size = self.options.batch_size
         validator = checked.validator
@@ -133,6 +173,11 @@ class ImportRun:
         keyed = mode in (ImportMode.INSERT_NEW, ImportMode.UPSERT)
         upsert = mode is ImportMode.UPSERT
         rows = batch.rows
+
+        def flush(fraction: float) -> None:
+            self._flush(len(batch), batch.last_row, partial(writer.write, rows=batch.rows), errors, total_rows,
+                        fraction)  # fmt: skip
+
         for source in reader.rows(skip_through=resume_row):
             if restore is not None:
                 source = SourceRow(
@@ -149,31 +194,34 @@ class ImportRun:
                 rows.append((source, values))
             batch.last_row = source.row_number
             if len(rows) >= size:
-                self._flush(batch, writer, errors, total_rows, reader.fraction_done())
+                flush(reader.fraction_done())
                 batch = _Batch()
                 rows = batch.rows
         if rows:
-            self._flush(batch, writer, errors, total_rows, 1.0)
+            flush(1.0)
 
     def _flush(
         self,
-        batch: _Batch,
-        writer: BatchWriter | DryRunWriter,
+        size: int,
+        last_row: int,
+        write: Callable[[Connection], BatchResult],
         errors: error_csv.ErrorCsvWriter,
         total_rows: int,
         fraction: float,
+        *,
+        connection: Connection | None = None,
     ) -> None:
-        """One batch: one transaction with its checkpoint, failures written before the commit."""
+        """One batch of `size` rows up to `last_row`: one transaction with its checkpoint, failures written
+        before the commit."""
         self.ctx.check_stop()  # the batch boundary: a cancel or shutdown stops here, nothing half-done
         # A polite pause between batches (seed 000 §3.2): the window's thread and the other tasks get
         # the GIL and the database; 1 ms a batch costs ~1 s on a million rows, so only the window sets it.
         if self.ctx.settings.batch_pause:
             self.ctx.sleep(self.ctx.settings.batch_pause)
-        size = len(batch)
         before = self.counts
 
         def work(conn: Connection) -> None:
-            result = writer.write(conn, batch.rows)
+            result = write(conn)
             failed: Sequence[_Failed] = sorted(result.failed, key=lambda item: item[0].row_number)
             for source, row_errors in failed:
                 errors.write(
@@ -185,7 +233,6 @@ class ImportRun:
             delta = result.counts(size)
             self.counts = self.counts.plus(ImportCounts(**{**delta.__dict__, "fail": len(failed)}))
 
-        last_row = batch.last_row
         progress = 3 + 92 * min(1.0, max(fraction, (self.counts.total + size) / max(total_rows, 1)))
         stage = stage_text(Stage.VALIDATING if self.options.dry_run else Stage.IMPORTING, self.lang,
                            row=last_row, total=total_rows)  # fmt: skip
@@ -195,10 +242,11 @@ class ImportRun:
         try:
             # the checkpoint is read after the work ran, inside the same transaction as the rows it covers
             self.ctx.commit_batch(work, checkpoint=checkpoint, counts=lambda: self.counts.as_tuple(),
-                                  progress=progress, stage=stage)  # fmt: skip
+                                  progress=progress, stage=stage, connection=connection)  # fmt: skip
         except BaseException:
             self.counts = before  # nothing of this batch was committed
             raise
+        self._committed_row = last_row
 
     def _stage(self, stage: Stage, progress: float) -> None:
         self.ctx.report(stage=stage_text(stage, self.lang), progress=progress, force=True)

@@ -25,7 +25,8 @@ class ReferenceResolver:
         self._width = len(itype.keys)
         self._ids: dict[str, dict[object, int]] | None = None
 
-    def _load(self) -> dict[str, dict[object, int]]:
+    def ids(self) -> dict[str, dict[object, int]]:
+        """Each reference column's names and their ids, read once."""
         if self._ids is None:
             with self._reading() as conn:
                 self._ids = {ref.column: self._table.reference_ids(conn, ref) for ref in self.references}
@@ -35,7 +36,7 @@ class ReferenceResolver:
         """Each row (the type's values) with every reference's id appended."""
         if not self.references:
             return list(rows)
-        ids = self._load()
+        ids = self.ids()
         out = list(rows)
         for ref in self.references:
             index, get = self._position[ref.column], ids[ref.column].get
@@ -46,7 +47,7 @@ class ReferenceResolver:
         """An update's changes with the id of each reference column it writes."""
         if not self.references:
             return changes
-        ids = self._load()
+        ids = self.ids()
         out = dict(changes)
         for ref in self.references:
             if ref.column in changes:

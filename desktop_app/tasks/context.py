@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection
+from sqlalchemy import Connection, Engine
 
 from desktop_app.config import Paths, Settings
 from desktop_app.domain.errors import Lang
@@ -128,19 +129,21 @@ class TaskContext:
         progress: float | None = None,
         stage: str | None = None,
         counts: tuple[int, int, int] | Callable[[], tuple[int, int, int]] | None = None,
+        connection: Connection | None = None,
     ) -> T:
         """Run `work` and record the checkpoint in the same transaction, fenced by our ownership:
         a crash resumes after the last committed batch, and a worker that lost its task commits nothing.
 
         `checkpoint` and `counts` may be callables, read after `work` ran (inside the transaction),
-        when the work itself decides them.
+        when the work itself decides them. `connection`: run on this one (a bulk load's, set up for
+        it) rather than one of the engine's.
         """
         if progress is not None:
             self._state.progress = max(self._state.progress, min(100, int(progress)))
         if stage is not None:
             self._state.stage = stage
         previous = self._state.counts
-        with self.store.engine.begin() as conn:
+        with _transaction(self.store.engine, connection) as conn:
             # Ownership first: this fenced write locks our task row (SQLite: the database) until the
             # commit, so no rescuer can take the task while `work` runs, and a worker that lost it
             # (asleep through its own recovery) stops here before it writes anything, files included.
@@ -224,3 +227,14 @@ class TaskContext:
     def sleep(self, seconds: float) -> None:
         """A pause that a shutdown interrupts."""
         self._stop_event.wait(seconds)
+
+
+@contextmanager
+def _transaction(engine: Engine, connection: Connection | None) -> Iterator[Connection]:
+    """A transaction on `connection`, or on a connection of the engine's; committed when the block ends."""
+    if connection is None:
+        with engine.begin() as conn:
+            yield conn
+        return
+    with connection.begin():
+        yield connection

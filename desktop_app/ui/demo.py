@@ -22,7 +22,6 @@ def import_params(settings: Settings, *, dry_run: bool = False) -> dict[str, Any
         "encoding": None,
         "max_rows": settings.max_rows,
         "max_file_mb": settings.max_file_mb,
-        "batch_size": settings.batch_size,
         "repairs": None,
         "header_overrides": {},
     }

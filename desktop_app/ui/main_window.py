@@ -375,8 +375,8 @@ class MainWindow(QMainWindow):
 
     def _queue(self, path: Path, chosen: dict[str, Any]) -> None:
         s = self.settings
-        params = {**chosen, "max_rows": s.max_rows, "max_file_mb": s.max_file_mb, "batch_size": s.batch_size,
-                  "repairs": None}  # fmt: skip
+        # no batch size: each path takes its own (settings.batch_size row by row, bulk_batch_rows in bulk)
+        params = {**chosen, "max_rows": s.max_rows, "max_file_mb": s.max_file_mb, "repairs": None}
         self._pending = (path, params)
         if not self.service.submit_import(path, params):
             self.inform(self.tr("Another file is being queued; try again in a moment."))

@@ -1,0 +1,249 @@
+"""The row validator's rules on whole columns: which cells pass for sure, and their stored text.
+
+Each column's check answers, per cell, "ok" with the canonical text of the value the row validator
+would produce (desktop_app/domain/values.canonical: what is stored, signed and compared), or "not
+sure" -- a cell that needs trimming or NFKC, an unusual spelling, any error at all. A row with one
+"not sure" cell goes through the row validator itself, which has the last word (and the error
+messages); so these checks may be narrower than the rules, never wider. A unit test holds them to
+the row validator on tricky cells (tests/unit/imports/test_bulk_checks.py).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import ROUND_FLOOR, Decimal
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from desktop_app.domain.table_spec import Storage
+from desktop_app.domain.values import canonical
+from desktop_app.imports.import_type import ColumnSpec, ImportType, Kind
+from desktop_app.imports.table_spec import stored_column
+from desktop_app.imports.validator import _compile_full, _direct_values, empty_value
+
+# Every character Python's str.strip() removes (str.isspace; a unit test holds the two together): a
+# cell starting or ending with one needs trimming, and one made only of them is blank.
+WHITESPACE = (0x9, 0xA, 0xB, 0xC, 0xD, 0x1C, 0x1D, 0x1E, 0x1F, 0x20, 0x85, 0xA0, 0x1680, *range(0x2000, 0x200B),
+              0x2028, 0x2029, 0x202F, 0x205F, 0x3000)  # fmt: skip
+_WS_CHARS = "".join(f"\\x{{{c:x}}}" for c in WHITESPACE)
+WS = f"[{_WS_CHARS}]"
+_BLANK = rf"\A{WS}*\z"
+_EDGE = rf"\A{WS}|{WS}\z"
+_INTEGER = r"\A[0-9]{1,18}\z"
+_DATE = r"\A[1-9][0-9]{3}-[0-9]{2}-[0-9]{2}"
+_TIME = r" (?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9])?"  # seconds may be left out: :00
+_DAYS = pa.array([0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31], pa.int64())  # February checked apart
+
+
+@dataclass(frozen=True)
+class Checked:
+    """One column's cells: whether each passed for sure, and the canonical text of its value (null
+    for an empty value)."""
+
+    ok: pa.Array  # boolean
+    text: pa.Array  # string
+
+
+class ColumnCheck:
+    """The vectorised rules of one column of an import type (insert modes: a blank cell takes its
+    default, a blank required cell is not sure)."""
+
+    def __init__(self, spec: ColumnSpec, *, is_key: bool) -> None:
+        self.spec = spec
+        stored = stored_column(spec, is_key=is_key)
+        self.storage = stored.storage
+        self.scale = stored.scale
+        # the stored column's own bounds: a value beyond them is the row path's to judge, whatever it says
+        self.length = stored.length
+        self.precision = stored.precision
+        default = empty_value(spec)
+        self.default_text = canonical(self.storage, default, self.scale) if default is not None else None
+        self.trims = spec.normalize != "none"
+        full = _compile_full(spec)
+        self._direct: tuple[pa.Array, pa.Array] | None = None
+        if spec.kind in (Kind.ENUM, Kind.BOOLEAN):
+            direct = {k: v for k, v in _direct_values(spec, full).items() if isinstance(k, str) and k}
+            keys = list(direct)
+            direct_texts = [canonical(self.storage, direct[k], self.scale) for k in keys]
+            self._direct = (pa.array(keys, pa.string()), pa.array(direct_texts, pa.string()))
+        self._pattern = _re2(spec.pattern) if spec.pattern is not None else None
+        self._max = None
+        if spec.kind == Kind.DECIMAL and spec.decimal_max is not None:
+            quantum = Decimal(1).scaleb(-(self.scale or 0))
+            highest = spec.decimal_max.quantize(quantum, rounding=ROUND_FLOOR)
+            self._max = pa.scalar(highest, pa.decimal128(38, self.scale or 0))
+
+    def absent(self, length: int) -> Checked:
+        """A column the file has no header for: its default (or nothing) in every row."""
+        return Checked(pa.repeat(pa.scalar(True), length), pa.repeat(pa.scalar(self.default_text, pa.string()), length))
+
+    def check(self, cells: pa.Array) -> Checked:
+        spec = self.spec
+        blank = pc.equal(cells, "")
+        clean = pa.repeat(pa.scalar(True), len(cells))
+        if _holds_nul(cells):
+            clean = pc.invert(pc.match_substring(cells, "\x00"))  # a NUL is invalid_character: not sure
+        if self.trims:
+            edge = pc.match_substring_regex(cells, _EDGE)
+            if pc.any(edge).as_py():
+                # only a cell with a space at an edge can be all spaces: the costly test on those alone
+                blank = pc.replace_with_mask(blank, edge, pc.match_substring_regex(pc.filter(cells, edge), _BLANK))
+                clean = pc.and_(clean, pc.invert(edge))
+        kind = spec.kind
+        if kind in (Kind.ENUM, Kind.BOOLEAN):
+            # a spelling the row validator itself mapped (validator._direct_values): no doubt left
+            assert self._direct is not None
+            index = pc.index_in(cells, value_set=self._direct[0])
+            ok, text = pc.is_valid(index), pc.take(self._direct[1], index)
+            return self._with_blanks(cells, blank, ok, text)
+        if spec.normalize == "nfkc":
+            clean = pc.and_(clean, nfkc_stable(cells))
+        if kind in (Kind.TEXT, Kind.REFERENCE):
+            ok, text = self._text(cells, clean)
+        elif kind == Kind.INTEGER:
+            ok, text = self._integer(cells, clean)
+        elif kind == Kind.DECIMAL:
+            ok, text = self._decimal(cells, clean)
+        elif kind == Kind.DATE:
+            ok, text = _date_time(cells, clean, with_time=False)
+        else:
+            ok, text = _date_time(cells, clean, with_time=True)
+        return self._with_blanks(cells, blank, ok, text)
+
+    def _with_blanks(self, cells: pa.Array, blank: pa.Array, ok: pa.Array, text: pa.Array) -> Checked:
+        """A blank cell takes the default (or nothing); a required column's blank cell is the row
+        validator's to name."""
+        blank_ok = pa.repeat(pa.scalar(not self.spec.required), len(cells))
+        default = pa.scalar(self.default_text, pa.string())
+        ok = pc.fill_null(ok, False)
+        return Checked(pc.if_else(blank, blank_ok, ok), pc.if_else(blank, default, text))
+
+    # --- kinds ---------------------------------------------------------------------------
+
+    def _text(self, cells: pa.Array, ok: pa.Array) -> tuple[pa.Array, pa.Array]:
+        spec = self.spec
+        length = pc.utf8_length(cells)
+        if self.length is not None:
+            ok = pc.and_(ok, pc.less_equal(length, self.length))
+        if spec.max_length is not None:
+            ok = pc.and_(ok, pc.less_equal(length, spec.max_length))
+        if spec.min_length is not None:
+            ok = pc.and_(ok, pc.greater_equal(length, spec.min_length))
+        if spec.pattern is not None:
+            if self._pattern is None:  # a pattern RE2 cannot run: every such cell is not sure
+                return pa.repeat(pa.scalar(False), len(cells)), cells
+            pattern, ascii_only = self._pattern
+            matched = pc.match_substring_regex(cells, pattern)
+            if ascii_only:
+                matched = pc.and_(matched, pc.string_is_ascii(cells))
+            # RE2's \s leaves out the vertical tab that Python's ASCII \s has: such a cell is not sure
+            ok = pc.and_(ok, pc.and_(matched, pc.invert(pc.match_substring(cells, "\x0b"))))
+        return ok, cells
+
+    def _integer(self, cells: pa.Array, ok: pa.Array) -> tuple[pa.Array, pa.Array]:
+        spec = self.spec
+        ok = pc.and_(ok, pc.match_substring_regex(cells, _INTEGER))
+        values = pc.cast(pc.if_else(ok, cells, "0"), pa.int64())
+        if spec.integer_min is not None:
+            ok = pc.and_(ok, pc.greater_equal(values, spec.integer_min))
+        if spec.integer_max is not None:
+            ok = pc.and_(ok, pc.less_equal(values, spec.integer_max))
+        return ok, pc.cast(values, pa.string())
+
+    def _decimal(self, cells: pa.Array, ok: pa.Array) -> tuple[pa.Array, pa.Array]:
+        spec = self.spec
+        scale = self.scale or 0
+        if spec.decimal_min is not None and spec.decimal_min > 0:
+            return pa.repeat(pa.scalar(False), len(cells)), cells  # a positive minimum: the row validator
+        whole = min(self.precision or 28, 28) - scale  # 28: Python's decimal context, which signs it
+        if whole < 1:
+            return pa.repeat(pa.scalar(False), len(cells)), cells
+        shape = rf"\A[0-9]{{1,{whole}}}(?:\.[0-9]{{1,{scale}}})?\z" if scale else rf"\A[0-9]{{1,{whole}}}\z"
+        ok = pc.and_(ok, pc.match_substring_regex(cells, shape))
+        values = pc.cast(pc.if_else(ok, cells, "0"), pa.decimal128(38, scale))
+        if self._max is not None:
+            ok = pc.and_(ok, pc.less_equal(values, self._max))
+        return ok, pc.cast(values, pa.string())
+
+
+def _date_time(cells: pa.Array, ok: pa.Array, *, with_time: bool) -> tuple[pa.Array, pa.Array]:
+    """YYYY-MM-DD (and, for a datetime, optionally a space and HH:MM:SS), a real day of a real month."""
+    if with_time:
+        ok = pc.and_(ok, pc.match_substring_regex(cells, rf"{_DATE}(?:{_TIME})?\z"))
+    else:
+        ok = pc.and_(ok, pc.match_substring_regex(cells, rf"{_DATE}\z"))
+    safe = pc.if_else(ok, cells, "2000-01-01")
+    year = pc.cast(pc.utf8_slice_codeunits(safe, 0, 4), pa.int64())
+    month = pc.cast(pc.utf8_slice_codeunits(safe, 5, 7), pa.int64())
+    day = pc.cast(pc.utf8_slice_codeunits(safe, 8, 10), pa.int64())
+    month_ok = pc.and_(pc.greater_equal(month, 1), pc.less_equal(month, 12))
+    longest = pc.take(_DAYS, pc.if_else(month_ok, month, 0))
+    leap = _leap(year)
+    february = pc.equal(month, 2)
+    longest = pc.if_else(pc.and_(february, pc.invert(leap)), 28, longest)
+    ok = pc.and_(ok, pc.and_(month_ok, pc.and_(pc.greater_equal(day, 1), pc.less_equal(day, longest))))
+    if not with_time:
+        return ok, cells
+    length = pc.utf8_length(cells)
+    text = pc.if_else(pc.equal(length, 10), pc.binary_join_element_wise(cells, " 00:00:00", ""), cells)
+    return ok, pc.if_else(pc.equal(length, 16), pc.binary_join_element_wise(cells, ":00", ""), text)
+
+
+def _holds_nul(cells: pa.Array) -> bool:
+    """Whether the column's text bytes (perhaps a little beyond a sliced array's) hold a NUL."""
+    data = cells.buffers()[2]
+    return data is not None and data.to_pybytes().find(b"\x00") >= 0
+
+
+def nfkc_stable(cells: pa.Array) -> pa.Array:
+    """Cells NFKC leaves as they are, by Python's own unicodedata (pyarrow's may know another Unicode
+    version): ASCII at once, the other distinct values one by one."""
+    ascii_only = pc.string_is_ascii(cells)
+    if pc.all(ascii_only).as_py() is not False:
+        return ascii_only
+    others = pc.unique(pc.filter(cells, pc.invert(ascii_only))).to_pylist()
+    stable = pa.array([v for v in others if unicodedata.is_normalized("NFKC", v)], pa.string())
+    return pc.or_(ascii_only, pc.is_in(cells, value_set=stable))
+
+
+def _leap(year: pa.Array) -> pa.Array:
+    def divisible(by: int) -> pa.Array:
+        return pc.equal(pc.subtract(year, pc.multiply(pc.divide(year, by), by)), 0)
+
+    return pc.or_(pc.and_(divisible(4), pc.invert(divisible(100))), divisible(400))
+
+
+def _re2(pattern: str) -> tuple[str, bool] | None:
+    """The pattern as RE2 runs it on a whole cell, and whether only ASCII cells may rely on it (an
+    inline flag such as (?i) folds case the Unicode way in RE2, the ASCII way in Python); None when
+    RE2 cannot run it (lookarounds, backreferences...) or reads it otherwise than Python does: `{,n}`
+    (a count to Python, text to RE2) and `[:` (a POSIX class to RE2, characters to Python)."""
+    if "{," in pattern or "[:" in pattern:
+        return None
+    wrapped = rf"\A(?:{pattern})\z"
+    try:
+        pc.match_substring_regex(pa.array([""], pa.string()), wrapped)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
+    return wrapped, "(?" in pattern
+
+
+def type_checks(itype: ImportType) -> list[ColumnCheck]:
+    """One check per column of the type, in the type's order."""
+    return [ColumnCheck(c, is_key=c.key in itype.unique_keys) for c in itype.columns]
+
+
+def blank_rows(cells: Sequence[pa.Array]) -> pa.Array:
+    """Rows whose every cell is empty or spaces (the row reader skips them)."""
+    result = None
+    for col in cells:
+        blank = pc.match_substring_regex(col, _BLANK)
+        result = blank if result is None else pc.and_(result, blank)
+    assert result is not None
+    return result
+
+
+STORAGE_OF = Storage  # re-exported for the writers' type hints

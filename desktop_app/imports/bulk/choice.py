@@ -1,0 +1,72 @@
+"""Which imports take the bulk path: a CSV inserted into one of BatchDesk's own tables, for real."""
+
+from __future__ import annotations
+
+import logging
+
+import pyarrow as pa
+
+from desktop_app.domain.modes import ImportMode
+from desktop_app.imports.bulk.csv_batches import CsvBatches, bulk_encoding
+from desktop_app.imports.bulk.insert import BulkInsert
+from desktop_app.imports.import_type import ImportType
+from desktop_app.imports.options import ImportOptions
+from desktop_app.imports.precheck import CheckedFile
+from desktop_app.imports.readers import TableReader
+from desktop_app.imports.references import ReferenceResolver
+from desktop_app.imports.row_writer import BatchWriter, DryRunWriter
+from desktop_app.store.bulk_load import BulkLoader, local_infile_allowed
+from desktop_app.store.business_rows import BusinessTable
+from desktop_app.tasks.context import TaskContext
+
+log = logging.getLogger(__name__)
+
+
+def lean_memory_pool() -> None:
+    """Arrow's allocator that hands memory back: jemalloc where the build has it, else the system's.
+
+    Measured on a 1,000,000-row import: mimalloc (pyarrow's default) keeps ~30 MB more of the freed
+    batches, and peak memory is a goal of the bulk path."""
+    try:
+        pool = pa.jemalloc_memory_pool()
+    except NotImplementedError:
+        pool = pa.system_memory_pool()
+    if pa.default_memory_pool().backend_name != pool.backend_name:
+        pa.set_memory_pool(pool)
+
+
+def bulk_insert(
+    ctx: TaskContext,
+    itype: ImportType,
+    options: ImportOptions,
+    reader: TableReader,
+    checked: CheckedFile,
+    table: BusinessTable,
+    references: ReferenceResolver,
+    writer: BatchWriter | DryRunWriter,
+) -> BulkInsert | None:
+    """The bulk path for this import, or None when it goes row by row.
+
+    Only insert mode (the other modes look every key up, row by row by nature), not a dry run (which
+    writes nothing to compare with), a CSV in an ASCII-compatible encoding, and our own tables (a
+    company's table keeps its bookkeeping in import_rows, row by row)."""
+    if not ctx.settings.bulk_loads or options.dry_run or options.mode is not ImportMode.INSERT:
+        return None
+    if not isinstance(writer, BatchWriter) or reader.format != "csv" or not table.managed:
+        return None
+    encoding = bulk_encoding(reader.encoding)
+    if encoding is None:
+        return None
+    lean_memory_pool()
+    engine = ctx.store.engine
+    if engine.dialect.name in ("mysql", "mariadb") and not local_infile_allowed(engine):
+        log.info("the server does not allow LOAD DATA LOCAL (local_infile=0): the import goes row by row")
+        return None
+    source = CsvBatches(options.file, reader.header, encoding)
+    # a batch size the task was given (--batch-size) holds on this path too; else the bulk path's own
+    batch_rows = int(ctx.params.get("batch_size") or ctx.settings.bulk_batch_rows)
+    loader = BulkLoader(engine, table.spec.name, ctx.task.task_no, ctx.work_dir)
+    return BulkInsert(
+        itype, checked.validator, table, references, writer, source, loader,
+        restore_neutralised=checked.restore_neutralised, batch_rows=batch_rows,
+    )  # fmt: skip

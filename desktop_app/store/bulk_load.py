@@ -1,0 +1,197 @@
+"""The databases' own bulk loaders, for a batch of rows already checked: all rows in, or none.
+
+- SQLite: the batch is staged by the ADBC SQLite driver in a file of its own (C, from Arrow), then
+  INSERT ... SELECT from it in the batch's transaction. The ADBC driver carries its own copy of
+  SQLite, and two copies of SQLite must never have one database file open at once (their POSIX locks
+  do not see each other): the stage file is written, closed, and only then attached by ours; the main
+  database is never opened by ADBC.
+- PostgreSQL: COPY ... FROM STDIN (FORMAT csv) on the batch's own connection, inside its transaction.
+- MySQL/MariaDB: LOAD DATA LOCAL INFILE from a CSV file of the batch, on a connection that allows
+  local files (BatchDesk's other connections do not). LOCAL turns duplicate keys into warnings and
+  skips those rows, so the count of rows loaded is checked: short means a conflict.
+
+Each returns False when the database refused the batch because of a key already there (the caller
+rolls back to its savepoint and writes the batch row by row); other errors propagate.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.csv as pcsv
+import sqlalchemy as sa
+from sqlalchemy import Connection, Engine
+from sqlalchemy.exc import IntegrityError
+
+from desktop_app.store.business_rows import TASK_NO
+
+log = logging.getLogger(__name__)
+
+STAGE_SCHEMA = "bd_stage"
+STAGE_TABLE = "rows"
+
+
+def _quoted_name(engine_or_conn: Engine | Connection, name: str) -> str:
+    quote = engine_or_conn.dialect.identifier_preparer.quote
+    return ".".join(quote(p) for p in name.split("."))
+
+
+class BulkLoader:
+    """Loads checked batches into one table, on the batch's connection; a batch's columns are its
+    Arrow table's (names of the table's columns), task_no is added."""
+
+    def __init__(self, engine: Engine, table: str, task_no: str, work_dir: Path) -> None:
+        if not TASK_NO.fullmatch(task_no):
+            raise ValueError(f"not a task number: {task_no!r}")
+        self.engine = engine
+        self.dialect = engine.dialect.name
+        self.table = table
+        self.task_no = task_no
+        self._stage = work_dir / f"{task_no}-bulk-stage.sqlite3"
+        self._csv = work_dir / f"{task_no}-bulk-batch.csv"
+        self._mysql_engine: Engine | None = None
+
+    # --- the connection a batch runs on ---------------------------------------------------
+
+    @contextmanager
+    def connection(self, rows: pa.Table | None) -> Iterator[Connection]:
+        """The connection for one batch, ready for load(): on SQLite the staged batch is attached (outside
+        any transaction, as SQLite requires); on MySQL one that may send a local file."""
+        if self.dialect == "sqlite":
+            with self.engine.connect() as conn:
+                if rows is None:
+                    yield conn
+                    return
+                self._write_stage(rows)
+                raw: Any = conn.connection.dbapi_connection
+                raw.execute(f"ATTACH DATABASE ? AS {STAGE_SCHEMA}", (str(self._stage),))
+                try:
+                    yield conn
+                finally:
+                    if conn.in_transaction():
+                        conn.rollback()
+                    raw.execute(f"DETACH DATABASE {STAGE_SCHEMA}")
+            return
+        if self.dialect in ("mysql", "mariadb") and rows is not None:
+            _write_csv(rows, self._csv)
+            with self._local_infile_engine().connect() as conn:
+                yield conn
+            return
+        with self.engine.connect() as conn:
+            yield conn
+
+    def _local_infile_engine(self) -> Engine:
+        if self._mysql_engine is None:
+            from desktop_app.store.db import make_engine
+
+            self._mysql_engine = make_engine(self.engine.url.render_as_string(hide_password=False),
+                                             connect_args={"local_infile": True})  # fmt: skip
+        return self._mysql_engine
+
+    def close(self) -> None:
+        """Remove the staging files and the extra connections."""
+        for path in (self._stage, self._csv):
+            path.unlink(missing_ok=True)
+        if self._mysql_engine is not None:
+            self._mysql_engine.dispose()
+            self._mysql_engine = None
+
+    # --- loading ---------------------------------------------------------------------------
+
+    def load(self, conn: Connection, rows: pa.Table) -> bool:
+        """Insert the batch inside a savepoint of the connection's transaction (on the connection
+        connection() gave for it): True when every row went in, False when a key was already there."""
+        # the loaders run on the driver's own cursor: its IntegrityError is not SQLAlchemy's
+        dbapi: Any = conn.dialect.dbapi
+        refused: tuple[type[BaseException], ...] = (IntegrityError, _ShortLoad, dbapi.IntegrityError)
+        try:
+            with conn.begin_nested():
+                if self.dialect == "sqlite":
+                    loaded = self._insert_select(conn, rows)
+                elif self.dialect == "postgresql":
+                    loaded = self._copy(conn, rows)
+                else:
+                    loaded = self._load_data(conn, rows)
+                if loaded != rows.num_rows:
+                    raise _ShortLoad(loaded, rows.num_rows)
+        except refused as exc:
+            log.info("bulk load of %d rows into %s refused (%s): written row by row", rows.num_rows, self.table,
+                     exc)  # fmt: skip
+            return False
+        return True
+
+    def _columns(self, conn: Connection, rows: pa.Table) -> tuple[str, str]:
+        quote = conn.dialect.identifier_preparer.quote
+        return ", ".join(quote(c) for c in rows.column_names), quote("task_no")
+
+    def _write_stage(self, rows: pa.Table) -> None:
+        import adbc_driver_sqlite.dbapi as adbc
+
+        self._stage.unlink(missing_ok=True)
+        with adbc.connect(str(self._stage), autocommit=True) as stage, stage.cursor() as cursor:
+            # a throwaway file, written whole before ours opens it: no journal, no sync
+            cursor.execute("PRAGMA journal_mode=OFF")
+            cursor.execute("PRAGMA synchronous=OFF")
+            cursor.adbc_ingest(STAGE_TABLE, rows, mode="create")
+
+    def _insert_select(self, conn: Connection, rows: pa.Table) -> int:
+        cols, task = self._columns(conn, rows)
+        sql = (f"INSERT INTO main.{_quoted_name(conn, self.table)} ({cols}, {task}) "
+               f"SELECT {cols}, '{self.task_no}' FROM {STAGE_SCHEMA}.{STAGE_TABLE}")  # fmt: skip
+        return int(conn.exec_driver_sql(sql).rowcount)
+
+    def _copy(self, conn: Connection, rows: pa.Table) -> int:
+        buffer = io.BytesIO()
+        _write_csv(rows.append_column("task_no", pa.repeat(pa.scalar(self.task_no), rows.num_rows)), buffer)
+        cols, task = self._columns(conn, rows)
+        raw: Any = conn.connection.dbapi_connection
+        with raw.cursor() as cursor:
+            with cursor.copy(f"COPY {_quoted_name(conn, self.table)} ({cols}, {task}) FROM STDIN (FORMAT csv)") as copy:
+                copy.write(buffer.getbuffer())
+            return int(cursor.rowcount)
+
+    def _load_data(self, conn: Connection, rows: pa.Table) -> int:
+        quote = conn.dialect.identifier_preparer.quote
+        variables = ", ".join(f"@v{i}" for i in range(rows.num_columns))
+        # an empty field is NULL (a value BatchDesk writes is never the empty text)
+        sets = ", ".join(f"{quote(c)} = NULLIF(@v{i}, '')" for i, c in enumerate(rows.column_names))
+        sql = (
+            f"LOAD DATA LOCAL INFILE %s INTO TABLE {_quoted_name(conn, self.table)} CHARACTER SET utf8mb4 "
+            "FIELDS TERMINATED BY ',' OPTIONALLY ENCLOSED BY '\"' ESCAPED BY '' LINES TERMINATED BY '\\n' "
+            f"({variables}) SET {sets}, {quote('task_no')} = '{self.task_no}'"
+        )
+        raw: Any = conn.connection.dbapi_connection
+        with raw.cursor() as cursor:
+            cursor.execute(sql, (str(self._csv),))
+            loaded = int(cursor.rowcount)
+            cursor.execute("SELECT @@warning_count")
+            (warnings,) = cursor.fetchone()
+        if warnings:
+            return -1  # a value the server changed or a row it skipped: the row-by-row path says which
+        return loaded
+
+
+def _write_csv(rows: pa.Table, sink: Path | io.BytesIO) -> None:
+    """The batch as CSV the loaders read: no header, every text quoted (a value's own quotes doubled)."""
+    options = pcsv.WriteOptions(include_header=False, quoting_style="all_valid")
+    pcsv.write_csv(rows, str(sink) if isinstance(sink, Path) else sink, write_options=options)
+
+
+class _ShortLoad(Exception):
+    """Fewer rows went in than were sent (MySQL's LOCAL load skips a duplicate key with a warning)."""
+
+    def __init__(self, loaded: int, sent: int) -> None:
+        super().__init__(f"{loaded} of {sent} rows loaded")
+
+
+def local_infile_allowed(engine: Engine) -> bool:
+    """Whether a MySQL/MariaDB server accepts LOAD DATA LOCAL (its local_infile setting)."""
+    with engine.connect() as conn:
+        value = conn.execute(sa.text("SELECT @@GLOBAL.local_infile")).scalar()
+    return str(value) in ("1", "ON", "on")
