@@ -20,8 +20,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
-from alembic.operations import Operations
-from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Connection, Engine, inspect
 from sqlalchemy.dialects import sqlite
 
@@ -383,6 +381,10 @@ def _apply(conn: Connection, plan: SchemaPlan) -> None:
         conn.execute(business_tables.insert().values(name=spec.name, import_type=spec.import_type))
         log.info("created table %s for import type %s", spec.name, spec.import_type)
         return
+    # Alembic's operations only when a table changes: loading it costs every start of the program 0.15 s
+    from alembic.operations import Operations
+    from alembic.runtime.migration import MigrationContext
+
     ops = Operations(MigrationContext.configure(conn))
     for col in plan.add:
         ops.add_column(

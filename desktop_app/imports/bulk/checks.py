@@ -18,20 +18,11 @@ from decimal import ROUND_FLOOR, Decimal
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from desktop_app.domain.table_spec import Storage
 from desktop_app.domain.values import canonical
 from desktop_app.imports.import_type import ColumnSpec, ImportType, Kind
 from desktop_app.imports.table_spec import stored_column
 from desktop_app.imports.validator import _compile_full, _direct_values, empty_value
 
-# Every character Python's str.strip() removes (str.isspace; a unit test holds the two together): a
-# cell starting or ending with one needs trimming, and one made only of them is blank.
-WHITESPACE = (0x9, 0xA, 0xB, 0xC, 0xD, 0x1C, 0x1D, 0x1E, 0x1F, 0x20, 0x85, 0xA0, 0x1680, *range(0x2000, 0x200B),
-              0x2028, 0x2029, 0x202F, 0x205F, 0x3000)  # fmt: skip
-_WS_CHARS = "".join(f"\\x{{{c:x}}}" for c in WHITESPACE)
-WS = f"[{_WS_CHARS}]"
-_BLANK = rf"\A{WS}*\z"
-_EDGE = rf"\A{WS}|{WS}\z"
 _INTEGER = r"\A[0-9]{1,18}\z"
 _DATE = r"\A[1-9][0-9]{3}-[0-9]{2}-[0-9]{2}"
 _TIME = r" (?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9])?"  # seconds may be left out: :00
@@ -82,16 +73,16 @@ class ColumnCheck:
 
     def check(self, cells: pa.Array) -> Checked:
         spec = self.spec
-        blank = pc.equal(cells, "")
         clean = pa.repeat(pa.scalar(True), len(cells))
         if _holds_nul(cells):
             clean = pc.invert(pc.match_substring(cells, "\x00"))  # a NUL is invalid_character: not sure
         if self.trims:
-            edge = pc.match_substring_regex(cells, _EDGE)
-            if pc.any(edge).as_py():
-                # only a cell with a space at an edge can be all spaces: the costly test on those alone
-                blank = pc.replace_with_mask(blank, edge, pc.match_substring_regex(pc.filter(cells, edge), _BLANK))
-                clean = pc.and_(clean, pc.invert(edge))
+            # Arrow trims exactly what str.strip() does (a unit test holds them together)
+            left = pc.binary_length(pc.utf8_trim_whitespace(cells))
+            blank = pc.equal(left, 0)
+            clean = pc.and_(clean, pc.equal(left, pc.binary_length(cells)))
+        else:
+            blank = pc.equal(cells, "")
         kind = spec.kind
         if kind in (Kind.ENUM, Kind.BOOLEAN):
             # a spelling the row validator itself mapped (validator._direct_values): no doubt left
@@ -163,10 +154,23 @@ class ColumnCheck:
             return pa.repeat(pa.scalar(False), len(cells)), cells
         shape = rf"\A[0-9]{{1,{whole}}}(?:\.[0-9]{{1,{scale}}})?\z" if scale else rf"\A[0-9]{{1,{whole}}}\z"
         ok = pc.and_(ok, pc.match_substring_regex(cells, shape))
-        values = pc.cast(pc.if_else(ok, cells, "0"), pa.decimal128(38, scale))
+        safe = pc.if_else(ok, cells, "0")
         if self._max is not None:
-            ok = pc.and_(ok, pc.less_equal(values, self._max))
-        return ok, pc.cast(values, pa.string())
+            ok = pc.and_(ok, pc.less_equal(pc.cast(safe, pa.decimal128(38, scale)), self._max))
+        return ok, _decimal_text(safe, scale)
+
+
+def _decimal_text(digits: pa.Array, scale: int) -> pa.Array:
+    """str(Decimal(cell).quantize(scale)) for cells of plain digits with at most `scale` decimals, in
+    text: the integer part without leading zeros, the decimals padded (a cast to decimal and back to
+    text costs six times as much)."""
+    text = pc.replace_substring_regex(digits, r"\A0+([0-9])", r"\1")
+    if not scale:
+        return text
+    dot = pc.find_substring(text, ".")
+    decimals = pc.if_else(pc.equal(dot, -1), -1, pc.subtract(pc.subtract(pc.utf8_length(text), dot), 1))
+    pads = pa.array(["." + "0" * scale, *("0" * (scale - n) for n in range(scale + 1))], pa.string())
+    return pc.binary_join_element_wise(text, pc.take(pads, pc.add(decimals, 1)), "")
 
 
 def _date_time(cells: pa.Array, ok: pa.Array, *, with_time: bool) -> tuple[pa.Array, pa.Array]:
@@ -176,6 +180,12 @@ def _date_time(cells: pa.Array, ok: pa.Array, *, with_time: bool) -> tuple[pa.Ar
     else:
         ok = pc.and_(ok, pc.match_substring_regex(cells, rf"{_DATE}\z"))
     safe = pc.if_else(ok, cells, "2000-01-01")
+    try:
+        # Arrow's own cast refuses a day the month does not have: the common case, all real days, at once
+        pc.cast(pc.utf8_slice_codeunits(safe, 0, 10), pa.date32())
+        return ok, _with_time(cells) if with_time else cells
+    except pa.ArrowInvalid:
+        pass  # some day is not real: find which, below
     year = pc.cast(pc.utf8_slice_codeunits(safe, 0, 4), pa.int64())
     month = pc.cast(pc.utf8_slice_codeunits(safe, 5, 7), pa.int64())
     day = pc.cast(pc.utf8_slice_codeunits(safe, 8, 10), pa.int64())
@@ -185,11 +195,14 @@ def _date_time(cells: pa.Array, ok: pa.Array, *, with_time: bool) -> tuple[pa.Ar
     february = pc.equal(month, 2)
     longest = pc.if_else(pc.and_(february, pc.invert(leap)), 28, longest)
     ok = pc.and_(ok, pc.and_(month_ok, pc.and_(pc.greater_equal(day, 1), pc.less_equal(day, longest))))
-    if not with_time:
-        return ok, cells
+    return ok, _with_time(cells) if with_time else cells
+
+
+def _with_time(cells: pa.Array) -> pa.Array:
+    """A datetime's canonical text: a date alone is at midnight, a time without seconds at :00."""
     length = pc.utf8_length(cells)
     text = pc.if_else(pc.equal(length, 10), pc.binary_join_element_wise(cells, " 00:00:00", ""), cells)
-    return ok, pc.if_else(pc.equal(length, 16), pc.binary_join_element_wise(cells, ":00", ""), text)
+    return pc.if_else(pc.equal(length, 16), pc.binary_join_element_wise(cells, ":00", ""), text)
 
 
 def _holds_nul(cells: pa.Array) -> bool:
@@ -240,10 +253,9 @@ def blank_rows(cells: Sequence[pa.Array]) -> pa.Array:
     """Rows whose every cell is empty or spaces (the row reader skips them)."""
     result = None
     for col in cells:
-        blank = pc.match_substring_regex(col, _BLANK)
+        blank = pc.equal(pc.binary_length(pc.utf8_trim_whitespace(col)), 0)
         result = blank if result is None else pc.and_(result, blank)
+        if not pc.any(result).as_py():
+            break  # no row blank so far: none can be
     assert result is not None
     return result
-
-
-STORAGE_OF = Storage  # re-exported for the writers' type hints
