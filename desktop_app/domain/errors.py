@@ -78,8 +78,8 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
         "The file's text encoding could not be recognised; save it as UTF-8 CSV and import again",
     ),
     ErrorCode.UNSUPPORTED_FORMAT: (
-        "不支持的文件格式“{suffix}”，请使用 .csv、.xlsx 或 .xls 文件",
-        'Unsupported file format "{suffix}"; use a .csv, .xlsx or .xls file',
+        "不支持的文件格式“{suffix}”，请使用 .csv（或 Excel 另存的 .txt 文本）、.xlsx 或 .xls 文件",
+        'Unsupported file format "{suffix}"; use a .csv (or a .txt text file saved by Excel), .xlsx or .xls file',
     ),
     ErrorCode.CORRUPT_FILE: (
         "文件已损坏或不是有效的 Excel 文件，无法打开",
