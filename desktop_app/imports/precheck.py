@@ -40,12 +40,21 @@ def open_source(options: ImportOptions, params: dict[str, Any], *, resuming: boo
         # Edited in Excel while queued, or between a stop and the resume: the checkpoint's row
         # numbers and the idempotency key speak of other bytes.
         raise PermanentError(ErrorCode.FILE_CHANGED, path=str(path))
-    size = path.stat().st_size
-    if size > options.max_file_mb * MIB:
-        raise PermanentError(ErrorCode.FILE_TOO_LARGE, size_mb=f"{size / MIB:.1f}", limit_mb=options.max_file_mb)
+    problem = size_problem(path, options.max_file_mb)
+    if problem is not None:
+        raise problem
     # The readers bound what they unpack by the same limit (a zip bomb fails before it fills memory).
     limits = ReadLimits(max_file_mb=options.max_file_mb)
-    return open_table(path, encoding=options.encoding, sheet=options.sheet, limits=limits)
+    return open_table(path, encoding=options.encoding, sheet=options.sheet, limits=limits,
+                      delimiter=options.delimiter)  # fmt: skip
+
+
+def size_problem(path: Path, max_file_mb: int) -> PermanentError | None:
+    """FILE_TOO_LARGE when the file is over the limit (the preview asks the same before queueing)."""
+    size = path.stat().st_size
+    if size > max_file_mb * MIB:
+        return PermanentError(ErrorCode.FILE_TOO_LARGE, size_mb=f"{size / MIB:.1f}", limit_mb=max_file_mb)
+    return None
 
 
 def file_changed(path: Path, params: dict[str, Any], *, full: bool) -> bool:
@@ -85,7 +94,8 @@ def check_header(reader: TableReader, itype: ImportType, options: ImportOptions,
     )
     # XML cannot hold a NUL; a CSV says by a byte scan; an .xls may.
     nul_free = reader.format == "xlsx" or (is_csv and not holds_nul(options.file, reader.encoding))
-    validator = compile_validator(itype, mapping, blanks_keep=options.mode.updates, nul_free=nul_free)
+    validator = compile_validator(itype, mapping, blanks_keep=options.mode.updates, nul_free=nul_free,
+                                  conventions=options.conventions)  # fmt: skip
     return CheckedFile(mapping, validator, restore)
 
 

@@ -17,6 +17,7 @@ from desktop_app.executor.executor import Executor
 from desktop_app.exports.task import ExportHandler
 from desktop_app.imports.completion import CompleteReferencesHandler
 from desktop_app.imports.options import ImportOptions
+from desktop_app.imports.regional import DateOrder
 from desktop_app.imports.task import ImportHandler
 from desktop_app.imports.undo import UndoHandler
 from desktop_app.log import task_log_lines
@@ -52,6 +53,9 @@ def import_request(path: Path, params: dict[str, Any]) -> ImportOptions:
         batch_size=params.get("batch_size") or 0,
         repairs=params.get("repairs") or None,
         header_overrides=dict(params.get("header_overrides") or {}),
+        date_order=DateOrder(params["date_order"]) if params.get("date_order") else None,
+        delimiter=params.get("delimiter") or None,
+        decimal_comma=bool(params.get("decimal_comma")),
     )
 
 
