@@ -110,8 +110,13 @@ def count_rows(reader: TableReader, options: ImportOptions) -> int:
     if bound is not None and bound <= options.max_rows:
         return bound
     rows = reader.count_rows(limit=options.max_rows)
-    if rows > options.max_rows:
-        raise PermanentError(ErrorCode.TOO_MANY_ROWS, limit=options.max_rows)
+    check_row_count(rows, options.max_rows)
+    return rows
+
+
+def check_row_count(rows: int, max_rows: int) -> None:
+    """TOO_MANY_ROWS over the limit, EMPTY_FILE without a data row (the preview asks the same of its count)."""
+    if rows > max_rows:
+        raise PermanentError(ErrorCode.TOO_MANY_ROWS, limit=max_rows)
     if rows == 0:
         raise PermanentError(ErrorCode.EMPTY_FILE)
-    return rows

@@ -23,9 +23,11 @@ __all__ = [
     "DATE_FORMS",
     "Ambiguous",
     "DateOrder",
+    "DayMonthEvidence",
     "FileConventions",
     "date_reader",
     "datetime_reader",
+    "day_month_evidence",
     "decimal_reader",
     "drop_set",
     "integer_reader",
@@ -181,6 +183,50 @@ def datetime_reader(
         return day  # Ambiguous or None
 
     return read
+
+
+@dataclass(frozen=True, slots=True)
+class DayMonthEvidence:
+    """What a file's day/month dates say of their order: an example (row number, text) of a value that
+    reads both ways, of one only a day-first reading makes a date (25/05/2024), and of a month-first one."""
+
+    ambiguous: tuple[int, str] | None = None
+    day_first: tuple[int, str] | None = None
+    month_first: tuple[int, str] | None = None
+
+    @property
+    def suggested(self) -> DateOrder | None:
+        """The order the file's own values show, when they show one only."""
+        if self.day_first and not self.month_first:
+            return DateOrder.DMY
+        if self.month_first and not self.day_first:
+            return DateOrder.MDY
+        return None
+
+    @property
+    def must_ask(self) -> bool:
+        """Values read both ways and nothing in the file settles which: the clerk must say."""
+        return self.ambiguous is not None and self.suggested is None
+
+
+def day_month_evidence(values: Iterable[tuple[int, str]]) -> DayMonthEvidence:
+    """Looks at (row number, cleaned text) of a day_month column for what its values say of their order."""
+    found: dict[str, tuple[int, str]] = {}
+    for number, text in values:
+        m = _DAY_MONTH.fullmatch(text)
+        if m is None:
+            midnight = _MIDNIGHT.fullmatch(text)
+            m = _DAY_MONTH.fullmatch(midnight[1]) if midnight is not None else None
+        if m is None:
+            continue
+        day_first = _ymd(m[4], m[3], m[1])
+        month_first = _ymd(m[4], m[1], m[3])
+        kind = "ambiguous" if day_first and month_first and day_first != month_first else (
+            "day_first" if day_first and not month_first else "month_first" if month_first and not day_first else ""
+        )  # fmt: skip
+        if kind:
+            found.setdefault(kind, (number, text))
+    return DayMonthEvidence(found.get("ambiguous"), found.get("day_first"), found.get("month_first"))
 
 
 # --- numbers -----------------------------------------------------------------------------------------
