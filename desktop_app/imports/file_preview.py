@@ -10,7 +10,7 @@ named with the reason its row would have in the error CSV.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
@@ -20,11 +20,11 @@ from desktop_app.imports import error_csv, readers
 from desktop_app.imports.header import HeaderMapping, map_header
 from desktop_app.imports.import_type import ImportType, normalize_text
 from desktop_app.imports.options import ImportOptions
-from desktop_app.imports.precheck import MIB, check_header, check_row_count, size_problem
+from desktop_app.imports.precheck import MIB, check_mapping, check_row_count, may_hold_neutralised, size_problem
 from desktop_app.imports.precount import line_bound
 from desktop_app.imports.readers import CsvDialect, ReadLimits, SourceRow
 from desktop_app.imports.regional import DateForm, DayMonthEvidence, day_month_evidence
-from desktop_app.imports.validator import RowError
+from desktop_app.imports.validator import RowError, compile_validator
 
 SHOWN_ROWS = 20
 """Rows the preview shows and checks."""
@@ -158,21 +158,9 @@ def count_problem(count: RowCount, max_rows: int) -> PermanentError | None:
     return None
 
 
-class _SampleReader:
-    """The sample in the reader's shape, for the import's own pre-check."""
-
-    def __init__(self, sample: FileSample) -> None:
-        self.format = sample.format
-        self.encoding = sample.encoding
-        self.header = sample.header
-        self._rows = sample.rows
-
-    def rows(self, skip_through: int = 1) -> Iterator[SourceRow]:
-        return (row for row in self._rows if row.row_number > skip_through)
-
-
 def check_sample(sample: FileSample, itype: ImportType, options: ImportOptions, lang: Lang) -> SampleCheck:
-    """The pre-check of the import (size, header, empty file) and the validator on the shown rows.
+    """The pre-check of the import (size, header, empty file) and the validator on the shown rows; quick
+    enough for the window's thread (no scan of the file: a stat, the header, twenty rows).
 
     ``options`` are the task's parameters as the clerk has chosen them so far (type, mode, mapping,
     conventions, the limits)."""
@@ -180,20 +168,22 @@ def check_sample(sample: FileSample, itype: ImportType, options: ImportOptions, 
     if too_large is not None:
         return SampleCheck(_mapping(itype, sample, options), blocking=too_large)
     try:
-        checked = check_header(_SampleReader(sample), itype, options, lang)  # type: ignore[arg-type]
+        mapping = check_mapping(sample.header, itype, options, lang)
     except BatchDeskError as exc:
         return SampleCheck(_mapping(itype, sample, options), blocking=exc)
     if sample.complete:
         problem = count_problem(RowCount(len(sample.rows)), options.max_rows or SAMPLE_ROWS)
         if problem is not None:
-            return SampleCheck(checked.mapping, blocking=problem)
+            return SampleCheck(mapping, blocking=problem)
+    validator = compile_validator(itype, mapping, blanks_keep=options.mode.updates, conventions=options.conventions)
+    # the import restores only where a byte scan finds a neutralised cell: restoring others changes nothing
+    restore = error_csv.restore if may_hold_neutralised(sample.header, itype, sample.format) else None
     problems: list[RowProblems] = []
-    restore = error_csv.restore if checked.restore_neutralised else None
-    index_of = checked.mapping.index_by_key
+    index_of = mapping.index_by_key
     shown = sample.rows[:SHOWN_ROWS]
     for row in shown:
         cells = tuple(restore(c) if restore is not None and isinstance(c, str) else c for c in row.cells)
-        result = checked.validator.check(cells)
+        result = validator.check(cells)
         if result.ok:
             continue
         by_cell: dict[int, tuple[RowError, ...]] = {}
@@ -205,8 +195,8 @@ def check_sample(sample: FileSample, itype: ImportType, options: ImportOptions, 
             else:
                 by_cell[position] = (*by_cell.get(position, ()), error)
         problems.append(RowProblems(row.row_number, by_cell, tuple(whole)))
-    return SampleCheck(checked.mapping, rows=tuple(problems), checked=len(shown),
-                       day_month=_day_month(sample, itype, checked.mapping))  # fmt: skip
+    return SampleCheck(mapping, rows=tuple(problems), checked=len(shown),
+                       day_month=_day_month(sample, itype, mapping))  # fmt: skip
 
 
 def _mapping(itype: ImportType, sample: FileSample, options: ImportOptions) -> HeaderMapping | None:

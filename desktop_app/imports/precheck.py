@@ -69,9 +69,9 @@ def file_changed(path: Path, params: dict[str, Any], *, full: bool) -> bool:
     return bool(expected and full and file_sha256(path) != expected)
 
 
-def check_header(reader: TableReader, itype: ImportType, options: ImportOptions, lang: Lang) -> CheckedFile:
-    """Header and the first rows before anything is written."""
-    header = tuple(reader.header)
+def check_mapping(header: tuple[str, ...], itype: ImportType, options: ImportOptions, lang: Lang) -> HeaderMapping:
+    """The header mapped onto the type: EMPTY_FILE for a blank header, MISSING_REQUIRED_COLUMN for a
+    column the mode needs and no header names (the preview asks the same as the clerk maps)."""
     if not any(h.strip() for h in header):
         raise PermanentError(ErrorCode.EMPTY_FILE)
     mapping = map_header(itype, header, options.header_overrides or None)
@@ -81,17 +81,27 @@ def check_header(reader: TableReader, itype: ImportType, options: ImportOptions,
     if missing:
         labels = "、".join(itype.column(k).label(lang) for k in missing)
         raise PermanentError(ErrorCode.MISSING_REQUIRED_COLUMN, column=labels)
+    return mapping
+
+
+def may_hold_neutralised(header: tuple[str, ...], itype: ImportType, fmt: str) -> bool:
+    """Cells neutralised against CSV injection come back as typed: in our error CSVs and in our
+    exports (which use exactly the type's first header names); only CSV cells are neutralised (XLSX
+    cells are typed as text)."""
+    canonical = tuple(h.strip().lstrip(error_csv.BOM) for h in header) == itype.headers
+    return (canonical or error_csv.is_error_csv_header(header)) and fmt == "csv"
+
+
+def check_header(reader: TableReader, itype: ImportType, options: ImportOptions, lang: Lang) -> CheckedFile:
+    """Header and the first rows before anything is written."""
+    header = tuple(reader.header)
+    mapping = check_mapping(header, itype, options, lang)
     for _ in zip(range(PRECHECK_ROWS), reader.rows(), strict=False):
         pass  # decoding and parsing problems of the first rows surface here, before any write
-    # Cells neutralised against CSV injection come back as typed: in our error CSVs and in our
-    # exports (which use exactly the type's first header names).
-    canonical = tuple(h.strip().lstrip(error_csv.BOM) for h in header) == itype.headers
     is_csv = reader.format == "csv"
-    restore = (
-        (canonical or error_csv.is_error_csv_header(header))
-        and is_csv  # only CSV cells are neutralised (XLSX cells are typed as text)
-        and holds_neutralised_cells(options.file, reader.encoding)  # else restoring costs for nothing
-    )
+    restore = may_hold_neutralised(header, itype, reader.format) and holds_neutralised_cells(
+        options.file, reader.encoding
+    )  # else restoring costs for nothing
     # XML cannot hold a NUL; a CSV says by a byte scan; an .xls may.
     nul_free = reader.format == "xlsx" or (is_csv and not holds_nul(options.file, reader.encoding))
     validator = compile_validator(itype, mapping, blanks_keep=options.mode.updates, nul_free=nul_free,
