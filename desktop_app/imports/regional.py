@@ -203,6 +203,13 @@ class DayMonthEvidence:
             return DateOrder.MDY
         return None
 
+    def readings(self) -> tuple[datetime.date, datetime.date] | None:
+        """The two dates the ambiguous example can be: (day first, month first)."""
+        if self.ambiguous is None:
+            return None
+        value = date_reader([DateForm.DAY_MONTH, DateForm.MIDNIGHT], None)(self.ambiguous[1])
+        return (value.day_first, value.month_first) if isinstance(value, Ambiguous) else None
+
     @property
     def must_ask(self) -> bool:
         """Values read both ways and nothing in the file settles which: the clerk must say."""

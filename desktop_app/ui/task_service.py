@@ -276,12 +276,13 @@ class TaskService(QObject):
         """After a validate-only run: the same file and parameters, this time committing."""
         return self._resubmit(self.submitter.resubmission(record, dry_run=False))
 
-    def reimport_errors(self, record: TaskRecord, path: Path | None = None) -> bool:
-        """Import the clerk's corrected error CSV of a task (the pipeline links it to the task)."""
+    def reimport_request(self, record: TaskRecord, path: Path | None = None) -> ImportOptions:
+        """The import of the clerk's corrected error CSV of a task, for its preview to start from (queued
+        from there, never at once): the task's type, mode and file conventions, the error file's own
+        encoding and separator (BatchDesk writes it as UTF-8 CSV), and the task it repairs."""
         source = path or Path(str(record.error_csv))
-        request = self.submitter.resubmission(record, file=source, dry_run=False, encoding=None, header_overrides={},
-                                              repairs=record.task_no, sheet=None)  # fmt: skip
-        return self._resubmit(request)
+        return self.submitter.resubmission(record, file=source, dry_run=False, encoding=None, header_overrides={},
+                                           repairs=record.task_no, sheet=None, delimiter=None)  # fmt: skip
 
     def can_export(self) -> bool:
         return EXPORT_TASK in self._executor.registry
