@@ -147,8 +147,8 @@ ZH: dict[tuple[str, str], str] = {
         "像 %1 这样的日期按%2读取，第 %3 行（%4）表明了这一点。",
     ("FileChoices", "day first"): "日在前",
     ("FileChoices", "month first"): "月在前",
-    ("PreviewDialog", "Tick “Raise the size limit” above to import it all the same."):
-        "勾选上方的“提高大小上限”即可照常导入。",
+    ("PreviewDialog", "Tick “Raise the size limit” below to import it all the same."):
+        "勾选下方的“提高大小上限”即可照常导入。",
     ("PreviewDialog", "Cannot queue: %1"): "无法排队导入：%1",
     ("PreviewDialog", "Choose how the file writes its dates (day first or month first) before queueing."):
         "排队前请选择这个文件的日期写法（日在前还是月在前）。",
@@ -157,6 +157,7 @@ ZH: dict[tuple[str, str], str] = {
         "前 %2 行中有 %1 行会失败：把鼠标停在红色单元格上可看原因。这些行会写入错误文件，其余的行照常导入。",
     ("PreviewDialog", "The first %1 rows pass every check."): "前 %1 行全部通过检查。",
     ("PreviewDialog", "%1 MB"): "%1 MB",
+    ("PreviewDialog", "%1 KB"): "%1 KB",
     ("PreviewDialog", "Counting the rows…"): "正在统计行数…",
     ("PreviewDialog", "About %1 rows"): "约 %1 行",
     ("PreviewDialog", "%1 rows"): "%1 行",

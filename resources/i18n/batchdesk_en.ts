@@ -853,7 +853,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Tick “Raise the size limit” above to import it all the same.</source>
+        <source>Tick “Raise the size limit” below to import it all the same.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -870,6 +870,10 @@
     </message>
     <message>
         <source>The first %1 rows pass every check.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 KB</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -853,8 +853,8 @@
         <translation>（忽略）</translation>
     </message>
     <message>
-        <source>Tick “Raise the size limit” above to import it all the same.</source>
-        <translation>勾选上方的“提高大小上限”即可照常导入。</translation>
+        <source>Tick “Raise the size limit” below to import it all the same.</source>
+        <translation>勾选下方的“提高大小上限”即可照常导入。</translation>
     </message>
     <message>
         <source>Cannot queue: %1</source>
@@ -871,6 +871,10 @@
     <message>
         <source>The first %1 rows pass every check.</source>
         <translation>前 %1 行全部通过检查。</translation>
+    </message>
+    <message>
+        <source>%1 KB</source>
+        <translation>%1 KB</translation>
     </message>
     <message>
         <source>%1 MB</source>

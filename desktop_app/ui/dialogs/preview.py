@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QGridLayout,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
     QTableWidget,
@@ -152,8 +151,13 @@ class PreviewDialog(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         self.status_label = QLabel()
+        for box in (self.type_box, self.mode_box, self.blank_box, self.encoding_box, self.delimiter_box,
+                    self.sheet_box, self.date_order_box):  # fmt: skip
+            # long choices ("Add new rows only (a row already…)") must not widen the dialog past a small screen
+            box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            box.setMinimumContentsLength(18)
         self._layout()
-        self.resize(900, 640)
+        self._fit()
         self.retranslate()
 
         self.type_box.currentIndexChanged.connect(lambda _i: self._show_mapping(recall=True))
@@ -162,6 +166,11 @@ class PreviewDialog(QDialog):
         self.choices.changed.connect(self._update_state)
         self._mode_changed()
         self.reload()
+
+    def _fit(self) -> None:
+        """900 x 640, or the screen less its window frame when smaller (1024 x 700 leaves 640 high)."""
+        screen = self.screen().availableGeometry()
+        self.resize(min(900, screen.width() - 40), min(640, screen.height() - 60))
 
     def _layout(self) -> None:
         self._type_label, self._mode_label, self._blank_label = QLabel(), QLabel(), QLabel()
@@ -186,11 +195,7 @@ class PreviewDialog(QDialog):
         layout.addWidget(self.notice_label)
         layout.addLayout(grid)
         layout.addWidget(self.date_note)
-        facts = QHBoxLayout()
-        facts.addWidget(self.count_label)
-        facts.addStretch(1)
-        facts.addWidget(c.raise_limit_box)
-        layout.addLayout(facts)
+        layout.addWidget(self.count_label)
         self._rows_title, self._mapping_title = QLabel(), QLabel()
         layout.addWidget(self._rows_title)
         layout.addWidget(self.rows_table, 3)
@@ -199,6 +204,7 @@ class PreviewDialog(QDialog):
         layout.addWidget(self.mapping_table, 2)
         layout.addWidget(self.mapping_note)
         layout.addWidget(self.missing_label)
+        layout.addWidget(c.raise_limit_box)  # right under the reason it answers
         layout.addWidget(self.dry_run_box)
         layout.addWidget(self.status_label)
         layout.addWidget(self.buttons)
@@ -393,7 +399,7 @@ class PreviewDialog(QDialog):
         if blocking is not None:
             text = blocking.text(self._lang())
             if blocking.code == ErrorCode.FILE_TOO_LARGE:
-                text += "\n" + self.tr("Tick “Raise the size limit” above to import it all the same.")
+                text += "\n" + self.tr("Tick “Raise the size limit” below to import it all the same.")
             if blocking.code == ErrorCode.MISSING_REQUIRED_COLUMN:
                 return text  # the clerk fixes it in the mapping below; it says which
             return self.tr("Cannot queue: %1").replace("%1", text)
@@ -420,7 +426,10 @@ class PreviewDialog(QDialog):
         if sample is None:
             self.count_label.setText("")
             return
-        size = self.tr("%1 MB").replace("%1", f"{sample.size / MIB:.1f}")
+        if sample.size < MIB:
+            size = self.tr("%1 KB").replace("%1", f"{max(1, round(sample.size / 1024)):,}")
+        else:
+            size = self.tr("%1 MB").replace("%1", f"{sample.size / MIB:.1f}")
         if count is None:
             rows = self.tr("Counting the rows…")
         elif count.estimated:
