@@ -118,6 +118,60 @@ ZH: dict[tuple[str, str], str] = {
     ("TaskTexts", "The retention clean-up deleted this task's files."): "保留期清理已删除这个任务的文件。",
     ("TaskTexts", "GB18030 (Chinese Windows)"): "GB18030（中文 Windows）",
     ("TaskTexts", "UTF-8 with BOM (Excel)"): "UTF-8 带 BOM（Excel）",
+    # the preview's file choices and checks (issue 11)
+    ("FileChoices", "&Sheet:"): "工作表(&S)：",
+    ("FileChoices", "&Encoding:"): "编码(&E)：",
+    ("FileChoices", "&Separator:"): "分隔符(&P)：",
+    ("FileChoices", "&Dates such as %1:"): "像 %1 这样的日期(&D)：",
+    ("FileChoices", "Numbers use a decimal &comma (1 234,50 or 1.234,50)"):
+        "数字以逗号作小数点(&C)（1 234,50 或 1.234,50）",
+    ("FileChoices", "Raise the size &limit to %1 MB for this file"): "仅对这个文件把大小上限提高到 %1 MB(&L)",
+    ("FileChoices", "Sheet of the workbook"): "工作簿中的工作表",
+    ("FileChoices", "Encoding"): "编码",
+    ("FileChoices", "Separator between the fields"): "字段之间的分隔符",
+    ("FileChoices", "Order of day and month in the file's dates"): "文件中日期的日、月顺序",
+    ("FileChoices", "Comma (,)"): "逗号（,）",
+    ("FileChoices", "Semicolon (;)"): "分号（;）",
+    ("FileChoices", "Tab"): "制表符（Tab）",
+    ("FileChoices", "Vertical bar (|)"): "竖线（|）",
+    ("FileChoices", "Detected from the file"): "从文件自动识别",
+    ("FileChoices", "As the file's sep= line says: %1"): "按文件首行 sep= 的说明：%1",
+    ("FileChoices", "Detected: %1"): "自动识别：%1",
+    ("FileChoices", "Choose: the file does not say"): "请选择：文件里看不出来",
+    ("FileChoices", "Day first: %1 is %2"): "日在前：%1 即 %2",
+    ("FileChoices", "Month first: %1 is %2"): "月在前：%1 即 %2",
+    ("FileChoices", "Row %1 has the date %2, which can be read day first or month first, and the file does not show "
+                    "which: choose the order of its dates."):
+        "第 %1 行的日期 %2 既可以读作日在前，也可以读作月在前，文件里也看不出是哪一种：请选择这个文件的日期顺序。",
+    ("FileChoices", "Dates such as %1 are read %2, as row %3 (%4) shows."):
+        "像 %1 这样的日期按%2读取，第 %3 行（%4）表明了这一点。",
+    ("FileChoices", "day first"): "日在前",
+    ("FileChoices", "month first"): "月在前",
+    ("PreviewDialog", "Tick “Raise the size limit” below to import it all the same."):
+        "勾选下方的“提高大小上限”即可照常导入。",
+    ("PreviewDialog", "Cannot queue: %1"): "无法排队导入：%1",
+    ("PreviewDialog", "Choose how the file writes its dates (day first or month first) before queueing."):
+        "排队前请选择这个文件的日期写法（日在前还是月在前）。",
+    ("PreviewDialog", "%1 of the first %2 rows would fail: hover a red cell for the reason. They go to the error file; "
+                      "the other rows import."):
+        "前 %2 行中有 %1 行会失败：把鼠标停在红色单元格上可看原因。这些行会写入错误文件，其余的行照常导入。",
+    ("PreviewDialog", "The first %1 rows pass every check."): "前 %1 行全部通过检查。",
+    ("PreviewDialog", "%1 MB"): "%1 MB",
+    ("PreviewDialog", "%1 KB"): "%1 KB",
+    ("PreviewDialog", "Counting the rows…"): "正在统计行数…",
+    ("PreviewDialog", "About %1 rows"): "约 %1 行",
+    ("PreviewDialog", "%1 rows"): "%1 行",
+    ("PreviewDialog", "First rows as they will be read and checked:"): "前几行（按导入时的方式读取并检查）：",
+    ("PreviewDialog", "This row has problems: hover its red cells"): "这一行有问题：把鼠标停在红色单元格上可看原因",
+    ("PreviewDialog", "Fills the column %1"): "填入“%1”列",
+    ("PreviewDialog", "Not used: the header “%1” already fills the column %2"): "未使用：表头“%1”已经填入“%2”列",
+    ("PreviewDialog", "“%1” is not used: the header “%2” already fills the column %3"):
+        "“%1”未使用：表头“%2”已经填入“%3”列",
+    ("PreviewDialog", "Ignored: no column of this type"): "忽略：不是该导入类型的列",
+    ("TaskActions", "This error file is unchanged since BatchDesk wrote it: its rows would fail again. Correct the "
+                    "cells its last columns name, save the file, then re-import it."):
+        "这个错误文件自 BatchDesk 写出后还没有改过：直接导入这些行还会失败。"
+        "请按最后几列说明的原因改正单元格，保存后再导入。",
 }  # fmt: skip
 
 Messages = list[tuple[str, list[str]]]  # (context, sources in code order)

@@ -21,6 +21,7 @@ from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import SubmitResult, TaskRecord
 from desktop_app.domain.viewer import Viewer
 from desktop_app.imports.options import ImportOptions
+from desktop_app.imports.regional import DateOrder
 from desktop_app.store import admins
 from desktop_app.tasks.submit import current_user
 
@@ -60,6 +61,9 @@ def import_request(args: argparse.Namespace) -> ImportOptions:
         max_file_mb=args.max_file_mb or 0,
         batch_size=args.batch_size or 0,
         repairs=args.repairs,
+        date_order=DateOrder(args.date_order) if args.date_order else None,
+        delimiter=args.delimiter,
+        decimal_comma=bool(args.decimal_comma),
     )
 
 

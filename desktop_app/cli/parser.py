@@ -32,6 +32,17 @@ def _positive(text: str) -> int:
     return value
 
 
+# --delimiter's words for the characters a shell makes awkward to type
+DELIMITER_WORDS = {"comma": ",", "semicolon": ";", "tab": "\t", "pipe": "|", ",": ",", ";": ";", "\t": "\t", "|": "|"}
+
+
+def _delimiter(text: str) -> str:
+    value = DELIMITER_WORDS.get(text.lower()) or DELIMITER_WORDS.get(text.encode().decode("unicode_escape"))
+    if value is None:
+        raise argparse.ArgumentTypeError(f"must be comma, semicolon, tab or pipe (or , ; |), not {text!r}")
+    return value
+
+
 def _common(p: argparse.ArgumentParser) -> None:
     # SUPPRESS: a value given before the command name must not be reset by the subcommand's default.
     where = p.add_mutually_exclusive_group()
@@ -61,6 +72,14 @@ def _file_task(p: argparse.ArgumentParser) -> None:
                    "upsert: add new and update existing (default insert)")  # fmt: skip
     p.add_argument("--blank", choices=("keep", "clear"), default="keep",
                    help="update/upsert: a blank cell keeps the stored value (keep) or empties it (clear)")  # fmt: skip
+    p.add_argument("--date-order", choices=("dmy", "mdy"),
+                   help="how the file writes day/month dates such as 03/05/2024: dmy (3 May) or mdy (March 5); "
+                   "without it, such a date that reads both ways is a row error (ambiguous_date)")  # fmt: skip
+    p.add_argument("--delimiter", type=_delimiter, metavar="D",
+                   help="a CSV's field separator: comma, semicolon, tab or pipe (default: the file's sep= line, "
+                   "else detected)")  # fmt: skip
+    p.add_argument("--decimal-comma", action="store_true",
+                   help="the file writes numbers with a decimal comma (1 234,50 or 1.234,50)")  # fmt: skip
     _common(p)
 
 

@@ -33,6 +33,7 @@ class ErrorCode(StrEnum):
     TOO_LONG = "too_long"
     NOT_IN_ENUM = "not_in_enum"
     INVALID_DATE = "invalid_date"
+    AMBIGUOUS_DATE = "ambiguous_date"
     INVALID_NUMBER = "invalid_number"
     OUT_OF_RANGE = "out_of_range"
     COLUMN_COUNT_MISMATCH = "column_count_mismatch"
@@ -77,8 +78,8 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
         "The file's text encoding could not be recognised; save it as UTF-8 CSV and import again",
     ),
     ErrorCode.UNSUPPORTED_FORMAT: (
-        "不支持的文件格式“{suffix}”，请使用 .csv、.xlsx 或 .xls 文件",
-        'Unsupported file format "{suffix}"; use a .csv, .xlsx or .xls file',
+        "不支持的文件格式“{suffix}”，请使用 .csv（或 Excel 另存的 .txt 文本）、.xlsx 或 .xls 文件",
+        'Unsupported file format "{suffix}"; use a .csv (or a .txt text file saved by Excel), .xlsx or .xls file',
     ),
     ErrorCode.CORRUPT_FILE: (
         "文件已损坏或不是有效的 Excel 文件，无法打开",
@@ -136,6 +137,12 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
     ErrorCode.INVALID_DATE: (
         "{column}“{value}”不是有效日期，应为 YYYY-MM-DD 或 YYYY/MM/DD{time}",
         '{column} "{value}" is not a valid date; use YYYY-MM-DD or YYYY/MM/DD{time}',
+    ),
+    ErrorCode.AMBIGUOUS_DATE: (
+        "{column}“{value}”分不清日和月：可能是 {day_first}，也可能是 {month_first}；"
+        "请在预览里选择日期顺序，或写成 YYYY-MM-DD",
+        '{column} "{value}" could be {day_first} (day first) or {month_first} (month first): choose the date '
+        "order in the preview (--date-order dmy or mdy), or write YYYY-MM-DD",
     ),
     ErrorCode.INVALID_NUMBER: (
         "{column}“{value}”不是有效数字（最多 {scale} 位小数）",

@@ -1,4 +1,10 @@
-"""The error CSV: every bad row with its row number, original cells and plain reasons; itself importable."""
+"""The error CSV: every bad row with its row number, original cells and plain reasons; itself importable.
+
+Its own columns (row number, codes, reasons) are named in the desk's language; a re-import knows them in
+either. The error CSV of a repair (an error CSV, fixed and imported again) keeps one row-number column,
+the row in the clerk's original file, the original columns once, and only the new codes and reasons.
+Every cell written is neutralised against formula injection, the header's too.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +12,13 @@ import csv
 import os
 import re
 import shutil
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from desktop_app.domain.errors import Lang
+from desktop_app.domain.task import TaskRecord
 from desktop_app.imports.readers import Cell, cell_to_text
 from desktop_app.tasks.context import TaskContext
 from desktop_app.tasks.result_paths import owned, task_folder
@@ -17,7 +26,15 @@ from desktop_app.tasks.result_paths import owned, task_folder
 ROW_COLUMN = "行号"
 CODES_COLUMN = "错误代码"
 REASONS_COLUMN = "错误原因"
-MARKER_COLUMNS = frozenset({ROW_COLUMN, CODES_COLUMN, REASONS_COLUMN})
+# lang -> (row number, codes, reasons): the words of the error CSV's own columns
+MARKERS: Mapping[str, tuple[str, str, str]] = {
+    "zh": (ROW_COLUMN, CODES_COLUMN, REASONS_COLUMN),
+    "en": ("Row number", "Error codes", "Error reasons"),
+}
+ROW_COLUMNS = frozenset(words[0] for words in MARKERS.values())
+CODES_COLUMNS = frozenset(words[1] for words in MARKERS.values())
+REASONS_COLUMNS = frozenset(words[2] for words in MARKERS.values())
+MARKER_COLUMNS = ROW_COLUMNS | CODES_COLUMNS | REASONS_COLUMNS
 # OWASP CSV injection: a spreadsheet runs cells that start with these.
 DANGEROUS = ("=", "+", "-", "@", "\t", "\r")
 BOM = "\ufeff"
@@ -35,9 +52,35 @@ def restore(text: str) -> str:
     return text
 
 
+def _bare(header_cell: str) -> str:
+    return header_cell.strip().lstrip(BOM).strip()
+
+
 def is_error_csv_header(header: Sequence[str]) -> bool:
-    folded = {h.strip().lstrip(BOM) for h in header}
-    return {ROW_COLUMN, CODES_COLUMN} <= folded
+    """A header with a row-number and a codes column, in either language: one of our error CSVs."""
+    folded = {_bare(h) for h in header}
+    return bool(folded & ROW_COLUMNS) and bool(folded & CODES_COLUMNS)
+
+
+@dataclass(frozen=True)
+class ErrorLayout:
+    """Where an error CSV's cells come from: the source columns kept (all of them, or for a repair all but
+    its row-number, codes and reasons columns) and, for a repair, the column holding the original row."""
+
+    header: tuple[str, ...]  # the source columns written, as the source names them
+    keep: tuple[int, ...]  # their positions in a source row
+    width: int  # the source header's width: cells beyond it are a long row's extra cells
+    row_at: int | None = None  # a repair: the position of the source's row-number column
+
+    @classmethod
+    def of(cls, header: Sequence[str]) -> ErrorLayout:
+        texts = tuple(str(h) for h in header)
+        if not is_error_csv_header(texts):
+            return cls(texts, tuple(range(len(texts))), len(texts))
+        bare = [_bare(h) for h in texts]
+        row_at = next(i for i, h in enumerate(bare) if h in ROW_COLUMNS)
+        keep = tuple(i for i, h in enumerate(bare) if h not in MARKER_COLUMNS)
+        return cls(tuple(texts[i] for i in keep), keep, len(texts), row_at)
 
 
 def repaired_task_from_name(path: Path) -> str | None:
@@ -53,9 +96,10 @@ class ErrorCsvWriter:
     the checkpoint, and a resumed import truncates back to it, so a crash never duplicates a line.
     """
 
-    def __init__(self, path: Path, header: Sequence[str], *, resume_at: int | None = None) -> None:
+    def __init__(self, path: Path, header: Sequence[str], *, resume_at: int | None = None, lang: Lang = "zh") -> None:
         self.path = path
-        self.width = len(header)
+        self.layout = ErrorLayout.of(header)
+        self.width = len(self.layout.keep)
         self.rows_written = 0
         # True when a resume found the earlier rows gone (the file deleted, or cut short by a power
         # loss): the rows after the checkpoint still get named, and the summary says what is missing.
@@ -68,16 +112,23 @@ class ErrorCsvWriter:
         else:
             self._handle = path.open("w", encoding="utf-8", newline="")
             self._handle.write(BOM)
-            csv.writer(self._handle).writerow([ROW_COLUMN, *header, CODES_COLUMN, REASONS_COLUMN])
+            row_word, codes_word, reasons_word = MARKERS[lang]
+            own = [neutralise(h) for h in self.layout.header]
+            csv.writer(self._handle).writerow([row_word, *own, codes_word, reasons_word])
         self._writer = csv.writer(self._handle)
 
     def write(self, row_number: int, cells: Sequence[Cell], codes: Sequence[str], reasons: Sequence[str]) -> None:
+        """One failed row; ``row_number`` is its row in the file read (a repair writes the original's)."""
         texts = [neutralise(cell_to_text(c)) for c in cells]
+        layout = self.layout
+        number: int | str = row_number
+        if layout.row_at is not None:  # a repair: the row in the clerk's first file, as the error CSV said
+            number = texts[layout.row_at].strip() if layout.row_at < len(texts) else ""
         # Codes and reasons stay under their headings: a short row is padded, a long row's extra
         # cells follow the reasons (kept, so nothing the clerk typed is lost).
-        own, extra = texts[: self.width], texts[self.width :]
-        own += [""] * (self.width - len(own))
-        self._writer.writerow([row_number, *own, ";".join(codes), neutralise(";".join(reasons)), *extra])
+        own = [texts[i] if i < len(texts) else "" for i in layout.keep]
+        extra = texts[layout.width :]
+        self._writer.writerow([number, *own, ";".join(codes), neutralise(";".join(reasons)), *extra])
         self.rows_written += 1
 
     def size(self) -> int:
@@ -111,4 +162,37 @@ def keep_error_rows(ctx: TaskContext) -> dict[str, Any]:
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / f"{ctx.task.task_no}-errors.csv"
     shutil.move(str(work), target)
-    return {"error_csv": str(target)}
+    return {"error_csv": str(target), WRITTEN: fingerprint(target)}
+
+
+WRITTEN = "error_csv_written"
+"""The summary's [size, mtime_ns] of the error CSV as handed over, where no summary.json follows it."""
+
+
+def fingerprint(path: Path) -> list[int]:
+    stat = path.stat()
+    return [stat.st_size, stat.st_mtime_ns]
+
+
+def looks_unedited(record: TaskRecord) -> bool:
+    """Whether the task's error CSV is still as BatchDesk wrote it (a re-import of it would fail the
+    same rows again). Its size and time as handed over where the task kept them; else not newer than
+    the summary.json written right after it (the same folder, the same clock). False when it cannot
+    tell, or the file is gone."""
+    if not record.error_csv:
+        return False
+    path = Path(record.error_csv)
+    try:
+        now = fingerprint(path)
+    except OSError:
+        return False
+    written = record.summary.get(WRITTEN)
+    if isinstance(written, list) and len(written) == 2:
+        return now == [int(v) for v in written]
+    summary = Path(record.result_path) if record.result_path else None
+    if summary is None or summary.name != "summary.json" or summary.parent != path.parent:
+        return False
+    try:
+        return now[1] <= summary.stat().st_mtime_ns
+    except OSError:
+        return False

@@ -3,9 +3,9 @@
 Header texts are compared trimmed, without a BOM, NFKC-folded and case-insensitively against each
 column's aliases; column order is free. A header naming no column is ignored and listed in
 ``HeaderMapping.unknown`` (a warning, never an error); so is a header naming a column an earlier
-header already took (the first wins). Blank header cells are ignored silently. A required column
-that no header names is listed in ``missing_required``; the pipeline then fails the file with
-``missing_required_column``.
+header already took (the first wins; ``HeaderMapping.taken_by`` says which header fills it). Blank
+header cells are ignored silently. A required column that no header names is listed in
+``missing_required``; the pipeline then fails the file with ``missing_required_column``.
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ class HeaderMapping:
     unknown: tuple[str, ...]  # original texts of the headers that are ignored
     missing_required: tuple[str, ...]  # keys of required columns no header names, in type order
     width: int  # number of cells in the header row
+    # position of an ignored header naming a column another header fills -> that header's position
+    taken_by: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}), hash=False)
 
     @property
     def ok(self) -> bool:
@@ -63,6 +65,7 @@ def map_header(
 
     index_by_key: dict[str, int] = {}
     unknown: list[tuple[int, str]] = []
+    taken_by: dict[int, int] = {}
     overridden = [f in chosen for f in folded]
     # pass 1: the clerk's choices; pass 2: aliases for the other headers
     for pass_overrides in (True, False):
@@ -74,6 +77,8 @@ def map_header(
                 index_by_key[key] = i
             else:
                 unknown.append((i, texts[i]))
+                if key:
+                    taken_by[i] = index_by_key[key]
     unknown_sorted = tuple(text for _, text in sorted(unknown))
     missing = tuple(c.key for c in import_type.columns if c.required and c.key not in index_by_key)
     ordered = dict(sorted(index_by_key.items(), key=lambda kv: kv[1]))
@@ -82,6 +87,7 @@ def map_header(
         unknown=unknown_sorted,
         missing_required=missing,
         width=len(texts),
+        taken_by=MappingProxyType(taken_by),
     )
 
 

@@ -40,15 +40,48 @@ Column settings::
     hint_en
 
     kind "text":       pattern (Python regex, matched against the whole value; \\d \\w \\s are ASCII),
-                       min_length, max_length (characters, after normalising). Stored as
-                       VARCHAR(max_length), TEXT without one (VARCHAR(255) for a key column)
+                       min_length, max_length (characters, after normalising and cleaning). Stored as
+                       VARCHAR(max_length), TEXT without one (VARCHAR(255) for a key column).
+                       drop_chars: characters removed anywhere before the checks, e.g. " -" so that
+                       139 1234 5678 and 139-1234-5678 store 13912345678; strip_prefixes: a list of
+                       prefixes of which one (the longest that matches) is removed after that, e.g.
+                       ["+86", "0086"] so that +86 139 1234 5678 stores 13912345678 too. The cleaned
+                       value is what is checked and stored; a cell cleaned to nothing is pattern_mismatch
     kind "integer":    integer_min, integer_max (inclusive): an optional sign and digits (after
-                       NFKC), or a whole-valued Excel number; stored as BIGINT
+                       NFKC), or a whole-valued Excel number; stored as BIGINT.
+                       thousands = true: digits may be grouped by thousands, 1,000 (1.000 or 1 000 in
+                       a file declared with a decimal comma)
     kind "decimal":    decimal_scale (max decimal places, required), decimal_min, decimal_max
-                       (numbers or decimal strings; inclusive); stored as NUMERIC
-    kind "date":       YYYY-MM-DD or YYYY/MM/DD (month/day 1 or 2 digits) or a date cell
+                       (numbers or decimal strings; inclusive); stored as NUMERIC.
+                       thousands = true: 1,234,567.50 (with a decimal comma: 1.234.567,50 or
+                       1 234 567,50; the groups must be of three digits). currency: signs allowed once,
+                       before the number (after a minus) or after it, e.g. ["¥", "￥", "元"]: ¥1,234.50
+                       and ￥1,234.50 are 1234.50. percent = true: 50% is stored as its fraction, 0.5
+                       (as Excel stores a percentage cell), so decimal_scale, decimal_min and decimal_max
+                       speak of the fraction (12.5% needs decimal_scale = 3) and a number without % is
+                       taken as written (0.5 is 0.5, 50 is 50). A file declared with a decimal comma
+                       (the task's decimal_comma, --decimal-comma) writes 1234,50 in every decimal
+                       column; then 1234.50 is invalid_number unless thousands makes it 123450
+    kind "date":       YYYY-MM-DD or YYYY/MM/DD (month/day 1 or 2 digits) or a date cell, and the
+                       spellings listed in date_formats:
+                         "chinese"       2024年3月5日
+                         "dots"          2024.3.5
+                         "compact"       20240305 (exactly 8 digits)
+                         "midnight"      any accepted date followed by 0:00 or 0:00:00, as Excel
+                                         writes a date cell as text (2024-3-5 0:00:00); another time
+                                         stays invalid_date (a date column would lose it)
+                         "excel_serial"  an Excel date serial of five digits in a text cell (45356 is
+                                         2024-03-05; 10000..99999 is 1927..2173; a number cell stays
+                                         invalid_date, and so does a shorter number such as a year)
+                         "day_month"     03/05/2024, 3-5-2024, 3.5.2024: day and month before a four-digit
+                                         year, read in the order the file declares (the task's
+                                         date_order, --date-order dmy|mdy); without one, a value that
+                                         reads both ways is ambiguous_date, never guessed (25/05/2024
+                                         has one reading and is taken so)
+                       e.g. date_formats = ["chinese", "dots", "compact", "midnight", "excel_serial"]
     kind "datetime":   a date form, a space or T, then H:MM or HH:MM:SS (a date alone is midnight),
-                       or an Excel date/time cell
+                       or an Excel date/time cell; date_formats as for a date (not "midnight", as a
+                       datetime takes any time; an "excel_serial" may carry the time as its fraction)
     kind "boolean":    是/否, 真/假, Y/N, yes/no, true/false, 1/0 (case-insensitive) or an Excel
                        TRUE/FALSE cell
     kind "enum":       enum = { input = stored, ... } (inputs match case-insensitively); stored as
@@ -163,6 +196,13 @@ class ColumnSpec:
     reference_target: str | None = None
     hint_zh: str = ""
     hint_en: str = ""
+    # regional spellings (desktop_app.imports.regional)
+    date_formats: tuple[str, ...] = ()
+    thousands: bool = False
+    currency: tuple[str, ...] = ()
+    percent: bool = False
+    drop_chars: str = ""
+    strip_prefixes: tuple[str, ...] = ()
 
     def label(self, lang: str) -> str:
         return self.label_zh if lang == "zh" else self.label_en

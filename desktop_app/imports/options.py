@@ -8,6 +8,8 @@ from typing import Any
 
 from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.modes import BlankPolicy, ImportMode
+from desktop_app.imports.readers.csv_sniff import DELIMITERS
+from desktop_app.imports.regional import DateOrder, FileConventions
 
 # Parameters the submission adds from the file itself; a resubmission must not carry the old values.
 FILE_FACTS = ("file_sha256", "file_size", "file_mtime_ns")
@@ -30,6 +32,23 @@ class ImportOptions:
     repairs: str | None = None
     header_overrides: dict[str, str] = field(default_factory=dict)
     sheet: str | None = None
+    # how the file writes what its columns leave open (the preview asks; --date-order, --delimiter,
+    # --decimal-comma): None / False is "not declared" (a day/month date that reads both ways fails
+    # as ambiguous_date; the delimiter is sniffed; the decimal mark is the point)
+    date_order: DateOrder | None = None
+    delimiter: str | None = None
+    decimal_comma: bool = False
+
+    def __post_init__(self) -> None:
+        if self.delimiter is not None and self.delimiter not in DELIMITERS:
+            raise ValueError(f"delimiter must be one of {', '.join(map(repr, DELIMITERS))}, not {self.delimiter!r}")
+        if self.date_order is not None:
+            object.__setattr__(self, "date_order", DateOrder(self.date_order))
+
+    @property
+    def conventions(self) -> FileConventions:
+        """The file's declared day/month order and decimal mark, for the validator."""
+        return FileConventions(date_order=self.date_order, decimal_comma=self.decimal_comma)
 
     @classmethod
     def from_params(
@@ -49,6 +68,9 @@ class ImportOptions:
                 repairs=params.get("repairs") or None,
                 header_overrides=dict(params.get("header_overrides") or {}),
                 sheet=params.get("sheet") or None,
+                date_order=DateOrder(params["date_order"]) if params.get("date_order") else None,
+                delimiter=params.get("delimiter") or None,
+                decimal_comma=bool(params.get("decimal_comma", False)),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise PermanentError(ErrorCode.INVALID_PARAMS, detail=str(exc)) from exc
@@ -62,6 +84,7 @@ class ImportOptions:
         out["mode"] = self.mode.value
         out["blank"] = self.blank.value
         out["header_overrides"] = dict(self.header_overrides)
+        out["date_order"] = self.date_order.value if self.date_order is not None else None
         return out
 
     def but(self, **changes: Any) -> ImportOptions:

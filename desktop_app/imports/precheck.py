@@ -40,12 +40,21 @@ def open_source(options: ImportOptions, params: dict[str, Any], *, resuming: boo
         # Edited in Excel while queued, or between a stop and the resume: the checkpoint's row
         # numbers and the idempotency key speak of other bytes.
         raise PermanentError(ErrorCode.FILE_CHANGED, path=str(path))
-    size = path.stat().st_size
-    if size > options.max_file_mb * MIB:
-        raise PermanentError(ErrorCode.FILE_TOO_LARGE, size_mb=f"{size / MIB:.1f}", limit_mb=options.max_file_mb)
+    problem = size_problem(path, options.max_file_mb)
+    if problem is not None:
+        raise problem
     # The readers bound what they unpack by the same limit (a zip bomb fails before it fills memory).
     limits = ReadLimits(max_file_mb=options.max_file_mb)
-    return open_table(path, encoding=options.encoding, sheet=options.sheet, limits=limits)
+    return open_table(path, encoding=options.encoding, sheet=options.sheet, limits=limits,
+                      delimiter=options.delimiter)  # fmt: skip
+
+
+def size_problem(path: Path, max_file_mb: int) -> PermanentError | None:
+    """FILE_TOO_LARGE when the file is over the limit (the preview asks the same before queueing)."""
+    size = path.stat().st_size
+    if size > max_file_mb * MIB:
+        return PermanentError(ErrorCode.FILE_TOO_LARGE, size_mb=f"{size / MIB:.1f}", limit_mb=max_file_mb)
+    return None
 
 
 def file_changed(path: Path, params: dict[str, Any], *, full: bool) -> bool:
@@ -60,9 +69,9 @@ def file_changed(path: Path, params: dict[str, Any], *, full: bool) -> bool:
     return bool(expected and full and file_sha256(path) != expected)
 
 
-def check_header(reader: TableReader, itype: ImportType, options: ImportOptions, lang: Lang) -> CheckedFile:
-    """Header and the first rows before anything is written."""
-    header = tuple(reader.header)
+def check_mapping(header: tuple[str, ...], itype: ImportType, options: ImportOptions, lang: Lang) -> HeaderMapping:
+    """The header mapped onto the type: EMPTY_FILE for a blank header, MISSING_REQUIRED_COLUMN for a
+    column the mode needs and no header names (the preview asks the same as the clerk maps)."""
     if not any(h.strip() for h in header):
         raise PermanentError(ErrorCode.EMPTY_FILE)
     mapping = map_header(itype, header, options.header_overrides or None)
@@ -72,20 +81,31 @@ def check_header(reader: TableReader, itype: ImportType, options: ImportOptions,
     if missing:
         labels = "、".join(itype.column(k).label(lang) for k in missing)
         raise PermanentError(ErrorCode.MISSING_REQUIRED_COLUMN, column=labels)
+    return mapping
+
+
+def may_hold_neutralised(header: tuple[str, ...], itype: ImportType, fmt: str) -> bool:
+    """Cells neutralised against CSV injection come back as typed: in our error CSVs and in our
+    exports (which use exactly the type's first header names); only CSV cells are neutralised (XLSX
+    cells are typed as text)."""
+    canonical = tuple(h.strip().lstrip(error_csv.BOM) for h in header) == itype.headers
+    return (canonical or error_csv.is_error_csv_header(header)) and fmt == "csv"
+
+
+def check_header(reader: TableReader, itype: ImportType, options: ImportOptions, lang: Lang) -> CheckedFile:
+    """Header and the first rows before anything is written."""
+    header = tuple(reader.header)
+    mapping = check_mapping(header, itype, options, lang)
     for _ in zip(range(PRECHECK_ROWS), reader.rows(), strict=False):
         pass  # decoding and parsing problems of the first rows surface here, before any write
-    # Cells neutralised against CSV injection come back as typed: in our error CSVs and in our
-    # exports (which use exactly the type's first header names).
-    canonical = tuple(h.strip().lstrip(error_csv.BOM) for h in header) == itype.headers
     is_csv = reader.format == "csv"
-    restore = (
-        (canonical or error_csv.is_error_csv_header(header))
-        and is_csv  # only CSV cells are neutralised (XLSX cells are typed as text)
-        and holds_neutralised_cells(options.file, reader.encoding)  # else restoring costs for nothing
-    )
+    restore = may_hold_neutralised(header, itype, reader.format) and holds_neutralised_cells(
+        options.file, reader.encoding
+    )  # else restoring costs for nothing
     # XML cannot hold a NUL; a CSV says by a byte scan; an .xls may.
     nul_free = reader.format == "xlsx" or (is_csv and not holds_nul(options.file, reader.encoding))
-    validator = compile_validator(itype, mapping, blanks_keep=options.mode.updates, nul_free=nul_free)
+    validator = compile_validator(itype, mapping, blanks_keep=options.mode.updates, nul_free=nul_free,
+                                  conventions=options.conventions)  # fmt: skip
     return CheckedFile(mapping, validator, restore)
 
 
@@ -100,8 +120,13 @@ def count_rows(reader: TableReader, options: ImportOptions) -> int:
     if bound is not None and bound <= options.max_rows:
         return bound
     rows = reader.count_rows(limit=options.max_rows)
-    if rows > options.max_rows:
-        raise PermanentError(ErrorCode.TOO_MANY_ROWS, limit=options.max_rows)
+    check_row_count(rows, options.max_rows)
+    return rows
+
+
+def check_row_count(rows: int, max_rows: int) -> None:
+    """TOO_MANY_ROWS over the limit, EMPTY_FILE without a data row (the preview asks the same of its count)."""
+    if rows > max_rows:
+        raise PermanentError(ErrorCode.TOO_MANY_ROWS, limit=max_rows)
     if rows == 0:
         raise PermanentError(ErrorCode.EMPTY_FILE)
-    return rows

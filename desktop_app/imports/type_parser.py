@@ -25,6 +25,7 @@ from desktop_app.imports.import_type import (
     fold_header,
     fold_value,
 )
+from desktop_app.imports.regional import DATE_FORMS, DateForm
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _TABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?")
@@ -34,11 +35,11 @@ _COMMON = frozenset(
     {"key", "label_zh", "label_en", "aliases", "required", "normalize", "kind", "default", "hint_zh", "hint_en"}
 )
 _PER_KIND: Final[Mapping[str, frozenset[str]]] = {
-    Kind.TEXT: frozenset({"pattern", "min_length", "max_length"}),
-    Kind.INTEGER: frozenset({"integer_min", "integer_max"}),
-    Kind.DECIMAL: frozenset({"decimal_scale", "decimal_min", "decimal_max"}),
-    Kind.DATE: frozenset(),
-    Kind.DATETIME: frozenset(),
+    Kind.TEXT: frozenset({"pattern", "min_length", "max_length", "drop_chars", "strip_prefixes"}),
+    Kind.INTEGER: frozenset({"integer_min", "integer_max", "thousands"}),
+    Kind.DECIMAL: frozenset({"decimal_scale", "decimal_min", "decimal_max", "thousands", "currency", "percent"}),
+    Kind.DATE: frozenset({"date_formats"}),
+    Kind.DATETIME: frozenset({"date_formats"}),
     Kind.BOOLEAN: frozenset(),
     Kind.ENUM: frozenset({"enum"}),
     Kind.REFERENCE: frozenset({"reference_table", "reference_column", "reference_target", "min_length", "max_length"}),
@@ -277,6 +278,7 @@ class _Parser:
             reference_column = self.identifier(raw, "reference_column", where)
             reference_target = self.identifier(raw, "reference_target", where)
 
+        regional = self.regional(raw, kind, where)
         spec = ColumnSpec(
             key=key,
             label_zh=label_zh,
@@ -301,12 +303,59 @@ class _Parser:
             reference_target=reference_target,
             hint_zh=hint_zh,
             hint_en=hint_en,
+            **regional,
         )
         if default is not None:
             self.check_default(spec, default, where)
         return spec
 
+    def regional(self, raw: Mapping[str, Any], kind: str, where: str) -> dict[str, Any]:
+        """The regional spellings a column accepts (desktop_app.imports.regional), checked."""
+        found: dict[str, Any] = {}
+        forms = self.strings(raw, "date_formats", where)
+        for form in forms:
+            if form not in DATE_FORMS:
+                raise self.fail(
+                    where, f"unknown date format {form!r} in 'date_formats' (known: {', '.join(DATE_FORMS)})"
+                )
+            if form == DateForm.MIDNIGHT and kind == Kind.DATETIME:
+                raise self.fail(where, "'midnight' is for date columns: a datetime column takes any time already")
+        if forms:
+            found["date_formats"] = forms
+        for name in ("thousands", "percent"):
+            value = raw.get(name, False)
+            if not isinstance(value, bool):
+                raise self.fail(where, f"{name!r} must be true or false, not {value!r}")
+            if value:
+                found[name] = True
+        currency = self.strings(raw, "currency", where)
+        for sign in currency:
+            if any(c.isdigit() or c.isspace() or c in "+-.,%" for c in sign):
+                raise self.fail(where, f"currency sign {sign!r} must not hold digits, spaces or + - . , %")
+        if currency:
+            found["currency"] = currency
+        drop = raw.get("drop_chars")
+        if drop is not None:
+            if not isinstance(drop, str) or not drop:
+                raise self.fail(where, f"'drop_chars' must be a non-empty string of characters, not {drop!r}")
+            found["drop_chars"] = drop
+        prefixes = self.strings(raw, "strip_prefixes", where)
+        if prefixes:
+            found["strip_prefixes"] = prefixes
+        return found
+
     # -- setting helpers --------------------------------------------------------------------------
+
+    def strings(self, raw: Mapping[str, Any], name: str, where: str) -> tuple[str, ...]:
+        """An optional non-empty list of distinct non-empty strings; () when the setting is absent."""
+        value = raw.get(name)
+        if value is None:
+            return ()
+        if not isinstance(value, list) or not value or not all(isinstance(v, str) and v for v in value):
+            raise self.fail(where, f"{name!r} must be a non-empty list of non-empty strings, not {value!r}")
+        if len(set(value)) != len(value):
+            raise self.fail(where, f"{name!r} lists a value twice: {value!r}")
+        return tuple(value)
 
     def text(self, raw: Mapping[str, Any], name: str, where: str, *, optional: bool = False) -> str:
         value = raw.get(name)

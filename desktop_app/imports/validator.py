@@ -31,6 +31,10 @@ Decisions:
 * a ``datetime`` cell in a date column gives its date part; a date cell in a datetime column is midnight.
 * a cell holding a NUL character is ``invalid_character`` whatever its column's kind (PostgreSQL cannot
   store one; the row fails alone instead of the whole batch).
+* regional spellings (a column's ``date_formats``, ``thousands``, ``currency``, ``percent``,
+  ``drop_chars``, ``strip_prefixes``; the file's ``date_order`` and decimal comma) are the full checkers'
+  (:mod:`desktop_app.imports.regional`); the fast path takes none of them, and in a decimal-comma file
+  its decimal test splits on the comma instead of the point.
 * in update and upsert modes (``blanks_keep``) a blank cell is :data:`BLANK` (keep the stored value,
   or clear it with ``--blank clear``) and a column the file lacks is :data:`ABSENT`, required or not:
   the writer decides, per row, what they mean (a row that would be inserted needs its required cells).
@@ -51,6 +55,18 @@ from desktop_app.domain.errors import ErrorCode, Lang, message
 from desktop_app.imports.header import HeaderMapping
 from desktop_app.imports.import_type import PATTERN_FLAGS, ColumnSpec, ImportType, normalize_text
 from desktop_app.imports.readers.cells import cell_to_text
+from desktop_app.imports.regional import (
+    PLAIN,
+    Ambiguous,
+    FileConventions,
+    date_reader,
+    datetime_reader,
+    decimal_reader,
+    drop_set,
+    integer_reader,
+    prefix_list,
+    text_cleaner,
+)
 
 __all__ = [
     "ABSENT",
@@ -182,14 +198,15 @@ def empty_value(spec: ColumnSpec) -> object:
     return value
 
 
-def column_checker(spec: ColumnSpec) -> Full:
+def column_checker(spec: ColumnSpec, conventions: FileConventions = PLAIN) -> Full:
     """The authoritative check of one cell of this column: (value, None) or (None, error)."""
-    return _compile_full(spec)
+    return _compile_full(spec, conventions=conventions)
 
 
-def _compile_full(spec: ColumnSpec, blank: object = None) -> Full:
+def _compile_full(spec: ColumnSpec, blank: object = None, conventions: FileConventions = PLAIN) -> Full:
     """The column's full checker. ``blank`` (BLANK in update/upsert modes) is what an empty cell
-    gives instead of required_missing or the default; None: the usual rules."""
+    gives instead of required_missing or the default; None: the usual rules. ``conventions``: the
+    file's day/month order and decimal mark (a default is always read as the type file writes it)."""
     key = spec.key
     norm = spec.normalize
     required = spec.required
@@ -216,13 +233,15 @@ def _compile_full(spec: ColumnSpec, blank: object = None) -> Full:
             return None, RowError(missing, key, raw, {})
         return empty, None
 
-    check = _KIND_CHECKERS[kind](spec, prepare, err, on_empty)
+    check = _KIND_CHECKERS[kind](spec, prepare, err, on_empty, conventions)
 
     def full(cell: Cell) -> tuple[object, RowError | None]:
         if isinstance(cell, str) and "\x00" in cell:
             return err(ErrorCode.INVALID_CHARACTER, cell.replace("\x00", "\\0"))
         return check(cell)
 
+    if empty is _Pending and conventions != PLAIN:
+        empty = empty_value(spec)  # "1.5" in the type file, whatever the file's decimal mark
     if empty is _Pending:
         value, error = check(spec.default)
         if error is not None:
@@ -240,17 +259,23 @@ _Pending: Final = _PendingType()
 _Prepare = Callable[[Cell], tuple[str, str]]
 _Err = Callable[..., tuple[object, RowError]]
 _OnEmpty = Callable[[str], tuple[object, "RowError | None"]]
+_Conv = FileConventions
 
 
-def _text_checker(spec: ColumnSpec, prepare: _Prepare, err: _Err, on_empty: _OnEmpty) -> Full:
+def _text_checker(spec: ColumnSpec, prepare: _Prepare, err: _Err, on_empty: _OnEmpty, conv: _Conv) -> Full:
     lo = spec.min_length
     hi = spec.max_length
     match = re.compile(spec.pattern, PATTERN_FLAGS).fullmatch if spec.pattern is not None else None
+    clean = text_cleaner(spec.drop_chars, spec.strip_prefixes)
 
     def full_text(cell: Cell) -> tuple[object, RowError | None]:
         raw, s = prepare(cell)
         if not s:
             return on_empty(raw)
+        if clean is not None:
+            s = clean(s)
+            if not s:  # "-" in a column that drops "-": no value, and not a blank cell either
+                return err(ErrorCode.PATTERN_MISMATCH, raw)
         if hi is not None and len(s) > hi:
             return err(ErrorCode.TOO_LONG, raw, max=hi)
         if lo is not None and len(s) < lo:
@@ -262,7 +287,7 @@ def _text_checker(spec: ColumnSpec, prepare: _Prepare, err: _Err, on_empty: _OnE
     return full_text
 
 
-def _enum_checker(spec: ColumnSpec, prepare: _Prepare, err: _Err, on_empty: _OnEmpty) -> Full:
+def _enum_checker(spec: ColumnSpec, prepare: _Prepare, err: _Err, on_empty: _OnEmpty, conv: _Conv) -> Full:
     enum_map = spec.enum_map
     allowed = "/".join(spec.enum_inputs)
 
@@ -278,7 +303,19 @@ def _enum_checker(spec: ColumnSpec, prepare: _Prepare, err: _Err, on_empty: _OnE
     return full_enum
 
 
-def _date_checker(spec: ColumnSpec, prepare: _Prepare, err: _Err, on_empty: _OnEmpty) -> Full:
+def _regional_date(value: object, err: _Err, raw: str) -> tuple[object, RowError | None]:
+    """A regional reader's answer as the checker's: the value, ambiguous_date or invalid_date."""
+    if isinstance(value, Ambiguous):
+        return err(ErrorCode.AMBIGUOUS_DATE, raw, day_first=value.day_first.isoformat(),
+                   month_first=value.month_first.isoformat())  # fmt: skip
+    if value is None:
+        return err(ErrorCode.INVALID_DATE, raw)
+    return value, None
+
+
+def _date_checker(spec: ColumnSpec, prepare: _Prepare, err: _Err, on_empty: _OnEmpty, conv: _Conv) -> Full:
+    regional = date_reader(spec.date_formats, conv.date_order) if spec.date_formats else None
+
     def full_date(cell: Cell) -> tuple[object, RowError | None]:
         if isinstance(cell, datetime.datetime):
             return cell.date(), None
@@ -292,12 +329,16 @@ def _date_checker(spec: ColumnSpec, prepare: _Prepare, err: _Err, on_empty: _OnE
             year, month, day = int(m[1]), int(m[3]), int(m[4])
             if year >= 1 and 1 <= month <= 12 and 1 <= day <= _days_in_month(year, month):
                 return datetime.date(year, month, day), None
+        elif regional is not None and isinstance(cell, str):  # a number cell is no serial: Excel shows a number
+            return _regional_date(regional(s), err, raw)
         return err(ErrorCode.INVALID_DATE, raw)
 
     return full_date
 
 
-def _datetime_checker(spec: ColumnSpec, prepare: _Prepare, err: _Err, on_empty: _OnEmpty) -> Full:
+def _datetime_checker(spec: ColumnSpec, prepare: _Prepare, err: _Err, on_empty: _OnEmpty, conv: _Conv) -> Full:
+    regional = datetime_reader(spec.date_formats, conv.date_order) if spec.date_formats else None
+
     def full_datetime(cell: Cell) -> tuple[object, RowError | None]:
         if isinstance(cell, datetime.datetime):
             return cell.replace(microsecond=0, tzinfo=None), None
@@ -319,12 +360,14 @@ def _datetime_checker(spec: ColumnSpec, prepare: _Prepare, err: _Err, on_empty: 
                 and second <= 59
             ):
                 return datetime.datetime(year, month, day, hour, minute, second), None
+        elif regional is not None and isinstance(cell, str):
+            return _regional_date(regional(s), err, raw)
         return err(ErrorCode.INVALID_DATE, raw)
 
     return full_datetime
 
 
-def _decimal_checker(spec: ColumnSpec, prepare: _Prepare, err: _Err, on_empty: _OnEmpty) -> Full:
+def _decimal_checker(spec: ColumnSpec, prepare: _Prepare, err: _Err, on_empty: _OnEmpty, conv: _Conv) -> Full:
     scale = spec.decimal_scale if spec.decimal_scale is not None else 0
     dmin = spec.decimal_min
     dmax = spec.decimal_max
@@ -333,14 +376,25 @@ def _decimal_checker(spec: ColumnSpec, prepare: _Prepare, err: _Err, on_empty: _
         "max": "∞" if dmax is None else format(dmax, "f"),
     }
 
+    regional = None
+    if spec.thousands or spec.currency or spec.percent or conv.decimal_comma:
+        regional = decimal_reader(thousands=spec.thousands, currency=spec.currency, percent=spec.percent,
+                                  decimal_comma=conv.decimal_comma)  # fmt: skip
+
     def full_decimal(cell: Cell) -> tuple[object, RowError | None]:
         raw, s = prepare(cell)
         if not s:
             return on_empty(raw)
-        m = _NUMBER_TEXT.fullmatch(s)
-        if m is None or (m[3] is not None and len(m[3]) > scale):
-            return err(ErrorCode.INVALID_NUMBER, raw, scale=scale)
-        value = Decimal(s)
+        if regional is not None and isinstance(cell, str):  # a number cell is a number, whatever the file
+            read = regional(s)
+            if read is None or read[1] > scale:
+                return err(ErrorCode.INVALID_NUMBER, raw, scale=scale)
+            value = read[0]
+        else:
+            m = _NUMBER_TEXT.fullmatch(s)
+            if m is None or (m[3] is not None and len(m[3]) > scale):
+                return err(ErrorCode.INVALID_NUMBER, raw, scale=scale)
+            value = Decimal(s)
         if not value:
             value = abs(value)  # "-0" is 0
         if (dmin is not None and value < dmin) or (dmax is not None and value > dmax):
@@ -350,11 +404,12 @@ def _decimal_checker(spec: ColumnSpec, prepare: _Prepare, err: _Err, on_empty: _
     return full_decimal
 
 
-def _integer_checker(spec: ColumnSpec, prepare: _Prepare, err: _Err, on_empty: _OnEmpty) -> Full:
+def _integer_checker(spec: ColumnSpec, prepare: _Prepare, err: _Err, on_empty: _OnEmpty, conv: _Conv) -> Full:
     # Undeclared bounds are the stored BIGINT's: a value the database would refuse fails alone.
     imin = spec.integer_min if spec.integer_min is not None else BIGINT_MIN
     imax = spec.integer_max if spec.integer_max is not None else BIGINT_MAX
     range_params = {"min": str(imin), "max": str(imax)}
+    grouped = integer_reader(decimal_comma=conv.decimal_comma) if spec.thousands else None
 
     def full_integer(cell: Cell) -> tuple[object, RowError | None]:
         if isinstance(cell, int | float) and not isinstance(cell, bool):
@@ -367,9 +422,15 @@ def _integer_checker(spec: ColumnSpec, prepare: _Prepare, err: _Err, on_empty: _
             raw, s = prepare(cell)
             if not s:
                 return on_empty(raw)
-            if cell.__class__ is bool or _INTEGER_TEXT.fullmatch(s) is None:
+            if cell.__class__ is bool:
                 return err(ErrorCode.INVALID_INTEGER, raw)
-            value = int(s)
+            if _INTEGER_TEXT.fullmatch(s) is not None:
+                value = int(s)
+            else:
+                read = grouped(s) if grouped is not None else None
+                if read is None:
+                    return err(ErrorCode.INVALID_INTEGER, raw)
+                value = read
         if not imin <= value <= imax:
             return err(ErrorCode.OUT_OF_RANGE, raw, **range_params)
         return value, None
@@ -377,7 +438,7 @@ def _integer_checker(spec: ColumnSpec, prepare: _Prepare, err: _Err, on_empty: _
     return full_integer
 
 
-def _boolean_checker(spec: ColumnSpec, prepare: _Prepare, err: _Err, on_empty: _OnEmpty) -> Full:
+def _boolean_checker(spec: ColumnSpec, prepare: _Prepare, err: _Err, on_empty: _OnEmpty, conv: _Conv) -> Full:
     def full_boolean(cell: Cell) -> tuple[object, RowError | None]:
         if cell.__class__ is bool:
             return cell, None
@@ -394,7 +455,7 @@ def _boolean_checker(spec: ColumnSpec, prepare: _Prepare, err: _Err, on_empty: _
     return full_boolean
 
 
-_KIND_CHECKERS: Final[dict[str, Callable[[ColumnSpec, _Prepare, _Err, _OnEmpty], Full]]] = {
+_KIND_CHECKERS: Final[dict[str, Callable[[ColumnSpec, _Prepare, _Err, _OnEmpty, _Conv], Full]]] = {
     "text": _text_checker,
     "reference": _text_checker,
     "enum": _enum_checker,
@@ -434,7 +495,9 @@ def _value_or_raise(full: Full) -> Callable[[Cell], object]:
     return slow
 
 
-def _snippet(n: int, index: int, spec: ColumnSpec, full: Full, ns: dict[str, object], blank: object) -> list[str]:
+def _snippet(
+    n: int, index: int, spec: ColumnSpec, full: Full, ns: dict[str, object], blank: object, conv: FileConventions
+) -> list[str]:
     """Source lines setting ``v{n}`` from ``cells[index]`` for one column."""
     ns[f"slow{n}"] = _value_or_raise(full)
     ns[f"empty{n}"] = blank if blank is not None else empty_value(spec)
@@ -450,6 +513,18 @@ def _snippet(n: int, index: int, spec: ColumnSpec, full: Full, ns: dict[str, obj
         if spec.pattern is not None:
             ns[f"match{n}"] = re.compile(spec.pattern, PATTERN_FLAGS).fullmatch
             conds.append(f"match{n}(v{n}) is not None")
+        # a value the column would clean (a character to drop, a prefix to strip) is the full checker's
+        drop = drop_set(spec.drop_chars)
+        if 0 < len(drop) <= 4:  # a few `in` tests cost less than a regex search
+            for k, char in enumerate(drop):
+                ns[f"drop{n}_{k}"] = char
+                conds.append(f"drop{n}_{k} not in v{n}")
+        elif drop:
+            ns[f"drop{n}"] = re.compile(f"[{re.escape(drop)}]").search
+            conds.append(f"drop{n}(v{n}) is None")
+        if spec.strip_prefixes:
+            ns[f"prefixes{n}"] = prefix_list(spec.strip_prefixes)
+            conds.append(f"not v{n}.startswith(prefixes{n})")
         test = {"nfkc": "c.__class__ is str and c.isascii()", "trim": "c.__class__ is str"}.get(
             spec.normalize, "c.__class__ is str"
         )
@@ -522,12 +597,14 @@ def _snippet(n: int, index: int, spec: ColumnSpec, full: Full, ns: dict[str, obj
         if dmin is not None and dmin > 0:
             return [f"v{n} = slow{n}(cells[{index:d}])"]  # a positive minimum is rare: no fast path
         scale = spec.decimal_scale or 0
+        # a file with a decimal comma writes 1234,5: the same test on the other mark
+        mark, number = ('","', 'w + "." + f if d else w') if conv.decimal_comma else ('"."', "c")
         lines = [
             f"c = cells[{index:d}]",
             "if c.__class__ is str and c.isascii():",
-            '    w, d, f = c.partition(".")',
+            f"    w, d, f = c.partition({mark})",
             f"    if w.isdigit() and (not d or (f.isdigit() and len(f) <= {scale:d})):",
-            f"        v{n} = _Decimal(c)",
+            f"        v{n} = _Decimal({number})",
         ]
         if dmax is not None:
             # an integer part shorter than the maximum's is always in range: no Decimal compare
@@ -579,6 +656,7 @@ def _generate_fast_check(
     blank: object,
     nul_free: bool,
     keys: Sequence[str] = (),
+    conventions: FileConventions = PLAIN,
 ) -> tuple[Callable[[Sequence[Cell]], CheckedRow], str]:
     ns: dict[str, object] = {
         "_Invalid": _Invalid,
@@ -601,7 +679,7 @@ def _generate_fast_check(
             ns[f"v{n}"] = _absent_value(spec, blank)  # no header: read from the namespace
             continue
         # a key cell is never left to the writer: it says which row, so a blank one is required_missing
-        body += _snippet(n, index, spec, full, ns, None if spec.key in key_set else blank)
+        body += _snippet(n, index, spec, full, ns, None if spec.key in key_set else blank, conventions)
     names = ", ".join(f"v{n}" for n in range(len(specs)))
     # Unless the file is known to hold none, a NUL anywhere sends the row to the full checker
     # (invalid_character); the per-column snippets above never look for one.
@@ -660,7 +738,13 @@ class RowValidator:
     key_indexes: tuple[int, ...]  # positions of the key's columns in values
 
     def __init__(
-        self, import_type: ImportType, mapping: HeaderMapping, *, blanks_keep: bool = False, nul_free: bool = False
+        self,
+        import_type: ImportType,
+        mapping: HeaderMapping,
+        *,
+        blanks_keep: bool = False,
+        nul_free: bool = False,
+        conventions: FileConventions = PLAIN,
     ) -> None:
         needed = import_type.unique_keys if blanks_keep else mapping.missing_required
         missing = [k for k in needed if k not in mapping.index_by_key]
@@ -686,7 +770,9 @@ class RowValidator:
             specs.append((spec, index))
             own_blank = None if spec.key in import_type.unique_keys else blank
             full.append(
-                _compile_full(spec, own_blank) if index is not None else _constant_full(_absent_value(spec, blank))
+                _compile_full(spec, own_blank, conventions)
+                if index is not None
+                else _constant_full(_absent_value(spec, blank))
             )
         self._full: tuple[Full, ...] = tuple(full)
         indices = [0 if index is None else index for _, index in specs]
@@ -701,7 +787,7 @@ class RowValidator:
             self._pick = itemgetter(*indices)
         self._fast_check, self.source = _generate_fast_check(
             specs, self._full, mapping.width, self._check_full, blank=blank, nul_free=nul_free,
-            keys=import_type.unique_keys,
+            keys=import_type.unique_keys, conventions=conventions,
         )  # fmt: skip
 
     def check(self, cells: Sequence[Cell]) -> CheckedRow:
@@ -772,11 +858,17 @@ def _constant_full(value: object) -> Full:
 
 
 def compile_validator(
-    import_type: ImportType, mapping: HeaderMapping, *, blanks_keep: bool = False, nul_free: bool = False
+    import_type: ImportType,
+    mapping: HeaderMapping,
+    *,
+    blanks_keep: bool = False,
+    nul_free: bool = False,
+    conventions: FileConventions = PLAIN,
 ) -> RowValidator:
     """Compile the row validator for one file; ValueError if a required column has no header.
 
     ``blanks_keep`` (update and upsert modes): blank cells are BLANK and missing columns ABSENT, and
     only the key's columns must have a header. ``nul_free``: the file is known to hold no NUL character
-    (a byte scan said so), so the fast path need not look for one."""
-    return RowValidator(import_type, mapping, blanks_keep=blanks_keep, nul_free=nul_free)
+    (a byte scan said so), so the fast path need not look for one. ``conventions``: the file's declared
+    day/month order and decimal mark, for the columns that accept such spellings."""
+    return RowValidator(import_type, mapping, blanks_keep=blanks_keep, nul_free=nul_free, conventions=conventions)

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QMainWindow, QMessageBox, QSplitter, QVBoxLayout, 
 
 from desktop_app.config import Settings
 from desktop_app.domain.task import SubmitResult, TaskRecord
+from desktop_app.imports.options import ImportOptions
 from desktop_app.ui.catalog import ImportCatalog
 from desktop_app.ui.details import DetailsPanel
 from desktop_app.ui.details_pane import DetailsPane
@@ -174,6 +175,9 @@ class MainWindow(QMainWindow):
         self.actions_.undo_requested.connect(self.ask_undo)
         self.actions_.open_failed.connect(self.open_failed)
         self.actions_.problem.connect(self.inform)
+        self.actions_.reimport_requested.connect(  # a fixed error file: its preview, from its task's parameters
+            lambda request, notice: self.open_preview(request.file, request.import_type, False, request=request,
+                                                      notice=notice))  # fmt: skip
         s.problem.connect(self.inform)
         m.open_action.triggered.connect(self.panel.choose_file)
         m.queue_action.triggered.connect(self.panel.queue_button.click)
@@ -323,15 +327,20 @@ class MainWindow(QMainWindow):
 
     # --- queueing ------------------------------------------------------------------------
 
-    def open_preview(self, path: Path, import_type: str | None, dry_run: bool) -> None:
+    def open_preview(self, path: Path, import_type: str | None, dry_run: bool, *, request: ImportOptions | None = None,
+                     notice: str = "") -> None:  # fmt: skip
         """Show the preview; queue on OK. Non-blocking (open(), not exec()) so tests can drive it."""
+        if self.preview is not None:  # one at a time (a re-import asked for while another file is previewed)
+            self.preview.raise_()
+            return
         if not path.is_file():
             self.inform(self.tr("File not found: %s") % path)
             self._update_busy()
             return
         dialog = PreviewDialog(path, self.catalog, self._memory, self._background,
                                import_type=import_type or self.panel.import_type(), dry_run=dry_run,
-                               parent=self)  # fmt: skip
+                               request=request, notice=notice, max_file_mb=self.settings.max_file_mb,
+                               max_rows=self.settings.max_rows, parent=self)  # fmt: skip
         self.preview = dialog
         dialog.accepted.connect(lambda: self._queue(path, dialog.params()))
         dialog.finished.connect(lambda _r: self._preview_closed(dialog))
@@ -375,8 +384,9 @@ class MainWindow(QMainWindow):
 
     def _queue(self, path: Path, chosen: dict[str, Any]) -> None:
         s = self.settings
-        # no batch size: each path takes its own (settings.batch_size row by row, bulk_batch_rows in bulk)
-        params = {**chosen, "max_rows": s.max_rows, "max_file_mb": s.max_file_mb, "repairs": None}
+        # the preview's own choices win: a size limit raised for this file, the task a fixed error file
+        # repairs; no batch size: each path takes its own (settings.batch_size row by row, bulk_batch_rows)
+        params = {"max_rows": s.max_rows, "max_file_mb": s.max_file_mb, "repairs": None, **chosen}
         self._pending = (path, params)
         if not self.service.submit_import(path, params):
             self.inform(self.tr("Another file is being queued; try again in a moment."))

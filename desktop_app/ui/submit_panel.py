@@ -12,7 +12,7 @@ from desktop_app.ui.background import Background
 from desktop_app.ui.catalog import ImportCatalog
 from desktop_app.ui.plain_errors import plain_error
 
-FILE_FILTER = "*.csv *.xlsx *.xls"
+FILE_FILTER = "*.csv *.xlsx *.xls *.txt *.tsv"  # .txt: Excel's "Unicode text" and tab-delimited exports
 
 
 class SubmitPanel(QWidget):

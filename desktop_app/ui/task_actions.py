@@ -10,6 +10,7 @@ from PySide6.QtGui import QAction, QKeySequence
 
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
+from desktop_app.imports.error_csv import looks_unedited
 from desktop_app.ui.reveal import open_local
 from desktop_app.ui.task_service import EXPORT_TASK, IMPORT_TASK, TaskService
 
@@ -25,6 +26,8 @@ class TaskActions(QObject):
             confirm_undo()).
         problem(str): an action could not be done; a plain-language reason to show.
         open_failed(object): the Path exists but the desktop could not open it (no program for it).
+        reimport_requested(object, str): (ImportOptions, warning or "") the clerk asked to re-import a task's
+            fixed error file: the window opens its preview, with the warning when the file is unedited.
     """
 
     details_requested = Signal(object)
@@ -32,6 +35,7 @@ class TaskActions(QObject):
     undo_requested = Signal(object)
     problem = Signal(str)
     open_failed = Signal(object)
+    reimport_requested = Signal(object, str)
 
     def __init__(
         self,
@@ -116,14 +120,20 @@ class TaskActions(QObject):
             return
         self._open(path)
 
-    def _open_errors(self) -> None:
+    def _error_file(self) -> Path | None:
+        """The selected task's error CSV; None (and the clerk told so when it is gone) when there is none."""
         if self.record is None or not self.record.error_csv:
-            return
+            return None
         path = Path(self.record.error_csv)
         if not path.exists():
             self.problem.emit(self.tr("The error file is gone: %s") % path)
-            return
-        self._open(path)
+            return None
+        return path
+
+    def _open_errors(self) -> None:
+        path = self._error_file()
+        if path is not None:
+            self._open(path)
 
     def _open_folder(self) -> None:
         if self.record is None:
@@ -160,8 +170,13 @@ class TaskActions(QObject):
             self.open_when_done_tasks.discard(self.record.task_no)
 
     def _reimport(self) -> None:
-        if self.record is not None and self.record.error_csv:
-            self._submit(self._service.reimport_errors(self.record))
+        if self._error_file() is None or self.record is None:
+            return
+        notice = ""
+        if looks_unedited(self.record):
+            notice = self.tr("This error file is unchanged since BatchDesk wrote it: its rows would fail again. "
+                             "Correct the cells its last columns name, save the file, then re-import it.")  # fmt: skip
+        self.reimport_requested.emit(self._service.reimport_request(self.record), notice)
 
     def _cancel(self) -> None:
         if self.record is not None and self.cancel.isEnabled():

@@ -17,6 +17,7 @@ from desktop_app.executor.executor import Executor
 from desktop_app.exports.task import ExportHandler
 from desktop_app.imports.completion import CompleteReferencesHandler
 from desktop_app.imports.options import ImportOptions
+from desktop_app.imports.regional import DateOrder
 from desktop_app.imports.task import ImportHandler
 from desktop_app.imports.undo import UndoHandler
 from desktop_app.log import task_log_lines
@@ -52,6 +53,9 @@ def import_request(path: Path, params: dict[str, Any]) -> ImportOptions:
         batch_size=params.get("batch_size") or 0,
         repairs=params.get("repairs") or None,
         header_overrides=dict(params.get("header_overrides") or {}),
+        date_order=DateOrder(params["date_order"]) if params.get("date_order") else None,
+        delimiter=params.get("delimiter") or None,
+        decimal_comma=bool(params.get("decimal_comma")),
     )
 
 
@@ -272,12 +276,13 @@ class TaskService(QObject):
         """After a validate-only run: the same file and parameters, this time committing."""
         return self._resubmit(self.submitter.resubmission(record, dry_run=False))
 
-    def reimport_errors(self, record: TaskRecord, path: Path | None = None) -> bool:
-        """Import the clerk's corrected error CSV of a task (the pipeline links it to the task)."""
+    def reimport_request(self, record: TaskRecord, path: Path | None = None) -> ImportOptions:
+        """The import of the clerk's corrected error CSV of a task, for its preview to start from (queued
+        from there, never at once): the task's type, mode and file conventions, the error file's own
+        encoding and separator (BatchDesk writes it as UTF-8 CSV), and the task it repairs."""
         source = path or Path(str(record.error_csv))
-        request = self.submitter.resubmission(record, file=source, dry_run=False, encoding=None, header_overrides={},
-                                              repairs=record.task_no, sheet=None)  # fmt: skip
-        return self._resubmit(request)
+        return self.submitter.resubmission(record, file=source, dry_run=False, encoding=None, header_overrides={},
+                                           repairs=record.task_no, sheet=None, delimiter=None)  # fmt: skip
 
     def can_export(self) -> bool:
         return EXPORT_TASK in self._executor.registry

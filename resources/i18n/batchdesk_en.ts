@@ -403,6 +403,105 @@
     </message>
 </context>
 <context>
+    <name>FileChoices</name>
+    <message>
+        <source>&amp;Sheet:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Encoding:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Separator:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Dates such as %1:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Numbers use a decimal &amp;comma (1 234,50 or 1.234,50)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Raise the size &amp;limit to %1 MB for this file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sheet of the workbook</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Encoding</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Separator between the fields</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Order of day and month in the file&apos;s dates</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Comma (,)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Semicolon (;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tab</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Vertical bar (|)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Detected from the file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>As the file&apos;s sep= line says: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Detected: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose: the file does not say</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Day first: %1 is %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Month first: %1 is %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Row %1 has the date %2, which can be read day first or month first, and the file does not show which: choose the order of its dates.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dates such as %1 are read %2, as row %3 (%4) shows.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>day first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>month first</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>FilterBar</name>
     <message>
         <source>All tasks</source>
@@ -746,14 +845,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Not needed (Excel file)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Detected: %s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Column for header %s</source>
         <translation type="unfinished"></translation>
     </message>
@@ -762,11 +853,43 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Ignored: no column of this type</source>
+        <source>Tick “Raise the size limit” below to import it all the same.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Missing required columns: %s</source>
+        <source>Cannot queue: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose how the file writes its dates (day first or month first) before queueing.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of the first %2 rows would fail: hover a red cell for the reason. They go to the error file; the other rows import.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The first %1 rows pass every check.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 KB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 MB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Counting the rows…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>About %1 rows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 rows</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -775,10 +898,6 @@
     </message>
     <message>
         <source>Import &amp;type:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Encoding:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -822,7 +941,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>First rows as they will be read:</source>
+        <source>First rows as they will be read and checked:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -854,15 +973,31 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Encoding</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>First rows of the file</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Header mapping</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This row has problems: hover its red cells</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fills the column %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not used: the header “%1” already fills the column %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” is not used: the header “%2” already fills the column %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ignored: no column of this type</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1074,6 +1209,10 @@
     </message>
     <message>
         <source>The folder is gone: %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This error file is unchanged since BatchDesk wrote it: its rows would fail again. Correct the cells its last columns name, save the file, then re-import it.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

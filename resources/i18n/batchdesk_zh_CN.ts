@@ -403,6 +403,105 @@
     </message>
 </context>
 <context>
+    <name>FileChoices</name>
+    <message>
+        <source>&amp;Sheet:</source>
+        <translation>工作表(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>&amp;Encoding:</source>
+        <translation>编码(&amp;E)：</translation>
+    </message>
+    <message>
+        <source>&amp;Separator:</source>
+        <translation>分隔符(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>&amp;Dates such as %1:</source>
+        <translation>像 %1 这样的日期(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>Numbers use a decimal &amp;comma (1 234,50 or 1.234,50)</source>
+        <translation>数字以逗号作小数点(&amp;C)（1 234,50 或 1.234,50）</translation>
+    </message>
+    <message>
+        <source>Raise the size &amp;limit to %1 MB for this file</source>
+        <translation>仅对这个文件把大小上限提高到 %1 MB(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Sheet of the workbook</source>
+        <translation>工作簿中的工作表</translation>
+    </message>
+    <message>
+        <source>Encoding</source>
+        <translation>编码</translation>
+    </message>
+    <message>
+        <source>Separator between the fields</source>
+        <translation>字段之间的分隔符</translation>
+    </message>
+    <message>
+        <source>Order of day and month in the file&apos;s dates</source>
+        <translation>文件中日期的日、月顺序</translation>
+    </message>
+    <message>
+        <source>Comma (,)</source>
+        <translation>逗号（,）</translation>
+    </message>
+    <message>
+        <source>Semicolon (;)</source>
+        <translation>分号（;）</translation>
+    </message>
+    <message>
+        <source>Tab</source>
+        <translation>制表符（Tab）</translation>
+    </message>
+    <message>
+        <source>Vertical bar (|)</source>
+        <translation>竖线（|）</translation>
+    </message>
+    <message>
+        <source>Detected from the file</source>
+        <translation>从文件自动识别</translation>
+    </message>
+    <message>
+        <source>As the file&apos;s sep= line says: %1</source>
+        <translation>按文件首行 sep= 的说明：%1</translation>
+    </message>
+    <message>
+        <source>Detected: %1</source>
+        <translation>自动识别：%1</translation>
+    </message>
+    <message>
+        <source>Choose: the file does not say</source>
+        <translation>请选择：文件里看不出来</translation>
+    </message>
+    <message>
+        <source>Day first: %1 is %2</source>
+        <translation>日在前：%1 即 %2</translation>
+    </message>
+    <message>
+        <source>Month first: %1 is %2</source>
+        <translation>月在前：%1 即 %2</translation>
+    </message>
+    <message>
+        <source>Row %1 has the date %2, which can be read day first or month first, and the file does not show which: choose the order of its dates.</source>
+        <translation>第 %1 行的日期 %2 既可以读作日在前，也可以读作月在前，文件里也看不出是哪一种：请选择这个文件的日期顺序。</translation>
+    </message>
+    <message>
+        <source>Dates such as %1 are read %2, as row %3 (%4) shows.</source>
+        <translation>像 %1 这样的日期按%2读取，第 %3 行（%4）表明了这一点。</translation>
+    </message>
+    <message>
+        <source>day first</source>
+        <translation>日在前</translation>
+    </message>
+    <message>
+        <source>month first</source>
+        <translation>月在前</translation>
+    </message>
+</context>
+<context>
     <name>FilterBar</name>
     <message>
         <source>All tasks</source>
@@ -746,14 +845,6 @@
         <translation>正在读取文件…</translation>
     </message>
     <message>
-        <source>Not needed (Excel file)</source>
-        <translation>无需选择（Excel 文件）</translation>
-    </message>
-    <message>
-        <source>Detected: %s</source>
-        <translation>自动识别：%s</translation>
-    </message>
-    <message>
         <source>Column for header %s</source>
         <translation>表头 %s 对应的列</translation>
     </message>
@@ -762,12 +853,44 @@
         <translation>（忽略）</translation>
     </message>
     <message>
-        <source>Ignored: no column of this type</source>
-        <translation>忽略：不是该导入类型的列</translation>
+        <source>Tick “Raise the size limit” below to import it all the same.</source>
+        <translation>勾选下方的“提高大小上限”即可照常导入。</translation>
     </message>
     <message>
-        <source>Missing required columns: %s</source>
-        <translation>缺少必填列：%s</translation>
+        <source>Cannot queue: %1</source>
+        <translation>无法排队导入：%1</translation>
+    </message>
+    <message>
+        <source>Choose how the file writes its dates (day first or month first) before queueing.</source>
+        <translation>排队前请选择这个文件的日期写法（日在前还是月在前）。</translation>
+    </message>
+    <message>
+        <source>%1 of the first %2 rows would fail: hover a red cell for the reason. They go to the error file; the other rows import.</source>
+        <translation>前 %2 行中有 %1 行会失败：把鼠标停在红色单元格上可看原因。这些行会写入错误文件，其余的行照常导入。</translation>
+    </message>
+    <message>
+        <source>The first %1 rows pass every check.</source>
+        <translation>前 %1 行全部通过检查。</translation>
+    </message>
+    <message>
+        <source>%1 KB</source>
+        <translation>%1 KB</translation>
+    </message>
+    <message>
+        <source>%1 MB</source>
+        <translation>%1 MB</translation>
+    </message>
+    <message>
+        <source>Counting the rows…</source>
+        <translation>正在统计行数…</translation>
+    </message>
+    <message>
+        <source>About %1 rows</source>
+        <translation>约 %1 行</translation>
+    </message>
+    <message>
+        <source>%1 rows</source>
+        <translation>%1 行</translation>
     </message>
     <message>
         <source>Preview: %s</source>
@@ -776,10 +899,6 @@
     <message>
         <source>Import &amp;type:</source>
         <translation>导入类型(&amp;T)：</translation>
-    </message>
-    <message>
-        <source>&amp;Encoding:</source>
-        <translation>编码(&amp;E)：</translation>
     </message>
     <message>
         <source>&amp;Rows already in the table:</source>
@@ -822,8 +941,8 @@
         <translation>更新时空白单元格的处理方式</translation>
     </message>
     <message>
-        <source>First rows as they will be read:</source>
-        <translation>文件前几行（按导入时的读法）：</translation>
+        <source>First rows as they will be read and checked:</source>
+        <translation>前几行（按导入时的方式读取并检查）：</translation>
     </message>
     <message>
         <source>Headers and the columns they fill (* required):</source>
@@ -854,16 +973,32 @@
         <translation>导入类型</translation>
     </message>
     <message>
-        <source>Encoding</source>
-        <translation>编码</translation>
-    </message>
-    <message>
         <source>First rows of the file</source>
         <translation>文件前几行</translation>
     </message>
     <message>
         <source>Header mapping</source>
         <translation>表头对应关系</translation>
+    </message>
+    <message>
+        <source>This row has problems: hover its red cells</source>
+        <translation>这一行有问题：把鼠标停在红色单元格上可看原因</translation>
+    </message>
+    <message>
+        <source>Fills the column %1</source>
+        <translation>填入“%1”列</translation>
+    </message>
+    <message>
+        <source>Not used: the header “%1” already fills the column %2</source>
+        <translation>未使用：表头“%1”已经填入“%2”列</translation>
+    </message>
+    <message>
+        <source>“%1” is not used: the header “%2” already fills the column %3</source>
+        <translation>“%1”未使用：表头“%2”已经填入“%3”列</translation>
+    </message>
+    <message>
+        <source>Ignored: no column of this type</source>
+        <translation>忽略：不是该导入类型的列</translation>
     </message>
 </context>
 <context>
@@ -1075,6 +1210,10 @@
     <message>
         <source>The folder is gone: %s</source>
         <translation>文件夹已不存在：%s</translation>
+    </message>
+    <message>
+        <source>This error file is unchanged since BatchDesk wrote it: its rows would fail again. Correct the cells its last columns name, save the file, then re-import it.</source>
+        <translation>这个错误文件自 BatchDesk 写出后还没有改过：直接导入这些行还会失败。请按最后几列说明的原因改正单元格，保存后再导入。</translation>
     </message>
     <message>
         <source>Another file is being queued; try again in a moment.</source>

@@ -24,7 +24,7 @@ GBK = SAMPLES / "customers_gbk.csv"
 def test_the_preview_decodes_gbk_and_the_encoding_can_be_overridden(qtbot: Any, make_desk: Any) -> None:
     window = make_desk().window
     dialog = open_preview(qtbot, window, GBK)
-    assert dialog.encoding_box.currentText() == "Detected: gb18030"
+    assert dialog.encoding_box.currentText() == "Detected: Chinese (GBK) - Excel on Chinese Windows"
     assert dialog.rows_table.horizontalHeaderItem(1).text() == "姓名"
     name = dialog.rows_table.item(0, 1).text()
     assert name == GBK.read_bytes().decode("gbk").splitlines()[1].split(",")[1]

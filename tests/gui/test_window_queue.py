@@ -69,7 +69,7 @@ def test_queue_a_clean_file_by_the_widgets_and_watch_it_succeed(qtbot: Any, make
     assert not panel.queue_button.isEnabled(), "the Queue button cannot submit twice"
     qtbot.mouseClick(panel.queue_button, qtbot_left())
     assert len(window.findChildren(PreviewDialog)) == 1
-    assert dialog.encoding_box.currentText().startswith("Detected: utf-8")
+    assert dialog.encoding_box.currentText() == "Detected: UTF-8 with BOM (Excel)"  # in words, not utf-8-sig
     assert dialog.import_type() == "customers"
     qtbot.mouseClick(dialog.buttons.button(QDialogButtonBox.StandardButton.Ok), qtbot_left())
 
@@ -221,6 +221,14 @@ def test_reimport_the_fixed_error_csv(qtbot: Any, make_desk: Any) -> None:
     window.select_task(done.id)
     assert window.actions_.reimport.isEnabled()
     window.actions_.reimport.trigger()
+    # the preview opens (nothing is queued yet), and says the file is as BatchDesk wrote it
+    qtbot.waitUntil(lambda: window.preview is not None and window.preview.rows_table.rowCount() > 0, timeout=TIMEOUT)
+    dialog = window.preview
+    assert dialog is not None and window.model.rowCount() == 1
+    assert (
+        dialog.notice_label.isVisibleTo(dialog) and "unchanged since BatchDesk wrote it" in dialog.notice_label.text()
+    )
+    qtbot.mouseClick(dialog.buttons.button(QDialogButtonBox.StandardButton.Ok), qtbot_left())
     fix = wait_for_task(qtbot, window, 2)
     assert fix.params["repairs"] == done.task_no
     assert Path(fix.params["file"]) == Path(str(done.error_csv))

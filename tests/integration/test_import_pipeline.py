@@ -59,7 +59,7 @@ ROW_CASES = [
     ({"邮箱": "not-an-email"}, ["pattern_mismatch"]),
     ({"等级": "钻石"}, ["not_in_enum"]),
     ({"开户日期": "2023-02-29"}, ["invalid_date"]),
-    ({"开户日期": "2024.01.01"}, ["invalid_date"]),
+    ({"开户日期": "2024.02.30"}, ["invalid_date"]),
     ({"信用额度": "12.345"}, ["invalid_number"]),
     ({"信用额度": "abc"}, ["invalid_number"]),
     ({"信用额度": "1000000.01"}, ["out_of_range"]),

@@ -61,7 +61,10 @@ def error_rows(task: TaskRecord) -> list[dict[str, str]]:
 
 
 def codes_by_row(task: TaskRecord) -> dict[int, list[str]]:
-    return {int(r["行号"]): r["错误代码"].split(";") for r in error_rows(task)}
+    """Row number -> codes; the error CSV's own columns are in the desk's language, either one."""
+    rows = error_rows(task)
+    number, codes = ("行号", "错误代码") if not rows or "行号" in rows[0] else ("Row number", "Error codes")
+    return {int(r[number]): r[codes].split(";") for r in rows}
 
 
 def customer_codes(store: TaskStore) -> list[str]:

@@ -179,4 +179,7 @@ def rows_of(core: Core, table: str, columns: Sequence[str], order: Sequence[str]
 def error_codes(task: TaskRecord) -> dict[int, list[str]]:
     assert task.error_csv, f"{task.task_no} has no error CSV"
     with open(task.error_csv, encoding="utf-8-sig", newline="") as handle:
-        return {int(r["行号"]): r["错误代码"].split(";") for r in csv.DictReader(handle)}
+        rows = list(csv.DictReader(handle))
+    # the error CSV's own columns are in the desk's language, either one
+    number, codes = ("行号", "错误代码") if not rows or "行号" in rows[0] else ("Row number", "Error codes")
+    return {int(r[number]): r[codes].split(";") for r in rows}

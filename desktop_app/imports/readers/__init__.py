@@ -13,13 +13,16 @@ from desktop_app.domain.errors import ErrorCode, PermanentError
 
 from .cells import Cell, SourceRow, cell_to_text
 from .csv_reader import CsvReader
+from .csv_sniff import DELIMITERS, CsvDialect
 from .encoding import decode_sample_encoding
 from .excel_reader import open_excel
 from .files import ReaderBase, file_error, file_size, open_binary
 from .limits import DEFAULT_LIMITS, ReaderWarning, ReadLimits
 
 __all__ = [
+    "DELIMITERS",
     "Cell",
+    "CsvDialect",
     "Preview",
     "ReadLimits",
     "ReaderWarning",
@@ -31,8 +34,9 @@ __all__ = [
     "preview",
 ]
 
-FORMATS = {".csv": "csv", ".xlsx": "xlsx", ".xls": "xls"}
-"""Supported suffixes (any case) and the format each names."""
+FORMATS = {".csv": "csv", ".txt": "csv", ".tsv": "csv", ".xlsx": "xlsx", ".xls": "xls"}
+"""Supported suffixes (any case) and the format each names: Excel saves "Unicode text" (UTF-16, tabs)
+and "Text (tab delimited)" as .txt, read like a CSV whose delimiter is sniffed."""
 
 
 class TableReader(Protocol):
@@ -100,10 +104,12 @@ def open_table(
     encoding: str | None = None,
     sheet: str | None = None,
     limits: ReadLimits = DEFAULT_LIMITS,
+    delimiter: str | None = None,
 ) -> TableReader:
-    """A reader for a .csv, .xlsx or .xls file (by suffix, any case).
+    """A reader for a .csv (.txt, .tsv), .xlsx or .xls file (by suffix, any case).
 
-    encoding forces a CSV codec (any Python codec name); sheet picks an Excel sheet by name
+    encoding forces a CSV codec (any Python codec name); delimiter a CSV's field separator (one of
+    csv_sniff.DELIMITERS; default: the file's sep= line, else sniffed); sheet picks an Excel sheet by name
     (default: the first); limits bounds what may be unpacked and held (ReadLimits(max_file_mb=...)
     with the import's --max-file-mb). Raises PermanentError: UNSUPPORTED_FORMAT, FILE_NOT_FOUND,
     FILE_UNREADABLE, CORRUPT_FILE, FILE_TOO_LARGE (an .xlsx part or .xls sheet over the limits),
@@ -117,7 +123,7 @@ def open_table(
     if fmt is None:
         raise PermanentError(ErrorCode.UNSUPPORTED_FORMAT, suffix=path.suffix)
     if fmt == "csv":
-        return CsvReader(path, encoding=encoding, limits=limits)
+        return CsvReader(path, encoding=encoding, delimiter=delimiter, limits=limits)
     raw = open_binary(path)
     try:
         if file_size(raw, path) == 0:
@@ -142,11 +148,20 @@ class Preview:
     encoding: str | None
     header: tuple[str, ...]
     rows: list[SourceRow]
+    dialect: CsvDialect | None = None  # a CSV's delimiter (and whether it was sniffed)
 
 
-def preview(path: Path | str, *, encoding: str | None = None, sheet: str | None = None, max_rows: int = 20) -> Preview:
+def preview(
+    path: Path | str,
+    *,
+    encoding: str | None = None,
+    sheet: str | None = None,
+    max_rows: int = 20,
+    delimiter: str | None = None,
+    limits: ReadLimits = DEFAULT_LIMITS,
+) -> Preview:
     """The header and the first max_rows non-blank data rows of a file."""
-    with open_table(path, encoding=encoding, sheet=sheet) as reader:
+    with open_table(path, encoding=encoding, sheet=sheet, delimiter=delimiter, limits=limits) as reader:
         it = reader.rows()
         try:
             rows = list(islice(it, max(max_rows, 0)))
@@ -154,4 +169,4 @@ def preview(path: Path | str, *, encoding: str | None = None, sheet: str | None 
             close = getattr(it, "close", None)  # stop a generator now, not at garbage collection
             if close is not None:
                 close()
-        return Preview(reader.format, reader.encoding, reader.header, rows)
+        return Preview(reader.format, reader.encoding, reader.header, rows, getattr(reader, "dialect", None))

@@ -13,6 +13,7 @@ from desktop_app.domain.errors import ErrorCode, PermanentError
 
 from .cells import ROW_BUILDERS, SourceRow
 from .csv_lines import CsvLines
+from .csv_sniff import CsvDialect, read_dialect
 from .encoding import decode_sample_encoding, normalize_encoding
 from .files import ReaderBase, file_error, file_size, open_binary
 from .limits import DEFAULT_LIMITS, ReaderWarning, ReadLimits
@@ -36,7 +37,11 @@ def _strip_bom(record: list[str]) -> list[str]:
 
 
 class CsvReader(ReaderBase):
-    """A CSV file read with the csv module's default dialect (RFC 4180).
+    """A CSV file read with the csv module's default dialect (RFC 4180) and the file's delimiter.
+
+    The delimiter is the clerk's (``delimiter``), else the one a leading ``sep=;`` line names (that line
+    is then skipped: Excel shows the next line as row 1, and so are rows numbered here), else sniffed on
+    the first 64 K characters (csv_sniff).
 
     Each rows() or count_rows() call opens the file again and decodes it incrementally; a
     character split across read chunks is never corrupted, and bytes the encoding cannot
@@ -49,12 +54,25 @@ class CsvReader(ReaderBase):
     encoding: str | None
     header: tuple[str, ...]
     warnings: tuple[ReaderWarning, ...] = ()
+    dialect: CsvDialect
 
-    def __init__(self, path: Path, *, encoding: str | None = None, limits: ReadLimits = DEFAULT_LIMITS) -> None:
+    def __init__(
+        self,
+        path: Path,
+        *,
+        encoding: str | None = None,
+        delimiter: str | None = None,
+        limits: ReadLimits = DEFAULT_LIMITS,
+    ) -> None:
         self.path = path
         self._line_limit = limits.max_cell_chars
         self._codec = normalize_encoding(encoding) if encoding else decode_sample_encoding(path)
         self.encoding = self._codec
+        try:
+            self.dialect = read_dialect(path, self._codec, delimiter)
+        except OSError as exc:
+            raise file_error(path, exc) from exc
+        self.delimiter = self.dialect.delimiter
         self._raw: io.FileIO | None = None  # the file under the current rows() iteration
         self._size = 0
         self._finished = False
@@ -67,6 +85,8 @@ class CsvReader(ReaderBase):
         except BaseException:
             raw.close()
             raise
+        if self.dialect.sep_line:
+            text.readline()  # Excel's "sep=;": not a row (read_dialect decoded it already)
         return raw, text
 
     def _decode_error(self, exc: UnicodeDecodeError, **where: object) -> PermanentError:
@@ -84,7 +104,7 @@ class CsvReader(ReaderBase):
         with text:
             lines = self._lines(text)
             try:
-                first = next(csv.reader(lines), None)
+                first = next(csv.reader(lines, delimiter=self.delimiter), None)
             except UnicodeDecodeError as exc:
                 raise self._decode_error(exc, after_row=0) from exc
             except CsvLines.REFUSED as exc:
@@ -107,7 +127,7 @@ class CsvReader(ReaderBase):
         try:
             with text:
                 self._size = file_size(raw, self.path)
-                reader = csv.reader(lines)
+                reader = csv.reader(lines, delimiter=self.delimiter)
                 if skip == 0:
                     first = next(reader, None)
                     if first is None:
@@ -146,7 +166,7 @@ class CsvReader(ReaderBase):
         lines = self._lines(text)
         try:
             with text:
-                reader = csv.reader(lines)
+                reader = csv.reader(lines, delimiter=self.delimiter)
                 next(reader, None)  # the header
                 num = 1
                 for num, record in enumerate(reader, 2):  # noqa: B007 (num names the row of an error)

@@ -1,4 +1,6 @@
-"""Before queueing: the first rows as decoded, the encoding (overridable) and the header mapping."""
+"""Before queueing: the first rows as read and checked by the import's own rules, the row count, the
+file's choices (sheet, encoding, separator, day/month order, decimal comma, size limit), the header
+mapping, and why the file cannot be queued when it cannot."""
 
 from __future__ import annotations
 
@@ -7,14 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QFormLayout,
+    QGridLayout,
     QHeaderView,
     QLabel,
     QTableWidget,
@@ -23,32 +24,45 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_app.domain.errors import BatchDeskError, ErrorCode
 from desktop_app.domain.modes import BlankPolicy, ImportMode
+from desktop_app.imports import file_preview
+from desktop_app.imports.file_preview import FileSample, RowCount, SampleCheck
+from desktop_app.imports.options import ImportOptions
+from desktop_app.imports.precheck import MIB, size_problem
 from desktop_app.ui.background import Background
 from desktop_app.ui.catalog import ImportCatalog
+from desktop_app.ui.dialogs.preview_choices import ENCODINGS, FileChoices
+from desktop_app.ui.dialogs.preview_table import GREY, RED, fill_rows, mark_mapping, mark_rows
 from desktop_app.ui.mapping_memory import MappingMemory
 from desktop_app.ui.plain_errors import plain_error
 
 log = logging.getLogger(__name__)
 
-ENCODINGS = ["utf-8", "utf-8-sig", "gb18030", "gbk", "big5", "utf-16", "shift_jis", "cp1252", "latin-1"]
-PREVIEW_ROWS = 20
+__all__ = ["ENCODINGS", "GREY", "RED", "PreviewDialog"]
+
+PREVIEW_ROWS = file_preview.SHOWN_ROWS
 MODES = tuple(m.value for m in ImportMode)
 BLANKS = tuple(b.value for b in BlankPolicy)
-RED = QColor("#c62828")
-GREY = QColor("#8a8a8a")
+NUMBER_KINDS = ("decimal", "integer")
 
 
 class PreviewDialog(QDialog):
-    """Shows a file as it will be read and lets the clerk fix the encoding and the column mapping.
+    """Shows a file as it will be read and checked, and lets the clerk fix how it is read and mapped.
+
+    ``request``: an earlier import's parameters to start from (the re-import of a fixed error file);
+    ``notice``: a warning shown above everything (that error file is unchanged). ``max_file_mb`` and
+    ``max_rows``: the settings' limits, which the preview holds the file to as the task would.
 
     Signals:
-        loaded(): a preview (first or after an encoding change) is on screen.
+        loaded(): a preview (first or after another encoding, separator or sheet) is on screen.
         load_failed(str): the file could not be read; the plain-language reason.
+        counted(): the row count (or its estimate) is shown.
     """
 
     loaded = Signal()
     load_failed = Signal(str)
+    counted = Signal()
 
     def __init__(
         self,
@@ -60,6 +74,10 @@ class PreviewDialog(QDialog):
         import_type: str | None = None,
         dry_run: bool = False,
         mode: str = "insert",
+        request: ImportOptions | None = None,
+        notice: str = "",
+        max_file_mb: int = 50,
+        max_rows: int = 1_000_000,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -67,10 +85,19 @@ class PreviewDialog(QDialog):
         self._catalog = catalog
         self._memory = memory
         self._background = background
+        self._request = request
+        self._notice = notice
+        self._max_file_mb = max_file_mb
+        self._max_rows = max_rows
+        if request is not None:
+            import_type, mode = request.import_type, request.mode.value
         self._type_given = import_type is not None
+        self._sample: FileSample | None = None
+        self._check: SampleCheck | None = None
+        self._count: RowCount | None = None
+        self._generation = 0  # answers of an earlier read are dropped
         self._header: tuple[str, ...] = ()
         self._format = ""
-        self._detected: str | None = None
         self._auto: dict[int, str] = {}
 
         self.type_box = QComboBox()
@@ -78,7 +105,16 @@ class PreviewDialog(QDialog):
             self.type_box.addItem(catalog.title(name), name)
         if import_type is not None and self.type_box.findData(import_type) >= 0:
             self.type_box.setCurrentIndex(self.type_box.findData(import_type))
-        self.encoding_box = QComboBox()
+        self.choices = FileChoices(self)
+        self.encoding_box = self.choices.encoding_box
+        self.delimiter_box = self.choices.delimiter_box
+        self.sheet_box = self.choices.sheet_box
+        self.date_order_box = self.choices.date_order_box
+        self.decimal_comma_box = self.choices.decimal_comma_box
+        self.raise_limit_box = self.choices.raise_limit_box
+        if request is not None:
+            self.decimal_comma_box.setChecked(request.decimal_comma)
+            self.choices.prefer(request.date_order)
         # what to do with rows whose key is already in the table (the task's mode)
         self.mode_box = QComboBox()
         for value in MODES:
@@ -87,12 +123,26 @@ class PreviewDialog(QDialog):
         self.blank_box = QComboBox()
         for value in BLANKS:
             self.blank_box.addItem("", value)
+        if request is not None:
+            self.blank_box.setCurrentIndex(max(0, self.blank_box.findData(request.blank.value)))
+        self.notice_label = QLabel(notice)
+        self.notice_label.setWordWrap(True)
+        self.notice_label.setStyleSheet("background: #fff4ce; color: #6b4e00; padding: 6px;")
+        self.notice_label.setVisible(bool(notice))
+        self.count_label = QLabel()
+        self.date_note = QLabel()
+        self.date_note.setWordWrap(True)
         self.rows_table = QTableWidget()
         self.rows_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.problems_label = QLabel()
+        self.problems_label.setWordWrap(True)
         self.mapping_table = QTableWidget(0, 2)
         self.mapping_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.mapping_table.verticalHeader().hide()
-        self.missing_label = QLabel()
+        self.mapping_note = QLabel()
+        self.mapping_note.setWordWrap(True)
+        self.mapping_note.setStyleSheet("color: #9a6700;")
+        self.missing_label = QLabel()  # why the file cannot be queued, in the import's own words
         self.missing_label.setStyleSheet("color: #c62828; font-weight: bold;")
         self.missing_label.setWordWrap(True)
         self.dry_run_box = QCheckBox()
@@ -101,78 +151,100 @@ class PreviewDialog(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         self.status_label = QLabel()
-
-        self._type_label, self._encoding_label = QLabel(), QLabel()
-        self._mode_label, self._blank_label = QLabel(), QLabel()
-        self._type_label.setBuddy(self.type_box)
-        self._encoding_label.setBuddy(self.encoding_box)
-        self._mode_label.setBuddy(self.mode_box)
-        self._blank_label.setBuddy(self.blank_box)
-        form = QFormLayout()
-        form.addRow(self._type_label, self.type_box)
-        form.addRow(self._encoding_label, self.encoding_box)
-        form.addRow(self._mode_label, self.mode_box)
-        form.addRow(self._blank_label, self.blank_box)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        self._rows_title, self._mapping_title = QLabel(), QLabel()
-        layout.addWidget(self._rows_title)
-        layout.addWidget(self.rows_table, 3)
-        layout.addWidget(self._mapping_title)
-        layout.addWidget(self.mapping_table, 2)
-        layout.addWidget(self.missing_label)
-        layout.addWidget(self.dry_run_box)
-        layout.addWidget(self.status_label)
-        layout.addWidget(self.buttons)
-        self.resize(900, 640)
+        for box in (self.type_box, self.mode_box, self.blank_box, self.encoding_box, self.delimiter_box,
+                    self.sheet_box, self.date_order_box):  # fmt: skip
+            # long choices ("Add new rows only (a row already…)") must not widen the dialog past a small screen
+            box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            box.setMinimumContentsLength(18)
+        self._layout()
+        self._fit()
         self.retranslate()
 
         self.type_box.currentIndexChanged.connect(lambda _i: self._show_mapping(recall=True))
         self.mode_box.currentIndexChanged.connect(lambda _i: self._mode_changed())
+        self.choices.reread.connect(self.reload)
+        self.choices.changed.connect(self._update_state)
         self._mode_changed()
-        self.encoding_box.activated.connect(lambda _i: self.reload())
         self.reload()
+
+    def _fit(self) -> None:
+        """900 x 640, or the screen less its window frame when smaller (1024 x 700 leaves 640 high)."""
+        screen = self.screen().availableGeometry()
+        self.resize(min(900, screen.width() - 40), min(640, screen.height() - 60))
+
+    def _layout(self) -> None:
+        self._type_label, self._mode_label, self._blank_label = QLabel(), QLabel(), QLabel()
+        self._type_label.setBuddy(self.type_box)
+        self._mode_label.setBuddy(self.mode_box)
+        self._blank_label.setBuddy(self.blank_box)
+        c = self.choices
+        # two columns of choices: the file on the left, what the rows do on the right
+        grid = QGridLayout()
+        left = [(self._type_label, self.type_box), (c.sheet_label, c.sheet_box), (c.encoding_label, c.encoding_box),
+                (c.delimiter_label, c.delimiter_box)]  # fmt: skip
+        right = [(self._mode_label, self.mode_box), (self._blank_label, self.blank_box),
+                 (c.date_order_label, c.date_order_box)]  # fmt: skip
+        for column, pairs in ((0, left), (2, right)):
+            for row, (label, field) in enumerate(pairs):
+                grid.addWidget(label, row, column)
+                grid.addWidget(field, row, column + 1)
+        grid.addWidget(c.decimal_comma_box, 3, 2, 1, 2)
+        grid.setColumnStretch(1, 1)
+        grid.setColumnStretch(3, 1)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.notice_label)
+        layout.addLayout(grid)
+        layout.addWidget(self.date_note)
+        layout.addWidget(self.count_label)
+        self._rows_title, self._mapping_title = QLabel(), QLabel()
+        layout.addWidget(self._rows_title)
+        layout.addWidget(self.rows_table, 3)
+        layout.addWidget(self.problems_label)
+        layout.addWidget(self._mapping_title)
+        layout.addWidget(self.mapping_table, 2)
+        layout.addWidget(self.mapping_note)
+        layout.addWidget(self.missing_label)
+        layout.addWidget(c.raise_limit_box)  # right under the reason it answers
+        layout.addWidget(self.dry_run_box)
+        layout.addWidget(self.status_label)
+        layout.addWidget(self.buttons)
 
     # --- loading -------------------------------------------------------------------------
 
     def reload(self) -> None:
-        """Read the first rows again with the chosen encoding (None: detect)."""
-        encoding = self.chosen_encoding()
-        path = self.path
+        """Read the first rows again with the chosen encoding, separator and sheet (None: the file's)."""
+        path, limit = self.path, self._max_file_mb
+        encoding, delimiter, sheet = self.chosen_encoding(), self.choices.delimiter(), self.choices.sheet()
+        self._generation += 1
+        generation = self._generation
         self.status_label.setText(self.tr("Reading the file…"))
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(False)
+        self._ok_button().setEnabled(False)
 
-        def read() -> Any:
-            from desktop_app.imports.readers import preview
-
-            return preview(path, encoding=encoding, max_rows=PREVIEW_ROWS)
+        def read() -> FileSample:
+            return file_preview.read_sample(path, encoding=encoding, sheet=sheet, delimiter=delimiter,
+                                            max_file_mb=limit)  # fmt: skip
 
         # context: the clerk may close the dialog while it reads; its answer is then dropped.
-        self._background.call(read, self._show, self._failed, context=self)
+        self._background.call(read, lambda sample: self._show(sample, generation),
+                              lambda exc: self._failed(exc, generation), context=self)  # fmt: skip
 
-    def _failed(self, exc: BaseException) -> None:
+    def _failed(self, exc: BaseException, generation: int) -> None:
+        if generation != self._generation:
+            return
         reason = plain_error(exc, self._catalog.lang, f"previewing {self.path}")
         self.status_label.setText(reason)
         self.load_failed.emit(reason)
 
-    def _show(self, preview: Any) -> None:
-        self._format = preview.format
-        self._header = tuple(preview.header)
-        if self.chosen_encoding() is None:
-            self._detected = preview.encoding
-        self._fill_encodings()
-        from desktop_app.imports.readers import cell_to_text
-
-        table = self.rows_table
-        table.clear()
-        table.setColumnCount(len(self._header))
-        table.setRowCount(len(preview.rows))
-        table.setHorizontalHeaderLabels(list(self._header))
-        table.setVerticalHeaderLabels([str(row.row_number) for row in preview.rows])
-        for r, row in enumerate(preview.rows):
-            for c, value in enumerate(row.cells[: len(self._header)]):
-                table.setItem(r, c, QTableWidgetItem(cell_to_text(value)))
-        table.resizeColumnsToContents()
+    def _show(self, sample: FileSample, generation: int) -> None:
+        if generation != self._generation:
+            return
+        self._sample = sample
+        self._format = sample.format
+        self._header = tuple(sample.header)
+        self._count = None
+        over = size_problem(sample.path, self._max_file_mb) is not None  # the engine's rule, at the settings' limit
+        self.choices.show_sample(sample, over_limit=over, numbers=self._has_numbers())
+        fill_rows(self.rows_table, self._header, sample.rows[:PREVIEW_ROWS])
         if not self._type_given:
             best = self._catalog.best_match(self._header)
             if best is not None:
@@ -182,27 +254,29 @@ class PreviewDialog(QDialog):
         self.status_label.setText("")
         self._show_mapping(recall=True)
         self.loaded.emit()
+        self._start_count(sample, generation)
 
-    def _fill_encodings(self) -> None:
-        box = self.encoding_box
-        chosen = self.chosen_encoding()
-        box.blockSignals(True)
-        box.clear()
-        if self._format != "csv":
-            box.addItem(self.tr("Not needed (Excel file)"), None)
-            box.setEnabled(False)
-        else:
-            box.setEnabled(True)
-            box.addItem(self.tr("Detected: %s") % (self._detected or "?"), None)
-            for name in ENCODINGS:
-                box.addItem(name, name)
-            if chosen is not None:
-                box.setCurrentIndex(max(0, box.findData(chosen)))
-        box.blockSignals(False)
+    def _start_count(self, sample: FileSample, generation: int) -> None:
+        encoding, sheet, limit = self.chosen_encoding(), self.choices.sheet(), self._max_rows
+
+        def done(count: RowCount) -> None:
+            if generation == self._generation:
+                self._count = count
+                self._update_state()
+                self.counted.emit()
+
+        def failed(exc: BaseException) -> None:
+            log.info("counting the rows of %s failed: %s", sample.path, exc)  # the import counts again
+
+        self._background.call(lambda: file_preview.count_rows(sample, encoding=encoding, sheet=sheet, max_rows=limit),
+                              done, failed, context=self)  # fmt: skip
 
     def chosen_encoding(self) -> str | None:
-        value = self.encoding_box.currentData()
-        return str(value) if value else None
+        return self.choices.encoding()
+
+    def _has_numbers(self) -> bool:
+        itype = self._catalog.get(self.import_type() or "")
+        return itype is not None and any(c.kind in NUMBER_KINDS for c in itype.columns)
 
     # --- the mode ------------------------------------------------------------------------
 
@@ -227,6 +301,7 @@ class PreviewDialog(QDialog):
         name = self.import_type()
         table = self.mapping_table
         table.setRowCount(0)
+        self.decimal_comma_box.setVisible(self._sample is not None and self._has_numbers())
         if name is None or not self._header:
             self._update_state()
             return
@@ -269,28 +344,105 @@ class PreviewDialog(QDialog):
         except ValueError:
             return None
 
+    # --- the check -----------------------------------------------------------------------
+
+    def options(self) -> ImportOptions | None:
+        """The task's parameters as chosen so far (None before a type is chosen)."""
+        name = self.import_type()
+        if name is None:
+            return None
+        return ImportOptions(
+            file=self.path, import_type=name, mode=ImportMode(self.mode()), blank=BlankPolicy(self.blank()),
+            dry_run=self.dry_run_box.isChecked(), encoding=self.chosen_encoding(), sheet=self.choices.sheet(),
+            header_overrides=self.header_overrides(), date_order=self.choices.date_order(),
+            delimiter=self.choices.delimiter(), decimal_comma=self.choices.decimal_comma(),
+            max_rows=self._max_rows, max_file_mb=self.choices.raised_mb() or self._max_file_mb,
+            repairs=self._request.repairs if self._request is not None else None,
+        )  # fmt: skip
+
     def _update_state(self) -> None:
-        result = self.mapping()
-        ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
-        if result is None:
-            ok_button.setEnabled(False)
+        """Check the shown rows with the import's rules and say what stops the queueing, if anything."""
+        ok_button = self._ok_button()
+        sample, options = self._sample, self.options()
+        itype = self._catalog.get(options.import_type) if options is not None else None
+        check = None
+        if sample is not None and itype is not None and options is not None:
+            check = file_preview.check_sample(sample, itype, options, self._lang())
+            self.choices.show_day_month(check.day_month)
+            if self.choices.date_order() != options.date_order:  # the order the file's own dates show
+                options = options.but(date_order=self.choices.date_order())
+                check = file_preview.check_sample(sample, itype, options, self._lang())
+        self._check = check
+        self.date_note.setText(self.choices.date_order_note())
+        self.date_note.setVisible(bool(self.date_note.text()))
+        bad = mark_rows(self.rows_table, check, itype, self._lang())
+        self._say_problems(check, bad)
+        self._say_count()
+        notes: list[str] = []
+        mapping = check.mapping if check is not None else self.mapping()
+        if mapping is not None and itype is not None:
+            labels = {c.key: c.label for c in self._catalog.columns(itype.name)}
+            notes = mark_mapping(self.mapping_table, self._header, mapping, labels, self.palette().text().color())
+        self.mapping_note.setText("\n".join(notes))
+        self.mapping_note.setVisible(bool(notes))
+        reason = self._blocking_reason(check)
+        self.missing_label.setText(reason)
+        self.missing_label.setVisible(bool(reason))
+        ok_button.setEnabled(sample is not None and check is not None and not reason)
+
+    def _blocking_reason(self, check: SampleCheck | None) -> str:
+        if check is None:
+            return ""
+        blocking: BatchDeskError | None = check.blocking
+        if blocking is None and self._count is not None:
+            blocking = file_preview.count_problem(self._count, self._max_rows)
+        if blocking is not None:
+            text = blocking.text(self._lang())
+            if blocking.code == ErrorCode.FILE_TOO_LARGE:
+                text += "\n" + self.tr("Tick “Raise the size limit” below to import it all the same.")
+            if blocking.code == ErrorCode.MISSING_REQUIRED_COLUMN:
+                return text  # the clerk fixes it in the mapping below; it says which
+            return self.tr("Cannot queue: %1").replace("%1", text)
+        if self.choices.date_order_missing():
+            return self.tr("Choose how the file writes its dates (day first or month first) before queueing.")
+        return ""
+
+    def _say_problems(self, check: SampleCheck | None, bad: int) -> None:
+        if check is None or check.blocking is not None or not check.checked:
+            self.problems_label.setText("")
+        elif bad:
+            self.problems_label.setText(self.tr("%1 of the first %2 rows would fail: hover a red cell for the "
+                                                "reason. They go to the error file; the other rows import.")
+                                        .replace("%1", str(bad)).replace("%2", str(check.checked)))  # fmt: skip
+        else:
+            self.problems_label.setText(
+                self.tr("The first %1 rows pass every check.").replace("%1", str(check.checked))
+            )
+        self.problems_label.setStyleSheet("color: #c62828;" if bad else "color: #2e7d32;")
+        self.problems_label.setVisible(bool(self.problems_label.text()))
+
+    def _say_count(self) -> None:
+        sample, count = self._sample, self._count
+        if sample is None:
+            self.count_label.setText("")
             return
-        used = set(result.index_by_key.values())
-        for i in range(self.mapping_table.rowCount()):
-            item = self.mapping_table.item(i, 0)
-            if item is not None:
-                item.setForeground(QBrush(GREY if i not in used else self.palette().text().color()))
-                item.setToolTip("" if i in used else self.tr("Ignored: no column of this type"))
-        columns = self._catalog.columns(self.import_type() or "")
-        labels = {c.key: c.label for c in columns}
-        needed = result.missing_required
-        if self.mode() in ("update", "upsert"):  # an update needs the key; the other columns may be absent
-            keys = set(self._catalog.key_columns(self.import_type() or ""))
-            needed = tuple(k for k in keys if k not in result.index_by_key)
-        missing = [labels.get(key, key) for key in needed]
-        self.missing_label.setText(self.tr("Missing required columns: %s") % "、".join(missing) if missing else "")
-        self.missing_label.setVisible(bool(missing))
-        ok_button.setEnabled(not missing)
+        if sample.size < MIB:
+            size = self.tr("%1 KB").replace("%1", f"{max(1, round(sample.size / 1024)):,}")
+        else:
+            size = self.tr("%1 MB").replace("%1", f"{sample.size / MIB:.1f}")
+        if count is None:
+            rows = self.tr("Counting the rows…")
+        elif count.estimated:
+            rows = self.tr("About %1 rows").replace("%1", f"{count.rows:,}")
+        else:
+            rows = self.tr("%1 rows").replace("%1", f"{count.rows:,}")
+        self.count_label.setText(f"{rows} · {size}")
+
+    def _lang(self) -> Any:
+        return "zh" if self._catalog.lang == "zh" else "en"
+
+    def _ok_button(self) -> Any:
+        return self.buttons.button(QDialogButtonBox.StandardButton.Ok)
 
     # --- the answer ----------------------------------------------------------------------
 
@@ -301,15 +453,27 @@ class PreviewDialog(QDialog):
         super().accept()
 
     def params(self) -> dict[str, Any]:
-        """The import parameters the clerk chose here (limits are added by the caller)."""
-        return {
+        """The import parameters the clerk chose here (the caller adds the other limits); a raised size
+        limit and the task this file repairs only when there is one."""
+        date_order = self.choices.date_order()
+        params: dict[str, Any] = {
             "import_type": self.import_type(),
             "dry_run": self.dry_run_box.isChecked(),
             "encoding": self.chosen_encoding(),
             "header_overrides": self.header_overrides(),
             "mode": self.mode(),
             "blank": self.blank() if self.mode() in ("update", "upsert") else "keep",
+            "sheet": self.choices.sheet(),
+            "delimiter": self.choices.delimiter(),
+            "date_order": date_order.value if date_order is not None else None,
+            "decimal_comma": self.choices.decimal_comma(),
         }
+        raised = self.choices.raised_mb()
+        if raised:
+            params["max_file_mb"] = raised
+        if self._request is not None and self._request.repairs:
+            params["repairs"] = self._request.repairs
+        return params
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
@@ -319,7 +483,6 @@ class PreviewDialog(QDialog):
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("Preview: %s") % self.path.name)
         self._type_label.setText(self.tr("Import &type:"))
-        self._encoding_label.setText(self.tr("&Encoding:"))
         self._mode_label.setText(self.tr("&Rows already in the table:"))
         self._blank_label.setText(self.tr("&Blank cells:"))
         mode_texts = {
@@ -335,13 +498,15 @@ class PreviewDialog(QDialog):
             self.blank_box.setItemText(i, blank_texts[str(self.blank_box.itemData(i))])
         self.mode_box.setAccessibleName(self.tr("What to do with rows already in the table"))
         self.blank_box.setAccessibleName(self.tr("What a blank cell does to a row being updated"))
-        self._rows_title.setText(self.tr("First rows as they will be read:"))
+        self._rows_title.setText(self.tr("First rows as they will be read and checked:"))
         self._mapping_title.setText(self.tr("Headers and the columns they fill (* required):"))
         self.mapping_table.setHorizontalHeaderLabels([self.tr("Header in the file"), self.tr("Column")])
         self.dry_run_box.setText(self.tr("&Validate only (dry run: check every row, import nothing)"))
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("&Queue"))
         self.buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(self.tr("Cancel"))
         self.type_box.setAccessibleName(self.tr("Import type"))
-        self.encoding_box.setAccessibleName(self.tr("Encoding"))
         self.rows_table.setAccessibleName(self.tr("First rows of the file"))
         self.mapping_table.setAccessibleName(self.tr("Header mapping"))
+        self.choices.retranslate()
+        if self._sample is not None:
+            self._update_state()

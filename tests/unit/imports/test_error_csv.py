@@ -57,3 +57,95 @@ def test_neutralise_and_restore_round_trip() -> None:
     for text in ["=SUM(A1)", "+1", "-5", "@x", "\tx", "\rx", "plain", "'quoted", ""]:
         assert restore(neutralise(text)) == text
     assert neutralise("=1+1") == "'=1+1" and neutralise("1-2") == "1-2"
+
+
+# --- a repair's error CSV, the desk's language, the header neutralised (issues 11 and 12) -----------
+
+
+def test_a_repairs_error_csv_keeps_one_row_column_and_only_the_new_codes(tmp_path: Path) -> None:
+    first = tmp_path / "first.csv"
+    writer = ErrorCsvWriter(first, ["编号", "手机号"])
+    writer.write(7, ["C1", "123"], ["pattern_mismatch"], ["手机号格式不正确"])
+    writer.write(9, ["C2", "x", "extra"], ["column_count_mismatch"], ["列数不对"])
+    writer.close()
+    header, *rows = _rows(first)
+    assert header == ["行号", "编号", "手机号", "错误代码", "错误原因"]
+    # the clerk's fix still fails; the second round's file reads the first one back as its source
+    second = tmp_path / "second.csv"
+    writer = ErrorCsvWriter(second, header)
+    writer.write(2, rows[0], ["too_long"], ["太长"])  # row 2 of the fixed file is row 7 of the original
+    writer.write(3, rows[1], ["pattern_mismatch"], ["格式不正确"])
+    writer.close()
+    assert _rows(second) == [
+        ["行号", "编号", "手机号", "错误代码", "错误原因"],
+        ["7", "C1", "123", "too_long", "太长"],
+        ["9", "C2", "x", "pattern_mismatch", "格式不正确", "extra"],  # the long row's extra cell kept, once
+    ]
+    third = tmp_path / "third.csv"  # and a third round is the same shape again
+    writer = ErrorCsvWriter(third, _rows(second)[0], lang="en")
+    writer.write(2, _rows(second)[1], ["too_long"], ["Too long"])
+    writer.close()
+    assert _rows(third) == [["Row number", "编号", "手机号", "Error codes", "Error reasons"],
+                            ["7", "C1", "123", "too_long", "Too long"]]  # fmt: skip
+
+
+def test_a_row_the_clerk_added_to_the_error_csv_has_no_original_row(tmp_path: Path) -> None:
+    path = tmp_path / "e.csv"
+    writer = ErrorCsvWriter(path, ["Row number", "code", "Error codes", "Error reasons"])
+    writer.write(5, ["", "C9", "", ""], ["pattern_mismatch"], ["bad"])
+    writer.close()
+    assert _rows(path)[1] == ["", "C9", "pattern_mismatch", "bad"]
+
+
+def test_the_headers_follow_the_desks_language_and_are_neutralised(tmp_path: Path) -> None:
+    path = tmp_path / "e.csv"
+    writer = ErrorCsvWriter(path, ['=HYPERLINK("http://x","y")', "@a", "plain"], lang="en")
+    writer.write(2, ["=1+1", "-2", "ok"], ["pattern_mismatch"], ["=bad"])
+    writer.close()
+    assert _rows(path) == [
+        ["Row number", '\'=HYPERLINK("http://x","y")', "'@a", "plain", "Error codes", "Error reasons"],
+        ["2", "'=1+1", "'-2", "ok", "pattern_mismatch", "'=bad"],
+    ]
+
+
+def test_either_languages_headers_mark_an_error_csv() -> None:
+    from desktop_app.imports.error_csv import MARKER_COLUMNS, is_error_csv_header
+
+    assert is_error_csv_header(["\ufeff行号", "a", "错误代码", "错误原因"])
+    assert is_error_csv_header(["Row number", "a", "Error codes", "Error reasons"])
+    assert is_error_csv_header([" Row number ", "a", "错误代码"])  # a mixed file, fixed by hand
+    assert not is_error_csv_header(["行号", "a"]) and not is_error_csv_header(["a", "Error codes"])
+    assert {"行号", "错误代码", "错误原因", "Row number", "Error codes", "Error reasons"} == MARKER_COLUMNS
+
+
+def test_looks_unedited(tmp_path: Path) -> None:
+    import os
+
+    from desktop_app.domain.status import TaskStatus
+    from desktop_app.domain.task import Lane, TaskRecord
+    from desktop_app.imports.error_csv import WRITTEN, fingerprint, looks_unedited
+
+    folder = tmp_path / "T000001-AAAAAA"
+    folder.mkdir()
+    errors = folder / "T000001-AAAAAA-errors.csv"
+    errors.write_text("行号,a,错误代码,错误原因\r\n2,x,too_long,太长\r\n", encoding="utf-8-sig")
+    summary = folder / "summary.json"
+    summary.write_text("{}", encoding="utf-8")
+    os.utime(errors, ns=(1_000_000_000, 1_000_000_000))
+    os.utime(summary, ns=(2_000_000_000, 2_000_000_000))
+
+    def record(**summary_fields: object) -> TaskRecord:
+        return TaskRecord(id=1, task_no="T000001-AAAAAA", task_type="import", lane=Lane.LONG,
+                          status=TaskStatus.PARTIALLY_SUCCEEDED, params={},
+                          summary={"error_csv": str(errors), **summary_fields},
+                          result_path=str(summary))  # fmt: skip
+
+    assert looks_unedited(record())  # written before the summary that follows it
+    os.utime(errors, ns=(3_000_000_000, 3_000_000_000))  # saved again in Excel
+    assert not looks_unedited(record())
+    kept = fingerprint(errors)  # an early end keeps the error rows with their size and time
+    assert looks_unedited(record(**{WRITTEN: kept}))
+    errors.write_text("行号,a,错误代码,错误原因\r\n2,fixed,too_long,太长\r\n", encoding="utf-8-sig")
+    assert not looks_unedited(record(**{WRITTEN: kept}))
+    errors.unlink()
+    assert not looks_unedited(record())

@@ -145,3 +145,12 @@ def test_match_score() -> None:
     assert match_score(CUSTOMERS, ["email", "note"]) == 0.0  # optional columns do not count
     assert match_score(CUSTOMERS, ["\ufeffCODE", "Name", "Mobile"]) == 1.0
     assert match_score(CUSTOMERS, []) == 0.0
+
+
+def test_a_header_ignored_because_its_column_is_taken_says_by_which() -> None:
+    m = map_header(CUSTOMERS, ["手机号", "客户编号", "mobile", "备注", "小区"])
+    assert m.index_by_key["phone"] == 0 and m.unknown == ("mobile", "小区")
+    assert dict(m.taken_by) == {2: 0}  # "mobile" names the phone column, which 手机号 fills
+    # the clerk's choice of one column for two headers: the first keeps it
+    chosen = map_header(CUSTOMERS, ["客户编号", "备注", "小区"], {"小区": "note", "备注": "note"})
+    assert chosen.index_by_key["note"] == 1 and dict(chosen.taken_by) == {2: 1}

@@ -250,8 +250,9 @@ def test_duplicate_column_key(tmp_path: Path) -> None:
 def test_unknown_setting(tmp_path: Path) -> None:
     text = BASE.replace('kind = "text"\npattern', 'kind = "text"\npatern = "x"\npattern')
     assert error_of(tmp_path, text) == (
-        "column 'code': unknown setting(s) 'patern' for kind 'text' (allowed: aliases, default, hint_en, "
-        "hint_zh, key, kind, label_en, label_zh, max_length, min_length, normalize, pattern, required)"
+        "column 'code': unknown setting(s) 'patern' for kind 'text' (allowed: aliases, default, drop_chars, "
+        "hint_en, hint_zh, key, kind, label_en, label_zh, max_length, min_length, normalize, pattern, required, "
+        "strip_prefixes)"
     )
 
 

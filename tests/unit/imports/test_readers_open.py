@@ -14,7 +14,7 @@ from desktop_app.imports.readers.files import file_error
 
 
 @pytest.mark.parametrize(
-    ("name", "suffix"), [("a.txt", ".txt"), ("a.XLSM", ".XLSM"), ("noext", ""), ("a.csv.bak", ".bak")]
+    ("name", "suffix"), [("a.doc", ".doc"), ("a.XLSM", ".XLSM"), ("noext", ""), ("a.csv.bak", ".bak")]
 )
 def test_unsupported_suffix(tmp_path: Path, name: str, suffix: str) -> None:
     path = tmp_path / name

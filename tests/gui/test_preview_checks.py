@@ -1,0 +1,221 @@
+"""The preview as a clerk uses it: rows checked by the import's own rules with the bad cells marked, the
+row count, sheets, separator, the day/month question, decimal comma, the size limit, an empty file, two
+headers for one column, encodings in words."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+from typing import Any
+
+import pytest
+from openpyxl import Workbook
+from PySide6.QtWidgets import QDialogButtonBox
+
+from desktop_app.domain.status import TaskStatus
+from desktop_app.imports import file_preview
+from desktop_app.ui.dialogs.preview import PreviewDialog
+from desktop_app.ui.dialogs.preview_table import BAD
+from tests.gui.test_window_queue import ERRORS, TIMEOUT, open_preview, qtbot_left, wait_for_task, wait_status
+from tests.support.customers import HEADER, row, write_csv
+
+
+def ok(dialog: PreviewDialog) -> Any:
+    return dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
+
+
+def wait_counted(qtbot: Any, dialog: PreviewDialog) -> None:
+    qtbot.waitUntil(lambda: "Counting" not in dialog.count_label.text(), timeout=TIMEOUT)
+
+
+def delimited(path: Path, rows: list[list[str]], delimiter: str = ",", *, first: str = "") -> Path:
+    out = io.StringIO()
+    csv.writer(out, delimiter=delimiter, lineterminator="\r\n").writerows([HEADER, *rows])
+    path.write_text(first + out.getvalue(), encoding="utf-8")
+    return path
+
+
+def test_bad_cells_are_marked_with_their_reason(qtbot: Any, make_desk: Any) -> None:
+    window = make_desk().window
+    dialog = open_preview(qtbot, window, ERRORS)
+    wait_counted(qtbot, dialog)
+    table = dialog.rows_table
+    marked = [(r, c) for r in range(table.rowCount()) for c in range(table.columnCount())
+              if table.item(r, c).background().color() == BAD]  # fmt: skip
+    assert marked, "the sample's errors show in the first rows"
+    r, c = marked[0]
+    assert table.item(r, c).toolTip(), "the reason is the tooltip"
+    assert "would fail: hover a red cell" in dialog.problems_label.text()
+    assert dialog.count_label.text().startswith("50 rows · ")
+    assert ok(dialog).isEnabled(), "rows that fail go to the error file; the file can be queued"
+
+
+def test_a_large_file_says_about(qtbot: Any, make_desk: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(file_preview, "EXACT_COUNT_MB", {"csv": 0, "xlsx": 0, "xls": 0})
+    path = write_csv(tmp_path / "big.csv", [row(i) for i in range(1, 1501)])
+    dialog = open_preview(qtbot, make_desk().window, path)
+    wait_counted(qtbot, dialog)
+    assert dialog.count_label.text().startswith("About 1,500 rows")
+
+
+def test_a_workbooks_sheets_can_be_chosen(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    book = Workbook()
+    book.active.title = "说明"
+    book.active.append(["填写说明"])
+    book.active.append(["请填写第二张表"])
+    data = book.create_sheet("客户")
+    data.append(HEADER)
+    data.append(row(1))
+    path = tmp_path / "two.xlsx"
+    book.save(path)
+    window = make_desk().window
+    dialog = open_preview(qtbot, window, path)
+    assert not dialog.sheet_box.isHidden() and [dialog.sheet_box.itemText(i) for i in range(2)] == ["说明", "客户"]
+    assert not ok(dialog).isEnabled() and dialog.encoding_box.isHidden(), "no encoding for a workbook"
+    with qtbot.waitSignal(dialog.loaded, timeout=TIMEOUT):
+        dialog.sheet_box.setCurrentIndex(1)
+        dialog.sheet_box.activated.emit(1)
+    dialog.type_box.setCurrentIndex(dialog.type_box.findData("customers"))
+    assert dialog.rows_table.horizontalHeaderItem(0).text() == "客户编号" and ok(dialog).isEnabled()
+    qtbot.mouseClick(ok(dialog), qtbot_left())
+    task = wait_for_task(qtbot, window, 1)
+    assert task.params["sheet"] == "客户"
+    assert wait_status(qtbot, window, task.task_no, TaskStatus.SUCCEEDED, TaskStatus.FAILED).success_count == 1
+
+
+def test_the_separator_is_detected_and_can_be_overridden(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    path = delimited(tmp_path / "semi.csv", [row(1), row(2)], ";")
+    dialog = open_preview(qtbot, make_desk().window, path)
+    assert dialog.delimiter_box.currentText() == "Detected: Semicolon (;)"
+    assert dialog.rows_table.columnCount() == len(HEADER)
+    with qtbot.waitSignal(dialog.loaded, timeout=TIMEOUT):
+        dialog.delimiter_box.setCurrentIndex(dialog.delimiter_box.findData(","))
+        dialog.delimiter_box.activated.emit(dialog.delimiter_box.currentIndex())
+    assert dialog.rows_table.columnCount() == 1 and dialog.params()["delimiter"] == ","
+    assert not ok(dialog).isEnabled()
+
+
+def test_the_sep_line_is_named(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    path = delimited(tmp_path / "sep.csv", [row(1)], ";", first="sep=;\r\n")
+    dialog = open_preview(qtbot, make_desk().window, path)
+    assert dialog.delimiter_box.currentText() == "As the file's sep= line says: Semicolon (;)"
+    assert dialog.rows_table.verticalHeaderItem(0).text() == "2", "the sep= line is no row"
+
+
+def test_ambiguous_dates_ask_once_for_the_file(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    window = make_desk().window
+    path = write_csv(tmp_path / "dates.csv", [row(1, 开户日期="03/05/2024"), row(2, 开户日期="04/06/2024")])
+    dialog = open_preview(qtbot, window, path)
+    box = dialog.date_order_box
+    assert not box.isHidden() and box.currentData() is None
+    assert [box.itemText(i) for i in range(box.count())] == [
+        "Choose: the file does not say",
+        "Day first: 03/05/2024 is 2024-05-03",
+        "Month first: 03/05/2024 is 2024-03-05",
+    ]
+    assert not ok(dialog).isEnabled() and "day first or month first" in dialog.missing_label.text()
+    assert "Row 2 has the date 03/05/2024" in dialog.date_note.text()
+    assert "could be 2024-05-03 (day first)" in dialog.rows_table.item(0, 5).toolTip()
+    box.setCurrentIndex(box.findData("dmy"))
+    box.activated.emit(box.currentIndex())
+    assert ok(dialog).isEnabled() and dialog.rows_table.item(0, 5).background().color() != BAD
+    qtbot.mouseClick(ok(dialog), qtbot_left())
+    task = wait_for_task(qtbot, window, 1)
+    assert task.params["date_order"] == "dmy"
+    assert wait_status(qtbot, window, task.task_no, TaskStatus.SUCCEEDED, TaskStatus.FAILED).success_count == 2
+
+
+def test_an_order_the_file_shows_is_taken_and_said(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    path = write_csv(tmp_path / "dates.csv", [row(1, 开户日期="03/05/2024"), row(2, 开户日期="25/05/2024")])
+    dialog = open_preview(qtbot, make_desk().window, path)
+    assert dialog.date_order_box.currentData() == "dmy" and ok(dialog).isEnabled()
+    assert dialog.date_note.text() == "Dates such as 03/05/2024 are read day first, as row 3 (25/05/2024) shows."
+    assert dialog.params()["date_order"] == "dmy"
+
+
+def test_a_decimal_comma(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    path = delimited(tmp_path / "eu.csv", [row(1, 信用额度="1 234,50")], ";")
+    dialog = open_preview(qtbot, make_desk().window, path)
+    assert dialog.rows_table.item(0, 6).background().color() == BAD
+    dialog.decimal_comma_box.setChecked(True)
+    assert dialog.rows_table.item(0, 6).background().color() != BAD
+    assert dialog.params()["decimal_comma"] is True
+
+
+@pytest.mark.parametrize("text", ["", ",".join(HEADER) + "\r\n"])
+def test_an_empty_file_says_why_it_cannot_queue(qtbot: Any, make_desk: Any, tmp_path: Path, text: str) -> None:
+    path = tmp_path / "empty.csv"
+    path.write_text(text, encoding="utf-8")
+    window = make_desk().window
+    window.panel.path_edit.setText(str(path))
+    qtbot.mouseClick(window.panel.queue_button, qtbot_left())
+    qtbot.waitUntil(lambda: window.preview is not None and window.preview.missing_label.text() != "", timeout=TIMEOUT)
+    dialog = window.preview
+    assert dialog is not None
+    assert dialog.missing_label.text() == "Cannot queue: The file is empty: it has no data rows"
+    assert not ok(dialog).isEnabled()
+
+
+def test_a_file_over_the_size_limit_offers_to_raise_it(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    window = make_desk(max_file_mb=1).window
+    path = write_csv(tmp_path / "big.csv", [row(i, 备注="x" * 150) for i in range(1, 7001)])
+    dialog = open_preview(qtbot, window, path)
+    assert not ok(dialog).isEnabled()
+    assert dialog.missing_label.text().startswith("Cannot queue: The file is too large: 1.")
+    assert not dialog.raise_limit_box.isHidden()
+    assert dialog.raise_limit_box.text() == "Raise the size &limit to 2 MB for this file"
+    dialog.raise_limit_box.setChecked(True)
+    assert ok(dialog).isEnabled() and dialog.params()["max_file_mb"] == 2
+    qtbot.mouseClick(ok(dialog), qtbot_left())
+    task = wait_for_task(qtbot, window, 1)
+    assert task.params["max_file_mb"] == 2
+    done = wait_status(qtbot, window, task.task_no, TaskStatus.SUCCEEDED, TaskStatus.FAILED)
+    assert done.status is TaskStatus.SUCCEEDED and done.success_count == 7000
+
+
+def test_two_headers_for_one_column_say_which_fills_it(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    path = tmp_path / "two.csv"
+    path.write_text(",".join([*HEADER, "mobile"]) + "\r\n" + ",".join([*row(1), "13900000000"]) + "\r\n",
+                    encoding="utf-8")  # fmt: skip
+    dialog = open_preview(qtbot, make_desk().window, path)
+    assert dialog.mapping_note.text() == "“mobile” is not used: the header “手机号” already fills the column Phone"
+    assert dialog.mapping_table.item(9, 0).toolTip() == "Not used: the header “手机号” already fills the column Phone"
+    assert dialog.mapping_table.item(8, 0).toolTip() == "Fills the column Note"
+
+
+def test_encodings_are_offered_in_words(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    dialog = open_preview(qtbot, make_desk().window, ERRORS)
+    words = [dialog.encoding_box.itemText(i) for i in range(dialog.encoding_box.count())]
+    assert "Chinese (GBK) - Excel on Chinese Windows" in words and "Western (Latin-1)" in words
+    assert not any(w in ("gbk", "gb18030", "utf-8-sig", "cp1252") for w in words)
+
+
+def test_the_preview_speaks_chinese(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    desk = make_desk()
+    desk.set_language("zh")
+    path = write_csv(tmp_path / "dates.csv", [row(1, 开户日期="03/05/2024")])
+    dialog = open_preview(qtbot, desk.window, path)
+    qtbot.waitUntil(lambda: dialog.windowTitle().startswith("预览"), timeout=TIMEOUT)
+    assert dialog.date_order_box.itemText(1) == "日在前：03/05/2024 即 2024-05-03"
+    assert "开户日期“03/05/2024”分不清日和月" in dialog.rows_table.item(0, 5).toolTip()
+
+
+def test_a_fixed_error_file_opens_its_preview_without_the_warning(qtbot: Any, make_desk: Any) -> None:
+    from tests.gui.test_window_queue import queue
+
+    window = make_desk().window
+    queue(qtbot, window, ERRORS)
+    task = wait_for_task(qtbot, window, 1)
+    done = wait_status(qtbot, window, task.task_no, TaskStatus.PARTIALLY_SUCCEEDED)
+    errors = Path(str(done.error_csv))
+    # English desk: the error file's own columns in English
+    assert errors.read_text(encoding="utf-8-sig").startswith("Row number,")
+    errors.write_text(errors.read_text(encoding="utf-8-sig").replace("bad", "13800000000"), encoding="utf-8-sig")
+    window.select_task(done.id)
+    window.actions_.reimport.trigger()
+    qtbot.waitUntil(lambda: window.preview is not None and window.preview.rows_table.rowCount() > 0, timeout=TIMEOUT)
+    dialog = window.preview
+    assert dialog is not None and dialog.notice_label.isHidden() and dialog.import_type() == "customers"
+    assert dialog.params()["repairs"] == done.task_no
+    dialog.reject()
