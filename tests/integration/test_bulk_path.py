@@ -233,3 +233,15 @@ def test_a_composite_key_type_with_every_kind(paths: tuple[Core, Core], tmp_path
     path = write_rows(tmp_path / "orders.csv", ORDER_HEADER, data)
     facts_, _ = both(paths, path, table="order_lines", key=["order_no", "line_no"], import_type="orders", seed=False)
     assert facts_["success_count"] > 100
+
+
+def test_a_semicolon_file_imports_the_same(paths: tuple[Core, Core], tmp_path: Path) -> None:
+    import csv
+    import io
+
+    out = io.StringIO()
+    csv.writer(out, delimiter=";", lineterminator="\r\n").writerows([HEADER, *(row(n) for n in range(1, 90))])
+    path = tmp_path / "semi.csv"
+    path.write_bytes(out.getvalue().encode("utf-8"))
+    facts_, _ = both(paths, path, seed=False)
+    assert facts_["success_count"] == 89

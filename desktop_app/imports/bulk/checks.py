@@ -93,7 +93,7 @@ class ColumnCheck:
         if spec.normalize == "nfkc":
             clean = pc.and_(clean, nfkc_stable(cells))
         if kind in (Kind.TEXT, Kind.REFERENCE):
-            ok, text = self._text(cells, clean)
+            ok, text = self._text(cells, _cleaned_nothing(spec, cells, clean))
         elif kind == Kind.INTEGER:
             ok, text = self._integer(cells, clean)
         elif kind == Kind.DECIMAL:
@@ -158,6 +158,17 @@ class ColumnCheck:
         if self._max is not None:
             ok = pc.and_(ok, pc.less_equal(pc.cast(safe, pa.decimal128(38, scale)), self._max))
         return ok, _decimal_text(safe, scale)
+
+
+def _cleaned_nothing(spec: ColumnSpec, cells: pa.Array, ok: pa.Array) -> pa.Array:
+    """Not sure of a cell a text column's regional settings would change: one holding a character to
+    drop, or starting with a prefix to strip (the row validator cleans those)."""
+    if spec.drop_chars:
+        marks = "".join(f"\\x{{{ord(c):x}}}" for c in spec.drop_chars)
+        ok = pc.and_(ok, pc.invert(pc.match_substring_regex(cells, f"[{marks}]")))
+    for prefix in spec.strip_prefixes:
+        ok = pc.and_(ok, pc.invert(pc.starts_with(cells, prefix)))
+    return ok
 
 
 def _decimal_text(digits: pa.Array, scale: int) -> pa.Array:

@@ -54,6 +54,10 @@ def bulk_insert(
         return None
     if not isinstance(writer, BatchWriter) or reader.format != "csv" or not table.managed:
         return None
+    # a decimal comma, or Excel's sep= line before the header: the row reader's alone
+    dialect = getattr(reader, "dialect", None)
+    if options.decimal_comma or dialect is None or dialect.sep_line:
+        return None
     encoding = bulk_encoding(reader.encoding)
     if encoding is None:
         return None
@@ -62,7 +66,7 @@ def bulk_insert(
     if engine.dialect.name in ("mysql", "mariadb") and not local_infile_allowed(engine):
         log.info("the server does not allow LOAD DATA LOCAL (local_infile=0): the import goes row by row")
         return None
-    source = CsvBatches(options.file, reader.header, encoding)
+    source = CsvBatches(options.file, reader.header, encoding, delimiter=dialect.delimiter)
     # a batch size the task was given (--batch-size) holds on this path too; else the bulk path's own
     batch_rows = int(ctx.params.get("batch_size") or ctx.settings.bulk_batch_rows)
     loader = BulkLoader(engine, table.spec.name, ctx.task.task_no, ctx.work_dir)

@@ -159,9 +159,10 @@ class _ThenSentinel(io.RawIOBase):
 class CsvBatches:
     """Iterates a CSV's data records (the header skipped) in batches."""
 
-    def __init__(self, path: Path, header: tuple[str, ...], encoding: str, *,
+    def __init__(self, path: Path, header: tuple[str, ...], encoding: str, *, delimiter: str = ",",
                  line_limit: int = DEFAULT_LIMITS.max_cell_chars) -> None:  # fmt: skip
         self.path = path
+        self.delimiter = delimiter
         self.header = header
         self.width = len(header)
         self.encoding = encoding
@@ -187,11 +188,12 @@ class CsvBatches:
         def odd(row: Any) -> str:
             if row.number is None:  # never with one thread; a guard all the same
                 raise BulkReadError("a record without its number")
-            pending.append(OddRecord(int(row.number), _cells(row.text)))
+            pending.append(OddRecord(int(row.number), _cells(row.text, self.delimiter)))
             return "skip"
 
         read = pcsv.ReadOptions(use_threads=False, block_size=BLOCK, column_names=names, encoding=self.encoding)
-        parse = pcsv.ParseOptions(newlines_in_values=True, ignore_empty_lines=False, invalid_row_handler=odd)
+        parse = pcsv.ParseOptions(delimiter=self.delimiter, newlines_in_values=True, ignore_empty_lines=False,
+                                  invalid_row_handler=odd)  # fmt: skip
         convert = pcsv.ConvertOptions(column_types=dict.fromkeys(names, pa.string()), strings_can_be_null=False,
                                       quoted_strings_can_be_null=False)  # fmt: skip
         stream = _ThenSentinel(self.path)
@@ -270,9 +272,9 @@ def _drop_sentinel(batch: CsvBatch) -> bool:
     return False
 
 
-def _cells(text: str) -> tuple[str, ...]:
+def _cells(text: str, delimiter: str) -> tuple[str, ...]:
     """An odd record's text as the csv module reads it (the row reader's cells)."""
-    return tuple(next(csv.reader([text]), []))
+    return tuple(next(csv.reader([text], delimiter=delimiter), []))
 
 
 def _row_numbers(first: int, count: int, odd: list[int]) -> tuple[pa.Array, int]:

@@ -15,6 +15,7 @@ import pytest
 from desktop_app.domain.values import canonical
 from desktop_app.imports.bulk.checks import ColumnCheck, nfkc_stable
 from desktop_app.imports.import_type import ImportType, load_import_type
+from desktop_app.imports.regional import PLAIN, DateOrder, FileConventions
 from desktop_app.imports.table_spec import stored_column
 from desktop_app.imports.validator import _compile_full
 
@@ -157,6 +158,52 @@ label_zh = "启用"
 label_en = "Active"
 aliases = ["active"]
 kind = "boolean"
+
+[[columns]]
+key = "mobile"
+label_zh = "手机"
+label_en = "Mobile"
+aliases = ["mobile"]
+normalize = "nfkc"
+pattern = '^1[0-9]{10}$'
+drop_chars = " -"
+strip_prefixes = ["+86", "0086"]
+
+[[columns]]
+key = "when"
+label_zh = "哪天"
+label_en = "When"
+aliases = ["when"]
+kind = "date"
+date_formats = ["chinese", "dots", "compact", "day_month", "excel_serial"]
+
+[[columns]]
+key = "money"
+label_zh = "钱"
+label_en = "Money"
+aliases = ["money"]
+normalize = "nfkc"
+kind = "decimal"
+decimal_scale = 2
+thousands = true
+currency = ["¥", "元"]
+
+[[columns]]
+key = "share"
+label_zh = "占比"
+label_en = "Share"
+aliases = ["share"]
+kind = "decimal"
+decimal_scale = 3
+percent = true
+
+[[columns]]
+key = "many"
+label_zh = "很多"
+label_en = "Many"
+aliases = ["many"]
+kind = "integer"
+thousands = true
 
 [[columns]]
 key = "dept"
@@ -309,7 +356,8 @@ ORDINARY = {
     "level": ["普通", "gold"], "opened": ["2024-02-29"],
     "stamp": ["2024-01-05", "2024-01-05 08:00:00", "2024-01-05 08:00"],
     "amount": ["12.5", "1000.50", "0"], "signed": ["12"], "qty": ["12"], "big": ["123456789012345678"],
-    "active": ["true", "no"], "dept": ["销售部", "不存在部"],
+    "active": ["true", "no"], "dept": ["销售部", "不存在部"], "mobile": ["13800138000"], "when": ["2024-03-05"],
+    "money": ["12.5", "1234.50"], "share": ["0.125"], "many": ["1000"],
 }  # fmt: skip
 
 
@@ -329,16 +377,19 @@ def test_nfkc_stable_is_pythons_own_answer() -> None:
 
 
 COLUMNS = ["code", "name", "raw", "email", "folded", "counted", "ahead", "level", "opened", "stamp", "amount",
-           "signed", "above", "qty", "big", "active", "dept"]  # fmt: skip
+           "signed", "above", "qty", "big", "active", "mobile", "when", "money", "share", "many", "dept"]  # fmt: skip
+CONVENTIONS = [PLAIN, FileConventions(date_order=DateOrder("dmy")), FileConventions(date_order=DateOrder("mdy"))]
 
 
+@pytest.mark.parametrize("conventions", CONVENTIONS, ids=["plain", "dmy", "mdy"])
 @pytest.mark.parametrize("column", COLUMNS)
-def test_a_sure_cell_is_the_row_validators_value(itype: ImportType, column: str) -> None:
+def test_a_sure_cell_is_the_row_validators_value(itype: ImportType, column: str,
+                                                 conventions: FileConventions) -> None:  # fmt: skip
     spec = next(c for c in itype.columns if c.key == column)
     is_key = column in itype.unique_keys
     check = ColumnCheck(spec, is_key=is_key)
     stored = stored_column(spec, is_key=is_key)
-    full = _compile_full(spec)
+    full = _compile_full(spec, None, conventions)
     cells = [*TRICKY, *ORDINARY.get(column, [])]
     result = check.check(pa.array(cells, pa.string()))
     for cell, ok, text in zip(cells, result.ok.to_pylist(), result.text.to_pylist(), strict=True):

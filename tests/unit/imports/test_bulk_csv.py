@@ -178,3 +178,24 @@ def test_a_crlf_inside_a_quoted_field_survives_every_block_boundary(tmp_path: Pa
     body = "".join(f'{i},"{"x" * (i % 13)}\r\n{"y" * (i % 5)}\r\nz"\r\n' for i in range(40))
     path.write_bytes(("a,b\r\n" + body).encode("utf-8"))
     assert bulk_rows(path) == row_rows(path)
+
+
+@pytest.mark.parametrize("delimiter", [";", "\t", "|"])
+def test_another_delimiter(tmp_path: Path, tiny_blocks: None, delimiter: str) -> None:
+    path = messy_file(tmp_path / "f.csv", 4)
+    text = path.read_text(encoding="utf-8-sig")
+    import csv as _csv
+    import io
+
+    rows = list(_csv.reader(io.StringIO(text, newline="")))
+    out = io.StringIO()
+    _csv.writer(out, delimiter=delimiter, lineterminator="\n").writerows(rows)
+    path.write_text(out.getvalue(), encoding="utf-8")
+    reader = CsvReader(path, delimiter=delimiter)
+    got: Rows = []
+    for batch in CsvBatches(path, reader.header, "utf8", delimiter=delimiter).batches():
+        cells = list(zip(*(c.to_pylist() for c in batch.columns), strict=True))
+        got += sorted([*zip(batch.row_numbers.to_pylist(), cells, strict=True),
+                       *((r.row_number, r.cells) for r in batch.odd)])  # fmt: skip
+    got = [(n, c) for n, c in got if any(x.strip() for x in c)]
+    assert got == [(r.row_number, tuple(r.cells)) for r in reader.rows()]
