@@ -112,6 +112,11 @@ customers.xlsx|succeeded|-|0
 customers_errors.csv|partially_succeeded|-|-
 EOF
 
+# 2a. A clean CSV into customers takes the bulk path (pyarrow and the ADBC SQLite driver in the bundle).
+if grep -q "bulk path: [1-9][0-9]* rows loaded by the database's own loader" "$WORK"/data-customers_clean/logs/*.log 2>/dev/null
+then pass "import customers_clean.csv: the bulk path loaded its rows"
+else fail "import customers_clean.csv: no bulk load in the log ($(grep -h -i -m3 'bulk\|error' "$WORK"/data-customers_clean/logs/*.log 2>/dev/null | head -c 400))"; fi
+
 # 2b. Every feature a clerk reaches, through the frozen app: each type's sample in each mode, an export of
 # each type that imports back, an undo, templates, the types listing. A resource the bundle lacks fails here.
 feature_data="$WORK/data-features"

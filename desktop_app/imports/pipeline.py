@@ -151,6 +151,8 @@ class ImportRun:
                 with bulk.connection(batch) as conn:
                     self._flush(batch.size, batch.last_row, partial(bulk.write, batch=batch), errors, total_rows,
                                 batch.last_row / max(total_rows + 1, 1), connection=conn)  # fmt: skip
+        self.ctx.log.info("bulk path: %d rows loaded by the database's own loader, %d by the row writer",
+                          bulk.loaded, bulk.by_row)  # fmt: skip
 
     def _import_by_row(
         self,

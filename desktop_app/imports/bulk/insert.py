@@ -76,6 +76,8 @@ class BulkInsert:
         self.index = [validator.mapping.index_by_key.get(c.key) for c in itype.columns]
         self.key_positions = [itype.keys.index(k) for k in itype.unique_keys]
         self._ref_arrays: dict[str, tuple[pa.Array, pa.Array]] | None = None
+        self.loaded = 0  # rows the database's own loader took
+        self.by_row = 0  # rows the row writer wrote or failed
 
     # --- splitting a batch -------------------------------------------------------------------
 
@@ -200,6 +202,8 @@ class BulkInsert:
             else:
                 candidates = self._all_by_row(batch)
         result = self.writer.write(conn, candidates) if candidates else BatchResult()
+        self.loaded += loaded
+        self.by_row += len(candidates)
         result.inserted += loaded
         if loaded:
             result.pending += batch.pending

@@ -1,0 +1,78 @@
+"""kill -9 during a bulk import in its own batch size, then a restart: every row lands once, the error CSV too.
+
+The bulk path's batches (settings.bulk_batch_rows, 20,000 rows) each commit with their checkpoint in
+one transaction; the worker is killed in the middle of the file (a polite pause between batches gives
+the test time to aim), and the restarted worker resumes after the last committed batch.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from desktop_app.app import Core
+from desktop_app.domain.status import TaskStatus
+from tests.integration.test_import_crash import BAD_EVERY, ROWS, _big_file, _cli, core  # noqa: F401
+from tests.support.customers import codes_by_row
+
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")]
+
+
+def _wait(desk: Core, task_no: str, until: object, seconds: float) -> object:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        task = desk.store.get(task_no)
+        if task is not None and until(task):  # type: ignore[operator]
+            return task
+        time.sleep(0.02)
+    raise AssertionError(f"{task_no}: timed out")
+
+
+def test_kill_9_mid_bulk_import_then_restart(core: Core, db_url: str, tmp_path: Path) -> None:  # noqa: F811
+    path = _big_file(tmp_path / "big.csv")
+    data_dir = tmp_path / "data"
+    data_dir.mkdir(parents=True, exist_ok=True)
+    (data_dir / "settings.json").write_text(json.dumps({"batch_pause": 0.3}), encoding="utf-8")
+    submit = _cli(db_url, data_dir, "submit", str(path), "--type", "customers", "--json")
+    out, err = submit.communicate(timeout=120)
+    assert submit.returncode == 0, err
+    task_no = json.loads(out)["task_no"]
+
+    worker = _cli(db_url, data_dir, "worker")
+    try:
+        task = _wait(core, task_no, lambda t: t.success_count >= 3 * 19_000 or t.status.is_final, 180)
+        assert task.status is TaskStatus.RUNNING and task.success_count < ROWS  # type: ignore[attr-defined]
+        worker.kill()
+        worker.wait(30)
+    finally:
+        if worker.poll() is None:
+            worker.kill()
+        worker.communicate()
+    log = "\n".join(p.read_text(encoding="utf-8") for p in (data_dir / "logs").glob("*.log*"))
+    assert "bulk path" not in log  # killed before its end: the line comes only when the bulk run ends
+
+    restarted = _cli(db_url, data_dir, "worker")
+    try:
+        task = _wait(core, task_no, lambda t: t.status.is_final, 300)
+    finally:
+        restarted.terminate()
+        restarted.communicate(timeout=60)
+
+    ended = core.store.get(task_no)
+    assert ended is not None and ended.status is TaskStatus.PARTIALLY_SUCCEEDED, ended and ended.error_msg
+    bad = ROWS // BAD_EVERY
+    assert (ended.total_count, ended.success_count, ended.fail_count) == (ROWS, ROWS - bad, bad)
+    assert ended.attempt == 2 and ended.recoveries == 1
+    with core.store.reading() as conn:
+        count, distinct, rows = conn.exec_driver_sql(
+            f"SELECT COUNT(*), COUNT(DISTINCT code), COUNT(DISTINCT import_row) FROM customers "
+            f"WHERE task_no = '{task_no}'"
+        ).one()
+    assert count == distinct == rows == ROWS - bad
+    assert codes_by_row(ended) == {i + 1: ["pattern_mismatch"] for i in range(BAD_EVERY, ROWS + 1, BAD_EVERY)}
+    log = "\n".join(p.read_text(encoding="utf-8") for p in (data_dir / "logs").glob("*.log*"))
+    assert "bulk path: " in log  # the resumed run went on in bulk
