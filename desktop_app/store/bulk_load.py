@@ -34,6 +34,12 @@ from desktop_app.store.business_rows import TASK_NO
 log = logging.getLogger(__name__)
 
 STAGE_SCHEMA = "bd_stage"
+# SQLite copies its write-ahead log into the database every this many pages (its default: 1,000):
+# measured on a million customers rows in batches of 20,000, 10,000 pages (~40 MB of log) takes the
+# batches' commits from 2.3 s to 1.4 s, the index pages that every batch touches being copied once
+# per checkpoint rather than once per batch.
+BULK_WAL_PAGES = 10_000
+DEFAULT_WAL_PAGES = 1_000
 STAGE_TABLE = "rows"
 
 
@@ -71,11 +77,13 @@ class BulkLoader:
                 self._write_stage(rows)
                 raw: Any = conn.connection.dbapi_connection
                 raw.execute(f"ATTACH DATABASE ? AS {STAGE_SCHEMA}", (str(self._stage),))
+                raw.execute(f"PRAGMA wal_autocheckpoint={BULK_WAL_PAGES}")
                 try:
                     yield conn
                 finally:
                     if conn.in_transaction():
                         conn.rollback()
+                    raw.execute(f"PRAGMA wal_autocheckpoint={DEFAULT_WAL_PAGES}")  # the pool's connection again
                     raw.execute(f"DETACH DATABASE {STAGE_SCHEMA}")
             return
         if self.dialect in ("mysql", "mariadb") and rows is not None:

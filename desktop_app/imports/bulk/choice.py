@@ -7,6 +7,7 @@ import logging
 import pyarrow as pa
 
 from desktop_app.domain.modes import ImportMode
+from desktop_app.imports.bulk.batching import BatchSplitter
 from desktop_app.imports.bulk.csv_batches import CsvBatches, bulk_encoding
 from desktop_app.imports.bulk.insert import BulkInsert
 from desktop_app.imports.import_type import ImportType
@@ -70,7 +71,6 @@ def bulk_insert(
     # a batch size the task was given (--batch-size) holds on this path too; else the bulk path's own
     batch_rows = int(ctx.params.get("batch_size") or ctx.settings.bulk_batch_rows)
     loader = BulkLoader(engine, table.spec.name, ctx.task.task_no, ctx.work_dir)
-    return BulkInsert(
-        itype, checked.validator, table, references, writer, source, loader,
-        restore_neutralised=checked.restore_neutralised, batch_rows=batch_rows,
-    )  # fmt: skip
+    splitter = BatchSplitter(itype, checked.validator, table, references, source,
+                             restore_neutralised=checked.restore_neutralised, batch_rows=batch_rows)  # fmt: skip
+    return BulkInsert(splitter, writer, loader)

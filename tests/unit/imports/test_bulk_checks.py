@@ -417,3 +417,14 @@ def test_arrow_trims_what_python_strips() -> None:
     trimmed = pc.utf8_trim_whitespace(pa.array(["a" + c for c in chars], pa.string())).to_pylist()
     arrow = {c for c, t in zip(chars, trimmed, strict=True) if t != "a" + c}
     assert arrow == {c for c in chars if c.isspace()}
+
+
+def test_signatures_are_the_domains_signature() -> None:
+    from desktop_app.domain.values import signature
+    from desktop_app.imports.bulk.batching import signatures
+
+    rows = [("C1", "王", None, "12.50"), ("", "x\x1fy", "😀", None), ("a" * 300, "b", "c", "d")]
+    columns = [pa.array(list(col), pa.string()) for col in zip(*rows, strict=True)]
+    assert signatures(columns).to_pylist() == [signature(r) for r in rows]
+    sliced = [c.slice(1) for c in columns]
+    assert signatures(sliced).to_pylist() == [signature(r) for r in rows[1:]]
