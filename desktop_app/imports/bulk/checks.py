@@ -61,6 +61,7 @@ class ColumnCheck:
             direct_texts = [canonical(self.storage, direct[k], self.scale) for k in keys]
             self._direct = (pa.array(keys, pa.string()), pa.array(direct_texts, pa.string()))
         self._pattern = _re2(spec.pattern) if spec.pattern is not None else None
+        self._spaces = spec.pattern is not None and ("\\s" in spec.pattern or "\\S" in spec.pattern)
         self._max = None
         if spec.kind == Kind.DECIMAL and spec.decimal_max is not None:
             quantum = Decimal(1).scaleb(-(self.scale or 0))
@@ -74,7 +75,7 @@ class ColumnCheck:
     def check(self, cells: pa.Array) -> Checked:
         spec = self.spec
         clean = pa.repeat(pa.scalar(True), len(cells))
-        if _holds_nul(cells):
+        if _holds(cells, b"\x00"):
             clean = pc.invert(pc.match_substring(cells, "\x00"))  # a NUL is invalid_character: not sure
         if self.trims:
             # Arrow trims exactly what str.strip() does (a unit test holds them together)
@@ -107,9 +108,11 @@ class ColumnCheck:
     def _with_blanks(self, cells: pa.Array, blank: pa.Array, ok: pa.Array, text: pa.Array) -> Checked:
         """A blank cell takes the default (or nothing); a required column's blank cell is the row
         validator's to name."""
+        ok = pc.fill_null(ok, False)
+        if not pc.any(blank).as_py():
+            return Checked(ok, text)
         blank_ok = pa.repeat(pa.scalar(not self.spec.required), len(cells))
         default = pa.scalar(self.default_text, pa.string())
-        ok = pc.fill_null(ok, False)
         return Checked(pc.if_else(blank, blank_ok, ok), pc.if_else(blank, default, text))
 
     # --- kinds ---------------------------------------------------------------------------
@@ -130,8 +133,10 @@ class ColumnCheck:
             matched = pc.match_substring_regex(cells, pattern)
             if ascii_only:
                 matched = pc.and_(matched, pc.string_is_ascii(cells))
-            # RE2's \s leaves out the vertical tab that Python's ASCII \s has: such a cell is not sure
-            ok = pc.and_(ok, pc.and_(matched, pc.invert(pc.match_substring(cells, "\x0b"))))
+            ok = pc.and_(ok, matched)
+            if self._spaces and _holds(cells, b"\x0b"):
+                # RE2's \s leaves out the vertical tab that Python's ASCII \s has: such a cell is not sure
+                ok = pc.and_(ok, pc.invert(pc.match_substring(cells, "\x0b")))
         return ok, cells
 
     def _integer(self, cells: pa.Array, ok: pa.Array) -> tuple[pa.Array, pa.Array]:
@@ -216,10 +221,11 @@ def _with_time(cells: pa.Array) -> pa.Array:
     return pc.if_else(pc.equal(length, 16), pc.binary_join_element_wise(cells, ":00", ""), text)
 
 
-def _holds_nul(cells: pa.Array) -> bool:
-    """Whether the column's text bytes (perhaps a little beyond a sliced array's) hold a NUL."""
+def _holds(cells: pa.Array, byte: bytes) -> bool:
+    """Whether the column's text bytes (perhaps a little beyond a sliced array's) hold this byte: when
+    none does, the per-cell test for it is skipped."""
     data = cells.buffers()[2]
-    return data is not None and data.to_pybytes().find(b"\x00") >= 0
+    return data is not None and data.to_pybytes().find(byte) >= 0
 
 
 def nfkc_stable(cells: pa.Array) -> pa.Array:
