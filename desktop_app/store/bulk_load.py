@@ -87,7 +87,7 @@ class BulkLoader:
                     raw.execute(f"DETACH DATABASE {STAGE_SCHEMA}")
             return
         if self.dialect in ("mysql", "mariadb") and rows is not None:
-            _write_csv(rows, self._csv)
+            _write_csv(rows, self._csv, null="NULL")
             with self._local_infile_engine().connect() as conn:
                 yield conn
             return
@@ -165,14 +165,12 @@ class BulkLoader:
             return int(cursor.rowcount)
 
     def _load_data(self, conn: Connection, rows: pa.Table) -> int:
-        quote = conn.dialect.identifier_preparer.quote
-        variables = ", ".join(f"@v{i}" for i in range(rows.num_columns))
-        # an empty field is NULL (a value BatchDesk writes is never the empty text)
-        sets = ", ".join(f"{quote(c)} = NULLIF(@v{i}, '')" for i, c in enumerate(rows.column_names))
+        cols, task = self._columns(conn, rows)
+        # every value quoted, a NULL the bare word NULL: read back as NULL with no per-column SET
         sql = (
             f"LOAD DATA LOCAL INFILE %s INTO TABLE {_quoted_name(conn, self.table)} CHARACTER SET utf8mb4 "
-            "FIELDS TERMINATED BY ',' OPTIONALLY ENCLOSED BY '\"' ESCAPED BY '' LINES TERMINATED BY '\\n' "
-            f"({variables}) SET {sets}, {quote('task_no')} = '{self.task_no}'"
+            "FIELDS TERMINATED BY ',' ENCLOSED BY '\"' ESCAPED BY '' LINES TERMINATED BY '\\n' "
+            f"({cols}) SET {task} = '{self.task_no}'"
         )
         raw: Any = conn.connection.dbapi_connection
         with raw.cursor() as cursor:
@@ -185,9 +183,11 @@ class BulkLoader:
         return loaded
 
 
-def _write_csv(rows: pa.Table, sink: Path | io.BytesIO) -> None:
-    """The batch as CSV the loaders read: no header, every text quoted (a value's own quotes doubled)."""
-    options = pcsv.WriteOptions(include_header=False, quoting_style="all_valid")
+def _write_csv(rows: pa.Table, sink: Path | io.BytesIO, *, null: str = "") -> None:
+    """The batch as CSV the loaders read: no header, every value quoted (its own quotes doubled), a
+    NULL as `null` unquoted."""
+    options = pcsv.WriteOptions(include_header=False, quoting_style="all_valid", null_string=null,
+                                batch_size=8192)  # fmt: skip
     pcsv.write_csv(rows, str(sink) if isinstance(sink, Path) else sink, write_options=options)
 
 
