@@ -25,7 +25,9 @@ def example(name: str) -> str:
     return match.group(1)
 
 
-def test_the_import_type_example(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_import_type_example(tmp_path: Path, capsys: pytest.CaptureFixture[str], qapp: object) -> None:
+    # qapp: `--wait` in this process needs a Qt application; the one it would make itself (a
+    # QCoreApplication) would be the one later tests' qapp finds, and they need a QApplication
     data = tmp_path / "data"
     (data / "import_types").mkdir(parents=True)
     (data / "import_types" / "suppliers.toml").write_text(example("suppliers.toml"), encoding="utf-8")

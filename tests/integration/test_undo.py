@@ -133,8 +133,10 @@ def test_asking_twice_gives_the_same_undo(core: Core, tmp_path: Path) -> None:
     assert after.duplicate_of == first.task.task_no and after.task.status is TaskStatus.SUCCEEDED
 
 
-def test_what_cannot_be_undone_exits_2_with_one_line(core: Core, tmp_path: Path,
-                                                    capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+def test_what_cannot_be_undone_exits_2_with_one_line(core: Core, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                    qapp: object) -> None:  # fmt: skip
+    # qapp: `--wait` in this process makes a QCoreApplication when no Qt application exists yet, and
+    # later tests' qapp would find that one instead of a QApplication
     path = write_rows(tmp_path / "a.csv", PRODUCT_HEADER, [product(1)])
     dry = run_type_import(core, path, "products", dry_run=True)
     real = run_type_import(core, path, "products")
@@ -153,7 +155,7 @@ def test_what_cannot_be_undone_exits_2_with_one_line(core: Core, tmp_path: Path,
 
 
 def test_undo_through_the_command_line(core: Core, tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                       monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+                                       monkeypatch: pytest.MonkeyPatch, qapp: object) -> None:  # fmt: skip
     monkeypatch.setenv("BATCHDESK_HOME", str(core.paths.data_dir))
     task = run_type_import(core, write_rows(tmp_path / "a.csv", PRODUCT_HEADER, [product(n) for n in range(1, 4)]),
                            "products")  # fmt: skip
