@@ -29,6 +29,9 @@ from desktop_app.store.schema import business_tables, metadata
 log = logging.getLogger(__name__)
 
 Id = sa.BigInteger().with_variant(sqlite.INTEGER(), "sqlite")
+# SQLite keeps a datetime as text: the bulk inserts write 'YYYY-MM-DD HH:MM:SS' (values.canonical), so
+# every look-up, update, delete and filter must bind that text too, not SQLAlchemy's '.000000' form.
+Stamp = sa.DateTime().with_variant(sqlite.DATETIME(truncate_microseconds=True), "sqlite")
 # The columns a managed table keeps for BatchDesk: who inserted the row, from which row of the file,
 # and a signature of what it wrote (an undo tells by it whether the row changed since). BatchDesk
 # never adds "id" to a table (a company's own may have one; customers lost its own in 0006).
@@ -81,7 +84,7 @@ def sa_type(col: StoredColumn) -> Any:
     if storage is Storage.DATE:
         return sa.Date()
     if storage is Storage.DATETIME:
-        return sa.DateTime()
+        return Stamp
     if storage is Storage.BOOLEAN:
         return sa.Boolean(create_constraint=False)
     return Id
