@@ -381,6 +381,8 @@ def _apply(conn: Connection, plan: SchemaPlan) -> None:
     spec = plan.spec
     if plan.create:
         table_object(spec, managed=True).create(conn)
+        # A table we made and someone dropped by hand is made again: its old registry row goes first.
+        conn.execute(business_tables.delete().where(business_tables.c.name == spec.name))
         conn.execute(business_tables.insert().values(name=spec.name, import_type=spec.import_type))
         log.info("created table %s for import type %s", spec.name, spec.import_type)
         return
