@@ -34,7 +34,8 @@ Column settings::
     kind        "text" (default) | "integer" | "decimal" | "date" | "datetime" | "boolean" | "enum" |
                 "reference"
     default     value used for an empty optional cell (not allowed on a required column); it must
-                itself pass the column's rules (for an enum: one of the stored values); a column
+                itself pass the column's rules (for an enum: a stored value, or an input, which
+                stands for its stored value; a text that is both is the stored value); a column
                 added to a type later gets it in the rows already in the table
     hint_zh     text appended to the pattern_mismatch message ({hint}), e.g. "，应为 11 位数字"
     hint_en

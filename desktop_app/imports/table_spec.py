@@ -9,7 +9,7 @@ from desktop_app.domain.table_spec import Storage, StoredColumn, TableReference,
 from desktop_app.domain.values import canonical
 from desktop_app.imports.import_type import ColumnSpec, ImportType, Kind
 from desktop_app.imports.type_parser import DEFAULT_KEY_LENGTH
-from desktop_app.imports.validator import column_checker
+from desktop_app.imports.validator import empty_value
 
 # A decimal without bounds keeps up to this many digits before the point.
 UNBOUNDED_DECIMAL_DIGITS = 18
@@ -70,8 +70,7 @@ def stored_column(spec: ColumnSpec, *, is_key: bool = False) -> StoredColumn:
         precision = max(1, digits + scale)
     default = None
     if spec.default is not None:
-        value, _error = column_checker(spec)(spec.default)  # the parser checked it passes
-        default = canonical(storage, value, scale)
+        default = canonical(storage, empty_value(spec), scale)  # the parser checked it passes
     return StoredColumn(
         name=spec.key,
         storage=storage,

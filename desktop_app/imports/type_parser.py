@@ -306,7 +306,7 @@ class _Parser:
             **regional,
         )
         if default is not None:
-            self.check_default(spec, default, where)
+            spec = self.check_default(spec, default, where)
         return spec
 
     def regional(self, raw: Mapping[str, Any], kind: str, where: str) -> dict[str, Any]:
@@ -448,11 +448,18 @@ class _Parser:
             folded[key] = stored
         return MappingProxyType(folded), tuple(value)
 
-    def check_default(self, spec: ColumnSpec, default: str, where: str) -> None:
+    def check_default(self, spec: ColumnSpec, default: str, where: str) -> ColumnSpec:
+        """The column with its default checked; an enum's default as the stored value it stands for."""
         problem: str | None = None
         if spec.kind == Kind.ENUM:
-            if default not in set(spec.enum_map.values()):
-                problem = f"must be one of the stored enum values {sorted(set(spec.enum_map.values()))}"
+            stored = set(spec.enum_map.values())
+            # A stored value as it is, else an input as a cell would give it: "G" or "绿" for 绿 = G
+            # (a text that is both a stored value and another value's input is the stored value).
+            resolved = default if default in stored else spec.enum_map.get(fold_value(default, "nfkc"))
+            if resolved is None:
+                problem = f"must be one of the stored enum values {sorted(stored)} or one of the inputs"
+            else:
+                spec = replace(spec, default=resolved)
         elif spec.kind == Kind.DATE:
             try:
                 if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", default):
@@ -487,3 +494,4 @@ class _Parser:
                 problem = "does not match 'pattern'"
         if problem:
             raise self.fail(where, f"default {default!r} {problem}")
+        return spec

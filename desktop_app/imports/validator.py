@@ -185,12 +185,15 @@ def _is_blank(value: Cell) -> bool:
 
 Full = Callable[[Cell], tuple[object, RowError | None]]
 Fast = Callable[[Cell], object]
+# Kinds whose default is the value itself: a text, or an enum's stored value (the parser resolves an
+# input named as the default to its stored value).
+_DEFAULT_AS_IS: Final = ("text", "reference", "enum")
 
 
 def empty_value(spec: ColumnSpec) -> object:
     """The value of an empty optional cell: the column's default, converted, or None."""
     default = spec.default
-    if default is None or spec.kind in ("text", "reference"):
+    if default is None or spec.kind in _DEFAULT_AS_IS:
         return default
     value, error = _compile_full(spec)(default)
     if error is not None:  # the type's parser checks every default with these rules
@@ -213,7 +216,7 @@ def _compile_full(spec: ColumnSpec, blank: object = None, conventions: FileConve
     missing = ErrorCode.REQUIRED_MISSING
     kind = spec.kind
     empty: object = None
-    if blank is None and spec.default is not None and kind != "text" and kind != "reference":
+    if blank is None and spec.default is not None and kind not in _DEFAULT_AS_IS:
         # other kinds convert their default through their own rules (below, once compiled)
         empty = _Pending
     elif blank is None:

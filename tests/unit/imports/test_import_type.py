@@ -312,9 +312,17 @@ def test_enum_conflicting_inputs(tmp_path: Path) -> None:
     )
 
 
+def test_enum_default_names_a_stored_value_or_an_input(tmp_path: Path) -> None:
+    # an input as the default stands for its stored value, as that cell would
+    assert load_text(tmp_path, BASE.replace('default = "s"', 'default = "大"')).column("size").default == "l"
+    assert load_text(tmp_path, BASE.replace('default = "s"', 'default = "l"')).column("size").default == "l"
+
+
 def test_enum_default_not_a_value(tmp_path: Path) -> None:
-    text = BASE.replace('default = "s"', 'default = "小"')
-    assert error_of(tmp_path, text) == ("column 'size': default '小' must be one of the stored enum values ['l', 's']")
+    text = BASE.replace('default = "s"', 'default = "中"')
+    assert error_of(tmp_path, text) == (
+        "column 'size': default '中' must be one of the stored enum values ['l', 's'] or one of the inputs"
+    )
 
 
 def test_default_on_required_column(tmp_path: Path) -> None:
