@@ -42,7 +42,8 @@ Column settings::
 
     kind "text":       pattern (Python regex, matched against the whole value; \\d \\w \\s are ASCII),
                        min_length, max_length (characters, after normalising and cleaning). Stored as
-                       VARCHAR(max_length), TEXT without one (VARCHAR(255) for a key column).
+                       VARCHAR(max_length), TEXT without one; a key column without max_length gets
+                       max_length 255 (VARCHAR(255)), so a longer key is that row's too_long.
                        drop_chars: characters removed anywhere before the checks, e.g. " -" so that
                        139 1234 5678 and 139-1234-5678 store 13912345678; strip_prefixes: a list of
                        prefixes of which one (the longest that matches) is removed after that, e.g.
@@ -53,7 +54,12 @@ Column settings::
                        thousands = true: digits may be grouped by thousands, 1,000 (1.000 or 1 000 in
                        a file declared with a decimal comma)
     kind "decimal":    decimal_scale (max decimal places, required), decimal_min, decimal_max
-                       (numbers or decimal strings; inclusive); stored as NUMERIC.
+                       (numbers or decimal strings; inclusive); a bound left out is what 15
+                       significant digits hold (-9999999999999.99 and 9999999999999.99 with 2
+                       places; more when the other bound has more digits before the point), and
+                       the ColumnSpec carries it; stored as NUMERIC(digits of the bounds + scale).
+                       SQLite keeps 15 significant digits: a column that can hold more is a
+                       type problem there (PostgreSQL and MySQL/MariaDB keep them all).
                        thousands = true: 1,234,567.50 (with a decimal comma: 1.234.567,50 or
                        1 234 567,50; the groups must be of three digits). currency: signs allowed once,
                        before the number (after a minus) or after it, e.g. ["¥", "￥", "元"]: ¥1,234.50

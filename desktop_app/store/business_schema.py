@@ -23,7 +23,7 @@ import sqlalchemy as sa
 from sqlalchemy import Connection, Engine, inspect
 from sqlalchemy.dialects import sqlite
 
-from desktop_app.domain.table_spec import Storage, StoredColumn, TableSpec
+from desktop_app.domain.table_spec import SQLITE_DECIMAL_DIGITS, Storage, StoredColumn, TableSpec
 from desktop_app.store.schema import business_tables, metadata
 
 log = logging.getLogger(__name__)
@@ -142,6 +142,8 @@ def plan_table(engine: Engine | Connection, spec: TableSpec) -> SchemaPlan:
         dialect = conn.dialect.name
         exists = insp.has_table(spec.table, schema=spec.schema)
         problems = _reference_problems(insp, spec)
+        if dialect == "sqlite":
+            problems += _sqlite_digit_problems(spec)
         if not exists:
             if not spec.create:
                 problems.insert(
@@ -347,6 +349,18 @@ def _key_is_unique(insp: Any, spec: TableSpec) -> bool:
         if ix.get("unique") and set(ix.get("column_names") or []) == key:
             return True
     return False
+
+
+def _sqlite_digit_problems(spec: TableSpec) -> list[str]:
+    """A decimal column SQLite cannot give back as written: more digits than its NUMERIC keeps."""
+    return [
+        f"{spec.source}: column {col.name!r}: SQLite keeps {SQLITE_DECIMAL_DIGITS} significant digits of a "
+        f"number and the column can hold {col.precision} ({col.scale} after the decimal point): give it a "
+        f"decimal_min and decimal_max that need at most {SQLITE_DECIMAL_DIGITS} digits with its decimal_scale, "
+        "or use a PostgreSQL or MySQL/MariaDB database"
+        for col in spec.columns
+        if col.storage is Storage.DECIMAL and (col.precision or 0) > SQLITE_DECIMAL_DIGITS
+    ]
 
 
 def _reference_problems(insp: Any, spec: TableSpec) -> list[str]:
