@@ -30,7 +30,7 @@ Column settings::
                 the first alias is the header of templates and exports                  (required)
     required    bool, default false: an empty cell is a row error (required_missing)
     normalize   "nfkc" (NFKC, so full-width digits/letters become ASCII, then trim) | "trim" | "none";
-                default "trim"
+                default "trim"; an integer or decimal cell is read after NFKC whatever this says
     kind        "text" (default) | "integer" | "decimal" | "date" | "datetime" | "boolean" | "enum" |
                 "reference"
     default     value used for an empty optional cell (not allowed on a required column); it must
@@ -54,7 +54,8 @@ Column settings::
                        thousands = true: digits may be grouped by thousands, 1,000 (1.000 or 1 000 in
                        a file declared with a decimal comma)
     kind "decimal":    decimal_scale (max decimal places, required), decimal_min, decimal_max
-                       (numbers or decimal strings; inclusive); a bound left out is what 15
+                       (numbers or decimal strings; inclusive); a number is read after NFKC, as
+                       an integer is; a bound left out is what 15
                        significant digits hold (-9999999999999.99 and 9999999999999.99 with 2
                        places; more when the other bound has more digits before the point), and
                        the ColumnSpec carries it; stored as NUMERIC(digits of the bounds + scale).

@@ -45,6 +45,7 @@ from __future__ import annotations
 import datetime
 import math
 import re
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -370,6 +371,12 @@ def _datetime_checker(spec: ColumnSpec, prepare: _Prepare, err: _Err, on_empty: 
     return full_datetime
 
 
+def _digits(s: str) -> str:
+    """A number cell's text with its digits, sign and point read after NFKC, whatever the column's
+    normalize says: １２ and －５ are numbers a clerk typed with a Chinese input method."""
+    return s if s.isascii() else unicodedata.normalize("NFKC", s)
+
+
 def _decimal_checker(spec: ColumnSpec, prepare: _Prepare, err: _Err, on_empty: _OnEmpty, conv: _Conv) -> Full:
     scale = spec.decimal_scale if spec.decimal_scale is not None else 0
     dmin = spec.decimal_min
@@ -388,6 +395,7 @@ def _decimal_checker(spec: ColumnSpec, prepare: _Prepare, err: _Err, on_empty: _
         raw, s = prepare(cell)
         if not s:
             return on_empty(raw)
+        s = _digits(s)
         if regional is not None and isinstance(cell, str):  # a number cell is a number, whatever the file
             read = regional(s)
             if read is None or read[1] > scale:
@@ -425,6 +433,7 @@ def _integer_checker(spec: ColumnSpec, prepare: _Prepare, err: _Err, on_empty: _
             raw, s = prepare(cell)
             if not s:
                 return on_empty(raw)
+            s = _digits(s)
             if cell.__class__ is bool:
                 return err(ErrorCode.INVALID_INTEGER, raw)
             if _INTEGER_TEXT.fullmatch(s) is not None:
