@@ -12,7 +12,8 @@ from desktop_app.imports.validator import FALSE_WORDS, TRUE_WORDS
 
 FORMATS = ("csv", "xlsx")
 BOM = "\ufeff"
-# Excel's drop-down list is a comma-separated text of at most 255 characters.
+# Excel's drop-down list written in the rule is a comma-separated text of at most 255 characters; a
+# longer list, or one whose choices hold a comma or a quote, is a range of a hidden sheet instead.
 LIST_LIMIT = 255
 
 
@@ -88,7 +89,7 @@ def _write_xlsx(itype: ImportType, path: Path, lang: Lang) -> None:
     from openpyxl import Workbook
     from openpyxl.comments import Comment
     from openpyxl.styles import Font, PatternFill
-    from openpyxl.utils import get_column_letter
+    from openpyxl.utils import get_column_letter, quote_sheetname
     from openpyxl.worksheet.datavalidation import DataValidation
 
     zh = lang == "zh"
@@ -97,6 +98,7 @@ def _write_xlsx(itype: ImportType, path: Path, lang: Lang) -> None:
     sheet.title = itype.title(lang)[:31] or itype.name
     bold = Font(bold=True)
     required_fill = PatternFill("solid", fgColor="FFF2CC")
+    lists = None  # the hidden sheet of the long lists, made when one is needed
     for number, spec in enumerate(itype.columns, start=1):
         cell = sheet.cell(row=1, column=number, value=spec.header)
         cell.font = bold
@@ -109,8 +111,18 @@ def _write_xlsx(itype: ImportType, path: Path, lang: Lang) -> None:
             # text-formatted columns keep leading zeros and long digit strings (phones, codes)
             sheet.column_dimensions[letter].number_format = "@"
         choices = _choices(spec, lang)
-        if choices and len(",".join(choices)) <= LIST_LIMIT and all("," not in c for c in choices):
-            rule = DataValidation(type="list", formula1='"' + ",".join(choices) + '"', allow_blank=True)
+        if choices:
+            if len(",".join(choices)) <= LIST_LIMIT and not any("," in c or '"' in c for c in choices):
+                formula = '"' + ",".join(choices) + '"'
+            else:
+                if lists is None:
+                    lists = book.create_sheet("lists")
+                    lists.sheet_state = "hidden"
+                for row, choice in enumerate(choices, start=1):
+                    item = lists.cell(row=row, column=number, value=choice)
+                    item.data_type = "s"  # a choice such as "=A1" stays text, never a formula
+                formula = f"{quote_sheetname(lists.title)}!${letter}$1:${letter}${len(choices)}"
+            rule = DataValidation(type="list", formula1=formula, allow_blank=True)
             rule.error = "请从列表中选择" if zh else "Choose a value from the list"
             rule.errorTitle = spec.label(lang)
             sheet.add_data_validation(rule)
@@ -126,4 +138,6 @@ def _write_xlsx(itype: ImportType, path: Path, lang: Lang) -> None:
     rules.column_dimensions["A"].width = 20
     rules.column_dimensions["B"].width = 20
     rules.column_dimensions["C"].width = 80
+    if lists is not None:  # last: the clerk's sheets come first
+        book.move_sheet(lists, offset=len(book.worksheets) - 1 - book.index(lists))
     book.save(path)
