@@ -45,7 +45,8 @@ def test_the_import_type_example(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert main(["template", "suppliers", "--out", str(tmp_path / "s.xlsx"), "--format", "xlsx",
                  "--data-dir", str(data)]) == 0  # fmt: skip
     assert main(["export", "suppliers", "--wait", "--json", "--filter", "region=east", "--data-dir", str(data)]) == 0
-    assert json.loads(capsys.readouterr().out.split("\n", 1)[1])["total_count"] == 1
+    exported = json.loads(capsys.readouterr().out.split("\n", 1)[1])
+    assert exported["total_count"] == 1 and exported["import_type"] == "suppliers"
 
 
 def test_the_task_type_example(tmp_path: Path) -> None:

@@ -174,7 +174,7 @@ def test_undo_through_the_command_line(core: Core, tmp_path: Path, capsys: pytes
                            "products")  # fmt: skip
     code = main(["undo", task.task_no, "--wait", "--json", "--db", core.db_url, "--user", "tester"])
     out = json.loads(capsys.readouterr().out)
-    assert code == 0 and out["type"] == "undo" and out["status"] == "succeeded"
+    assert code == 0 and out["type"] == "undo" and out["status"] == "succeeded" and out["import_type"] == "products"
     assert (out["deleted_count"], out["restored_count"], out["kept_count"]) == (3, 0, 0)
     assert out["undoes"] == task.task_no and out["duplicate_of"] is None
     assert main(["undo", task.task_no, "--json", "--db", core.db_url, "--user", "tester"]) == 0
