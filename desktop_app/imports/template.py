@@ -8,6 +8,7 @@ from pathlib import Path
 from desktop_app.domain.errors import Lang
 from desktop_app.imports.import_type import ColumnSpec, ImportType, Kind
 from desktop_app.imports.table_spec import text_length
+from desktop_app.imports.type_parser import decimal_bounds
 from desktop_app.imports.validator import FALSE_WORDS, TRUE_WORDS
 
 FORMATS = ("csv", "xlsx")
@@ -57,7 +58,8 @@ def describe_column(spec: ColumnSpec, lang: Lang = "zh") -> str:
         parts.append(
             f"数字，最多 {spec.decimal_scale} 位小数" if zh else f"a number, at most {spec.decimal_scale} decimals"
         )
-        if spec.decimal_min is not None or spec.decimal_max is not None:
+        # both bounds left open (the parser filled them with what the column holds): no range to tell
+        if (spec.decimal_min, spec.decimal_max) != decimal_bounds(spec.decimal_scale or 0, None, None):
             low = "" if spec.decimal_min is None else format(spec.decimal_min, "f")
             high = "" if spec.decimal_max is None else format(spec.decimal_max, "f")
             parts.append(f"范围 {low}…{high}" if zh else f"from {low} to {high}")
