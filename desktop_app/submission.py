@@ -96,7 +96,8 @@ class Submitter:
             raise PermanentError(ErrorCode.INVALID_PARAMS, detail=f"encoding must be one of {', '.join(ENCODINGS)}")
         check_type(self.store.engine, definition.import_type)
         clean = definition.clean_filters(filters)
-        params = {"export": definition.name, "filters": clean, "format": fmt, "encoding": encoding}
+        params = {"export": definition.name, "import_type": definition.import_type.name, "filters": clean,
+                  "format": fmt, "encoding": encoding}  # fmt: skip
         # the file is written into the data dir of the desk that runs it: the asking desk
         return self.store.submit(task_type=ExportHandler.task_type, params=params, creator=user,
                                  lane=handler.lane, biz_key=export_key(definition.name, clean, fmt, encoding),

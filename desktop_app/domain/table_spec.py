@@ -9,6 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+# SQLite keeps a NUMERIC as an integer or a double: 15 significant digits come back as written, more
+# may not. A decimal column that can hold more is for PostgreSQL and MySQL/MariaDB only.
+SQLITE_DECIMAL_DIGITS = 15
+
 
 class Storage(StrEnum):
     """How a column is stored, whatever the back-end."""

@@ -82,7 +82,9 @@ class TaskRecord:
         return {
             "task_no": self.task_no,
             "type": self.task_type,
-            "import_type": self.params.get("import_type"),
+            # an import's and an export's from their params; an undo's (and an older export's) from
+            # what it ended with
+            "import_type": self.params.get("import_type") or self.summary.get("import_type"),
             "status": self.status.value,
             "stage": self.stage,
             "progress": self.progress,

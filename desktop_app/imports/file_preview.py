@@ -104,14 +104,16 @@ def read_sample(
 
 
 def sheet_names(path: Path) -> tuple[str, ...]:
-    """A workbook's worksheets (no chart sheets), as Excel lists them; () when it cannot tell. Called
-    once the bounded reader has opened the file, so a hostile one never gets here."""
+    """A workbook's worksheets (no chart sheets, no hidden ones such as a template's drop-down lists),
+    as Excel lists them; () when it cannot tell. Called once the bounded reader has opened the file,
+    so a hostile one never gets here."""
     from python_calamine import CalamineWorkbook
 
     try:
         book = CalamineWorkbook.from_path(str(path))
         try:
-            return tuple(m.name for m in book.sheets_metadata if str(m.typ).endswith("WorkSheet"))
+            return tuple(m.name for m in book.sheets_metadata
+                         if str(m.typ).endswith("WorkSheet") and str(m.visible).endswith(".Visible"))  # fmt: skip
         finally:
             book.close()
     except Exception:  # the reader already said what it could of the file; the list is a convenience

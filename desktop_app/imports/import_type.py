@@ -30,18 +30,20 @@ Column settings::
                 the first alias is the header of templates and exports                  (required)
     required    bool, default false: an empty cell is a row error (required_missing)
     normalize   "nfkc" (NFKC, so full-width digits/letters become ASCII, then trim) | "trim" | "none";
-                default "trim"
+                default "trim"; an integer or decimal cell is read after NFKC whatever this says
     kind        "text" (default) | "integer" | "decimal" | "date" | "datetime" | "boolean" | "enum" |
                 "reference"
     default     value used for an empty optional cell (not allowed on a required column); it must
-                itself pass the column's rules (for an enum: one of the stored values); a column
+                itself pass the column's rules (for an enum: a stored value, or an input, which
+                stands for its stored value; a text that is both is the stored value); a column
                 added to a type later gets it in the rows already in the table
     hint_zh     text appended to the pattern_mismatch message ({hint}), e.g. "，应为 11 位数字"
     hint_en
 
     kind "text":       pattern (Python regex, matched against the whole value; \\d \\w \\s are ASCII),
                        min_length, max_length (characters, after normalising and cleaning). Stored as
-                       VARCHAR(max_length), TEXT without one (VARCHAR(255) for a key column).
+                       VARCHAR(max_length), TEXT without one; a key column without max_length gets
+                       max_length 255 (VARCHAR(255)), so a longer key is that row's too_long.
                        drop_chars: characters removed anywhere before the checks, e.g. " -" so that
                        139 1234 5678 and 139-1234-5678 store 13912345678; strip_prefixes: a list of
                        prefixes of which one (the longest that matches) is removed after that, e.g.
@@ -52,7 +54,13 @@ Column settings::
                        thousands = true: digits may be grouped by thousands, 1,000 (1.000 or 1 000 in
                        a file declared with a decimal comma)
     kind "decimal":    decimal_scale (max decimal places, required), decimal_min, decimal_max
-                       (numbers or decimal strings; inclusive); stored as NUMERIC.
+                       (numbers or decimal strings; inclusive); a number is read after NFKC, as
+                       an integer is; a bound left out is what 15
+                       significant digits hold (-9999999999999.99 and 9999999999999.99 with 2
+                       places; more when the other bound has more digits before the point), and
+                       the ColumnSpec carries it; stored as NUMERIC(digits of the bounds + scale).
+                       SQLite keeps 15 significant digits: a column that can hold more is a
+                       type problem there (PostgreSQL and MySQL/MariaDB keep them all).
                        thousands = true: 1,234,567.50 (with a decimal comma: 1.234.567,50 or
                        1 234 567,50; the groups must be of three digits). currency: signs allowed once,
                        before the number (after a minus) or after it, e.g. ["¥", "￥", "元"]: ¥1,234.50

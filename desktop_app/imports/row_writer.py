@@ -4,8 +4,9 @@ The real writer runs inside the batch's transaction (the checkpoint commits with
 it first tries the whole batch in one executemany (the fast path); a unique conflict anywhere sends
 the batch through the look-up path every other mode takes: find the batch's keys in the table, decide
 each row (row_plans), apply the plans, and redo row by row whatever the database still refuses (a
-key another desk wrote meanwhile). The dry run takes the same decisions against the table as it is,
-keeping in memory the keys a real run would have written.
+key another desk wrote meanwhile; a value a CHECK constraint or a company's own column refuses, which
+fails that row alone as rejected_by_database, for updates as for inserts). The dry run takes the same
+decisions against the table as it is, keeping in memory the keys a real run would have written.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from sqlalchemy import Connection
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DataError, IntegrityError
 
 from desktop_app.domain.errors import ErrorCode
 from desktop_app.domain.modes import ImportMode
@@ -30,6 +31,9 @@ from desktop_app.store.import_log import LogAction
 
 Failed = tuple[SourceRow, tuple[RowError, ...]]
 Row = tuple[SourceRow, tuple[object, ...]]
+# What a database says of a row it will not take (a key taken, a CHECK, a value too long for the
+# column): the batch is redone row by row and such a row fails alone.
+REFUSED = (IntegrityError, DataError)
 
 
 @dataclass
@@ -97,7 +101,7 @@ class BatchWriter:
             with conn.begin_nested():
                 self.table.insert_many(conn, prepared.rows, self.task_no)
                 import_log.record(conn, self.task_no, prepared.log)
-        except IntegrityError:
+        except REFUSED:
             return False
         result.inserted += len(rows)
         result.pending += prepared.pending
@@ -139,15 +143,30 @@ class BatchWriter:
                 log: list[tuple[str, int, LogAction, dict[str, object] | None]]) -> None:  # fmt: skip
         changes = []
         for plan in plans:
-            assert plan.changes is not None and plan.before is not None
-            written = self.references.ids_for(plan.changes)
-            changes.append((plan.key, written))
+            assert plan.changes is not None
+            changes.append((plan.key, self.references.ids_for(plan.changes)))
+        try:
+            with conn.begin_nested():
+                self.table.update_rows(conn, changes)
+            done = list(zip(plans, changes, strict=True))
+        except REFUSED:
+            # Row by row: a row the database refuses fails alone, the others are updated.
+            done = []
+            for plan, change in zip(plans, changes, strict=True):
+                try:
+                    with conn.begin_nested():
+                        self.table.update_rows(conn, [change])
+                except REFUSED as exc:
+                    result.failed.append((plan.source, (_rejected(plan, exc),)))
+                else:
+                    done.append((plan, change))
+        for plan, (_key, written) in done:
+            assert plan.before is not None
             after = {name: self.decider.written_text(name, value) for name, value in written.items()}
             log.append((plan.key_text, plan.source.row_number, LogAction.UPDATED,
                         {"before": plan.before, "after": after}))  # fmt: skip
-        self.table.update_rows(conn, changes)
-        result.updated += len(plans)
-        result.pending += self.references.unresolved_changes([c for _, c in changes])
+        result.updated += len(done)
+        result.pending += self.references.unresolved_changes([c for _, (_k, c) in done])
 
     def _insert(self, conn: Connection, plans: list[RowPlan], result: BatchResult, *, again: bool) -> None:
         rows = [(p.source, p.values or ()) for p in plans]
@@ -162,14 +181,11 @@ class BatchWriter:
                 with conn.begin_nested():
                     self.table.insert_many(conn, [row], self.task_no)
                     import_log.record(conn, self.task_no, [entry] if entry else [])
-            except IntegrityError as exc:
-                if again:
+            except REFUSED as exc:
+                if again and isinstance(exc, IntegrityError):
                     conflicted.append(plan)
                 else:
-                    words = str(getattr(exc, "orig", exc)).strip().splitlines()[0][:200]
-                    shown = " / ".join(str(v) for v in plan.key)
-                    error = RowError(ErrorCode.ROW_REJECTED, None, shown, {"detail": words})
-                    result.failed.append((plan.source, (error,)))
+                    result.failed.append((plan.source, (_rejected(plan, exc),)))
             else:
                 result.inserted += 1
                 result.pending += self.references.unresolved([row])
@@ -204,6 +220,13 @@ class BatchWriter:
             for source, v in rows
         ]
         return self._Prepared(extended, entries, pending)
+
+
+def _rejected(plan: RowPlan, exc: Exception) -> RowError:
+    """rejected_by_database for a row, with what the database said (never the statement)."""
+    lines = str(getattr(exc, "orig", exc)).strip().splitlines()
+    shown = " / ".join(str(v) for v in plan.key)
+    return RowError(ErrorCode.ROW_REJECTED, None, shown, {"detail": (lines[0] if lines else "")[:200]})
 
 
 class DryRunWriter:

@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 import re
-from decimal import Decimal
 
 from desktop_app.domain.table_spec import Storage, StoredColumn, TableReference, TableSpec
 from desktop_app.domain.values import canonical
 from desktop_app.imports.import_type import ColumnSpec, ImportType, Kind
-from desktop_app.imports.type_parser import DEFAULT_KEY_LENGTH
-from desktop_app.imports.validator import column_checker
-
-# A decimal without bounds keeps up to this many digits before the point.
-UNBOUNDED_DECIMAL_DIGITS = 18
+from desktop_app.imports.type_parser import DEFAULT_KEY_LENGTH, decimal_bounds, integer_digits
+from desktop_app.imports.validator import empty_value
 
 _STORAGE = {
     Kind.TEXT: Storage.TEXT,
@@ -65,13 +61,12 @@ def stored_column(spec: ColumnSpec, *, is_key: bool = False) -> StoredColumn:
         length = max(len(v) for v in spec.enum_map.values())
     elif spec.kind == Kind.DECIMAL:
         scale = spec.decimal_scale or 0
-        bounds = [abs(b) for b in (spec.decimal_min, spec.decimal_max) if b is not None]
-        digits = max(_integer_digits(b) for b in bounds) if len(bounds) == 2 else UNBOUNDED_DECIMAL_DIGITS
-        precision = max(1, digits + scale)
+        # the parser fills both bounds; a ColumnSpec made otherwise gets the same ones
+        bounds = decimal_bounds(scale, spec.decimal_min, spec.decimal_max)
+        precision = max(1, max(integer_digits(b) for b in bounds) + scale)
     default = None
     if spec.default is not None:
-        value, _error = column_checker(spec)(spec.default)  # the parser checked it passes
-        default = canonical(storage, value, scale)
+        default = canonical(storage, empty_value(spec), scale)  # the parser checked it passes
     return StoredColumn(
         name=spec.key,
         storage=storage,
@@ -103,8 +98,3 @@ def pattern_width(pattern: str) -> int | None:
     except Exception:  # a private API: without it, no bound is known
         return None
     return widest if widest < 65535 else None
-
-
-def _integer_digits(value: Decimal) -> int:
-    whole = int(value)
-    return len(str(whole)) if whole else 1

@@ -8,11 +8,13 @@ from pathlib import Path
 from desktop_app.domain.errors import Lang
 from desktop_app.imports.import_type import ColumnSpec, ImportType, Kind
 from desktop_app.imports.table_spec import text_length
+from desktop_app.imports.type_parser import decimal_bounds
 from desktop_app.imports.validator import FALSE_WORDS, TRUE_WORDS
 
 FORMATS = ("csv", "xlsx")
 BOM = "\ufeff"
-# Excel's drop-down list is a comma-separated text of at most 255 characters.
+# Excel's drop-down list written in the rule is a comma-separated text of at most 255 characters; a
+# longer list, or one whose choices hold a comma or a quote, is a range of a hidden sheet instead.
 LIST_LIMIT = 255
 
 
@@ -56,7 +58,8 @@ def describe_column(spec: ColumnSpec, lang: Lang = "zh") -> str:
         parts.append(
             f"数字，最多 {spec.decimal_scale} 位小数" if zh else f"a number, at most {spec.decimal_scale} decimals"
         )
-        if spec.decimal_min is not None or spec.decimal_max is not None:
+        # both bounds left open (the parser filled them with what the column holds): no range to tell
+        if (spec.decimal_min, spec.decimal_max) != decimal_bounds(spec.decimal_scale or 0, None, None):
             low = "" if spec.decimal_min is None else format(spec.decimal_min, "f")
             high = "" if spec.decimal_max is None else format(spec.decimal_max, "f")
             parts.append(f"范围 {low}…{high}" if zh else f"from {low} to {high}")
@@ -88,7 +91,7 @@ def _write_xlsx(itype: ImportType, path: Path, lang: Lang) -> None:
     from openpyxl import Workbook
     from openpyxl.comments import Comment
     from openpyxl.styles import Font, PatternFill
-    from openpyxl.utils import get_column_letter
+    from openpyxl.utils import get_column_letter, quote_sheetname
     from openpyxl.worksheet.datavalidation import DataValidation
 
     zh = lang == "zh"
@@ -97,6 +100,7 @@ def _write_xlsx(itype: ImportType, path: Path, lang: Lang) -> None:
     sheet.title = itype.title(lang)[:31] or itype.name
     bold = Font(bold=True)
     required_fill = PatternFill("solid", fgColor="FFF2CC")
+    lists = None  # the hidden sheet of the long lists, made when one is needed
     for number, spec in enumerate(itype.columns, start=1):
         cell = sheet.cell(row=1, column=number, value=spec.header)
         cell.font = bold
@@ -109,8 +113,18 @@ def _write_xlsx(itype: ImportType, path: Path, lang: Lang) -> None:
             # text-formatted columns keep leading zeros and long digit strings (phones, codes)
             sheet.column_dimensions[letter].number_format = "@"
         choices = _choices(spec, lang)
-        if choices and len(",".join(choices)) <= LIST_LIMIT and all("," not in c for c in choices):
-            rule = DataValidation(type="list", formula1='"' + ",".join(choices) + '"', allow_blank=True)
+        if choices:
+            if len(",".join(choices)) <= LIST_LIMIT and not any("," in c or '"' in c for c in choices):
+                formula = '"' + ",".join(choices) + '"'
+            else:
+                if lists is None:
+                    lists = book.create_sheet("lists")
+                    lists.sheet_state = "hidden"
+                for row, choice in enumerate(choices, start=1):
+                    item = lists.cell(row=row, column=number, value=choice)
+                    item.data_type = "s"  # a choice such as "=A1" stays text, never a formula
+                formula = f"{quote_sheetname(lists.title)}!${letter}$1:${letter}${len(choices)}"
+            rule = DataValidation(type="list", formula1=formula, allow_blank=True)
             rule.error = "请从列表中选择" if zh else "Choose a value from the list"
             rule.errorTitle = spec.label(lang)
             sheet.add_data_validation(rule)
@@ -126,4 +140,6 @@ def _write_xlsx(itype: ImportType, path: Path, lang: Lang) -> None:
     rules.column_dimensions["A"].width = 20
     rules.column_dimensions["B"].width = 20
     rules.column_dimensions["C"].width = 80
+    if lists is not None:  # last: the clerk's sheets come first
+        book.move_sheet(lists, offset=len(book.worksheets) - 1 - book.index(lists))
     book.save(path)

@@ -7,11 +7,12 @@ import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import replace
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal, InvalidOperation, localcontext
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Final
 
+from desktop_app.domain.table_spec import SQLITE_DECIMAL_DIGITS
 from desktop_app.imports.import_type import (
     _EMPTY_MAP,
     BOOKKEEPING_COLUMNS,
@@ -76,6 +77,24 @@ def load_folder(directory: Path) -> dict[str, ImportType]:
             )
         types[it.name] = it
     return types
+
+
+def decimal_bounds(scale: int, low: Decimal | None, high: Decimal | None) -> tuple[Decimal, Decimal]:
+    """A decimal column's effective bounds: the declared ones, and for a side left open what the
+    stored NUMERIC holds, 15 significant digits (all SQLite keeps), or as many digits before the
+    point as the other side's bound has: 9999999999999.99 with 2 decimal places."""
+    if low is not None and high is not None:
+        return low, high
+    digits = max(1, SQLITE_DECIMAL_DIGITS - scale, *(integer_digits(b) for b in (low, high) if b is not None))
+    with localcontext(prec=digits + scale + 1):  # exact: 28 digits would round 10 - 1e-30 to 10
+        largest = Decimal(10) ** digits - Decimal(1).scaleb(-scale)
+    return (largest.copy_negate() if low is None else low), (largest if high is None else high)
+
+
+def integer_digits(value: Decimal) -> int:
+    """How many digits a number has before its decimal point (at least 1)."""
+    whole = abs(int(value))
+    return len(str(whole)) if whole else 1
 
 
 def key_text_length(spec: ColumnSpec) -> int:
@@ -153,6 +172,19 @@ class _Parser:
                     f"column {key!r} is of kind {spec.kind!r}; a key column must be "
                     f"{', '.join(k.value for k in KEY_KINDS)}",
                 )
+        for key in unique_keys:
+            spec = by_key[key]
+            if spec.kind == Kind.TEXT and spec.max_length is None:
+                # The key is stored as VARCHAR(255): a longer key is that row's too_long, on every
+                # back-end, and every checker of the column sees the limit (ColumnSpec.max_length).
+                if spec.min_length is not None and spec.min_length > DEFAULT_KEY_LENGTH:
+                    raise self.fail(
+                        f"column {key!r}",
+                        f"min_length {spec.min_length} is more than the {DEFAULT_KEY_LENGTH} characters a key "
+                        "column without max_length holds",
+                    )
+                by_key[key] = replace(spec, max_length=DEFAULT_KEY_LENGTH)
+        columns = [by_key[c.key] for c in columns]
         length = sum(key_text_length(by_key[k]) + 1 for k in unique_keys)
         if length > KEY_TEXT_LIMIT:
             raise self.fail(
@@ -260,6 +292,9 @@ class _Parser:
             decimal_max = self.decimal(raw, "decimal_max", where)
             if decimal_min is not None and decimal_max is not None and decimal_min > decimal_max:
                 raise self.fail(where, f"decimal_min {decimal_min} is greater than decimal_max {decimal_max}")
+            # What the stored NUMERIC holds bounds a side left open: a larger number is that row's
+            # out_of_range, and every checker of the column sees the bound (ColumnSpec.decimal_min/max).
+            decimal_min, decimal_max = decimal_bounds(decimal_scale, decimal_min, decimal_max)
 
         integer_min = integer_max = None
         if kind == Kind.INTEGER:
@@ -306,7 +341,7 @@ class _Parser:
             **regional,
         )
         if default is not None:
-            self.check_default(spec, default, where)
+            spec = self.check_default(spec, default, where)
         return spec
 
     def regional(self, raw: Mapping[str, Any], kind: str, where: str) -> dict[str, Any]:
@@ -448,11 +483,18 @@ class _Parser:
             folded[key] = stored
         return MappingProxyType(folded), tuple(value)
 
-    def check_default(self, spec: ColumnSpec, default: str, where: str) -> None:
+    def check_default(self, spec: ColumnSpec, default: str, where: str) -> ColumnSpec:
+        """The column with its default checked; an enum's default as the stored value it stands for."""
         problem: str | None = None
         if spec.kind == Kind.ENUM:
-            if default not in set(spec.enum_map.values()):
-                problem = f"must be one of the stored enum values {sorted(set(spec.enum_map.values()))}"
+            stored = set(spec.enum_map.values())
+            # A stored value as it is, else an input as a cell would give it: "G" or "绿" for 绿 = G
+            # (a text that is both a stored value and another value's input is the stored value).
+            resolved = default if default in stored else spec.enum_map.get(fold_value(default, "nfkc"))
+            if resolved is None:
+                problem = f"must be one of the stored enum values {sorted(stored)} or one of the inputs"
+            else:
+                spec = replace(spec, default=resolved)
         elif spec.kind == Kind.DATE:
             try:
                 if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", default):
@@ -471,7 +513,7 @@ class _Parser:
                 elif (spec.decimal_min is not None and value < spec.decimal_min) or (
                     spec.decimal_max is not None and value > spec.decimal_max
                 ):
-                    problem = "is outside decimal_min..decimal_max"
+                    problem = f"is outside the column's range {spec.decimal_min}..{spec.decimal_max}"
         elif spec.kind in (Kind.INTEGER, Kind.DATETIME, Kind.BOOLEAN):
             from desktop_app.imports.validator import column_checker
 
@@ -487,3 +529,4 @@ class _Parser:
                 problem = "does not match 'pattern'"
         if problem:
             raise self.fail(where, f"default {default!r} {problem}")
+        return spec

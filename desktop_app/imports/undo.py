@@ -9,6 +9,7 @@ page commits with its checkpoint.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, ClassVar
 
@@ -94,6 +95,9 @@ class _Undo:
         signed = source.summary.get("signed_columns") or [[k, *table.storage_of(k)] for k in itype.keys]
         self.signed = [(str(n), Storage(s), sc) for n, s, sc in signed]
         self.refs = {c.reference_target for c in itype.columns if c.reference_target}
+        # An inserted row's signature says that it changed, not where: it may be any signed column
+        # but the key (by which it was found).
+        self.insert_columns = [n for n, _, _ in self.signed if n not in table.key and n not in self.refs]
         self.work_file = error_csv.error_csv_work_file(ctx)
 
     def run(self) -> TaskOutcome:
@@ -152,7 +156,7 @@ class _Undo:
                 delete.append(key)
             else:
                 kept += 1
-                self._keep(errors, row.import_row or 0, key)
+                self._keep(errors, row.import_row or 0, key, self.insert_columns, exact=False)
         self.table.delete_rows(conn, delete)
         s = self.state
         last = tuple(rows[-1].values[k] for k in self.table.key)
@@ -181,12 +185,12 @@ class _Undo:
                         delete.append(key)
                     else:
                         counts["kept"] += 1
-                        self._keep(errors, entry.row_number, key)
-                elif self._unchanged_since(row, entry):
+                        self._keep(errors, entry.row_number, key, self.insert_columns, exact=False)
+                elif not (changed := self._changed_since(row, entry)):
                     restore.append((key, self._before(entry)))
                 else:
                     counts["kept"] += 1
-                    self._keep(errors, entry.row_number, key)
+                    self._keep(errors, entry.row_number, key, changed, exact=True)
             self.table.delete_rows(conn, delete)
             self.table.update_rows(conn, restore)
             counts["deleted"] += len(delete)
@@ -201,27 +205,41 @@ class _Undo:
     def _signature(self, row: StoredRow) -> str:
         return signature([canonical(storage, row.values.get(name), scale) for name, storage, scale in self.signed])
 
-    def _unchanged_since(self, row: StoredRow, entry: LogEntry) -> bool:
-        """The columns the update wrote still hold what it wrote (reference ids aside: a completion
-        fills them later)."""
+    def _changed_since(self, row: StoredRow, entry: LogEntry) -> list[str]:
+        """The columns the update wrote that no longer hold what it wrote (reference ids aside: a
+        completion fills them later)."""
         after: dict[str, str | None] = entry.data.get("after") or {}
+        changed = []
         for name, text in after.items():
             if name in self.refs:
                 continue
             storage, scale = self.table.storage_of(name)
             if canonical(storage, row.values.get(name), scale) != text:
-                return False
-        return True
+                changed.append(name)
+        return changed
 
     def _before(self, entry: LogEntry) -> dict[str, object]:
         before: dict[str, str | None] = entry.data.get("before") or {}
         return {name: parse_canonical(self.table.storage_of(name)[0], text) for name, text in before.items()}
 
-    def _keep(self, errors: error_csv.ErrorCsvWriter, row_number: int, key: Key) -> None:
+    def _keep(self, errors: error_csv.ErrorCsvWriter, row_number: int, key: Key, columns: Sequence[str], *,
+              exact: bool) -> None:  # fmt: skip
         code = ErrorCode.CHANGED_SINCE
+        reason = message(code, self.lang, changed=self._changed_words(columns, exact=exact))
         errors.write(row_number, ["" if v is None else canonical(self.table.storage_of(k)[0], v) or ""
                                   for k, v in zip(self.table.key, key, strict=True)],
-                     [code.value], [message(code, self.lang)])  # fmt: skip
+                     [code.value], [reason])  # fmt: skip
+
+    def _changed_words(self, columns: Sequence[str], *, exact: bool) -> str:
+        """The changed columns as the clerk knows them ("数量、单价"); ``exact`` False: the columns
+        that may have changed ("数量、单价 中的一列或几列")."""
+        zh = self.lang == "zh"
+        names = list(columns) or [n for n, _, _ in self.signed]
+        labels = [self.itype.column(n).label(self.lang) if n in self.itype.keys else n for n in names]
+        joined = ("、" if zh else ", ").join(labels)
+        if exact or len(labels) == 1:
+            return joined
+        return f"{joined} 中的一列或几列" if zh else f"one or more of {joined}"
 
     # --- the end -------------------------------------------------------------------------
 

@@ -45,6 +45,7 @@ from __future__ import annotations
 import datetime
 import math
 import re
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -185,12 +186,15 @@ def _is_blank(value: Cell) -> bool:
 
 Full = Callable[[Cell], tuple[object, RowError | None]]
 Fast = Callable[[Cell], object]
+# Kinds whose default is the value itself: a text, or an enum's stored value (the parser resolves an
+# input named as the default to its stored value).
+_DEFAULT_AS_IS: Final = ("text", "reference", "enum")
 
 
 def empty_value(spec: ColumnSpec) -> object:
     """The value of an empty optional cell: the column's default, converted, or None."""
     default = spec.default
-    if default is None or spec.kind in ("text", "reference"):
+    if default is None or spec.kind in _DEFAULT_AS_IS:
         return default
     value, error = _compile_full(spec)(default)
     if error is not None:  # the type's parser checks every default with these rules
@@ -213,7 +217,7 @@ def _compile_full(spec: ColumnSpec, blank: object = None, conventions: FileConve
     missing = ErrorCode.REQUIRED_MISSING
     kind = spec.kind
     empty: object = None
-    if blank is None and spec.default is not None and kind != "text" and kind != "reference":
+    if blank is None and spec.default is not None and kind not in _DEFAULT_AS_IS:
         # other kinds convert their default through their own rules (below, once compiled)
         empty = _Pending
     elif blank is None:
@@ -367,6 +371,12 @@ def _datetime_checker(spec: ColumnSpec, prepare: _Prepare, err: _Err, on_empty: 
     return full_datetime
 
 
+def _digits(s: str) -> str:
+    """A number cell's text with its digits, sign and point read after NFKC, whatever the column's
+    normalize says: １２ and －５ are numbers a clerk typed with a Chinese input method."""
+    return s if s.isascii() else unicodedata.normalize("NFKC", s)
+
+
 def _decimal_checker(spec: ColumnSpec, prepare: _Prepare, err: _Err, on_empty: _OnEmpty, conv: _Conv) -> Full:
     scale = spec.decimal_scale if spec.decimal_scale is not None else 0
     dmin = spec.decimal_min
@@ -385,6 +395,7 @@ def _decimal_checker(spec: ColumnSpec, prepare: _Prepare, err: _Err, on_empty: _
         raw, s = prepare(cell)
         if not s:
             return on_empty(raw)
+        s = _digits(s)
         if regional is not None and isinstance(cell, str):  # a number cell is a number, whatever the file
             read = regional(s)
             if read is None or read[1] > scale:
@@ -422,6 +433,7 @@ def _integer_checker(spec: ColumnSpec, prepare: _Prepare, err: _Err, on_empty: _
             raw, s = prepare(cell)
             if not s:
                 return on_empty(raw)
+            s = _digits(s)
             if cell.__class__ is bool:
                 return err(ErrorCode.INVALID_INTEGER, raw)
             if _INTEGER_TEXT.fullmatch(s) is not None:

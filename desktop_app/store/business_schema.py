@@ -23,12 +23,15 @@ import sqlalchemy as sa
 from sqlalchemy import Connection, Engine, inspect
 from sqlalchemy.dialects import sqlite
 
-from desktop_app.domain.table_spec import Storage, StoredColumn, TableSpec
+from desktop_app.domain.table_spec import SQLITE_DECIMAL_DIGITS, Storage, StoredColumn, TableSpec
 from desktop_app.store.schema import business_tables, metadata
 
 log = logging.getLogger(__name__)
 
 Id = sa.BigInteger().with_variant(sqlite.INTEGER(), "sqlite")
+# SQLite keeps a datetime as text: the bulk inserts write 'YYYY-MM-DD HH:MM:SS' (values.canonical), so
+# every look-up, update, delete and filter must bind that text too, not SQLAlchemy's '.000000' form.
+Stamp = sa.DateTime().with_variant(sqlite.DATETIME(truncate_microseconds=True), "sqlite")
 # The columns a managed table keeps for BatchDesk: who inserted the row, from which row of the file,
 # and a signature of what it wrote (an undo tells by it whether the row changed since). BatchDesk
 # never adds "id" to a table (a company's own may have one; customers lost its own in 0006).
@@ -53,6 +56,7 @@ class SchemaPlan:
     create: bool = False
     add: tuple[StoredColumn, ...] = ()
     widen: tuple[StoredColumn, ...] = ()
+    relax: tuple[StoredColumn, ...] = ()  # NOT NULL columns the type now makes optional (ours only)
     problems: tuple[str, ...] = ()
 
     @property
@@ -66,7 +70,7 @@ class SchemaPlan:
 
     @property
     def changes(self) -> bool:
-        return self.create or bool(self.add) or bool(self.widen)
+        return self.create or bool(self.add) or bool(self.widen) or bool(self.relax)
 
 
 def sa_type(col: StoredColumn) -> Any:
@@ -81,7 +85,7 @@ def sa_type(col: StoredColumn) -> Any:
     if storage is Storage.DATE:
         return sa.Date()
     if storage is Storage.DATETIME:
-        return sa.DateTime()
+        return Stamp
     if storage is Storage.BOOLEAN:
         return sa.Boolean(create_constraint=False)
     return Id
@@ -138,6 +142,8 @@ def plan_table(engine: Engine | Connection, spec: TableSpec) -> SchemaPlan:
         dialect = conn.dialect.name
         exists = insp.has_table(spec.table, schema=spec.schema)
         problems = _reference_problems(insp, spec)
+        if dialect == "sqlite":
+            problems += _sqlite_digit_problems(spec)
         if not exists:
             if not spec.create:
                 problems.insert(
@@ -163,14 +169,16 @@ def plan_table(engine: Engine | Connection, spec: TableSpec) -> SchemaPlan:
                 widen.append(col)
         if managed:
             add += [c for c in BOOKKEEPING if c.name not in reflected]
-        problems += _not_null_problems(insp, spec, reflected)
+        not_null, relax = _not_null_problems(insp, spec, reflected, managed=managed)
+        problems += not_null
         if not _key_is_unique(insp, spec):
             what = "a new unique key cannot be applied to the existing table" if managed else "it is not unique"
             problems.append(
                 f"{spec.source}: unique_key {list(spec.key)}: {what} (the table has no unique index on exactly "
                 "these columns)"
             )
-    return SchemaPlan(spec, exists=True, managed=managed, add=tuple(add), widen=tuple(widen), problems=tuple(problems))
+    return SchemaPlan(spec, exists=True, managed=managed, add=tuple(add), widen=tuple(widen), relax=tuple(relax),
+                      problems=tuple(problems))  # fmt: skip
 
 
 def _compare(
@@ -182,6 +190,12 @@ def _compare(
     if not _compatible(kind, stored, col):
         return (f"the table stores it as {stored}, which cannot hold a {kind.value} value (a type change cannot "
                 "be applied)"), False  # fmt: skip
+    was = stored_kind(stored)
+    if managed and not _same_kind(kind, was):
+        # Our own table says what the column was made for: a value of another kind may fit its type
+        # (a boolean in a BIGINT) but would not mean what the stored rows mean.
+        return (f"the column holds {was.value if was else stored} values and the type now says {kind.value}: "
+                "a kind change cannot be applied to the stored data"), False  # fmt: skip
     if kind is Storage.TEXT:
         have = getattr(stored, "length", None)
         if dialect == "sqlite":
@@ -246,6 +260,34 @@ def _compatible(kind: Storage, stored: Any, col: StoredColumn) -> bool:
     return False
 
 
+def stored_kind(stored: Any) -> Storage | None:
+    """What a reflected column type was made for, as BatchDesk makes its tables (None: none of ours)."""
+    if isinstance(stored, sa.Enum):
+        return None
+    if isinstance(stored, sa.String):
+        return Storage.TEXT
+    if isinstance(stored, sa.Boolean) or type(stored).__name__ == "BIT":
+        return Storage.BOOLEAN
+    if isinstance(stored, sa.Integer):
+        # MySQL/MariaDB make a BOOLEAN a TINYINT(1); BatchDesk makes no other TINYINT
+        tiny = type(stored).__name__ == "TINYINT" and getattr(stored, "display_width", None) == 1
+        return Storage.BOOLEAN if tiny else Storage.INTEGER
+    if isinstance(stored, sa.Numeric) and not _is_float(stored):
+        return Storage.DECIMAL
+    if isinstance(stored, sa.DateTime):
+        return Storage.DATETIME
+    if isinstance(stored, sa.Date):
+        return Storage.DATE
+    return None
+
+
+def _same_kind(kind: Storage, was: Storage | None) -> bool:
+    """Whether a managed column made for ``was`` may take the type's ``kind``: the same kind, or an
+    integer and a decimal (``_compare`` refuses the decimal places an integer column lacks)."""
+    wanted = Storage.INTEGER if kind is Storage.ID else kind
+    return was is wanted or {was, wanted} == {Storage.INTEGER, Storage.DECIMAL}
+
+
 def _is_float(stored: Any) -> bool:
     return isinstance(stored, sa.Float) or type(stored).__name__ in ("REAL", "DOUBLE", "DOUBLE_PRECISION", "FLOAT")
 
@@ -262,12 +304,17 @@ def _integer_range(stored: Any) -> tuple[int, int]:
     return INTEGER_RANGES["int"]
 
 
-def _not_null_problems(insp: Any, spec: TableSpec, reflected: dict[str, Any]) -> list[str]:
-    """A NOT NULL column without a default must get a value from every row the type writes."""
+def _not_null_problems(
+    insp: Any, spec: TableSpec, reflected: dict[str, Any], *, managed: bool
+) -> tuple[list[str], list[StoredColumn]]:
+    """A NOT NULL column without a default must get a value from every row the type writes: the
+    problems, and the columns of our own table whose NOT NULL goes instead (the type made them
+    optional: dropping NOT NULL loses nothing)."""
     filled = {c.name for c in spec.columns if c.required or c.default is not None or c.name in spec.key}
-    ours = {c.name for c in spec.columns}
+    ours = {c.name: c for c in spec.columns}
     pk = insp.get_pk_constraint(spec.table, schema=spec.schema).get("constrained_columns") or []
     problems = []
+    relax = []
     for name, info in reflected.items():
         if info.get("nullable", True) or info.get("default") is not None or name in filled:
             continue
@@ -275,7 +322,9 @@ def _not_null_problems(insp: Any, spec: TableSpec, reflected: dict[str, Any]) ->
             continue  # an id the database fills
         if info.get("computed") or info.get("identity"):
             continue
-        if name in ours:
+        if name in ours and managed:
+            relax.append(ours[name])
+        elif name in ours:
             problems.append(
                 f"{spec.source}: column {name!r}: the table requires a value (NOT NULL without a default); make the "
                 "column required or give it a default"
@@ -285,7 +334,7 @@ def _not_null_problems(insp: Any, spec: TableSpec, reflected: dict[str, Any]) ->
                 f"{spec.source}: the table's column {name!r} requires a value (NOT NULL without a default) and the "
                 "type has no column for it"
             )
-    return problems
+    return problems, relax
 
 
 def _key_is_unique(insp: Any, spec: TableSpec) -> bool:
@@ -300,6 +349,18 @@ def _key_is_unique(insp: Any, spec: TableSpec) -> bool:
         if ix.get("unique") and set(ix.get("column_names") or []) == key:
             return True
     return False
+
+
+def _sqlite_digit_problems(spec: TableSpec) -> list[str]:
+    """A decimal column SQLite cannot give back as written: more digits than its NUMERIC keeps."""
+    return [
+        f"{spec.source}: column {col.name!r}: SQLite keeps {SQLITE_DECIMAL_DIGITS} significant digits of a "
+        f"number and the column can hold {col.precision} ({col.scale} after the decimal point): give it a "
+        f"decimal_min and decimal_max that need at most {SQLITE_DECIMAL_DIGITS} digits with its decimal_scale, "
+        "or use a PostgreSQL or MySQL/MariaDB database"
+        for col in spec.columns
+        if col.storage is Storage.DECIMAL and (col.precision or 0) > SQLITE_DECIMAL_DIGITS
+    ]
 
 
 def _reference_problems(insp: Any, spec: TableSpec) -> list[str]:
@@ -378,6 +439,8 @@ def _apply(conn: Connection, plan: SchemaPlan) -> None:
     spec = plan.spec
     if plan.create:
         table_object(spec, managed=True).create(conn)
+        # A table we made and someone dropped by hand is made again: its old registry row goes first.
+        conn.execute(business_tables.delete().where(business_tables.c.name == spec.name))
         conn.execute(business_tables.insert().values(name=spec.name, import_type=spec.import_type))
         log.info("created table %s for import type %s", spec.name, spec.import_type)
         return
@@ -396,6 +459,17 @@ def _apply(conn: Connection, plan: SchemaPlan) -> None:
         ops.alter_column(spec.table, col.name, type_=sa_type(col), schema=spec.schema,
                          existing_nullable=True, existing_server_default=server_default(col))  # fmt: skip
         log.info("widened column %s of %s (import type %s)", col.name, spec.name, spec.import_type)
+    if plan.relax:
+        # SQLite cannot drop a NOT NULL in place: batch mode copies the table there, and is a plain
+        # ALTER on the servers.
+        reflected = {c["name"]: c for c in inspect(conn).get_columns(spec.table, schema=spec.schema)}
+        with ops.batch_alter_table(spec.table, schema=spec.schema) as batch:
+            for col in plan.relax:
+                found = reflected[col.name]
+                batch.alter_column(col.name, nullable=True, existing_type=found["type"],
+                                   existing_server_default=found.get("default"))  # fmt: skip
+        log.info("made %s of %s optional (import type %s)", ", ".join(c.name for c in plan.relax), spec.name,
+                 spec.import_type)  # fmt: skip
 
 
 @contextmanager

@@ -98,14 +98,17 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
 
 
 def _register_sqlite_adapters() -> None:
-    # Business rows go through the driver directly (store.business): teach sqlite3 the two value
-    # types the validators produce, as SQLAlchemy's Numeric and Date types store them.
+    # Business rows go through the driver directly (store.business): teach sqlite3 the value types
+    # the validators produce, as SQLAlchemy's Numeric and Date types store them. A datetime (never with
+    # microseconds from the validator) is 'YYYY-MM-DD HH:MM:SS', the text business_schema.Stamp binds
+    # in look-ups: said here rather than left to sqlite3's default adapter, deprecated since 3.12.
     import datetime
     import sqlite3
     from decimal import Decimal
 
     sqlite3.register_adapter(Decimal, str)
     sqlite3.register_adapter(datetime.date, datetime.date.isoformat)
+    sqlite3.register_adapter(datetime.datetime, lambda value: value.isoformat(" "))
 
 
 def _sqlite_engine(url: str, database: str | None, **kwargs: Any) -> Engine:

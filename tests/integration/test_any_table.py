@@ -26,6 +26,7 @@ from tests.support.imports import (
     write_rows,
     write_type,
 )
+from tests.support.running import run_now
 
 
 @pytest.fixture
@@ -91,6 +92,20 @@ def test_adding_a_column_later_works(core: Core, tmp_path: Path) -> None:
     assert regions == [*((f"SO{n:04d}", "华东") for n in range(1, 6)), *((f"SO{n:04d}", "华北") for n in range(6, 9))]
 
 
+def test_a_required_column_made_optional_later_works(core: Core, tmp_path: Path) -> None:
+    write_type(core)
+    first = run_type_import(core, write_rows(tmp_path / "a.csv", ORDER_HEADER, [order_row(n) for n in (1, 2)]),
+                            "orders")  # fmt: skip
+    write_type(core, ORDERS.replace("required = true\nmax_length = 40", "max_length = 40"))  # item: optional
+    later = [order_row(3, 品名=""), order_row(1, 品名="")]
+    task = run_type_import(core, write_rows(tmp_path / "b.csv", ORDER_HEADER, later), "orders")
+    # the table lost the column's NOT NULL and kept its key (SQLite copied the table to drop it)
+    assert error_codes(task) == {3: ["already_exists"]} and task.success_count == 1, task.error_msg
+    assert rows_of(core, "order_lines", ["order_no", "item"], ["order_no"])[2] == ("SO0003", None)
+    done = run_now(core, core.submitter().submit_undo(first.task_no, user="tester").task.id)
+    assert done.to_json()["deleted_count"] == 2  # what the first import wrote is still recognised
+
+
 @pytest.mark.parametrize(
     ("change", "problem"),
     [
@@ -115,8 +130,6 @@ def test_an_unsafe_change_is_refused_with_its_problem(
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and str(broken) in err and problem in err, err
     # a task queued before the type broke fails at once, never retried
-    from tests.support.running import run_now
-
     ended = run_now(core, pending.id)
     assert ended.status is TaskStatus.FAILED and ended.error_code == ErrorCode.IMPORT_TYPE_INVALID.value
     assert ended.retries == 0 and problem in (ended.error_msg or "")

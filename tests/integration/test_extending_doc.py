@@ -25,7 +25,9 @@ def example(name: str) -> str:
     return match.group(1)
 
 
-def test_the_import_type_example(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_import_type_example(tmp_path: Path, capsys: pytest.CaptureFixture[str], qapp: object) -> None:
+    # qapp: `--wait` in this process needs a Qt application; the one it would make itself (a
+    # QCoreApplication) would be the one later tests' qapp finds, and they need a QApplication
     data = tmp_path / "data"
     (data / "import_types").mkdir(parents=True)
     (data / "import_types" / "suppliers.toml").write_text(example("suppliers.toml"), encoding="utf-8")
@@ -43,7 +45,8 @@ def test_the_import_type_example(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert main(["template", "suppliers", "--out", str(tmp_path / "s.xlsx"), "--format", "xlsx",
                  "--data-dir", str(data)]) == 0  # fmt: skip
     assert main(["export", "suppliers", "--wait", "--json", "--filter", "region=east", "--data-dir", str(data)]) == 0
-    assert json.loads(capsys.readouterr().out.split("\n", 1)[1])["total_count"] == 1
+    exported = json.loads(capsys.readouterr().out.split("\n", 1)[1])
+    assert exported["total_count"] == 1 and exported["import_type"] == "suppliers"
 
 
 def test_the_task_type_example(tmp_path: Path) -> None:

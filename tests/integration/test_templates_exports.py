@@ -69,6 +69,27 @@ def test_an_xlsx_template_carries_the_rules(core: Core, tmp_path: Path) -> None:
     assert filled.status is TaskStatus.SUCCEEDED and filled.success_count == 2
 
 
+def test_a_list_excel_cannot_hold_inline_is_on_a_hidden_sheet(core: Core, tmp_path: Path) -> None:
+    crates = (
+        'name = "crates"\ntitle_zh = "箱子"\ntitle_en = "Crates"\ntable = "crates"\nunique_key = "code"\n\n'
+        '[[columns]]\nkey = "code"\nlabel_zh = "编码"\nlabel_en = "Code"\naliases = ["编码"]\nrequired = true\n'
+        'max_length = 10\n\n[[columns]]\nkey = "size"\nlabel_zh = "尺寸"\nlabel_en = "Size"\naliases = ["尺寸"]\n'
+        'kind = "enum"\nenum = { "small, light" = "s", "=big" = "b" }\n'
+    )  # a comma and a leading "=" in the inputs
+    write_type(core, crates, "crates.toml")
+    path = write_template(core.submitter().import_type("crates"), tmp_path / "c.xlsx", "xlsx", "en")
+    book = load_workbook(path)
+    assert [s.sheet_state for s in book.worksheets] == ["visible", "visible", "hidden"]
+    (rule,) = book.worksheets[0].data_validations.dataValidation
+    assert (str(rule.sqref), rule.formula1) == ("B2:B1048576", "'lists'!$B$1:$B$2")
+    assert [c.value for c in book.worksheets[2]["B"]] == ["small, light", "=big"]  # text, not a formula
+    book.worksheets[0].append(["K1", "=big"])
+    book.worksheets[0]["B2"].data_type = "s"
+    book.save(path)
+    filled = run_type_import(core, path, "crates")  # the first sheet is read; the hidden one is not
+    assert filled.status is TaskStatus.SUCCEEDED and filled.success_count == 1, filled.error_msg
+
+
 def test_template_command(core: Core, tmp_path: Path, capsys: pytest.CaptureFixture[str],
                           monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
     monkeypatch.setenv("BATCHDESK_HOME", str(core.paths.data_dir))

@@ -95,7 +95,20 @@ def test_rows_changed_since_are_kept_and_named(core: Core, tmp_path: Path) -> No
         lines = list(csv.reader(handle))
     assert lines[0] == ["行号", "商品编码", "错误代码", "错误原因"]
     assert [line[:3] for line in lines[1:]] == [["3", "SKU-0002", "changed_since"], ["4", "SKU-0003", "changed_since"]]
-    assert all(line[3] for line in lines[1:])
+    # an inserted row's signature says that it changed, not where: the columns it may be
+    assert all("单价" in line[3] and "中的一列或几列" in line[3] and "（）" not in line[3] for line in lines[1:])
+
+
+def test_an_updates_undo_names_the_columns_changed_since(core: Core, tmp_path: Path) -> None:
+    run_type_import(core, write_rows(tmp_path / "a.csv", PRODUCT_HEADER, [product(1)]), "products")
+    update = run_type_import(core, write_rows(tmp_path / "u.csv", ["商品编码", "单价"], [["SKU-0001", "5.00"]]),
+                             "products", mode="update")  # fmt: skip
+    with core.store.engine.begin() as conn:
+        conn.execute(sa.text("UPDATE products SET unit_price = 6 WHERE sku = 'SKU-0001'"))
+    done = undo(core, update.task_no)
+    with open(done.error_csv or "", encoding="utf-8-sig", newline="") as handle:
+        (row,) = list(csv.DictReader(handle))
+    assert row["错误原因"] == "这一行在导入后又被修改过（单价），为免覆盖他人的修改已保留原样"
 
 
 def test_a_change_to_a_column_the_update_did_not_write_does_not_keep_it(core: Core, tmp_path: Path) -> None:
@@ -133,8 +146,10 @@ def test_asking_twice_gives_the_same_undo(core: Core, tmp_path: Path) -> None:
     assert after.duplicate_of == first.task.task_no and after.task.status is TaskStatus.SUCCEEDED
 
 
-def test_what_cannot_be_undone_exits_2_with_one_line(core: Core, tmp_path: Path,
-                                                    capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+def test_what_cannot_be_undone_exits_2_with_one_line(core: Core, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                    qapp: object) -> None:  # fmt: skip
+    # qapp: `--wait` in this process makes a QCoreApplication when no Qt application exists yet, and
+    # later tests' qapp would find that one instead of a QApplication
     path = write_rows(tmp_path / "a.csv", PRODUCT_HEADER, [product(1)])
     dry = run_type_import(core, path, "products", dry_run=True)
     real = run_type_import(core, path, "products")
@@ -153,13 +168,13 @@ def test_what_cannot_be_undone_exits_2_with_one_line(core: Core, tmp_path: Path,
 
 
 def test_undo_through_the_command_line(core: Core, tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                       monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+                                       monkeypatch: pytest.MonkeyPatch, qapp: object) -> None:  # fmt: skip
     monkeypatch.setenv("BATCHDESK_HOME", str(core.paths.data_dir))
     task = run_type_import(core, write_rows(tmp_path / "a.csv", PRODUCT_HEADER, [product(n) for n in range(1, 4)]),
                            "products")  # fmt: skip
     code = main(["undo", task.task_no, "--wait", "--json", "--db", core.db_url, "--user", "tester"])
     out = json.loads(capsys.readouterr().out)
-    assert code == 0 and out["type"] == "undo" and out["status"] == "succeeded"
+    assert code == 0 and out["type"] == "undo" and out["status"] == "succeeded" and out["import_type"] == "products"
     assert (out["deleted_count"], out["restored_count"], out["kept_count"]) == (3, 0, 0)
     assert out["undoes"] == task.task_no and out["duplicate_of"] is None
     assert main(["undo", task.task_no, "--json", "--db", core.db_url, "--user", "tester"]) == 0

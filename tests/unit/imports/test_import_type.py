@@ -115,6 +115,7 @@ def test_customers_columns() -> None:
         normalize="nfkc",
         kind="text",
         pattern=r"^C\d{6}$",
+        max_length=255,  # a text key without max_length: what its VARCHAR(255) holds
         hint_zh="，应为字母 C 加 6 位数字，如 C000123",
         hint_en=", it must be the letter C and 6 digits, e.g. C000123",
     )
@@ -312,9 +313,17 @@ def test_enum_conflicting_inputs(tmp_path: Path) -> None:
     )
 
 
+def test_enum_default_names_a_stored_value_or_an_input(tmp_path: Path) -> None:
+    # an input as the default stands for its stored value, as that cell would
+    assert load_text(tmp_path, BASE.replace('default = "s"', 'default = "大"')).column("size").default == "l"
+    assert load_text(tmp_path, BASE.replace('default = "s"', 'default = "l"')).column("size").default == "l"
+
+
 def test_enum_default_not_a_value(tmp_path: Path) -> None:
-    text = BASE.replace('default = "s"', 'default = "小"')
-    assert error_of(tmp_path, text) == ("column 'size': default '小' must be one of the stored enum values ['l', 's']")
+    text = BASE.replace('default = "s"', 'default = "中"')
+    assert error_of(tmp_path, text) == (
+        "column 'size': default '中' must be one of the stored enum values ['l', 's'] or one of the inputs"
+    )
 
 
 def test_default_on_required_column(tmp_path: Path) -> None:
@@ -380,6 +389,31 @@ def test_decimal_ok(tmp_path: Path) -> None:
         Decimal("-1.5"),
         Decimal("100"),
         "1.125",
+    )
+
+
+@pytest.mark.parametrize(
+    ("settings", "bounds"),
+    [
+        ("decimal_scale = 2\n", ("-9999999999999.99", "9999999999999.99")),  # 15 digits: what SQLite keeps
+        ("decimal_scale = 0\ndecimal_min = 0\n", ("0", "999999999999999")),
+        ("decimal_scale = 2\ndecimal_min = 100000000000000\n", ("100000000000000", "999999999999999.99")),
+        ("decimal_scale = 20\ndecimal_max = 1\n", ("-9.99999999999999999999", "1")),
+    ],
+)  # fmt: skip
+def test_an_open_decimal_bound_is_what_the_column_holds(tmp_path: Path, settings: str,
+                                                        bounds: tuple[str, str]) -> None:  # fmt: skip
+    # the effective bounds are on the ColumnSpec: every checker of the column sees them
+    price = load_text(tmp_path, BASE + DECIMAL + settings).column("price")
+    assert (price.decimal_min, price.decimal_max) == tuple(Decimal(b) for b in bounds)
+
+
+def test_a_text_key_without_max_length_holds_255_characters(tmp_path: Path) -> None:
+    it = load_text(tmp_path, BASE.replace("pattern = '^T\\d{3}$'\n", ""))
+    assert (it.column("code").max_length, it.column("phone").max_length) == (255, None)  # the key's VARCHAR(255)
+    text = BASE.replace("pattern = '^T\\d{3}$'", "min_length = 300")
+    assert error_of(tmp_path, text) == (
+        "column 'code': min_length 300 is more than the 255 characters a key column without max_length holds"
     )
 
 

@@ -146,6 +146,17 @@ def test_an_unbounded_integer_stays_within_a_bigint(v: RowValidator) -> None:
     assert codes(v, "big", str(2**63)) == ["out_of_range"]
 
 
+def test_numbers_are_read_after_nfkc_whatever_normalize_says(tmp_path: Path) -> None:
+    # big's normalize is the default "trim": full-width digits and signs are still numbers
+    text = TYPE + '\n[[columns]]\nkey = "price"\nlabel_zh = "价"\nlabel_en = "Price"\naliases = ["price"]\n' \
+                  'kind = "decimal"\ndecimal_scale = 2\nnormalize = "none"\n'  # fmt: skip
+    itype = load(tmp_path, text)
+    validator = compile_validator(itype, map_header(itype, [*HEADER, "price"]))
+    checked = validator.check((*VALID[:-1], "－１２", "１２．５０"))
+    assert checked.errors == () and checked.values is not None
+    assert checked.values[-2:] == (-12, Decimal("12.50"))
+
+
 # --- datetime ------------------------------------------------------------------------------------
 
 
