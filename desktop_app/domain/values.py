@@ -10,9 +10,10 @@ of a row's texts.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
+
+import xxhash
 
 from desktop_app.domain.table_spec import Storage
 
@@ -73,7 +74,8 @@ def parse_canonical(storage: Storage, text: str | None) -> object:
 
 
 def signature(texts: Sequence[str | None]) -> str:
-    """16 hex digits standing for a row's canonical texts (64 bits: a change goes unnoticed about
-    once in 10^19 rows)."""
+    """16 hex digits standing for a row's canonical texts: XXH3's 64 bits (a change goes unnoticed
+    about once in 10^19 rows). It only tells a change, never guards a secret, so a fast hash made for
+    this does it: a seventh of blake2b's time, which an import of a million rows pays a million times."""
     joined = SEPARATOR.join(NULL_TEXT if t is None else t for t in texts)
-    return hashlib.blake2b(joined.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
+    return xxhash.xxh3_64_hexdigest(joined.encode("utf-8", "surrogatepass"))

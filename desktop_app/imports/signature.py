@@ -7,9 +7,10 @@ date, naive datetime without microseconds, int, bool, None).
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Sequence
 from decimal import Decimal
+
+import xxhash
 
 from desktop_app.domain.table_spec import Storage
 from desktop_app.domain.values import NULL_TEXT, SEPARATOR
@@ -19,7 +20,7 @@ SignedColumn = tuple[str, Storage, int | None]  # (name, storage, decimal scale)
 
 def signature_function(columns: Sequence[SignedColumn]) -> Callable[[Sequence[object]], str]:
     """sig(values) for value tuples whose first len(columns) items are these columns' values."""
-    ns: dict[str, object] = {"_b2b": hashlib.blake2b, "_N": NULL_TEXT, "_sep": SEPARATOR, "_str": str}
+    ns: dict[str, object] = {"_xxh": xxhash.xxh3_64_hexdigest, "_N": NULL_TEXT, "_sep": SEPARATOR, "_str": str}
     parts = []
     for n, (_name, storage, scale) in enumerate(columns):
         v = f"v[{n:d}]"
@@ -37,10 +38,6 @@ def signature_function(columns: Sequence[SignedColumn]) -> Callable[[Sequence[ob
         else:
             text = v
         parts.append(f"_N if {v} is None else {text}")
-    src = (
-        "def sig(v):\n"
-        f"    return _b2b(_sep.join(({', '.join(parts)},)).encode('utf-8', 'surrogatepass'), digest_size=8)"
-        ".hexdigest()\n"
-    )
+    src = f"def sig(v):\n    return _xxh(_sep.join(({', '.join(parts)},)).encode('utf-8', 'surrogatepass'))\n"
     exec(compile(src, "<row signature>", "exec"), ns)
     return ns["sig"]  # type: ignore[return-value]

@@ -9,13 +9,13 @@ writer whole, which then says which row came first, as the row path would.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import pairwise
 
 import pyarrow as pa
 import pyarrow.compute as pc
+import xxhash
 
 from desktop_app.domain.values import NULL_TEXT, SEPARATOR
 from desktop_app.imports.bulk.checks import ColumnCheck, blank_rows, type_checks
@@ -201,7 +201,7 @@ def signatures(texts: list[pa.Array]) -> pa.Array:
     """Each row's signature (desktop_app.domain.values.signature) from its canonical texts.
 
     The hash runs on slices of the joined texts' own buffer (no Python string per row), and the digests
-    become hex text in one go: a third less time than hashing each row's text."""
+    become hex text in one go."""
     joined = pc.binary_join_element_wise(*(pc.fill_null(t, NULL_TEXT) for t in texts), SEPARATOR)
     if not len(joined):
         return pa.array([], pa.string())
@@ -210,7 +210,7 @@ def signatures(texts: list[pa.Array]) -> pa.Array:
         joined.offset : joined.offset + len(joined) + 1
     ].tolist()
     data = memoryview(joined.buffers()[2])
-    b2b = hashlib.blake2b
-    digests = b"".join([b2b(data[a:b], digest_size=8).digest() for a, b in pairwise(offsets)])
+    digest = xxhash.xxh3_64_digest
+    digests = b"".join([digest(data[a:b]) for a, b in pairwise(offsets)])
     hexed = pa.py_buffer(digests.hex().encode("ascii"))
     return pa.FixedSizeBinaryArray.from_buffers(pa.binary(16), len(joined), [None, hexed]).cast(pa.string())
