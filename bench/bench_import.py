@@ -56,8 +56,9 @@ class Measured:
     output: str = ""
 
 
-def run_measured(cmd: list[str], **kwargs: object) -> Measured:
-    """Wall seconds and peak RSS (MB, the process and its children) of a command, which must succeed."""
+def run_measured(cmd: list[str], *, exits: tuple[int, ...] = (0,), **kwargs: object) -> Measured:
+    """Wall seconds and peak RSS (MB, the process and its children) of a command, which must exit with
+    one of `exits`."""
     start = time.perf_counter()
     proc = psutil.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs)
     peak = 0
@@ -70,7 +71,7 @@ def run_measured(cmd: list[str], **kwargs: object) -> Measured:
         time.sleep(0.01)
     out, err = proc.communicate()
     wall = time.perf_counter() - start
-    if proc.returncode != 0:
+    if proc.returncode not in exits:
         raise RuntimeError(f"{cmd[0]} failed ({proc.returncode}): {err.strip()[-2000:]}")
     return Measured(wall, peak / 1e6, out)
 
