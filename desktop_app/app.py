@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from desktop_app.config import Paths, Settings, load_settings, resolve_paths
-from desktop_app.domain.errors import ErrorCode, Lang, PermanentError, TransientError
+from desktop_app.domain.errors import ErrorCode, Lang, PermanentError
 from desktop_app.log import setup_logging
 from desktop_app.store import migrate
 from desktop_app.store.db import describe, make_engine, sqlite_url
@@ -85,10 +85,13 @@ def build_core(
     except PermanentError:
         raise
     except Exception as exc:
-        from sqlalchemy.exc import OperationalError
+        from sqlalchemy.exc import SQLAlchemyError
 
-        if isinstance(exc, OperationalError):
-            raise TransientError(ErrorCode.DATABASE_UNAVAILABLE, detail=f"{describe(url)}: {exc.orig}") from exc
+        from desktop_app.store.db_errors import classify
+
+        if isinstance(exc, SQLAlchemyError):
+            typed = classify(exc)
+            raise type(typed)(typed.code, detail=f"{describe(url)}: {typed.params['detail']}") from exc
         raise
     store = TaskStore(engine)
     from desktop_app.imports.type_catalog import default_catalog

@@ -53,6 +53,10 @@ class ErrorCode(StrEnum):
     WORKER_LOST = "worker_lost"
     RETRIES_EXHAUSTED = "retries_exhausted"
     DATABASE_UNAVAILABLE = "database_unavailable"
+    DISK_FULL = "disk_full"
+    SCHEMA_MISMATCH = "schema_mismatch"
+    PERMISSION_DENIED = "permission_denied"
+    DATABASE_ERROR = "database_error"
     NETWORK_SHARE = "sqlite_on_network_share"
     TASK_NOT_FOUND = "task_not_found"
     INVALID_PARAMS = "invalid_params"
@@ -203,6 +207,22 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
     ErrorCode.DATABASE_UNAVAILABLE: (
         "无法连接数据库：{detail}",
         "The database cannot be reached: {detail}",
+    ),
+    ErrorCode.DISK_FULL: (
+        "保存 BatchDesk 数据的磁盘已满：请腾出空间后重试（{detail}）",
+        "The disk holding BatchDesk's data is full: free some space and retry ({detail})",
+    ),
+    ErrorCode.SCHEMA_MISMATCH: (
+        "数据库里的表与导入类型不一致（缺少表或列）：{detail}",
+        "The database's tables do not match the import type (a table or column is missing): {detail}",
+    ),
+    ErrorCode.PERMISSION_DENIED: (
+        "数据库不允许这个账号做这项操作：{detail}",
+        "The database does not allow this account to do that: {detail}",
+    ),
+    ErrorCode.DATABASE_ERROR: (
+        "数据库拒绝了这项操作，重试也无济于事：{detail}",
+        "The database refused the work, and a retry would not help: {detail}",
     ),
     ErrorCode.NETWORK_SHARE: (
         "数据文件在网络共享盘上（{path}），内置数据库不能放在网络盘；"

@@ -33,11 +33,12 @@ log = logging.getLogger(__name__)
 
 def plain_reason(exc: Exception, lang: Lang) -> str:
     """An unexpected error in words a clerk can act on; the SQL and the traceback stay in the log."""
-    from sqlalchemy.exc import DBAPIError
+    from sqlalchemy.exc import SQLAlchemyError
 
-    if isinstance(exc, DBAPIError):
-        detail = str(exc.orig or exc).strip().splitlines()[0][:200] if str(exc.orig or exc).strip() else ""
-        return message(ErrorCode.DATABASE_UNAVAILABLE, lang, detail=detail)
+    from desktop_app.store.db_errors import classify
+
+    if isinstance(exc, SQLAlchemyError):
+        return classify(exc).text(lang)
     return message(ErrorCode.INTERNAL_ERROR, lang, detail=type(exc).__name__)
 
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from sqlalchemy import Connection
-from sqlalchemy.exc import DataError, IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from desktop_app.domain.errors import ErrorCode
 from desktop_app.domain.modes import ImportMode
@@ -27,13 +27,13 @@ from desktop_app.imports.row_plans import Action, Candidate, FailedRow, RowDecid
 from desktop_app.imports.validator import RowError
 from desktop_app.store import import_log
 from desktop_app.store.business_rows import BusinessTable, Key, StoredRow
+from desktop_app.store.db_errors import is_row_refusal
 from desktop_app.store.import_log import LogAction
 
 Failed = tuple[SourceRow, tuple[RowError, ...]]
 Row = tuple[SourceRow, tuple[object, ...]]
 # What a database says of a row it will not take (a key taken, a CHECK, a value too long for the
 # column): the batch is redone row by row and such a row fails alone.
-REFUSED = (IntegrityError, DataError)
 
 
 @dataclass
@@ -101,7 +101,9 @@ class BatchWriter:
             with conn.begin_nested():
                 self.table.insert_many(conn, prepared.rows, self.task_no)
                 import_log.record(conn, self.task_no, prepared.log)
-        except REFUSED:
+        except DBAPIError as exc:
+            if not is_row_refusal(exc):
+                raise
             return False
         result.inserted += len(rows)
         result.pending += prepared.pending
@@ -149,14 +151,18 @@ class BatchWriter:
             with conn.begin_nested():
                 self.table.update_rows(conn, changes)
             done = list(zip(plans, changes, strict=True))
-        except REFUSED:
+        except DBAPIError as exc:
+            if not is_row_refusal(exc):
+                raise
             # Row by row: a row the database refuses fails alone, the others are updated.
             done = []
             for plan, change in zip(plans, changes, strict=True):
                 try:
                     with conn.begin_nested():
                         self.table.update_rows(conn, [change])
-                except REFUSED as exc:
+                except DBAPIError as exc:
+                    if not is_row_refusal(exc):
+                        raise
                     result.failed.append((plan.source, (_rejected(plan, exc),)))
                 else:
                     done.append((plan, change))
@@ -181,7 +187,9 @@ class BatchWriter:
                 with conn.begin_nested():
                     self.table.insert_many(conn, [row], self.task_no)
                     import_log.record(conn, self.task_no, [entry] if entry else [])
-            except REFUSED as exc:
+            except DBAPIError as exc:
+                if not is_row_refusal(exc):
+                    raise
                 if again and isinstance(exc, IntegrityError):
                     conflicted.append(plan)
                 else:

@@ -27,7 +27,7 @@ import pyarrow as pa
 import pyarrow.csv as pcsv
 import sqlalchemy as sa
 from sqlalchemy import Connection, Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DataError, IntegrityError
 
 from desktop_app.store.business_rows import TASK_NO
 
@@ -117,7 +117,9 @@ class BulkLoader:
         connection() gave for it): True when every row went in, False when a key was already there."""
         # the loaders run on the driver's own cursor: its IntegrityError is not SQLAlchemy's
         dbapi: Any = conn.dialect.dbapi
-        refused: tuple[type[BaseException], ...] = (IntegrityError, _ShortLoad, dbapi.IntegrityError)
+        refused: tuple[type[BaseException], ...] = (
+            IntegrityError, DataError, _ShortLoad, dbapi.IntegrityError, dbapi.DataError
+        )
         try:
             with conn.begin_nested():
                 if self.dialect == "sqlite":

@@ -12,9 +12,9 @@ from sqlalchemy import Row, func
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-from desktop_app.domain.errors import ErrorCode, TransientError
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import Lane, TaskRecord
+from desktop_app.store.db_errors import classify, is_passing
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -40,10 +40,10 @@ def retry_db(fn: Callable[[], T], attempts: int = 5, pause: float = 0.5) -> T:
         try:
             return fn()
         except (OperationalError, PoolTimeout) as exc:
+            if not is_passing(exc):
+                raise  # a missing table or a refused statement: trying again cannot help
             if number == attempts:
-                raise TransientError(
-                    ErrorCode.DATABASE_UNAVAILABLE, detail=str(getattr(exc, "orig", None) or exc)[:300]
-                ) from exc
+                raise classify(exc) from exc
             log.warning("database write failed (%s), retrying in %.1f s", exc, pause * number)
             time.sleep(pause * number)
     raise AssertionError("unreachable")

@@ -7,15 +7,16 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import SQLAlchemyError
 
 from desktop_app.config import Paths, Settings
-from desktop_app.domain.errors import BatchDeskError, ErrorCode, Lang, TransientError, message
+from desktop_app.domain.errors import BatchDeskError, ErrorCode, Lang, message
 from desktop_app.domain.retry import retry_delay
 from desktop_app.domain.stages import Stage, stage_text
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import Progress, TaskRecord
 from desktop_app.log import TaskAdapter, task_logger
+from desktop_app.store.db_errors import classify
 from desktop_app.store.tasks import Fence, LostOwnership, TaskStore
 from desktop_app.tasks.context import Stopped, StopReason, TaskContext
 from desktop_app.tasks.registry import HandlerRegistry, TaskHandler
@@ -62,13 +63,12 @@ def run_task(
         tlog.warning("lost ownership (another worker recovered it); this run's result is dropped")
     except BatchDeskError as exc:
         _ended_by_error(store, fence, task, ctx, exc, lang, retry_rand, handler)
-    except (OperationalError, DBAPIError) as exc:
-        if getattr(exc, "connection_invalidated", False) or isinstance(exc, OperationalError):
-            detail = str(getattr(exc, "orig", exc))[:300]
-            transient = TransientError(ErrorCode.DATABASE_UNAVAILABLE, detail=detail)
-            _ended_by_error(store, fence, task, ctx, transient, lang, retry_rand, handler)
-        else:
-            _internal(store, fence, tlog, exc, lang, _on_end(handler, ctx))
+    except SQLAlchemyError as exc:
+        # one place decides: a lost connection or a lock passes (retry), a missing table does not
+        typed = classify(exc)
+        if not typed.retryable:
+            tlog.warning("database error that a retry cannot fix", exc_info=exc)
+        _ended_by_error(store, fence, task, ctx, typed, lang, retry_rand, handler)
     except Exception as exc:
         _internal(store, fence, tlog, exc, lang, _on_end(handler, ctx))
     else:

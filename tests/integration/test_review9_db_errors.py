@@ -45,20 +45,9 @@ def _type(table: str, key_column: str, value_column: str, *, create: bool = True
 
 
 DECIMAL = 'kind = "decimal"\ndecimal_scale = 2'
-# Non-passing OperationalErrors (a missing schema or table; MariaDB's 4025, a CHECK that failed) are
-# still retried here: another branch reworks how database errors are classified.
-CLASSIFIER = "db error classifier: engine branch"
 
 
-def _classifier_xfail(request: pytest.FixtureRequest, *backends: str) -> None:
-    if request.node.callspec.params["db_url"] in backends:
-        request.applymarker(pytest.mark.xfail(strict=True, reason=CLASSIFIER))
-
-
-def test_a_table_in_a_schema_that_does_not_exist_is_not_retried(
-    core: Core, tmp_path: Path, request: pytest.FixtureRequest
-) -> None:  # fmt: skip
-    _classifier_xfail(request, "sqlite", "mariadb")
+def test_a_table_in_a_schema_that_does_not_exist_is_not_retried(core: Core, tmp_path: Path) -> None:
     write_type(core, _type("rv9nowhere.things", "max_length = 10", DECIMAL), "things.toml")
     path = write_rows(tmp_path / "t.csv", ["编码", "金额"], [["A1", "1.00"]])
     try:
@@ -67,21 +56,24 @@ def test_a_table_in_a_schema_that_does_not_exist_is_not_retried(
         assert getattr(exc, "code", None) is ErrorCode.IMPORT_TYPE_INVALID, exc
         return
     ended = run_now(core, result.task.id)
-    # a missing schema/database is not "the database cannot be reached": it fails at once
+    # a missing schema/database is not "the database cannot be reached": it fails at once, in words
     assert ended.status is TaskStatus.FAILED and ended.retries == 0, (ended.status, ended.error_msg)
+    assert ended.error_code == ErrorCode.SCHEMA_MISMATCH, (ended.error_code, ended.error_msg)
+    assert "INSERT" not in (ended.error_msg or "") and "CREATE" not in (ended.error_msg or ""), ended.error_msg
 
 
 def test_a_managed_tables_rows_cannot_be_undone_after_the_table_was_dropped_not_retried(
-    core: Core, tmp_path: Path, request: pytest.FixtureRequest
+    core: Core, tmp_path: Path
 ) -> None:  # fmt: skip
-    _classifier_xfail(request, "sqlite")
     write_type(core, _type("things", "max_length = 10", DECIMAL), "things.toml")
     task = run_type_import(core, write_rows(tmp_path / "t.csv", ["编码", "金额"], [["A1", "1.00"]]), "things")
     with core.store.engine.begin() as conn:
         conn.execute(sa.text("DROP TABLE things"))
     result = core.submitter().submit_undo(task.task_no, user="tester")
     ended = run_now(core, result.task.id)
-    assert ended.status is not TaskStatus.PENDING and ended.retries == 0, (ended.status, ended.error_msg)
+    assert ended.status is TaskStatus.FAILED and ended.retries == 0, (ended.status, ended.error_msg)
+    assert ended.error_code == ErrorCode.SCHEMA_MISMATCH, (ended.error_code, ended.error_msg)
+    assert "things" in (ended.error_msg or "") and "SELECT" not in (ended.error_msg or ""), ended.error_msg
 
 
 # --- a text key without max_length is VARCHAR(255): a longer key is that row's too_long ------------------
@@ -159,9 +151,8 @@ CHECKED = DECIMAL + "\ndecimal_min = -1000\ndecimal_max = 1000"
 
 
 def test_insert_a_row_a_check_constraint_refuses_fails_alone(
-    core: Core, tmp_path: Path, request: pytest.FixtureRequest
+    core: Core, tmp_path: Path
 ) -> None:  # fmt: skip
-    _classifier_xfail(request, "mariadb")
     write_type(core, _type(_checked_table(core), "max_length = 10", CHECKED, create=False), "things.toml")
     rows = [["A1", "1.00"], ["A2", "-5.00"], ["A3", "3.00"], ["A4", "4.00"]]
     task = run_type_import(core, write_rows(tmp_path / "t.csv", ["编码", "金额"], rows), "things")
@@ -171,9 +162,8 @@ def test_insert_a_row_a_check_constraint_refuses_fails_alone(
 
 @pytest.mark.parametrize("mode", ["update", "upsert"])
 def test_update_a_row_a_check_constraint_refuses_fails_alone(
-    core: Core, tmp_path: Path, mode: str, request: pytest.FixtureRequest
+    core: Core, tmp_path: Path, mode: str
 ) -> None:  # fmt: skip
-    _classifier_xfail(request, "mariadb")
     write_type(core, _type(_checked_table(core), "max_length = 10", CHECKED, create=False), "things.toml")
     rows = [["A1", "1.00"], ["A2", "2.00"], ["A3", "3.00"], ["A4", "4.00"]]
     first = run_type_import(core, write_rows(tmp_path / "t.csv", ["编码", "金额"], rows), "things")
