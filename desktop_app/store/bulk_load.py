@@ -141,14 +141,28 @@ class BulkLoader:
         return ", ".join(quote(c) for c in rows.column_names), quote("task_no")
 
     def _write_stage(self, rows: pa.Table) -> None:
-        import adbc_driver_sqlite.dbapi as adbc
+        # The driver manager's low-level API, not its DB-API module: that one imports pyarrow.dataset,
+        # which imports pandas wherever pandas is installed (+60 MB resident for nothing).
+        import adbc_driver_manager as adbc
+        import adbc_driver_sqlite
 
         self._stage.unlink(missing_ok=True)
-        with adbc.connect(str(self._stage), autocommit=True) as stage, stage.cursor() as cursor:
+        with (
+            adbc_driver_sqlite.connect(str(self._stage)) as database,
+            adbc.AdbcConnection(database) as stage,
+        ):
             # a throwaway file, written whole before ours opens it: no journal, no sync
-            cursor.execute("PRAGMA journal_mode=OFF")
-            cursor.execute("PRAGMA synchronous=OFF")
-            cursor.adbc_ingest(STAGE_TABLE, rows, mode="create")
+            for pragma in ("PRAGMA journal_mode=OFF", "PRAGMA synchronous=OFF"):
+                with adbc.AdbcStatement(stage) as statement:
+                    statement.set_sql_query(pragma)
+                    statement.execute_update()
+            with adbc.AdbcStatement(stage) as statement:
+                statement.set_options(**{
+                    adbc.INGEST_OPTION_TARGET_TABLE: STAGE_TABLE,
+                    adbc.INGEST_OPTION_MODE: adbc.INGEST_OPTION_MODE_CREATE,
+                })  # fmt: skip
+                statement.bind_stream(rows.to_reader())
+                statement.execute_update()
 
     def _insert_select(self, conn: Connection, rows: pa.Table) -> int:
         cols, task = self._columns(conn, rows)

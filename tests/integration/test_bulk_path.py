@@ -246,3 +246,30 @@ def test_a_semicolon_file_imports_the_same(paths: tuple[Core, Core], tmp_path: P
     path.write_bytes(out.getvalue().encode("utf-8"))
     facts_, _ = both(paths, path, seed=False)
     assert facts_["success_count"] == 89
+
+
+# --- memory: the bulk path loads only what it uses ------------------------------------------------
+
+_LEAN_CHECK = """
+import json, sys
+from desktop_app.cli.main import main
+code = main(["import", sys.argv[1], "--type", "customers", "--wait", "--json", "--data-dir", sys.argv[2]])
+print(json.dumps({"code": code, "dataset": "pyarrow.dataset" in sys.modules}))
+"""
+
+
+def test_a_bulk_import_does_not_load_pyarrow_dataset(tmp_path: Path) -> None:
+    # adbc_driver_manager.dbapi imports pyarrow.dataset (and, through it, pandas where pandas is
+    # installed: 60 MB more resident, the memory goal missed); the low-level ADBC API does not
+    import json
+    import subprocess
+    import sys
+
+    path = tmp_path / "c.csv"
+    path.write_bytes(csv_text([row(i) for i in range(1, 51)]).encode("utf-8"))
+    done = subprocess.run([sys.executable, "-c", _LEAN_CHECK, str(path), str(tmp_path / "data")],
+                          capture_output=True, text=True, timeout=120, check=False)  # fmt: skip
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    log = (tmp_path / "data" / "logs").glob("*.log")
+    assert out == {"code": 0, "dataset": False}, (out, done.stderr)
+    assert any("bulk" in p.read_text(encoding="utf-8") for p in log), "the bulk path did not run"
