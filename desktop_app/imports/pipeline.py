@@ -23,7 +23,7 @@ from desktop_app.imports.bulk.insert import BulkInsert
 from desktop_app.imports.bulk.prefetch import Prefetch
 from desktop_app.imports.import_type import ImportType
 from desktop_app.imports.options import ImportOptions
-from desktop_app.imports.precheck import CheckedFile, check_header, count_rows, open_source
+from desktop_app.imports.precheck import CheckedFile, check_header, count_rows, file_changed, open_source
 from desktop_app.imports.progress_state import ImportCheckpoint, ImportCounts
 from desktop_app.imports.readers import SourceRow, TableReader
 from desktop_app.imports.references import ReferenceResolver
@@ -93,6 +93,10 @@ class ImportRun:
                 self._import_rows(reader, checked, errors, total_rows, resume_row)
             finally:
                 errors.close()
+        if file_changed(self.options.file, self.ctx.params, full=True):
+            # Cut short or saved again while it was read: the rows read are not all of the file that
+            # was queued, and a clerk would never learn that the rest is missing.
+            raise PermanentError(ErrorCode.FILE_CHANGED, path=str(self.options.file))
         if self.counts.total == 0:
             raise PermanentError(ErrorCode.EMPTY_FILE)  # only blank rows after the header
         self._stage(Stage.COMPLETING, 96)

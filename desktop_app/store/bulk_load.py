@@ -118,7 +118,11 @@ class BulkLoader:
         # the loaders run on the driver's own cursor: its IntegrityError is not SQLAlchemy's
         dbapi: Any = conn.dialect.dbapi
         refused: tuple[type[BaseException], ...] = (
-            IntegrityError, DataError, _ShortLoad, dbapi.IntegrityError, dbapi.DataError
+            IntegrityError,
+            DataError,
+            _ShortLoad,
+            dbapi.IntegrityError,
+            dbapi.DataError,
         )
         try:
             with conn.begin_nested():
