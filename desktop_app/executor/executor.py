@@ -24,6 +24,7 @@ from desktop_app.domain.stages import Stage, stage_text
 from desktop_app.domain.task import Lane, SubmitResult, TaskRecord
 from desktop_app.store.tasks import TaskStore
 from desktop_app.tasks.identity import host_name, make_owner, owner_alive
+from desktop_app.tasks.maintenance import CleanupHandler
 from desktop_app.tasks.registry import HandlerRegistry
 from desktop_app.tasks.runner import run_task
 from desktop_app.tasks.submit import submit_file
@@ -118,14 +119,15 @@ class Executor(QObject):
     def _schedule_cleanup(self) -> None:
         """Once a day, whichever desk starts first queues the retention clean-up (a short task); the
         day's key makes the other desks' submissions return the same task."""
-        if "cleanup" not in self.registry or not self.settings.daily_cleanup:
+        if CleanupHandler.task_type not in self.registry or not self.settings.daily_cleanup:
             return
         key = f"cleanup:{host_name()}:{time.strftime('%Y-%m-%d')}"  # the result files are this desk's
         try:
             if self.store.ended_with_key(key):
                 return  # it ran today already (even if it found nothing to remove)
-            self.store.submit(task_type="cleanup", params={"retention_days": self.settings.result_retention_days},
-                              creator="BatchDesk", lane=Lane.SHORT, biz_key=key, host=self._host)  # fmt: skip
+            params = {"retention_days": self.settings.result_retention_days}
+            self.store.submit(task_type=CleanupHandler.task_type, params=params, creator="BatchDesk",
+                              lane=Lane.SHORT, biz_key=key, host=self._host)  # fmt: skip
         except Exception:
             log.exception("could not queue the daily clean-up")
 
