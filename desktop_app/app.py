@@ -8,7 +8,7 @@ import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from desktop_app.config import Paths, Settings, load_settings, resolve_paths
+from desktop_app.config import Paths, SettingProblem, Settings, read_settings, resolve_paths
 from desktop_app.domain.errors import ErrorCode, Lang, PermanentError
 from desktop_app.log import setup_logging
 from desktop_app.store import migrate
@@ -35,6 +35,8 @@ class Core:
     lang: Lang
     db_url: str
     catalog: TypeCatalog  # the import types: built-in and the data folder's own
+    # settings of the settings file that were not valid (their defaults are in use): shown once
+    setting_problems: tuple[SettingProblem, ...] = ()
 
     def submitter(self) -> Submitter:
         """The one submission path (the window, the command line and the demo share it)."""
@@ -77,7 +79,8 @@ def build_core(
         raise PermanentError(ErrorCode.DATA_DIR_UNUSABLE, path=str(data_dir or "the user data folder"),
                              detail=exc.strerror or str(exc)) from exc  # fmt: skip
     setup_logging(paths.log_dir, console=log_to_stderr)
-    settings = load_settings(paths).with_overrides(**(overrides or {}))
+    read, problems = read_settings(paths)
+    settings = read.with_overrides(**(overrides or {}))
     url = db_url or settings.db_url or sqlite_url(paths.database_file)
     engine = make_engine(url)
     try:
@@ -100,7 +103,8 @@ def build_core(
     registry = HandlerRegistry(handlers if handlers is not None else default_handlers(paths, settings, catalog))
     log.info("BatchDesk core on %s (data dir %s)", describe(url), paths.data_dir)
     return Core(paths=paths, settings=settings, store=store, registry=registry,
-                lang=system_lang(settings.language), db_url=url, catalog=catalog)  # fmt: skip
+                lang=system_lang(settings.language), db_url=url, catalog=catalog,
+                setting_problems=tuple(problems))  # fmt: skip
 
 
 def build_executor(core: Core, *, only_task_ids: list[int] | None = None) -> Executor:

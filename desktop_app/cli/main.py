@@ -51,6 +51,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         core = build_core(data_dir=getattr(args, "data_dir", None), db_url=getattr(args, "db", None),
                           overrides=overrides, log_to_stderr=getattr(args, "verbose", False))  # fmt: skip
         lang = system_lang(core.settings.language)
+        for problem in core.setting_problems:  # a warning, not a failure: the default is in use
+            print(f"BatchDesk: {problem.text(lang)}", file=sys.stderr)
         if args.command in ("import", "submit"):
             return commands.cmd_submit(core, args, wait=bool(getattr(args, "wait", False)))
         if args.command == "export":

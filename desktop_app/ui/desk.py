@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QApplication
 from desktop_app import __version__
 from desktop_app.app import Core, build_executor, system_lang
 from desktop_app.config import Settings, resources_dir, save_settings
+from desktop_app.domain.errors import Lang
 from desktop_app.ui.catalog import ImportCatalog
 from desktop_app.ui.db_secret import split_password, store_password
 from desktop_app.ui.dialogs.about import AboutInfo
@@ -25,6 +26,7 @@ from desktop_app.ui.i18n import Translations
 from desktop_app.ui.main_thread_gc import MainThreadGC
 from desktop_app.ui.main_window import MainWindow
 from desktop_app.ui.mapping_memory import MappingMemory
+from desktop_app.ui.outcomes import Tone
 from desktop_app.ui.task_service import EXPORT_TASK, TaskService
 from desktop_app.ui.tray import Tray
 
@@ -114,6 +116,10 @@ class Desk(QObject):
         app.installEventFilter(self.file_open_filter)
 
     def start(self) -> None:
+        if self.core.setting_problems:  # named once, in the clerk's language; the defaults are in use
+            lang: Lang = "zh" if self.core.lang == "zh" else "en"
+            text = "\n".join(p.text(lang) for p in self.core.setting_problems)
+            self.window.notice.show_notice(text, Tone.WARNING, timeout_ms=0)
         self.gc.start()  # before the workers start allocating in their threads
         self.executor.start()
         self.window.model.fetchMore()

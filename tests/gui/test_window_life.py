@@ -223,3 +223,13 @@ def test_a_screenshot_of_the_demo_is_not_blank(qtbot: Any, make_desk: Any, tmp_p
     assert len(colours) > 50, f"only {len(colours)} colours: a blank window?"
     pills = {STATUS_COLORS[s][0].rgb() for s in (TaskStatus.SUCCEEDED, TaskStatus.PARTIALLY_SUCCEEDED)}
     assert pills <= distinct_colours(image, step=1), "the coloured status labels are painted"
+
+
+def test_a_bad_setting_is_named_in_the_window_at_start(make_desk: Any, tmp_path: Path) -> None:
+    # Issue 12: a setting of the wrong type was only logged; the clerk is told which one and what is used
+    data = tmp_path / "data"
+    data.mkdir(exist_ok=True)
+    (data / "settings.json").write_text('{"heartbeat_interval": "often"}', encoding="utf-8")
+    desk = make_desk(data_dir=data)
+    notice = desk.window.notice
+    assert notice.isVisible() and "heartbeat_interval" in notice.text() and "using the default" in notice.text()

@@ -26,3 +26,6 @@ def test_an_import_runs_with_a_bad_setting(tmp_path: Path, bad: dict[str, str]) 
     (name,) = bad
     log = (data / "logs" / "batchdesk.log").read_text(encoding="utf-8")
     assert f"The setting {name} = " in log and "using the default" in log
+    # and the clerk is told, in one plain line on stderr, not only the log
+    (line,) = [ln for ln in err.splitlines() if ln.startswith("BatchDesk: ")]
+    assert name in line and ("using the default" in line or "已改用默认值" in line) and "Traceback" not in err
