@@ -184,7 +184,7 @@ CELLS = {
     '<c r="E2"><f>1+1</f><v>2</v></c><c r="F2"><f>1+1</f></c><c r="G2" t="e"><v>#DIV/0!</v></c>'
     '<c r="H2" t="d"><v>2024-03-01T10:20:30</v></c><c r="I2" t="weird"><v>as is</v></c></row>',
     "coordinates": '<row r="2"><c><v>1</v></c><c><v>2</v></c><c r="E2"><v>5</v></c><c><v>6</v></c>'
-    '<c r="b2"><v>7</v></c></row><row><c r="C3"><v>3</v></c></row><row r="5.0"><c r="A5"><v>x</v></c></row>'
+    '<c r="b2"><v>7</v></c></row><row><c r="C3"><v>3</v></c></row><row r="5.0"><c r="A5" t="str"><v>x</v></c></row>'
     '<row r="6"><c r="D6"><v>4</v></c><c r="B6"><v>2</v></c></row>',
     "blank_and_styled": '<row r="2" s="1" customFormat="1"/><row r="3"><c r="A3" s="1"/><c r="C3" s="2"/></row>'
     '<row r="4"><c r="A4" t="inlineStr"><is><t>   </t></is></c></row><row r="7"><c r="B7"><v>1</v></c>'
@@ -289,3 +289,4 @@ def test_too_many_rows_alike(tmp_path: Path) -> None:
     path = hostile.write_xlsx(tmp_path / "rows.xlsx", hostile.sheet_xml(_rows_of(6000)))
     got = assert_same(path, limits=SMALL)
     assert got[-1][0] == "error"
+
