@@ -272,10 +272,16 @@ class _Events:
         self.value_text = None
         if self.row_failure is not None:
             return
+        rows = self.rows
         try:
-            if style:
-                self.rows.style(style)  # an s that is no number fails as in openpyxl, whatever the cell's kind
-            self.column = self.rows.column(coordinate) if coordinate else self.column + 1
+            if style and style not in rows._styles:
+                rows.style(style)  # an s that is no number fails as in openpyxl, whatever the cell's kind
+            if not coordinate:
+                self.column += 1
+                return
+            letters = coordinate.rstrip(_DIGITS)
+            known = rows._columns.get(letters) if len(letters) < len(coordinate) else None
+            self.column = known if known is not None else rows.column(coordinate)
         except Exception as exc:
             self.row_failure = exc
 
@@ -304,8 +310,11 @@ class _Events:
     def end(self, name: str) -> None:
         depth = self.depth
         self.depth = depth - 1
-        if self.text is not None:
-            self._stop_text()
+        text = self.text
+        if text is not None:
+            self.text = None
+            if self.inline is None:
+                self.value_text = text[0] if len(text) == 1 else "".join(text)
         inline = self.inline
         if inline is not None:
             if depth == inline.depth:
