@@ -289,4 +289,3 @@ def test_too_many_rows_alike(tmp_path: Path) -> None:
     path = hostile.write_xlsx(tmp_path / "rows.xlsx", hostile.sheet_xml(_rows_of(6000)))
     got = assert_same(path, limits=SMALL)
     assert got[-1][0] == "error"
-
