@@ -21,6 +21,8 @@ class XlsxReader(ExcelReaderBase):
     cell, a row of a million columns or a shared string table of millions fails with a plain error."""
 
     format = "xlsx"
+    sheet_rows: type | None = None
+    """What parses the sheet's rows (default: xlsx_rows.SheetRows); the tests set openpyxl's own, to compare."""
     _member: tuple[int, int] | None = None
 
     def __init__(self, path: Path, raw: io.FileIO, sheet: str | None, limits: ReadLimits = DEFAULT_LIMITS) -> None:
@@ -104,14 +106,15 @@ class XlsxReader(ExcelReaderBase):
 
         assert self._archive is not None
         limits = self._limits
-        rows: SheetRows | None = None
+        parse = self.sheet_rows or SheetRows
+        rows: Any = None
 
         def overrun() -> PermanentError:
             row = rows.row + 1 if rows is not None else 1
             return PermanentError(ErrorCode.CORRUPT_FILE, reason="cell_too_long", row=row, limit=limits.max_cell_chars)
 
         with self._archive.open_streamed(self._sheet.part, limits.part_bytes, overrun) as source:
-            rows = SheetRows(source, self._book.wb, self._book.shared_strings, limits)
+            rows = parse(source, self._book.wb, self._book.shared_strings, limits)
             for num, values in rows:
                 if num < first_row:
                     continue
