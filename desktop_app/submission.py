@@ -7,6 +7,7 @@ each task type's idempotency key and lane: the same request gives the same task 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from desktop_app.config import Settings
@@ -18,6 +19,7 @@ from desktop_app.exports.writer import ENCODINGS, FORMATS
 from desktop_app.imports.completion import CompleteReferencesHandler
 from desktop_app.imports.import_type import ImportType
 from desktop_app.imports.options import FILE_FACTS, ImportOptions
+from desktop_app.imports.resume import RESUMED_BY, RESUMES, resume_problem
 from desktop_app.imports.task import ImportHandler
 from desktop_app.imports.type_catalog import TypeCatalog
 from desktop_app.imports.type_schema import check_type
@@ -25,7 +27,7 @@ from desktop_app.imports.undo import UndoHandler, undo_problem
 from desktop_app.store.tasks import TaskStore
 from desktop_app.tasks.identity import host_name
 from desktop_app.tasks.registry import HandlerRegistry
-from desktop_app.tasks.submit import submit_file
+from desktop_app.tasks.submit import file_sha256, submit_file
 
 
 class Submitter:
@@ -82,6 +84,45 @@ class Submitter:
                                             rows_default=self.settings.max_rows,
                                             mb_default=self.settings.max_file_mb)  # fmt: skip
         return options.but(batch_size=int(params.get("batch_size") or 0), **changes)
+
+    def submit_resume(self, task_no: str, *, user: str, creator: str | None = None) -> SubmitResult:
+        """ "Import the remaining rows" of a cancelled or early-failed import: a new import task that starts
+        from the stopped one's last committed batch (imports/resume.py says why a new task). Asking again
+        gives the same task (duplicate_of); with ``creator`` (a clerk who is not an administrator) only
+        that clerk's tasks: another's is "no task"."""
+        source = self.store.find(task_no, creator=creator)
+        if source is None:
+            raise PermanentError(ErrorCode.TASK_NOT_FOUND, task_no=task_no)
+        seen = {source.task_no}
+        while True:
+            problem = resume_problem(source)
+            if problem is not None:
+                raise PermanentError(ErrorCode.NOT_RESUMABLE, task_no=source.task_no, reason=problem.value,
+                                     why=source.error_code or "")  # fmt: skip
+            later_no = source.summary.get(RESUMED_BY)
+            later = self.store.get(str(later_no)) if later_no else None
+            if later is None:
+                break
+            if resume_problem(later) is not None or later.task_no in seen:
+                return SubmitResult(later, duplicate_of=later.task_no)  # running, or it finished the file
+            seen.add(later.task_no)
+            source = later  # it stopped too: go on from where it stopped
+        self.import_type(str(source.params.get("import_type")))
+        path = Path(str(source.params["file"]))
+        if not path.is_file():
+            raise PermanentError(ErrorCode.FILE_NOT_FOUND, path=str(path))
+        if file_sha256(path) != source.params.get("file_sha256"):
+            # the checkpoint's row numbers speak of the bytes that were queued
+            raise PermanentError(ErrorCode.FILE_CHANGED, path=str(path))
+        params = {**source.params, RESUMES: source.task_no}
+        # The file's own key: while it runs, queueing the same file again returns it; once it ended, the
+        # file counts as imported (a forced re-import, running meanwhile, is returned instead).
+        result = self.store.submit(task_type=ImportHandler.task_type, params=params, creator=source.creator,
+                                   lane=ImportHandler.lane, biz_key=source.biz_key, refuse_if_committed=False,
+                                   host=source.host)  # fmt: skip
+        if result.duplicate_of is None:
+            self.store.annotate(source.id, **{RESUMED_BY: result.task.task_no})
+        return result
 
     # --- other task types ----------------------------------------------------------------
 

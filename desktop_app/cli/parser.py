@@ -119,12 +119,8 @@ def build_parser() -> Parser:
                    help="rows whose column KEY equals VALUE (repeatable; any column of the type)")  # fmt: skip
     _common(p)
 
-    p = sub.add_parser("undo", help="undo an import: delete the rows it inserted, put back what it updated")
-    p.add_argument("task_no", metavar="TASK_NO")
-    p.add_argument("--wait", action="store_true", help="wait until the undo ends")
-    p.add_argument("--json", action="store_true", help="print the task as JSON")
-    p.add_argument("--user", help="who asks (default: the OS login name)")
-    _common(p)
+    _task_command(sub, "undo", "undo an import: delete the rows it inserted, put back what it updated", "the undo")
+    _task_command(sub, "resume", "import the remaining rows of a cancelled or early-failed import", "the import")
 
     p = sub.add_parser("types", help="the import types this desk knows, each with its problem if it has one")
     p.add_argument("--json", action="store_true", help="print them as JSON")
@@ -171,6 +167,17 @@ def build_parser() -> Parser:
     _viewer(p, who="who asks (default: the OS login name); must be an administrator, except to add the first")
     _common(p)
     return parser
+
+
+def _task_command(sub: argparse._SubParsersAction[Parser], name: str, about: str,
+                  what: str) -> None:  # fmt: skip
+    """A command that queues a task about another task (TASK_NO): undo, resume."""
+    p = sub.add_parser(name, help=about)
+    p.add_argument("task_no", metavar="TASK_NO")
+    p.add_argument("--wait", action="store_true", help=f"wait until {what} ends")
+    p.add_argument("--json", action="store_true", help="print the task as JSON")
+    p.add_argument("--user", help="who asks (default: the OS login name)")
+    _common(p)
 
 
 def _viewer(p: argparse.ArgumentParser, who: str = "whose tasks (default: the OS login name)") -> None:
