@@ -11,6 +11,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
 from desktop_app.imports.error_csv import looks_unedited
+from desktop_app.imports.resume import RESUMED_BY, stopped_early
 from desktop_app.ui.reveal import open_local
 from desktop_app.ui.task_service import EXPORT_TASK, IMPORT_TASK, TaskService
 
@@ -65,6 +66,7 @@ class TaskActions(QObject):
         self.reimport = make(self._reimport, "Ctrl+R")
         self.cancel = make(self._cancel, "Del")
         self.retry = make(self._retry, "Ctrl+Shift+R")
+        self.resume = make(self._resume, "Ctrl+Shift+M")
         self.import_for_real = make(self._import_for_real, "Ctrl+I")
         self.complete_references = make(self._complete_references, "Ctrl+Shift+K")
         self.undo = make(self._undo, "Ctrl+Shift+Z")
@@ -77,8 +79,8 @@ class TaskActions(QObject):
         self.set_record(None)
 
     def all(self) -> list[QAction]:
-        return [self.open_result, self.open_errors, self.open_folder, self.reimport, self.cancel, self.retry,
-                self.import_for_real, self.complete_references, self.undo, self.open_when_done,
+        return [self.open_result, self.open_errors, self.open_folder, self.reimport, self.cancel, self.resume,
+                self.retry, self.import_for_real, self.complete_references, self.undo, self.open_when_done,
                 self.details]  # fmt: skip
 
     def set_record(self, record: TaskRecord | None) -> None:
@@ -97,7 +99,10 @@ class TaskActions(QObject):
         self.open_folder.setEnabled(bool(record.error_csv or record.result_path) and not expired)
         self.reimport.setEnabled(record.status.is_final and bool(record.error_csv) and not dry_run and not expired)
         self.cancel.setEnabled(record.status.is_active and not record.cancel_requested)
-        self.retry.setEnabled(record.status is TaskStatus.FAILED and bool(record.params.get("file")))
+        resumable = can_resume(record)
+        self.resume.setEnabled(resumable)
+        # a stopped import goes on where it stopped; running its whole file again would redo the rows in
+        self.retry.setEnabled(record.status is TaskStatus.FAILED and bool(record.params.get("file")) and not resumable)
         self.import_for_real.setEnabled(done and dry_run)
         self.complete_references.setEnabled(record.task_type == IMPORT_TASK and record.status.is_final
                                             and record.pending_completion_count > 0 and not dry_run)  # fmt: skip
@@ -190,6 +195,10 @@ class TaskActions(QObject):
         if self.record is not None:
             self._submit(self._service.retry(self.record))
 
+    def _resume(self) -> None:
+        if self.record is not None and can_resume(self.record):
+            self._submit(self._service.resume(self.record))
+
     def _import_for_real(self) -> None:
         if self.record is not None:
             self._submit(self._service.import_for_real(self.record))
@@ -227,6 +236,9 @@ class TaskActions(QObject):
             self.undo: (self.tr("&Undo this import…"),
                         self.tr("Remove the rows this import added and put back the values it changed")),
             self.retry: (self.tr("Re&try"), self.tr("Run the failed task's file again")),
+            self.resume: (self.tr("Import the re&maining rows"),
+                          self.tr("Go on where this import stopped: the rows already in stay and count as "
+                                  "imported, the rest of the file is imported")),
             self.import_for_real: (self.tr("&Import for real"),
                                    self.tr("The validation passed: import the same file now")),
             self.complete_references: (self.tr("Complete refere&nces"),
@@ -243,10 +255,16 @@ class TaskActions(QObject):
             action.setStatusTip(tip)
         # The toolbar's words: short, and without the menus' mnemonics ("取消任务(&C)" is a menu's).
         short = {self.open_errors: self.tr("Error file"), self.reimport: self.tr("Re-import"),
-                 self.cancel: self.tr("Cancel"), self.retry: self.tr("Retry"), self.details: self.tr("Details"),
+                 self.cancel: self.tr("Cancel"), self.retry: self.tr("Retry"), self.resume: self.tr("Resume"),
+                 self.details: self.tr("Details"),
                  self.open_folder: self.tr("Folder")}  # fmt: skip
         for action, text in short.items():
             action.setIconText(text)
+
+
+def can_resume(record: TaskRecord) -> bool:
+    """A cancelled or early-failed import not continued yet: "Import the remaining rows" applies."""
+    return stopped_early(record) and not record.summary.get(RESUMED_BY)
 
 
 def undoable(record: TaskRecord) -> bool:

@@ -144,6 +144,26 @@
         <translation>第 %1 次执行，重试 %2 次（最多 %4 次），恢复 %3 次</translation>
     </message>
     <message>
+        <source>Stopped at %1 of %2 rows.</source>
+        <translation>停在第 %1 / %2 行。</translation>
+    </message>
+    <message>
+        <source>Stopped after %1 rows.</source>
+        <translation>处理 %1 行后停止。</translation>
+    </message>
+    <message>
+        <source>Import the remaining rows to finish the file: the rows already in stay.</source>
+        <translation>选择“导入其余的行”即可完成这个文件：已导入的行保持不变。</translation>
+    </message>
+    <message>
+        <source>Imports the remaining rows of task %1.</source>
+        <translation>导入任务 %1 其余的行。</translation>
+    </message>
+    <message>
+        <source>Its remaining rows are imported by task %1.</source>
+        <translation>其余的行由任务 %1 导入。</translation>
+    </message>
+    <message>
         <source>Its file replaced the file of %1.</source>
         <translation>它的文件替换了 %1 的文件。</translation>
     </message>
@@ -190,6 +210,14 @@
     <message>
         <source>File</source>
         <translation>文件</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>停止位置</translation>
+    </message>
+    <message>
+        <source>Continues</source>
+        <translation>续导</translation>
     </message>
     <message>
         <source>Validate only</source>
@@ -653,6 +681,10 @@
         <translation>相同的导出已在排队，任务 %s。</translation>
     </message>
     <message>
+        <source>The remaining rows of this file were already imported by task %s.</source>
+        <translation>这个文件其余的行已由任务 %s 导入。</translation>
+    </message>
+    <message>
         <source>This file is already queued as task %s.</source>
         <translation>这个文件已经在队列中：任务 %s。</translation>
     </message>
@@ -1002,6 +1034,45 @@
     </message>
 </context>
 <context>
+    <name>ResumeQuestion</name>
+    <message>
+        <source>Import stopped early</source>
+        <translation>导入中途停止</translation>
+    </message>
+    <message>
+        <source>Import the remaining rows? The rows already in stay and count as imported; the rest of the file is imported.</source>
+        <translation>导入其余的行吗？已导入的行保持不变并计为已导入，只导入文件中剩下的行。</translation>
+    </message>
+    <message>
+        <source>Import the &amp;remaining rows</source>
+        <translation>导入其余的行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Import it all &amp;again</source>
+        <translation>全部重新导入(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Do nothing</source>
+        <translation>暂不处理(&amp;D)</translation>
+    </message>
+    <message>
+        <source>This file&apos;s import (task %1) was cancelled at %2 of %3 rows.</source>
+        <translation>这个文件的导入（任务 %1）在第 %2 / %3 行时被取消。</translation>
+    </message>
+    <message>
+        <source>This file&apos;s import (task %1) was cancelled after %2 rows.</source>
+        <translation>这个文件的导入（任务 %1）在处理 %2 行后被取消。</translation>
+    </message>
+    <message>
+        <source>This file&apos;s import (task %1) stopped at %2 of %3 rows: %4</source>
+        <translation>这个文件的导入（任务 %1）在第 %2 / %3 行时中断：%4</translation>
+    </message>
+    <message>
+        <source>This file&apos;s import (task %1) stopped after %2 rows: %4</source>
+        <translation>这个文件的导入（任务 %1）在处理 %2 行后中断：%4</translation>
+    </message>
+</context>
+<context>
     <name>SettingsDialog</name>
     <message>
         <source>Settings</source>
@@ -1276,6 +1347,14 @@
         <translation>重新执行失败任务的文件</translation>
     </message>
     <message>
+        <source>Import the re&amp;maining rows</source>
+        <translation>导入其余的行(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Go on where this import stopped: the rows already in stay and count as imported, the rest of the file is imported</source>
+        <translation>从这次导入停下的地方继续：已导入的行保持不变并计为已导入，只导入文件中剩下的行</translation>
+    </message>
+    <message>
         <source>&amp;Import for real</source>
         <translation>正式导入(&amp;I)</translation>
     </message>
@@ -1322,6 +1401,10 @@
     <message>
         <source>Retry</source>
         <translation>重试</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>继续导入</translation>
     </message>
     <message>
         <source>Details</source>
