@@ -18,8 +18,10 @@ from desktop_app.exports.task import ExportHandler, export_key
 from desktop_app.exports.writer import ENCODINGS, FORMATS
 from desktop_app.imports.completion import CompleteReferencesHandler
 from desktop_app.imports.import_type import ImportType
+from desktop_app.imports.missing_references import column_label, missing_of
 from desktop_app.imports.options import FILE_FACTS, ImportOptions
 from desktop_app.imports.resume import RESUMED_BY, RESUMES, resume_problem
+from desktop_app.imports.table_spec import references_of
 from desktop_app.imports.task import ImportHandler
 from desktop_app.imports.type_catalog import TypeCatalog
 from desktop_app.imports.type_schema import check_type
@@ -162,9 +164,31 @@ class Submitter:
                                  lane=UndoHandler.lane, biz_key=f"{UndoHandler.task_type}:{task_no}",
                                  refuse_if_committed=False)  # fmt: skip
 
-    def submit_completion(self, task_no: str, *, user: str) -> SubmitResult:
+    def submit_completion(
+        self, task_no: str, *, user: str, add: bool = False, creator: str | None = None
+    ) -> SubmitResult:
         """Queue the completion of an import's pending references (a short task: it never waits behind
-        long ones). A completion of the same import still pending or running is returned."""
+        long ones). A completion of the same import still pending or running is returned. With ``add``
+        the names not found are added to their reference tables first: refused (NOT_ADDABLE) for a
+        column whose type does not say ``allow_add = true``. With ``creator``, only that clerk's imports."""
+        if add or creator is not None:
+            source = self.store.find(task_no, creator=creator)
+            if source is None or source.task_type != ImportHandler.task_type:
+                raise PermanentError(ErrorCode.TASK_NOT_FOUND, task_no=task_no)
+            if add:
+                self._check_addable(source)
         task_type = CompleteReferencesHandler.task_type
-        return self.store.submit(task_type=task_type, params={"task_no": task_no}, creator=user, lane=Lane.SHORT,
-                                 biz_key=f"{task_type}:{task_no}", refuse_if_committed=False)  # fmt: skip
+        return self.store.submit(task_type=task_type, params={"task_no": task_no, "add": add}, creator=user,
+                                 lane=Lane.SHORT, biz_key=f"{task_type}:{task_no}" + (":add" if add else ""),
+                                 refuse_if_committed=False)  # fmt: skip
+
+    def _check_addable(self, source: TaskRecord) -> None:
+        """Every column with a missing name lets a clerk add it (the type as it is now)."""
+        itype = self.import_type(str(source.params.get("import_type")))
+        refs = {ref.column: ref for ref in references_of(itype)}
+        for missing in missing_of(source.summary):
+            ref = refs.get(missing.column)
+            if ref is None or not ref.allow_add:
+                raise PermanentError(ErrorCode.NOT_ADDABLE, table=missing.table,
+                                     column_zh=column_label(itype, missing.column, "zh"),
+                                     column_en=column_label(itype, missing.column, "en"))  # fmt: skip

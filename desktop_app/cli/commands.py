@@ -105,14 +105,14 @@ ENDED_WELL = (TaskStatus.SUCCEEDED, TaskStatus.PARTIALLY_SUCCEEDED)
 def _wait_and_show(
     core: Core, args: argparse.Namespace, result: SubmitResult, *, wait: bool, ok: tuple[TaskStatus, ...] = ENDED_WELL
 ) -> int:
-    task = _run_until_done(core, result.task) if wait else result.task
+    task = run_until_done(core, result.task) if wait else result.task
     show(task, as_json=args.json, duplicate_of=result.duplicate_of)
     if not wait:
         return EXIT_OK
     return EXIT_OK if task.status in ok else EXIT_TASK_FAILED
 
 
-def _run_until_done(core: Core, task: TaskRecord) -> TaskRecord:
+def run_until_done(core: Core, task: TaskRecord) -> TaskRecord:
     """Run this one task here (or wait while another worker runs it) until it ends."""
     _qt_core()
     stop = _stop_on_signals()

@@ -23,6 +23,7 @@ USAGE_CODES = {
     ErrorCode.IMPORT_TYPE_INVALID,
     ErrorCode.NOT_UNDOABLE,
     ErrorCode.NOT_RESUMABLE,
+    ErrorCode.NOT_ADDABLE,
     ErrorCode.NOT_ADMIN,
     ErrorCode.LAST_ADMIN,
 }
@@ -60,6 +61,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return commands.cmd_undo(core, args)
         if args.command == "resume":
             return commands.cmd_resume(core, args)
+        if args.command == "references":
+            from desktop_app.cli.references import cmd_references
+
+            return cmd_references(core, args)
         if args.command == "types":
             return catalog.cmd_types(core, args)
         if args.command == "template":

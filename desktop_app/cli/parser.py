@@ -122,6 +122,15 @@ def build_parser() -> Parser:
     _task_command(sub, "undo", "undo an import: delete the rows it inserted, put back what it updated", "the undo")
     _task_command(sub, "resume", "import the remaining rows of a cancelled or early-failed import", "the import")
 
+    p = sub.add_parser("references", help="the reference names an import did not find; --add adds them, then completes")
+    p.add_argument("task_no", metavar="TASK_NO")
+    p.add_argument("--add", action="store_true",
+                   help="add the names not found to their reference tables (where the type allows it), then "
+                        "complete the references and wait")  # fmt: skip
+    p.add_argument("--json", action="store_true", help="print the import as JSON")
+    p.add_argument("--user", help="who asks (default: the OS login name)")
+    _common(p)
+
     p = sub.add_parser("types", help="the import types this desk knows, each with its problem if it has one")
     p.add_argument("--json", action="store_true", help="print them as JSON")
     _common(p)

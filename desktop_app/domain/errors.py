@@ -51,6 +51,9 @@ class ErrorCode(StrEnum):
     IMPORT_TYPE_INVALID = "import_type_invalid"
     NOT_UNDOABLE = "not_undoable"
     NOT_RESUMABLE = "not_resumable"
+    # references an import did not find (the task's missing_references), and adding them
+    REFERENCE_NOT_FOUND = "reference_not_found"
+    NOT_ADDABLE = "references_not_addable"
     WORKER_LOST = "worker_lost"
     RETRIES_EXHAUSTED = "retries_exhausted"
     DATABASE_UNAVAILABLE = "database_unavailable"
@@ -194,6 +197,13 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
     ),
     ErrorCode.NOT_UNDOABLE: ("任务 {task_no} 不能撤销：{reason}", "Task {task_no} cannot be undone: {reason}"),
     ErrorCode.NOT_RESUMABLE: ("任务 {task_no} 不能继续导入", "Task {task_no} cannot be resumed"),
+    ErrorCode.REFERENCE_NOT_FOUND: ("找不到{column}：{value}", "{column} not found: {value}"),
+    ErrorCode.NOT_ADDABLE: (
+        "{column_zh}的名称不能在这里添加到 {table}：导入类型没有为这一列声明 allow_add = true；"
+        "请在 {table} 中添加后再补全",
+        "The names of {column_en} cannot be added to {table} from here: the import type does not declare "
+        "allow_add = true for that column; add them to {table} yourself, then complete the references",
+    ),
     ErrorCode.WORKER_LOST: (
         "执行这个任务的程序已中断 {count} 次（可能是崩溃或断电），已停止重试",
         "The program running this task stopped {count} times (a crash or power loss?); no more retries",
@@ -321,6 +331,20 @@ REASONS: dict[tuple[ErrorCode, str], tuple[str, str]] = {
         "batchdesk resume {task_no}（如确需整个重新导入：--force）",
         "This file's import (task {task_no}) stopped at {done} of {total} rows ({why}); to import the "
         "remaining rows, run: batchdesk resume {task_no} (to import it all again: --force)",
+    ),
+    (ErrorCode.NOT_ADDABLE, "refused"): (
+        "无法把新名称添加到 {table}：数据库拒绝了（{detail}）；什么都没有添加，也没有补全",
+        "The new names could not be added to {table}: the database refused them ({detail}); nothing was "
+        "added or completed",
+    ),
+    # a reference name not found, with its rows (the summary's missing_references)
+    (ErrorCode.REFERENCE_NOT_FOUND, "one"): (
+        "找不到{column}：{value}（{rows} 行）",
+        "{column} not found: {value} ({rows} row)",
+    ),
+    (ErrorCode.REFERENCE_NOT_FOUND, "many"): (
+        "找不到{column}：{value}（{rows} 行）",
+        "{column} not found: {value} ({rows} rows)",
     ),
     # why a task cannot be resumed ("Import the remaining rows")
     (ErrorCode.NOT_RESUMABLE, "not_import"): (

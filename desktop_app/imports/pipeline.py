@@ -22,6 +22,7 @@ from desktop_app.imports.bulk.csv_batches import BulkReadError
 from desktop_app.imports.bulk.insert import BulkInsert
 from desktop_app.imports.bulk.prefetch import Prefetch
 from desktop_app.imports.import_type import ImportType
+from desktop_app.imports.missing_references import MissingReference, as_summary, find_missing
 from desktop_app.imports.options import ImportOptions
 from desktop_app.imports.precheck import CheckedFile, check_header, count_rows, open_source
 from desktop_app.imports.progress_state import ImportCheckpoint, ImportCounts
@@ -96,18 +97,21 @@ class ImportRun:
         if self.counts.total == 0:
             raise PermanentError(ErrorCode.EMPTY_FILE)  # only blank rows after the header
         self._stage(Stage.COMPLETING, 96)
+        missing: list[MissingReference] = []
         if not self.options.dry_run and self.counts.pending:
+            refs = self.references.references
             with self.ctx.store.engine.begin() as conn:
                 # a resumed import's pending rows include the stopped import's, under its task number
                 chain = import_chain(self.ctx.store, self.task_no, self.ctx.params)
-                pending = sum(complete_references(conn, self.table, self.references.references, task_no)
-                              for task_no in chain)  # fmt: skip
+                pending = sum(complete_references(conn, self.table, refs, task_no) for task_no in chain)
+                missing = find_missing(conn, self.table, refs, chain) if pending else []
             self.counts = ImportCounts(**{**self.counts.__dict__, "pending": pending})
         self._stage(Stage.SUMMARISING, 98)
         facts = ImportFacts(
             itype=self.itype, options=self.options, mapping=checked.mapping, encoding=reader.encoding,
             format=reader.format, table=self.table.spec.name, managed=self.table.managed, signed=self.signed,
             lost_error_rows_before=self._lost_error_rows_before, reader_warnings=tuple(reader.warnings),
+            missing_references=tuple(as_summary(missing)),
         )  # fmt: skip
         return summarise(facts=facts, counts=self.counts, work_file=self.work_file,
                          folder=self.ctx.results_dir / self.task_no, task_no=self.task_no,
