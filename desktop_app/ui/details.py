@@ -33,11 +33,11 @@ from desktop_app.ui.texts import MAX_RETRIES, expired_tip, format_text, retry_te
 # Rows shown only for the tasks they concern (an export's filters, an import's file and encoding).
 EXPORT_ONLY = frozenset({"export_filters", "export_format", "replaced", "result_path"})
 IMPORT_ONLY = frozenset({"file", "dry_run", "encoding", "repairs", "error_csv", "pending_completion", "stopped",
-                         "continues"})  # fmt: skip
+                         "continues", "missing"})  # fmt: skip
 # Rows hidden while they have nothing to say.
 WHEN_SET = frozenset({"error", "warnings", "replaced", "repairs", "error_csv", "result_path", "next_run_at",
                       "started_at", "ended_at", "elapsed", "pending_completion", "encoding",
-                      "summary_file", "stopped", "continues"})  # fmt: skip
+                      "summary_file", "stopped", "continues", "missing"})  # fmt: skip
 EXCEL_SUFFIXES = frozenset({".xlsx", ".xls"})
 LOG_HEIGHT = 180
 
@@ -156,6 +156,7 @@ class DetailsPanel(QWidget):
             .replace("%3", f"{r.fail_count:,}"),
             "pending_completion": r.pending_completion_count,
             "stopped": self._stopped(r),
+            "missing": "\n".join(self._catalog.missing_reference_lines(r)) if self._catalog else "",
             "continues": self._continues(r),
             "file": r.params.get("file", ""),
             "dry_run": self.tr("yes") if r.params.get("dry_run") else self.tr("no"),
@@ -244,7 +245,7 @@ class DetailsPanel(QWidget):
             "export_filters": self.tr("Filters"), "export_format": self.tr("Format"),
             "replaced": self.tr("File replaced"),
             "pending_completion": self.tr("Rows awaiting references"), "file": self.tr("File"),
-            "stopped": self.tr("Stopped"), "continues": self.tr("Continues"),
+            "stopped": self.tr("Stopped"), "continues": self.tr("Continues"), "missing": self.tr("Not found"),
             "dry_run": self.tr("Validate only"), "encoding": self.tr("Encoding"),
             "repairs": self.tr("Repairs task"), "error_csv": self.tr("Error CSV"),
             "result_path": self.tr("Result"), "error": self.tr("Reason"), "warnings": self.tr("Warnings"),
@@ -267,7 +268,7 @@ class DetailsPanel(QWidget):
 FIELDS = (
     "task_no", "type", "status", "stage", "error", "stopped", "continues", "progress", "counts", "warnings",
     "export_filters",
-    "export_format", "replaced", "pending_completion", "file", "dry_run", "encoding", "repairs", "error_csv",
+    "export_format", "replaced", "pending_completion", "missing", "file", "dry_run", "encoding", "repairs", "error_csv",
     "result_path", "next_run_at", "creator", "created_at", "started_at", "ended_at", "elapsed",
 )  # fmt: skip
 TECHNICAL = ("task_type", "owner", "attempts", "error_code", "summary_file", "params")

@@ -100,7 +100,8 @@ class MainWindow(QMainWindow):
         self.table = TaskTable(self.proxy)
         self.fitter = self.table.fitter
         self.actions_ = TaskActions(service, results_dir=results_dir, parent=self)
-        self.details = DetailsPanel(catalog, actions=[self.actions_.resume])
+        self.details = DetailsPanel(catalog, actions=[self.actions_.resume, self.actions_.add_references,
+                                                      self.actions_.complete_references])  # fmt: skip
         # The details sit beside or below the list, inside the window: opening them never grows it.
         self.details_dock = DetailsPane(self.details)
         self.notice = NoticeBar()

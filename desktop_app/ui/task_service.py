@@ -299,13 +299,15 @@ class TaskService(QObject):
         )
         return True
 
-    def complete_references(self, record: TaskRecord) -> bool:
+    def complete_references(self, record: TaskRecord, *, add: bool = False) -> bool:
         """Queue the completion of an import's pending references (a short task: it never waits
-        behind long ones). A completion of the same import still pending or running is returned."""
+        behind long ones); with ``add``, the names not found are added to their reference tables first.
+        A completion of the same import still pending or running is returned."""
         if self._in_flight:
             return False
-        submitter, user, task_no = self.submitter, self._user, record.task_no
-        self._submit_in_background(lambda: submitter.submit_completion(task_no, user=user), task_no)
+        submitter, user, task_no, creator = self.submitter, self._user, record.task_no, self._viewer.creator_filter
+        self._submit_in_background(lambda: submitter.submit_completion(task_no, user=user, add=add, creator=creator),
+                                   task_no)  # fmt: skip
         return True
 
     def undo(self, record: TaskRecord) -> bool:

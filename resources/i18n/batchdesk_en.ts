@@ -220,6 +220,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Not found</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Validate only</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1287,6 +1291,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>&amp;Add these names to %1 and complete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Another file is being queued; try again in a moment.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1368,6 +1376,10 @@
     </message>
     <message>
         <source>Fill in the references this import left pending (for example departments created since)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add the names this import did not find to their table, then fill in the references of its rows</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -64,8 +64,10 @@ def test_a_stopped_import_shows_where_it_stopped_and_offers_its_remaining_rows(
     details = window.details
     qtbot.waitUntil(lambda: details.record is not None and details.record.id == stopped.id)
     assert details.value("stopped").startswith(f"Stopped at {done:,} of {ROWS:,} rows.")
-    (button,) = details.step_buttons
-    assert button.defaultAction() is actions.resume and button.isVisibleTo(details)
+    (button,) = [b for b in details.step_buttons if b.defaultAction() is actions.resume]
+    assert button.isVisibleTo(details)
+    # the other next steps stay hidden: there is nothing to complete
+    assert [b for b in details.step_buttons if b.isVisibleTo(details)] == [button]
     # queueing its file again asks about the remaining rows, not about importing it all again
     queue(qtbot, window, path)
     qtbot.waitUntil(lambda: window.question is not None and window.question.isVisible(), timeout=TIMEOUT)
@@ -86,3 +88,37 @@ def test_a_stopped_import_shows_where_it_stopped_and_offers_its_remaining_rows(
     qtbot.waitUntil(lambda: not actions.resume.isEnabled())
     assert not button.isVisibleTo(details)
     assert f"imported by task {ended.task_no}" in details.value("continues")
+
+
+def test_missing_references_read_in_words_and_are_added_from_the_details(
+    qtbot: Any, make_desk: Any, tmp_path: Path
+) -> None:
+    rows = [row(i, 部门="华东销售部") if i % 5 == 0 else row(i) for i in range(1, 21)]
+    path = write_csv(tmp_path / "customers_new_departments.csv", rows)
+    desk = make_desk()
+    window = desk.window
+    queue(qtbot, window, path)
+    task = wait_for_task(qtbot, window, 1)
+    ended = wait_status(qtbot, window, task.task_no, TaskStatus.SUCCEEDED)
+    assert ended.pending_completion_count == 4
+    window.select_task(ended.id)
+    window.actions_.details.trigger()
+    details = window.details
+    qtbot.waitUntil(lambda: details.record is not None and details.record.id == ended.id)
+    assert details.value("missing") == "Department not found: 华东销售部 (4 rows)"
+    add = window.actions_.add_references
+    assert add.isEnabled() and add.text() == "&Add these names to departments and complete"
+    assert add in window.menus.context_menu.actions()
+    (button,) = [b for b in details.step_buttons if b.defaultAction() is add]
+    assert button.isVisibleTo(details)
+    qtbot.mouseClick(button, qtbot_left())
+    model = window.model
+    qtbot.waitUntil(lambda: model.record(row_of(model, ended.task_no)).pending_completion_count == 0, timeout=TIMEOUT)
+    after = model.record(row_of(model, ended.task_no))
+    assert after.summary["missing_references"] == []
+    with desk.core.store.reading() as conn:
+        unresolved = conn.exec_driver_sql("SELECT COUNT(*) FROM customers WHERE department_id IS NULL").scalar_one()
+    assert unresolved == 0
+    window.select_task(after.id)
+    qtbot.waitUntil(lambda: not add.isEnabled())
+    assert not button.isVisibleTo(details) and not details.shows("missing")
