@@ -20,7 +20,7 @@ from desktop_app.imports.completion import CompleteReferencesHandler
 from desktop_app.imports.import_type import ImportType
 from desktop_app.imports.missing_references import column_label, missing_of
 from desktop_app.imports.options import FILE_FACTS, ImportOptions
-from desktop_app.imports.resume import RESUMED_BY, RESUMES, resume_problem
+from desktop_app.imports.resume import RESUMED_BY, RESUMES, ResumeProblem, resume_problem
 from desktop_app.imports.table_spec import references_of
 from desktop_app.imports.task import ImportHandler
 from desktop_app.imports.type_catalog import TypeCatalog
@@ -103,8 +103,8 @@ class Submitter:
                                      why=source.error_code or "")  # fmt: skip
             later_no = source.summary.get(RESUMED_BY)
             later = self.store.get(str(later_no)) if later_no else None
-            if later is None:
-                break
+            if later is None or resume_problem(later) is ResumeProblem.UNDONE:
+                break  # none yet, or its rows were taken back: go on from this one's checkpoint again
             if resume_problem(later) is not None or later.task_no in seen:
                 return SubmitResult(later, duplicate_of=later.task_no)  # running, or it finished the file
             seen.add(later.task_no)

@@ -212,3 +212,18 @@ def test_cli_resume(tmp_path: Path) -> None:
     code, _, err = cli("resume", resumed["task_no"], "--json", *where)
     assert code == 2 and err.strip().splitlines() == [f"batchdesk: Task {resumed['task_no']} cannot be resumed: "
                                                       "it has read the whole file"]  # fmt: skip
+
+
+def test_after_the_resumed_task_is_undone_the_stopped_one_resumes_again(core: Core, tmp_path: Path) -> None:
+    path = _file(tmp_path)
+    task = _submit(core, path)
+    stopped = _run(core, task, True, _after(300, lambda: core.store.cancel(task.task_no)))
+    first = _run(core, core.submitter().submit_resume(stopped.task_no, user="clerk").task, True)
+    _assert_whole_file(core, first)
+    undo = _run(core, core.submitter().submit_undo(first.task_no, user="clerk").task, True)
+    assert undo.status is TaskStatus.SUCCEEDED, undo.error_msg
+    with core.store.reading() as conn:  # the stopped task's rows stay, the resumed task's are gone
+        assert conn.exec_driver_sql("SELECT COUNT(*) FROM customers").scalar_one() == stopped.success_count
+    again = core.submitter().submit_resume(stopped.task_no, user="clerk")
+    assert again.duplicate_of is None and again.task.task_no != first.task_no
+    _assert_whole_file(core, _run(core, again.task, True))
