@@ -122,3 +122,23 @@ def test_missing_references_read_in_words_and_are_added_from_the_details(
     window.select_task(after.id)
     qtbot.waitUntil(lambda: not add.isEnabled())
     assert not button.isVisibleTo(details) and not details.shows("missing")
+
+
+def test_missing_references_follow_the_desks_language(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    from tests.support.imports import run_type_import
+
+    data_dir = tmp_path / "data"
+    core = build_core(data_dir=data_dir, overrides={"daily_cleanup": False})
+    try:
+        path = write_csv(tmp_path / "c.csv", [row(1, 部门="华东销售部"), row(2)])
+        task = run_type_import(core, path, "customers", user=current_user())
+    finally:
+        core.store.engine.dispose()
+    window = make_desk(data_dir=data_dir, language="zh").window
+    qtbot.waitUntil(lambda: window.model.rowCount() == 1, timeout=TIMEOUT)
+    window.select_task(task.id)
+    window.actions_.details.trigger()
+    details = window.details
+    qtbot.waitUntil(lambda: details.record is not None and details.record.id == task.id)
+    assert details.value("missing") == "找不到部门：华东销售部（1 行）"
+    assert window.actions_.add_references.text() == "把这些名称添加到 departments 并补全(&A)"
