@@ -214,7 +214,7 @@ def test_cli_resume(tmp_path: Path) -> None:
                                                       "it has read the whole file"]  # fmt: skip
 
 
-def test_after_the_resumed_task_is_undone_the_stopped_one_resumes_again(core: Core, tmp_path: Path) -> None:
+def test_the_undo_of_a_resumed_import_takes_back_the_whole_file(core: Core, tmp_path: Path) -> None:
     path = _file(tmp_path)
     task = _submit(core, path)
     stopped = _run(core, task, True, _after(300, lambda: core.store.cancel(task.task_no)))
@@ -222,8 +222,17 @@ def test_after_the_resumed_task_is_undone_the_stopped_one_resumes_again(core: Co
     _assert_whole_file(core, first)
     undo = _run(core, core.submitter().submit_undo(first.task_no, user="clerk").task, True)
     assert undo.status is TaskStatus.SUCCEEDED, undo.error_msg
-    with core.store.reading() as conn:  # the stopped task's rows stay, the resumed task's are gone
-        assert conn.exec_driver_sql("SELECT COUNT(*) FROM customers").scalar_one() == stopped.success_count
-    again = core.submitter().submit_resume(stopped.task_no, user="clerk")
-    assert again.duplicate_of is None and again.task.task_no != first.task_no
-    _assert_whole_file(core, _run(core, again.task, True))
+    # its counts were the whole file's: so is what it takes back, the stopped task's rows too
+    assert undo.to_json()["deleted_count"] == ROWS - BAD
+    with core.store.reading() as conn:
+        assert conn.exec_driver_sql("SELECT COUNT(*) FROM customers").scalar_one() == 0
+    earlier = core.store.get(stopped.task_no)
+    assert earlier is not None and earlier.summary.get("undone_by") == undo.task_no
+    with pytest.raises(PermanentError) as undone:
+        core.submitter().submit_resume(stopped.task_no, user="clerk")
+    assert "it was undone" in undone.value.text("en")
+    # the file may be imported again, without --force, and goes in whole
+    again = core.submitter().submit_import(ImportOptions(file=path, import_type="customers"), user="clerk")
+    assert not again.refused and again.duplicate_of is None
+    ended = _run(core, again.task, True)
+    assert (ended.total_count, ended.success_count, ended.fail_count) == (ROWS, ROWS - BAD, BAD)
