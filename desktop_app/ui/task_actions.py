@@ -101,10 +101,11 @@ class TaskActions(QObject):
         self.open_folder.setEnabled(bool(record.error_csv or record.result_path) and not expired)
         self.reimport.setEnabled(record.status.is_final and bool(record.error_csv) and not dry_run and not expired)
         self.cancel.setEnabled(record.status.is_active and not record.cancel_requested)
-        resumable = can_resume(record)
-        self.resume.setEnabled(resumable)
-        # a stopped import goes on where it stopped; running its whole file again would redo the rows in
-        self.retry.setEnabled(record.status is TaskStatus.FAILED and bool(record.params.get("file")) and not resumable)
+        self.resume.setEnabled(can_resume(record))
+        # a stopped import goes on where it stopped (or did already, as another task); running its whole file
+        # again would fail every row already in as already_exists
+        self.retry.setEnabled(record.status is TaskStatus.FAILED and bool(record.params.get("file"))
+                              and not stopped_early(record))  # fmt: skip
         self.import_for_real.setEnabled(done and dry_run)
         self.complete_references.setEnabled(record.task_type == IMPORT_TASK and record.status.is_final
                                             and record.pending_completion_count > 0 and not dry_run)  # fmt: skip

@@ -3,6 +3,7 @@ exact counts, each row in the table once and each bad row in the error CSV once 
 
 from __future__ import annotations
 
+import csv
 import dataclasses
 import threading
 from collections.abc import Callable, Iterator
@@ -120,7 +121,14 @@ def test_resume_after_cancel(core: Core, tmp_path: Path, bulk: bool) -> None:
     stopped = _run(core, task, bulk, _after(300, lambda: core.store.cancel(task.task_no)))
     assert stopped.status is TaskStatus.CANCELLED
     assert 300 <= stopped.success_count < ROWS - BAD
-    _resume_and_check(core, stopped, path, bulk)
+    resumed = _resume_and_check(core, stopped, path, bulk)
+    # "what it imported" is the whole file, as its counts say
+    export = core.submitter().submit_export("customers", filters={"imported_by": resumed.task_no}, user="clerk")
+    exported = _run(core, export.task, bulk)
+    assert exported.status is TaskStatus.SUCCEEDED and exported.result_path, exported.error_msg
+    with open(exported.result_path, encoding="utf-8-sig", newline="") as handle:
+        codes = [line[0] for line in csv.reader(handle)][1:]
+    assert len(codes) == len(set(codes)) == ROWS - BAD
 
 
 def test_resume_after_an_early_failure(core: Core, tmp_path: Path, bulk: bool) -> None:
