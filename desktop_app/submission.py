@@ -7,6 +7,7 @@ each task type's idempotency key and lane: the same request gives the same task 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from desktop_app.config import Settings
@@ -17,7 +18,10 @@ from desktop_app.exports.task import ExportHandler, export_key
 from desktop_app.exports.writer import ENCODINGS, FORMATS
 from desktop_app.imports.completion import CompleteReferencesHandler
 from desktop_app.imports.import_type import ImportType
+from desktop_app.imports.missing_references import column_label, missing_of
 from desktop_app.imports.options import FILE_FACTS, ImportOptions
+from desktop_app.imports.resume import RESUMED_BY, RESUMES, ResumeProblem, resume_problem
+from desktop_app.imports.table_spec import references_of
 from desktop_app.imports.task import ImportHandler
 from desktop_app.imports.type_catalog import TypeCatalog
 from desktop_app.imports.type_schema import check_type
@@ -25,7 +29,7 @@ from desktop_app.imports.undo import UndoHandler, undo_problem
 from desktop_app.store.tasks import TaskStore
 from desktop_app.tasks.identity import host_name
 from desktop_app.tasks.registry import HandlerRegistry
-from desktop_app.tasks.submit import submit_file
+from desktop_app.tasks.submit import file_sha256, submit_file
 
 
 class Submitter:
@@ -83,6 +87,45 @@ class Submitter:
                                             mb_default=self.settings.max_file_mb)  # fmt: skip
         return options.but(batch_size=int(params.get("batch_size") or 0), **changes)
 
+    def submit_resume(self, task_no: str, *, user: str, creator: str | None = None) -> SubmitResult:
+        """ "Import the remaining rows" of a cancelled or early-failed import: a new import task that starts
+        from the stopped one's last committed batch (imports/resume.py says why a new task). Asking again
+        gives the same task (duplicate_of); with ``creator`` (a clerk who is not an administrator) only
+        that clerk's tasks: another's is "no task"."""
+        source = self.store.find(task_no, creator=creator)
+        if source is None:
+            raise PermanentError(ErrorCode.TASK_NOT_FOUND, task_no=task_no)
+        seen = {source.task_no}
+        while True:
+            problem = resume_problem(source)
+            if problem is not None:
+                raise PermanentError(ErrorCode.NOT_RESUMABLE, task_no=source.task_no, reason=problem.value,
+                                     why=source.error_code or "")  # fmt: skip
+            later_no = source.summary.get(RESUMED_BY)
+            later = self.store.get(str(later_no)) if later_no else None
+            if later is None or resume_problem(later) is ResumeProblem.UNDONE:
+                break  # none yet, or its rows were taken back: go on from this one's checkpoint again
+            if resume_problem(later) is not None or later.task_no in seen:
+                return SubmitResult(later, duplicate_of=later.task_no)  # running, or it finished the file
+            seen.add(later.task_no)
+            source = later  # it stopped too: go on from where it stopped
+        self.import_type(str(source.params.get("import_type")))
+        path = Path(str(source.params["file"]))
+        if not path.is_file():
+            raise PermanentError(ErrorCode.FILE_NOT_FOUND, path=str(path))
+        if file_sha256(path) != source.params.get("file_sha256"):
+            # the checkpoint's row numbers speak of the bytes that were queued
+            raise PermanentError(ErrorCode.FILE_CHANGED, path=str(path))
+        params = {**source.params, RESUMES: source.task_no}
+        # The file's own key: while it runs, queueing the same file again returns it; once it ended, the
+        # file counts as imported (a forced re-import, running meanwhile, is returned instead).
+        result = self.store.submit(task_type=ImportHandler.task_type, params=params, creator=source.creator,
+                                   lane=ImportHandler.lane, biz_key=source.biz_key, refuse_if_committed=False,
+                                   host=source.host)  # fmt: skip
+        if result.duplicate_of is None:
+            self.store.annotate(source.id, **{RESUMED_BY: result.task.task_no})
+        return result
+
     # --- other task types ----------------------------------------------------------------
 
     def submit_export(self, name: str, *, filters: dict[str, Any], fmt: str = "csv", encoding: str = "utf-8-sig",
@@ -121,9 +164,31 @@ class Submitter:
                                  lane=UndoHandler.lane, biz_key=f"{UndoHandler.task_type}:{task_no}",
                                  refuse_if_committed=False)  # fmt: skip
 
-    def submit_completion(self, task_no: str, *, user: str) -> SubmitResult:
+    def submit_completion(
+        self, task_no: str, *, user: str, add: bool = False, creator: str | None = None
+    ) -> SubmitResult:
         """Queue the completion of an import's pending references (a short task: it never waits behind
-        long ones). A completion of the same import still pending or running is returned."""
+        long ones). A completion of the same import still pending or running is returned. With ``add``
+        the names not found are added to their reference tables first: refused (NOT_ADDABLE) for a
+        column whose type does not say ``allow_add = true``. With ``creator``, only that clerk's imports."""
+        if add or creator is not None:
+            source = self.store.find(task_no, creator=creator)
+            if source is None or source.task_type != ImportHandler.task_type:
+                raise PermanentError(ErrorCode.TASK_NOT_FOUND, task_no=task_no)
+            if add:
+                self._check_addable(source)
         task_type = CompleteReferencesHandler.task_type
-        return self.store.submit(task_type=task_type, params={"task_no": task_no}, creator=user, lane=Lane.SHORT,
-                                 biz_key=f"{task_type}:{task_no}", refuse_if_committed=False)  # fmt: skip
+        return self.store.submit(task_type=task_type, params={"task_no": task_no, "add": add}, creator=user,
+                                 lane=Lane.SHORT, biz_key=f"{task_type}:{task_no}" + (":add" if add else ""),
+                                 refuse_if_committed=False)  # fmt: skip
+
+    def _check_addable(self, source: TaskRecord) -> None:
+        """Every column with a missing name lets a clerk add it (the type as it is now)."""
+        itype = self.import_type(str(source.params.get("import_type")))
+        refs = {ref.column: ref for ref in references_of(itype)}
+        for missing in missing_of(source.summary):
+            ref = refs.get(missing.column)
+            if ref is None or not ref.allow_add:
+                raise PermanentError(ErrorCode.NOT_ADDABLE, table=missing.table,
+                                     column_zh=column_label(itype, missing.column, "zh"),
+                                     column_en=column_label(itype, missing.column, "en"))  # fmt: skip

@@ -172,6 +172,41 @@ ZH: dict[tuple[str, str], str] = {
                     "cells its last columns name, save the file, then re-import it."):
         "这个错误文件自 BatchDesk 写出后还没有改过：直接导入这些行还会失败。"
         "请按最后几列说明的原因改正单元格，保存后再导入。",
+    ("DetailsPanel", "Stopped at %1 of %2 rows."): "停在第 %1 / %2 行。",
+    ("DetailsPanel", "Stopped after %1 rows."): "处理 %1 行后停止。",
+    ("DetailsPanel", "Import the remaining rows to finish the file: the rows already in stay."):
+        "选择“导入其余的行”即可完成这个文件：已导入的行保持不变。",
+    ("DetailsPanel", "Imports the remaining rows of task %1."): "导入任务 %1 其余的行。",
+    ("DetailsPanel", "Its remaining rows are imported by task %1."): "其余的行由任务 %1 导入。",
+    ("DetailsPanel", "Stopped"): "停止位置",
+    ("DetailsPanel", "Continues"): "续导",
+    ("MainWindow", "The remaining rows of this file were already imported by task %s."):
+        "这个文件其余的行已由任务 %s 导入。",
+    ("ResumeQuestion", "Import stopped early"): "导入中途停止",
+    ("ResumeQuestion", "Import the remaining rows? The rows already in stay and count as imported; the rest of the "
+                       "file is imported."):
+        "导入其余的行吗？已导入的行保持不变并计为已导入，只导入文件中剩下的行。",
+    ("ResumeQuestion", "Import the &remaining rows"): "导入其余的行(&R)",
+    ("ResumeQuestion", "Import it all &again"): "全部重新导入(&A)",
+    ("ResumeQuestion", "&Do nothing"): "暂不处理(&D)",
+    ("ResumeQuestion", "This file's import (task %1) was cancelled at %2 of %3 rows."):
+        "这个文件的导入（任务 %1）在第 %2 / %3 行时被取消。",
+    ("ResumeQuestion", "This file's import (task %1) was cancelled after %2 rows."):
+        "这个文件的导入（任务 %1）在处理 %2 行后被取消。",
+    ("ResumeQuestion", "This file's import (task %1) stopped at %2 of %3 rows: %4"):
+        "这个文件的导入（任务 %1）在第 %2 / %3 行时中断：%4",
+    ("ResumeQuestion", "This file's import (task %1) stopped after %2 rows: %4"):
+        "这个文件的导入（任务 %1）在处理 %2 行后中断：%4",
+    ("TaskActions", "Import the re&maining rows"): "导入其余的行(&M)",
+    ("TaskActions", "Go on where this import stopped: the rows already in stay and count as imported, the rest "
+                    "of the file is imported"):
+        "从这次导入停下的地方继续：已导入的行保持不变并计为已导入，只导入文件中剩下的行",
+    ("TaskActions", "Resume"): "继续导入",
+    ("DetailsPanel", "Not found"): "未找到",
+    ("TaskActions", "&Add these names to %1 and complete"): "把这些名称添加到 %1 并补全(&A)",
+    ("TaskActions", "Add the names this import did not find to their table, then fill in the references of its "
+                    "rows"):
+        "把这次导入没有找到的名称添加到对应的表中，然后补全这些行的引用",
 }  # fmt: skip
 
 Messages = list[tuple[str, list[str]]]  # (context, sources in code order)

@@ -22,6 +22,7 @@ from desktop_app.domain.task import SubmitResult, TaskRecord
 from desktop_app.domain.viewer import Viewer
 from desktop_app.imports.options import ImportOptions
 from desktop_app.imports.regional import DateOrder
+from desktop_app.imports.resume import stopped_counts, stopped_early
 from desktop_app.store import admins
 from desktop_app.tasks.submit import current_user
 
@@ -71,12 +72,31 @@ def cmd_submit(core: Core, args: argparse.Namespace, *, wait: bool) -> int:
     result = core.submitter().submit_import(import_request(args), user=args.user or current_user(), force=args.force)
     task = result.task
     if result.refused:
-        ended = task.ended_at.date().isoformat() if task.ended_at else ""
         show(task, as_json=args.json, duplicate_of=result.duplicate_of,
-             error_code=ErrorCode.ALREADY_IMPORTED.value,
-             error_msg=message(ErrorCode.ALREADY_IMPORTED, core.lang, date=ended, task_no=task.task_no))  # fmt: skip
+             error_code=ErrorCode.ALREADY_IMPORTED.value, error_msg=refusal_text(core, task))  # fmt: skip
         return EXIT_TASK_FAILED
     return _wait_and_show(core, args, result, wait=wait)
+
+
+def refusal_text(core: Core, task: TaskRecord) -> str:
+    """Why the same bytes are refused: imported on a date, or (a stopped import) where it stopped and
+    the command that imports the remaining rows."""
+    if stopped_early(task):
+        done, total = stopped_counts(core.store, task)
+        reason = "cancelled" if task.status is TaskStatus.CANCELLED else "failed"
+        why = task.error_msg or task.error_code or ""
+        return message(ErrorCode.ALREADY_IMPORTED, core.lang, reason=reason, task_no=task.task_no,
+                       done=f"{done:,}", total=f"{total or done:,}", why=why)  # fmt: skip
+    ended = task.ended_at.date().isoformat() if task.ended_at else ""
+    return message(ErrorCode.ALREADY_IMPORTED, core.lang, date=ended, task_no=task.task_no)
+
+
+def cmd_resume(core: Core, args: argparse.Namespace) -> int:
+    """Import the remaining rows of a stopped import (a new task from its last committed batch)."""
+    viewer = viewer_of(core, args)
+    result = core.submitter().submit_resume(args.task_no.strip().upper(), user=viewer.user,
+                                            creator=viewer.creator_filter)  # fmt: skip
+    return _wait_and_show(core, args, result, wait=args.wait)
 
 
 ENDED_WELL = (TaskStatus.SUCCEEDED, TaskStatus.PARTIALLY_SUCCEEDED)
@@ -85,14 +105,14 @@ ENDED_WELL = (TaskStatus.SUCCEEDED, TaskStatus.PARTIALLY_SUCCEEDED)
 def _wait_and_show(
     core: Core, args: argparse.Namespace, result: SubmitResult, *, wait: bool, ok: tuple[TaskStatus, ...] = ENDED_WELL
 ) -> int:
-    task = _run_until_done(core, result.task) if wait else result.task
+    task = run_until_done(core, result.task) if wait else result.task
     show(task, as_json=args.json, duplicate_of=result.duplicate_of)
     if not wait:
         return EXIT_OK
     return EXIT_OK if task.status in ok else EXIT_TASK_FAILED
 
 
-def _run_until_done(core: Core, task: TaskRecord) -> TaskRecord:
+def run_until_done(core: Core, task: TaskRecord) -> TaskRecord:
     """Run this one task here (or wait while another worker runs it) until it ends."""
     _qt_core()
     stop = _stop_on_signals()

@@ -22,6 +22,8 @@ USAGE_CODES = {
     ErrorCode.DATA_DIR_UNUSABLE,
     ErrorCode.IMPORT_TYPE_INVALID,
     ErrorCode.NOT_UNDOABLE,
+    ErrorCode.NOT_RESUMABLE,
+    ErrorCode.NOT_ADDABLE,
     ErrorCode.NOT_ADMIN,
     ErrorCode.LAST_ADMIN,
 }
@@ -59,6 +61,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return commands.cmd_export(core, args)
         if args.command == "undo":
             return commands.cmd_undo(core, args)
+        if args.command == "resume":
+            return commands.cmd_resume(core, args)
+        if args.command == "references":
+            from desktop_app.cli.references import cmd_references
+
+            return cmd_references(core, args)
         if args.command == "types":
             return catalog.cmd_types(core, args)
         if args.command == "template":

@@ -119,10 +119,15 @@ def build_parser() -> Parser:
                    help="rows whose column KEY equals VALUE (repeatable; any column of the type)")  # fmt: skip
     _common(p)
 
-    p = sub.add_parser("undo", help="undo an import: delete the rows it inserted, put back what it updated")
+    _task_command(sub, "undo", "undo an import: delete the rows it inserted, put back what it updated", "the undo")
+    _task_command(sub, "resume", "import the remaining rows of a cancelled or early-failed import", "the import")
+
+    p = sub.add_parser("references", help="the reference names an import did not find; --add adds them, then completes")
     p.add_argument("task_no", metavar="TASK_NO")
-    p.add_argument("--wait", action="store_true", help="wait until the undo ends")
-    p.add_argument("--json", action="store_true", help="print the task as JSON")
+    p.add_argument("--add", action="store_true",
+                   help="add the names not found to their reference tables (where the type allows it), then "
+                        "complete the references and wait")  # fmt: skip
+    p.add_argument("--json", action="store_true", help="print the import as JSON")
     p.add_argument("--user", help="who asks (default: the OS login name)")
     _common(p)
 
@@ -171,6 +176,17 @@ def build_parser() -> Parser:
     _viewer(p, who="who asks (default: the OS login name); must be an administrator, except to add the first")
     _common(p)
     return parser
+
+
+def _task_command(sub: argparse._SubParsersAction[Parser], name: str, about: str,
+                  what: str) -> None:  # fmt: skip
+    """A command that queues a task about another task (TASK_NO): undo, resume."""
+    p = sub.add_parser(name, help=about)
+    p.add_argument("task_no", metavar="TASK_NO")
+    p.add_argument("--wait", action="store_true", help=f"wait until {what} ends")
+    p.add_argument("--json", action="store_true", help="print the task as JSON")
+    p.add_argument("--user", help="who asks (default: the OS login name)")
+    _common(p)
 
 
 def _viewer(p: argparse.ArgumentParser, who: str = "whose tasks (default: the OS login name)") -> None:

@@ -50,6 +50,10 @@ class ErrorCode(StrEnum):
     UNKNOWN_IMPORT_TYPE = "unknown_import_type"
     IMPORT_TYPE_INVALID = "import_type_invalid"
     NOT_UNDOABLE = "not_undoable"
+    NOT_RESUMABLE = "not_resumable"
+    # references an import did not find (the task's missing_references), and adding them
+    REFERENCE_NOT_FOUND = "reference_not_found"
+    NOT_ADDABLE = "references_not_addable"
     WORKER_LOST = "worker_lost"
     RETRIES_EXHAUSTED = "retries_exhausted"
     DATABASE_UNAVAILABLE = "database_unavailable"
@@ -196,6 +200,14 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
         'The import type "{import_type}" has a problem and cannot be used: {problem}',
     ),
     ErrorCode.NOT_UNDOABLE: ("任务 {task_no} 不能撤销：{reason}", "Task {task_no} cannot be undone: {reason}"),
+    ErrorCode.NOT_RESUMABLE: ("任务 {task_no} 不能继续导入", "Task {task_no} cannot be resumed"),
+    ErrorCode.REFERENCE_NOT_FOUND: ("找不到{column}：{value}", "{column} not found: {value}"),
+    ErrorCode.NOT_ADDABLE: (
+        "{column_zh}的名称不能在这里添加到 {table}：导入类型没有为这一列声明 allow_add = true；"
+        "请在 {table} 中添加后再补全",
+        "The names of {column_en} cannot be added to {table} from here: the import type does not declare "
+        "allow_add = true for that column; add them to {table} yourself, then complete the references",
+    ),
     ErrorCode.WORKER_LOST: (
         "执行这个任务的程序已中断 {count} 次（可能是崩溃或断电），已停止重试",
         "The program running this task stopped {count} times (a crash or power loss?); no more retries",
@@ -326,6 +338,58 @@ REASONS: dict[tuple[ErrorCode, str], tuple[str, str]] = {
         "文件太大：工作表“{sheet}”占 {rows} 行 × {columns} 列，超过一次能读入的 {limit} 个单元格，请拆分后再导入",
         'The file is too large: sheet "{sheet}" spans {rows} rows x {columns} columns, more than the '
         "{limit} cells that can be read at once; split it and import the parts",
+    ),
+    # a file whose last import stopped early: the refusal names the way to finish it
+    (ErrorCode.ALREADY_IMPORTED, "cancelled"): (
+        "这个文件的导入（任务 {task_no}）已在 {done} / {total} 行时取消；要导入其余的行，请运行 "
+        "batchdesk resume {task_no}（如确需整个重新导入：--force）",
+        "This file's import (task {task_no}) was cancelled at {done} of {total} rows; to import the remaining "
+        "rows, run: batchdesk resume {task_no} (to import it all again: --force)",
+    ),
+    (ErrorCode.ALREADY_IMPORTED, "failed"): (
+        "这个文件的导入（任务 {task_no}）在 {done} / {total} 行时中断（{why}）；要导入其余的行，请运行 "
+        "batchdesk resume {task_no}（如确需整个重新导入：--force）",
+        "This file's import (task {task_no}) stopped at {done} of {total} rows ({why}); to import the "
+        "remaining rows, run: batchdesk resume {task_no} (to import it all again: --force)",
+    ),
+    (ErrorCode.NOT_ADDABLE, "refused"): (
+        "无法把新名称添加到 {table}：数据库拒绝了（{detail}）；什么都没有添加，也没有补全",
+        "The new names could not be added to {table}: the database refused them ({detail}); nothing was "
+        "added or completed",
+    ),
+    # a reference name not found, with its rows (the summary's missing_references)
+    (ErrorCode.REFERENCE_NOT_FOUND, "one"): (
+        "找不到{column}：{value}（{rows} 行）",
+        "{column} not found: {value} ({rows} row)",
+    ),
+    (ErrorCode.REFERENCE_NOT_FOUND, "many"): (
+        "找不到{column}：{value}（{rows} 行）",
+        "{column} not found: {value} ({rows} rows)",
+    ),
+    # why a task cannot be resumed ("Import the remaining rows")
+    (ErrorCode.NOT_RESUMABLE, "not_import"): (
+        "任务 {task_no} 不能继续导入：只有导入任务可以继续",
+        "Task {task_no} cannot be resumed: only an import can be",
+    ),
+    (ErrorCode.NOT_RESUMABLE, "dry_run"): (
+        "任务 {task_no} 不能继续导入：它只是校验，没有导入任何行；请直接导入文件",
+        "Task {task_no} cannot be resumed: it only checked the file and imported nothing; import the file",
+    ),
+    (ErrorCode.NOT_RESUMABLE, "active"): (
+        "任务 {task_no} 不能继续导入：它还在排队或运行中",
+        "Task {task_no} cannot be resumed: it is still queued or running",
+    ),
+    (ErrorCode.NOT_RESUMABLE, "finished"): (
+        "任务 {task_no} 不能继续导入：它已经读完了整个文件",
+        "Task {task_no} cannot be resumed: it has read the whole file",
+    ),
+    (ErrorCode.NOT_RESUMABLE, "bad_file"): (
+        "任务 {task_no} 不能继续导入：问题出在文件本身（{why}）；请修正文件后重新导入",
+        "Task {task_no} cannot be resumed: the file itself has a problem ({why}); correct it and import it again",
+    ),
+    (ErrorCode.NOT_RESUMABLE, "undone"): (
+        "任务 {task_no} 不能继续导入：它已被撤销；请重新导入文件",
+        "Task {task_no} cannot be resumed: it was undone; import the file again",
     ),
 }
 

@@ -50,6 +50,7 @@ class TableReference:
     id_column: str
     ref_table: str
     ref_column: str
+    allow_add: bool = False  # the type lets a clerk add a name not found to ref_table
 
 
 @dataclass(frozen=True)

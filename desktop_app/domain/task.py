@@ -127,7 +127,11 @@ class TaskRecord:
         kinds = {f"{n}_count": int(counts.get(f"{n}_count", counts.get(n, 0)) or 0) for n in names}
         if not any(kinds.values()) and self.success_count and "inserted" not in counts:
             kinds["inserted_count"] = self.success_count  # an import from before the modes existed
-        return {"mode": self.params.get("mode") or "insert", **kinds, "undone_by": self.summary.get("undone_by")}
+        return {"mode": self.params.get("mode") or "insert", **kinds, "undone_by": self.summary.get("undone_by"),
+                # "Import the remaining rows": the stopped import this one continues, and the reverse
+                "resumes": self.params.get("resumes"), "resumed_by": self.summary.get("resumed_by"),
+                # the reference names not found: [{column, value, rows, table, can_add}]
+                "missing_references": list(self.summary.get("missing_references") or [])}  # fmt: skip
 
 
 def _iso(value: dt.datetime | None) -> str | None:

@@ -28,6 +28,7 @@ from desktop_app.exports.definition import (
     load_export_definition,
 )
 from desktop_app.exports.writer import cell_text, open_writer
+from desktop_app.imports.resume import import_chain
 from desktop_app.imports.type_catalog import TypeCatalog
 from desktop_app.imports.type_schema import open_business_table
 from desktop_app.imports.written_rows import log_pages, logged_actions, parse_key_text
@@ -201,12 +202,16 @@ class _Rows:
                 yield [self._text(r) for r in page]
             return
         t = self.table.table
+        # a resumed import counts the whole file: its rows and those of the stopped imports it continued
+        source = self.ctx.store.get(self.imported_by)
+        chain = import_chain(self.ctx.store, self.imported_by, source.params if source is not None else {})
         if self.table.managed:
-            where = [*self.where, t.c.task_no == self.imported_by]
+            where = [*self.where, t.c.task_no.in_(chain)]
             for page in self.table.pages(self.ctx.store.reading, self.names, where, PAGE):
                 yield [self._text(r) for r in page]
         with self.ctx.store.reading() as conn:
-            entries = [e for page in log_pages(conn, self.imported_by, logged_actions(self.table)) for e in page]
+            entries = [e for task_no in chain for page in log_pages(conn, task_no, logged_actions(self.table))
+                       for e in page]  # fmt: skip
         for start in range(0, len(entries), PAGE):
             keys = [parse_key_text(self.table, e.key_text) for e in entries[start : start + PAGE]]
             with self.ctx.store.reading() as conn:

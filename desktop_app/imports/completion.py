@@ -1,22 +1,31 @@
 """The `complete_references` task type: resolves the references an import left pending (a department
-created since, for example), as a short task."""
+created since, for example), as a short task; asked to, it first adds the names not found to their
+reference tables (where the type allows it: ``allow_add = true``)."""
 
 from __future__ import annotations
 
 from typing import ClassVar
 
+from sqlalchemy import Connection
+from sqlalchemy.exc import DataError, IntegrityError
+
 from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.status import TaskStatus
+from desktop_app.domain.table_spec import TableReference
 from desktop_app.domain.task import Lane, TaskOutcome
+from desktop_app.imports.missing_references import SUMMARY_KEY, as_summary, find_missing
+from desktop_app.imports.resume import import_chain
 from desktop_app.imports.table_spec import references_of
 from desktop_app.imports.type_catalog import TypeCatalog
 from desktop_app.imports.type_schema import open_business_table
 from desktop_app.imports.written_rows import complete_references
+from desktop_app.store.business_rows import BusinessTable
 from desktop_app.tasks.context import TaskContext
 
 
 class CompleteReferencesHandler:
-    """Resolves the references an import left pending (e.g. a department created since)."""
+    """Resolves the references an import left pending (e.g. a department created since); with
+    ``add`` it adds the missing names first (params: ``task_no``, ``add``)."""
 
     task_type: ClassVar[str] = "complete_references"
     lane = Lane.SHORT
@@ -33,10 +42,35 @@ class CompleteReferencesHandler:
             raise PermanentError(ErrorCode.TASK_NOT_FOUND, task_no=task_no)
         itype = self.catalog.get(str(source.params.get("import_type")))
         table = open_business_table(ctx.store.engine, itype, prepare=False)
+        refs = references_of(itype)
+        chain = import_chain(ctx.store, task_no, source.params)
         before = source.pending_completion_count
+        added = 0
+        # one transaction: the names added and the rows completed with them commit together
         with ctx.store.engine.begin() as conn:
-            left = complete_references(conn, table, references_of(itype), task_no)
-        ctx.store.annotate(source.id, pending_completion_count=left)
+            if ctx.params.get("add"):
+                names: dict[str, list[str]] = {}
+                for name in find_missing(conn, table, refs, chain, limit=None):
+                    names.setdefault(name.column, []).append(name.value)
+                for ref in refs:
+                    if ref.allow_add and names.get(ref.column):
+                        added += _add(conn, table, ref, names[ref.column])
+            left = sum(complete_references(conn, table, refs, number) for number in chain)
+            missing = find_missing(conn, table, refs, chain) if left else []
+        ctx.store.annotate(source.id, pending_completion_count=left, **{SUMMARY_KEY: as_summary(missing)})
         done = max(0, before - left)
         return TaskOutcome(TaskStatus.SUCCEEDED, total_count=before, success_count=done,
-                           summary={"completes": task_no, "pending_completion_count": left})  # fmt: skip
+                           summary={"completes": task_no, "pending_completion_count": left,
+                                    "added_count": added})  # fmt: skip
+
+
+def _add(conn: Connection, table: BusinessTable, ref: TableReference, names: list[str]) -> int:
+    """The names added to the reference table; a table that refuses them (another required column, a name
+    too long) is a plain, permanent failure: nothing is added, nothing completed."""
+    try:
+        with conn.begin_nested():
+            return table.add_reference_names(conn, ref, names)
+    except (IntegrityError, DataError) as exc:
+        detail = str(getattr(exc, "orig", exc)).strip().splitlines()[0][:200]
+        raise PermanentError(ErrorCode.NOT_ADDABLE, reason="refused", column=ref.column, table=ref.ref_table,
+                             detail=detail) from None  # fmt: skip

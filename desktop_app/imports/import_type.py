@@ -97,7 +97,9 @@ Column settings::
     kind "reference":  reference_table, reference_column (the key looked up), reference_target
                        (column of ``table`` the pipeline fills with the referenced row's id),
                        min_length, max_length; never a row error: the raw text is stored and
-                       resolved while writing (or later, by a completion)
+                       resolved while writing (or later, by a completion); allow_add = true lets
+                       a clerk add the names not found to reference_table (reference_column; any
+                       other column of that table must have a default), then complete
 """
 
 from __future__ import annotations
@@ -202,6 +204,7 @@ class ColumnSpec:
     reference_table: str | None = None
     reference_column: str | None = None
     reference_target: str | None = None
+    allow_add: bool = False  # a reference: a name not found may be added to reference_table by a clerk
     hint_zh: str = ""
     hint_en: str = ""
     # regional spellings (desktop_app.imports.regional)

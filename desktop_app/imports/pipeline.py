@@ -22,11 +22,13 @@ from desktop_app.imports.bulk.csv_batches import BulkReadError
 from desktop_app.imports.bulk.insert import BulkInsert
 from desktop_app.imports.bulk.prefetch import Prefetch
 from desktop_app.imports.import_type import ImportType
+from desktop_app.imports.missing_references import MissingReference, as_summary, find_missing
 from desktop_app.imports.options import ImportOptions
 from desktop_app.imports.precheck import CheckedFile, check_header, count_rows, file_changed, open_source
 from desktop_app.imports.progress_state import ImportCheckpoint, ImportCounts
 from desktop_app.imports.readers import SourceRow, TableReader
 from desktop_app.imports.references import ReferenceResolver
+from desktop_app.imports.resume import carried_start, import_chain
 from desktop_app.imports.row_plans import Candidate, FailedRow, RowDecider
 from desktop_app.imports.row_writer import BatchResult, BatchWriter, DryRunWriter
 from desktop_app.imports.signature import SignedColumn, signature_function
@@ -75,14 +77,13 @@ class ImportRun:
     # --- stages --------------------------------------------------------------------------
 
     def run(self) -> TaskOutcome:
-        saved = (
-            None if self.options.dry_run or not self.ctx.checkpoint else ImportCheckpoint.from_dict(self.ctx.checkpoint)
-        )
+        saved = self._start()
         self._stage(Stage.CHECKING, 1)
         with open_source(self.options, self.ctx.params, resuming=saved is not None) as reader:
             checked = check_header(reader, self.itype, self.options, self.lang)
             if saved is not None:
-                total_rows, resume_row, resume_bytes = saved.rows_in_file, saved.row, saved.error_bytes
+                # error_bytes 0: a resumed import with no earlier error rows starts a fresh error file
+                total_rows, resume_row, resume_bytes = saved.rows_in_file, saved.row, saved.error_bytes or None
                 self.counts = saved.counts
             else:
                 self._stage(Stage.COUNTING, 2)
@@ -100,19 +101,35 @@ class ImportRun:
         if self.counts.total == 0:
             raise PermanentError(ErrorCode.EMPTY_FILE)  # only blank rows after the header
         self._stage(Stage.COMPLETING, 96)
+        missing: list[MissingReference] = []
         if not self.options.dry_run and self.counts.pending:
+            refs = self.references.references
             with self.ctx.store.engine.begin() as conn:
-                pending = complete_references(conn, self.table, self.references.references, self.task_no)
+                # a resumed import's pending rows include the stopped import's, under its task number
+                chain = import_chain(self.ctx.store, self.task_no, self.ctx.params)
+                pending = sum(complete_references(conn, self.table, refs, task_no) for task_no in chain)
+                missing = find_missing(conn, self.table, refs, chain) if pending else []
             self.counts = ImportCounts(**{**self.counts.__dict__, "pending": pending})
         self._stage(Stage.SUMMARISING, 98)
         facts = ImportFacts(
             itype=self.itype, options=self.options, mapping=checked.mapping, encoding=reader.encoding,
             format=reader.format, table=self.table.spec.name, managed=self.table.managed, signed=self.signed,
             lost_error_rows_before=self._lost_error_rows_before, reader_warnings=tuple(reader.warnings),
+            missing_references=tuple(as_summary(missing)),
         )  # fmt: skip
         return summarise(facts=facts, counts=self.counts, work_file=self.work_file,
                          folder=self.ctx.results_dir / self.task_no, task_no=self.task_no,
                          threshold=self.ctx.settings.fail_threshold, lang=self.lang)  # fmt: skip
+
+    def _start(self) -> ImportCheckpoint | None:
+        """Where this run starts: its own checkpoint after a crash or a stop, else (the first run of an
+        "Import the remaining rows") the stopped import's, else the top of the file."""
+        if self.options.dry_run:
+            return None
+        if self.ctx.checkpoint:
+            return ImportCheckpoint.from_dict(self.ctx.checkpoint)
+        return carried_start(self.ctx.store, self.ctx.params, self.work_file, work_dir=self.ctx.work_dir,
+                             results_dir=self.ctx.results_dir)  # fmt: skip
 
     def _writer(self, checked: CheckedFile) -> BatchWriter | DryRunWriter:
         decider = RowDecider(self.itype, self.options.mode, self.options.blank, self.table,

@@ -35,6 +35,8 @@ class ImportFacts:
     signed: tuple[SignedColumn, ...]  # the columns an insert signed (an undo compares them)
     lost_error_rows_before: int = 0
     reader_warnings: tuple[ReaderWarning, ...] = ()  # e.g. an .xls whose records could not all be checked
+    # the reference names not found, as imports/missing_references keeps them ({column, value, rows, ...})
+    missing_references: tuple[dict[str, Any], ...] = ()
 
 
 def summarise(
@@ -81,6 +83,7 @@ def summarise(
         "fail_count": fail,
         **counts.mode_counts(),
         "pending_completion_count": counts.pending,
+        "missing_references": list(facts.missing_references),
         "error_csv": str(error_path) if error_path else None,
         "warnings": [*warned, *(n.text(lang) for n in notes)],
         "notes": [*reader_notes, *(n.to_json() for n in notes)],

@@ -44,7 +44,9 @@ def table_spec(itype: ImportType) -> TableSpec:
 def references_of(itype: ImportType) -> tuple[TableReference, ...]:
     """The type's reference columns, as the store resolves them."""
     return tuple(
-        TableReference(c.key, c.reference_target or f"{c.key}_id", c.reference_table or "", c.reference_column or "")
+        TableReference(
+            c.key, c.reference_target or f"{c.key}_id", c.reference_table or "", c.reference_column or "", c.allow_add
+        )
         for c in itype.columns
         if c.kind == Kind.REFERENCE
     )

@@ -43,7 +43,9 @@ _PER_KIND: Final[Mapping[str, frozenset[str]]] = {
     Kind.DATETIME: frozenset({"date_formats"}),
     Kind.BOOLEAN: frozenset(),
     Kind.ENUM: frozenset({"enum"}),
-    Kind.REFERENCE: frozenset({"reference_table", "reference_column", "reference_target", "min_length", "max_length"}),
+    Kind.REFERENCE: frozenset(
+        {"reference_table", "reference_column", "reference_target", "allow_add", "min_length", "max_length"}
+    ),
 }
 # A key's text (its columns' values joined) is kept in BatchDesk's bookkeeping, indexed: it must fit.
 KEY_TEXT_LIMIT: Final = 700
@@ -304,7 +306,11 @@ class _Parser:
                 raise self.fail(where, f"integer_min {integer_min} is greater than integer_max {integer_max}")
 
         reference_table = reference_column = reference_target = None
+        allow_add = False
         if kind == Kind.REFERENCE:
+            allow_add = raw.get("allow_add", False)
+            if not isinstance(allow_add, bool):
+                raise self.fail(where, f"'allow_add' must be true or false, not {allow_add!r}")
             reference_table = self.text(raw, "reference_table", where)
             if not _TABLE.fullmatch(reference_table):
                 raise self.fail(
@@ -336,6 +342,7 @@ class _Parser:
             reference_table=reference_table,
             reference_column=reference_column,
             reference_target=reference_target,
+            allow_add=allow_add,
             hint_zh=hint_zh,
             hint_en=hint_en,
             **regional,

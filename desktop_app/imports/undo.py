@@ -1,4 +1,4 @@
-"""The `undo` task type: takes back what one import wrote, leaving alone every row changed since.
+"""The `undo` task type: takes back what one import wrote (a resumed one: the file), keeping rows changed since.
 
 Rows the import inserted are deleted, values it updated are put back, each only while the row still
 holds exactly what the import wrote (compared column by column with what it recorded, in the same
@@ -23,6 +23,7 @@ from desktop_app.domain.task import Lane, TaskOutcome, TaskRecord
 from desktop_app.domain.values import canonical, parse_canonical, signature
 from desktop_app.imports import error_csv
 from desktop_app.imports.import_type import ImportType
+from desktop_app.imports.resume import import_chain
 from desktop_app.imports.type_catalog import TypeCatalog
 from desktop_app.imports.type_schema import open_business_table
 from desktop_app.imports.written_rows import parse_key_text
@@ -59,6 +60,7 @@ class _Progress:
     kept: int = 0
     gone: int = 0  # rows no longer there when the undo came (deleted by hand)
     error_bytes: int | None = None
+    member: int = 0  # a resumed import: which task of its chain (itself, then the stopped ones) is undone
 
 
 class UndoHandler:
@@ -80,13 +82,18 @@ class UndoHandler:
             raise PermanentError(ErrorCode.NOT_UNDOABLE, task_no=task_no, reason=problem)
         itype = self.catalog.get(str(source.params.get("import_type")))
         table = open_business_table(ctx.store.engine, itype, prepare=False)
-        return _Undo(ctx, source, itype, table).run()
+        # A resumed import's counts are the whole file's, so its undo takes back the whole file: its own
+        # rows and those of each stopped import it continued (each under its own task number).
+        chain = tuple(import_chain(ctx.store, source.task_no, source.params))
+        return _Undo(ctx, source, itype, table, chain).run()
 
 
 class _Undo:
-    def __init__(self, ctx: TaskContext, source: TaskRecord, itype: ImportType, table: BusinessTable) -> None:
+    def __init__(self, ctx: TaskContext, source: TaskRecord, itype: ImportType, table: BusinessTable,
+                 chain: tuple[str, ...]) -> None:  # fmt: skip
         self.ctx = ctx
         self.source = source
+        self.chain = chain
         self.itype = itype
         self.table = table
         self.lang = ctx.lang
@@ -107,16 +114,26 @@ class _Undo:
         errors = error_csv.ErrorCsvWriter(self.work_file, header, resume_at=self.state.error_bytes, lang=self.lang)
         total = max(1, self.source.success_count)
         try:
-            if self.state.phase == "inserted":
-                if self.table.managed:
-                    self._pages(errors, total, self._managed_inserted_page)
-                else:
-                    self._pages(errors, total, self._logged_page(LogAction.INSERTED))
-                self.state = _Progress(**{**asdict(self.state), "phase": "updated", "after": 0})
-            self._pages(errors, total, self._logged_page(LogAction.UPDATED))
+            while True:
+                if self.state.phase == "inserted":
+                    if self.table.managed:
+                        self._pages(errors, total, self._managed_inserted_page)
+                    else:
+                        self._pages(errors, total, self._logged_page(LogAction.INSERTED))
+                    self.state = _Progress(**{**asdict(self.state), "phase": "updated", "after": 0})
+                self._pages(errors, total, self._logged_page(LogAction.UPDATED))
+                if self.state.member + 1 >= len(self.chain):
+                    break
+                self.state = _Progress(**{**asdict(self.state), "member": self.state.member + 1, "phase": "inserted",
+                                          "after": 0, "after_key": None})  # fmt: skip
         finally:
             errors.close()
         return self._outcome()
+
+    @property
+    def _member(self) -> str:
+        """The task of the chain whose rows are being undone."""
+        return self.chain[min(self.state.member, len(self.chain) - 1)]
 
     # --- pages ---------------------------------------------------------------------------
 
@@ -145,7 +162,7 @@ class _Undo:
 
     def _managed_inserted_page(self, conn: Connection, errors: error_csv.ErrorCsvWriter) -> bool:
         after = parse_key_text(self.table, self.state.after_key) if self.state.after_key is not None else None
-        rows = self.table.rows_inserted_by(conn, self.source.task_no, after, PAGE)
+        rows = self.table.rows_inserted_by(conn, self._member, after, PAGE)
         if not rows:
             return False
         delete: list[Key] = []
@@ -166,7 +183,7 @@ class _Undo:
 
     def _logged_page(self, action: LogAction) -> Any:
         def page(conn: Connection, errors: error_csv.ErrorCsvWriter) -> bool:
-            entries = import_log.entries(conn, self.source.task_no, actions=[action], after_id=self.state.after,
+            entries = import_log.entries(conn, self._member, actions=[action], after_id=self.state.after,
                                          limit=PAGE)  # fmt: skip
             if not entries:
                 return False
@@ -257,7 +274,10 @@ class _Undo:
             self.work_file.replace(error_path)
         else:
             self.work_file.unlink(missing_ok=True)
-        self.ctx.store.annotate(self.source.id, undone_by=self.ctx.task.task_no)
+        for task_no in self.chain:  # each is undone now: the file may be imported again
+            member = self.source if task_no == self.source.task_no else self.ctx.store.get(task_no)
+            if member is not None:
+                self.ctx.store.annotate(member.id, undone_by=self.ctx.task.task_no)
         total, success, fail = self._counts()
         return TaskOutcome(
             status=TaskStatus.PARTIALLY_SUCCEEDED if s.kept else TaskStatus.SUCCEEDED,

@@ -238,6 +238,40 @@ class BusinessTable:
             left += int(still.scalar() or 0)
         return left
 
+    def unresolved_names(
+        self, conn: Connection, ref: TableReference, *, task_no: str | None = None, keys: Sequence[Key] | None = None
+    ) -> dict[str, int]:
+        """The names of a reference still not found, each with its number of rows: among the rows a task
+        inserted (our tables, by task_no) or those with these keys."""
+        t = self.table
+        open_ = [t.c[ref.column].is_not(None), t.c[ref.id_column].is_(None)]
+        chunks = [[t.c.task_no == task_no]] if keys is None else [
+            [self._key_filter(keys[i : i + LOOKUP_CHUNK])] for i in range(0, len(keys), LOOKUP_CHUNK)
+        ]  # fmt: skip
+        found: dict[str, int] = {}
+        for where in chunks:
+            query = sa.select(t.c[ref.column], sa.func.count()).where(*where, *open_).group_by(t.c[ref.column])
+            for name, count in conn.execute(query).all():
+                found[str(name)] = found.get(str(name), 0) + int(count)
+        return found
+
+    @staticmethod
+    def add_reference_names(conn: Connection, ref: TableReference, names: Sequence[str]) -> int:
+        """Insert the names not yet in the reference table (its other columns take their defaults);
+        returns how many were added."""
+        schema, _, name = ref.ref_table.rpartition(".")
+        r = sa.table(name, sa.column(ref.ref_column), schema=schema or None)
+        wanted = list(dict.fromkeys(n for n in names if n))
+        present: set[str] = set()
+        for i in range(0, len(wanted), LOOKUP_CHUNK):
+            chunk = wanted[i : i + LOOKUP_CHUNK]
+            present.update(str(v) for v in conn.execute(sa.select(r.c[ref.ref_column]).where(
+                r.c[ref.ref_column].in_(chunk))).scalars())  # fmt: skip
+        new = [n for n in wanted if n not in present]
+        if new:
+            conn.execute(sa.insert(r), [{ref.ref_column: n} for n in new])
+        return len(new)
+
     def storage_of(self, name: str) -> tuple[Storage, int | None]:
         return self._storage[name]
 

@@ -10,9 +10,11 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication
 
+from desktop_app.domain.errors import Lang
 from desktop_app.domain.task import TaskRecord
 from desktop_app.exports.task import ExportHandler
 from desktop_app.imports.completion import CompleteReferencesHandler
+from desktop_app.imports.missing_references import describe, missing_of
 from desktop_app.tasks.maintenance import CleanupHandler
 
 if TYPE_CHECKING:
@@ -91,6 +93,13 @@ class ImportCatalog:
     def title(self, name: str) -> str:
         it = self._types.get(name)
         return it.title(self.lang) if it is not None else name
+
+    def missing_reference_lines(self, record: TaskRecord) -> list[str]:
+        """An import's reference names not found, one line each in the clerk's language:
+        "Department not found: 华东销售部 (4 rows)"."""
+        itype = self._types.get(str(record.params.get("import_type")))
+        lang: Lang = "zh" if self.lang == "zh" else "en"
+        return [describe(m, itype, lang) for m in missing_of(record.summary)]
 
     def key_columns(self, name: str) -> tuple[str, ...]:
         it = self._types.get(name)

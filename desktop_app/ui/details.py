@@ -3,36 +3,41 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QFontDatabase
+from PySide6.QtGui import QAction, QFontDatabase
 from PySide6.QtWidgets import (
     QFormLayout,
     QFrame,
+    QHBoxLayout,
     QLabel,
     QPlainTextEdit,
     QScrollArea,
     QSizePolicy,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from desktop_app.domain.task import TaskRecord
+from desktop_app.imports.resume import RESUMED_BY, RESUMES, stopped_early
 from desktop_app.ui.catalog import EXPORT_TASK, ImportCatalog
 from desktop_app.ui.collapsible import Collapsible
 from desktop_app.ui.encodings import detected_words, encoding_words
-from desktop_app.ui.outcomes import shown_status
+from desktop_app.ui.outcomes import shown_status, stopped_at
 from desktop_app.ui.task_model import format_created, format_elapsed, shown_stage, utc_now
 from desktop_app.ui.texts import MAX_RETRIES, expired_tip, format_text, retry_text
 
 # Rows shown only for the tasks they concern (an export's filters, an import's file and encoding).
 EXPORT_ONLY = frozenset({"export_filters", "export_format", "replaced", "result_path"})
-IMPORT_ONLY = frozenset({"file", "dry_run", "encoding", "repairs", "error_csv", "pending_completion"})
+IMPORT_ONLY = frozenset({"file", "dry_run", "encoding", "repairs", "error_csv", "pending_completion", "stopped",
+                         "continues", "missing"})  # fmt: skip
 # Rows hidden while they have nothing to say.
 WHEN_SET = frozenset({"error", "warnings", "replaced", "repairs", "error_csv", "result_path", "next_run_at",
                       "started_at", "ended_at", "elapsed", "pending_completion", "encoding",
-                      "summary_file"})  # fmt: skip
+                      "summary_file", "stopped", "continues", "missing"})  # fmt: skip
 EXCEL_SUFFIXES = frozenset({".xlsx", ".xls"})
 LOG_HEIGHT = 180
 
@@ -41,7 +46,10 @@ class DetailsPanel(QWidget):
     """Read-only; shows the selected task and follows its changes. Everything scrolls inside the panel,
     so a long task never makes the window taller."""
 
-    def __init__(self, catalog: ImportCatalog | None = None, parent: QWidget | None = None) -> None:
+    def __init__(self, catalog: ImportCatalog | None = None, parent: QWidget | None = None, *,
+                 actions: Sequence[QAction] = ()) -> None:  # fmt: skip
+        """``actions``: the next steps a task may offer (import the remaining rows, ...), each a button
+        shown while its action is enabled for the task shown."""
         super().__init__(parent)
         self._catalog = catalog
         self.record: TaskRecord | None = None
@@ -64,9 +72,21 @@ class DetailsPanel(QWidget):
         tech_layout.addWidget(self.log_view)
         self.technical = Collapsible(technical_body)
 
+        self.step_buttons: list[QToolButton] = []
+        steps = QHBoxLayout()
+        for action in actions:
+            button = QToolButton()
+            button.setDefaultAction(action)
+            button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+            button.setVisible(action.isEnabled())
+            action.changed.connect(lambda b=button, a=action: b.setVisible(a.isEnabled()))
+            steps.addWidget(button)
+            self.step_buttons.append(button)
+        steps.addStretch(1)
         body = QWidget()
         body_layout = QVBoxLayout(body)
         body_layout.addLayout(self._form)
+        body_layout.addLayout(steps)
         body_layout.addWidget(self.technical)
         body_layout.addStretch(1)
         self.scroll_area = QScrollArea()
@@ -135,6 +155,9 @@ class DetailsPanel(QWidget):
             .replace("%2", f"{r.success_count:,}")
             .replace("%3", f"{r.fail_count:,}"),
             "pending_completion": r.pending_completion_count,
+            "stopped": self._stopped(r),
+            "missing": "\n".join(self._catalog.missing_reference_lines(r)) if self._catalog else "",
+            "continues": self._continues(r),
             "file": r.params.get("file", ""),
             "dry_run": self.tr("yes") if r.params.get("dry_run") else self.tr("no"),
             "encoding": self._encoding(r),
@@ -181,6 +204,26 @@ class DetailsPanel(QWidget):
         stamp = format_created(r.next_run_at)
         return f"{retry} ({stamp})" if retry else stamp
 
+    def _stopped(self, r: TaskRecord) -> str:
+        """Where a stopped import stopped, and what finishes it: "Stopped at 50,000 of 200,000 rows; …"."""
+        if not stopped_early(r) or not r.checkpoint:
+            return ""
+        done, total = stopped_at(r)
+        text = self.tr("Stopped at %1 of %2 rows.") if total else self.tr("Stopped after %1 rows.")
+        text = text.replace("%1", f"{done:,}").replace("%2", f"{total or 0:,}")
+        if not r.summary.get(RESUMED_BY):
+            text += " " + self.tr("Import the remaining rows to finish the file: the rows already in stay.")
+        return text
+
+    def _continues(self, r: TaskRecord) -> str:
+        parts = []
+        if r.params.get(RESUMES):
+            parts.append(self.tr("Imports the remaining rows of task %1.").replace("%1", str(r.params[RESUMES])))
+        if r.summary.get(RESUMED_BY):
+            parts.append(self.tr("Its remaining rows are imported by task %1.")
+                         .replace("%1", str(r.summary[RESUMED_BY])))  # fmt: skip
+        return " ".join(parts)
+
     def _replaced(self, r: TaskRecord) -> str:
         parts = []
         if r.summary.get("expired"):
@@ -202,6 +245,7 @@ class DetailsPanel(QWidget):
             "export_filters": self.tr("Filters"), "export_format": self.tr("Format"),
             "replaced": self.tr("File replaced"),
             "pending_completion": self.tr("Rows awaiting references"), "file": self.tr("File"),
+            "stopped": self.tr("Stopped"), "continues": self.tr("Continues"), "missing": self.tr("Not found"),
             "dry_run": self.tr("Validate only"), "encoding": self.tr("Encoding"),
             "repairs": self.tr("Repairs task"), "error_csv": self.tr("Error CSV"),
             "result_path": self.tr("Result"), "error": self.tr("Reason"), "warnings": self.tr("Warnings"),
@@ -222,8 +266,9 @@ class DetailsPanel(QWidget):
 
 # What a clerk reads, in the order they read it; then what only a developer or the help desk needs.
 FIELDS = (
-    "task_no", "type", "status", "stage", "error", "progress", "counts", "warnings", "export_filters",
-    "export_format", "replaced", "pending_completion", "file", "dry_run", "encoding", "repairs", "error_csv",
+    "task_no", "type", "status", "stage", "error", "stopped", "continues", "progress", "counts", "warnings",
+    "export_filters",
+    "export_format", "replaced", "pending_completion", "missing", "file", "dry_run", "encoding", "repairs", "error_csv",
     "result_path", "next_run_at", "creator", "created_at", "started_at", "ended_at", "elapsed",
 )  # fmt: skip
 TECHNICAL = ("task_type", "owner", "attempts", "error_code", "summary_file", "params")

@@ -13,11 +13,13 @@ from PySide6.QtWidgets import QMainWindow, QMessageBox, QSplitter, QVBoxLayout, 
 from desktop_app.config import Settings
 from desktop_app.domain.task import SubmitResult, TaskRecord
 from desktop_app.imports.options import ImportOptions
+from desktop_app.imports.resume import RESUMES
 from desktop_app.ui.catalog import ImportCatalog
 from desktop_app.ui.details import DetailsPanel
 from desktop_app.ui.details_pane import DetailsPane
 from desktop_app.ui.dialogs.about import AboutDialog, AboutInfo, HelpDialog
 from desktop_app.ui.dialogs.confirm_cancel import CancelQuestion
+from desktop_app.ui.dialogs.confirm_resume import ResumeQuestion
 from desktop_app.ui.dialogs.confirm_undo import UndoQuestion
 from desktop_app.ui.dialogs.export import ExportDialog, ExportRequest
 from desktop_app.ui.dialogs.open_failed import OpenFailedDialog
@@ -30,7 +32,7 @@ from desktop_app.ui.outcomes import CLEANUP_TASK
 from desktop_app.ui.submit_panel import SubmitPanel
 from desktop_app.ui.summary_line import SummaryLine
 from desktop_app.ui.table_copy import rows_as_text
-from desktop_app.ui.task_actions import TaskActions
+from desktop_app.ui.task_actions import TaskActions, can_resume
 from desktop_app.ui.task_filter import TaskFilterProxy
 from desktop_app.ui.task_model import COLUMN_COUNT, RecordRole, TaskTableModel
 from desktop_app.ui.task_notices import TaskNotices
@@ -98,7 +100,8 @@ class MainWindow(QMainWindow):
         self.table = TaskTable(self.proxy)
         self.fitter = self.table.fitter
         self.actions_ = TaskActions(service, results_dir=results_dir, parent=self)
-        self.details = DetailsPanel(catalog)
+        self.details = DetailsPanel(catalog, actions=[self.actions_.resume, self.actions_.add_references,
+                                                      self.actions_.complete_references])  # fmt: skip
         # The details sit beside or below the list, inside the window: opening them never grows it.
         self.details_dock = DetailsPane(self.details)
         self.notice = NoticeBar()
@@ -434,6 +437,8 @@ class MainWindow(QMainWindow):
             self.select_task(task.id)
             if task.task_type == EXPORT_TASK:
                 text = self.tr("The same export is already queued as task %s.")
+            elif task.task_type == IMPORT_TASK and task.params.get(RESUMES) and task.status.is_final:
+                text = self.tr("The remaining rows of this file were already imported by task %s.")
             elif task.task_type == IMPORT_TASK:
                 text = self.tr("This file is already queued as task %s.")
             else:
@@ -452,6 +457,9 @@ class MainWindow(QMainWindow):
 
     def _ask_import_again(self, result: SubmitResult) -> None:
         task = result.task
+        if can_resume(task):
+            self._ask_resume(task)
+            return
         date = task.ended_at.date().isoformat() if task.ended_at else "?"
         box = QMessageBox(QMessageBox.Icon.Question, self.tr("Already imported"),
                           self.tr("This file was already imported on %1 as task %2. Import it again?")
@@ -466,6 +474,26 @@ class MainWindow(QMainWindow):
                 self.question = None
             box.deleteLater()
             if button == QMessageBox.StandardButton.Yes and pending is not None:
+                self.service.submit_import(pending[0], pending[1], force=True)
+
+        box.finished.connect(answered)
+        box.open()
+
+    def _ask_resume(self, task: TaskRecord) -> None:
+        """The file of a stopped import queued again: offer its remaining rows (the default), not a forced
+        re-import that would fail every row already in as already_exists."""
+        box = ResumeQuestion(task, self)
+        pending = self._pending
+        self.question = box
+
+        def answered(_result: int) -> None:
+            if self.question is box:
+                self.question = None
+            clicked = box.clickedButton()
+            box.deleteLater()
+            if clicked is box.resume_button:
+                self.service.resume(task)
+            elif clicked is box.again_button and pending is not None:
                 self.service.submit_import(pending[0], pending[1], force=True)
 
         box.finished.connect(answered)

@@ -51,6 +51,14 @@ def file_rows(record: TaskRecord) -> int | None:
     return record.total_count if record.total_count > done else None
 
 
+def stopped_at(record: TaskRecord) -> tuple[int, int | None]:
+    """(rows processed, rows in the file) where an import stopped, from its last committed checkpoint
+    (its counts are the whole chain's for a resumed import); the task's own counts without one."""
+    counted = (record.checkpoint or {}).get("total")
+    done = counted if isinstance(counted, int) else record.success_count + record.fail_count
+    return done, file_rows(record)
+
+
 def completed_nothing(record: TaskRecord) -> bool:
     """A completion that "succeeded" without completing one of the references it was asked for."""
     return (record.task_type == COMPLETE_REFERENCES_TASK and record.status is TaskStatus.SUCCEEDED

@@ -11,6 +11,8 @@ from PySide6.QtGui import QAction, QKeySequence
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
 from desktop_app.imports.error_csv import looks_unedited
+from desktop_app.imports.missing_references import missing_of
+from desktop_app.imports.resume import RESUMED_BY, stopped_early
 from desktop_app.ui.reveal import open_local
 from desktop_app.ui.task_service import EXPORT_TASK, IMPORT_TASK, TaskService
 
@@ -65,8 +67,10 @@ class TaskActions(QObject):
         self.reimport = make(self._reimport, "Ctrl+R")
         self.cancel = make(self._cancel, "Del")
         self.retry = make(self._retry, "Ctrl+Shift+R")
+        self.resume = make(self._resume, "Ctrl+Shift+M")
         self.import_for_real = make(self._import_for_real, "Ctrl+I")
         self.complete_references = make(self._complete_references, "Ctrl+Shift+K")
+        self.add_references = make(self._add_references)
         self.undo = make(self._undo, "Ctrl+Shift+Z")
         self.details = make(self._details, "Ctrl+D")
         self.open_when_done = QAction(self)
@@ -77,9 +81,9 @@ class TaskActions(QObject):
         self.set_record(None)
 
     def all(self) -> list[QAction]:
-        return [self.open_result, self.open_errors, self.open_folder, self.reimport, self.cancel, self.retry,
-                self.import_for_real, self.complete_references, self.undo, self.open_when_done,
-                self.details]  # fmt: skip
+        return [self.open_result, self.open_errors, self.open_folder, self.reimport, self.cancel, self.resume,
+                self.retry, self.import_for_real, self.complete_references, self.add_references, self.undo,
+                self.open_when_done, self.details]  # fmt: skip
 
     def set_record(self, record: TaskRecord | None) -> None:
         """The selected task (or its newer snapshot): enable exactly what applies to it."""
@@ -97,10 +101,16 @@ class TaskActions(QObject):
         self.open_folder.setEnabled(bool(record.error_csv or record.result_path) and not expired)
         self.reimport.setEnabled(record.status.is_final and bool(record.error_csv) and not dry_run and not expired)
         self.cancel.setEnabled(record.status.is_active and not record.cancel_requested)
-        self.retry.setEnabled(record.status is TaskStatus.FAILED and bool(record.params.get("file")))
+        self.resume.setEnabled(can_resume(record))
+        # a stopped import goes on where it stopped (or did already, as another task); running its whole file
+        # again would fail every row already in as already_exists
+        self.retry.setEnabled(record.status is TaskStatus.FAILED and bool(record.params.get("file"))
+                              and not stopped_early(record))  # fmt: skip
         self.import_for_real.setEnabled(done and dry_run)
         self.complete_references.setEnabled(record.task_type == IMPORT_TASK and record.status.is_final
                                             and record.pending_completion_count > 0 and not dry_run)  # fmt: skip
+        self.add_references.setEnabled(bool(addable_tables(record)))
+        self._name_add_references()
         self.undo.setEnabled(undoable(record))
         self.details.setEnabled(True)
         self.open_when_done.blockSignals(True)
@@ -190,6 +200,10 @@ class TaskActions(QObject):
         if self.record is not None:
             self._submit(self._service.retry(self.record))
 
+    def _resume(self) -> None:
+        if self.record is not None and can_resume(self.record):
+            self._submit(self._service.resume(self.record))
+
     def _import_for_real(self) -> None:
         if self.record is not None:
             self._submit(self._service.import_for_real(self.record))
@@ -197,6 +211,15 @@ class TaskActions(QObject):
     def _complete_references(self) -> None:
         if self.record is not None and self.record.pending_completion_count > 0:
             self._submit(self._service.complete_references(self.record))
+
+    def _name_add_references(self) -> None:
+        """ "Add these names to departments and complete": the selected import's reference tables."""
+        tables = ", ".join(addable_tables(self.record)) if self.record is not None else ""
+        self.add_references.setText(self.tr("&Add these names to %1 and complete").replace("%1", tables or "…"))
+
+    def _add_references(self) -> None:
+        if self.record is not None and addable_tables(self.record):
+            self._submit(self._service.complete_references(self.record, add=True))
 
     def _undo(self) -> None:
         if self.record is not None and undoable(self.record):
@@ -227,11 +250,16 @@ class TaskActions(QObject):
             self.undo: (self.tr("&Undo this import…"),
                         self.tr("Remove the rows this import added and put back the values it changed")),
             self.retry: (self.tr("Re&try"), self.tr("Run the failed task's file again")),
+            self.resume: (self.tr("Import the re&maining rows"),
+                          self.tr("Go on where this import stopped: the rows already in stay and count as "
+                                  "imported, the rest of the file is imported")),
             self.import_for_real: (self.tr("&Import for real"),
                                    self.tr("The validation passed: import the same file now")),
             self.complete_references: (self.tr("Complete refere&nces"),
                                        self.tr("Fill in the references this import left pending (for example "
                                                "departments created since)")),
+            self.add_references: ("", self.tr("Add the names this import did not find to their table, then fill in "
+                                          "the references of its rows")),
             self.details: (self.tr("&Details"), self.tr("Every field, the warnings and the log of the task")),
             self.open_when_done: (self.tr("Open &when done"),
                                   self.tr("When this task ends, open its file (the exported file, or the error "
@@ -241,12 +269,26 @@ class TaskActions(QObject):
             action.setText(text)
             action.setToolTip(tip)
             action.setStatusTip(tip)
+        self._name_add_references()
         # The toolbar's words: short, and without the menus' mnemonics ("取消任务(&C)" is a menu's).
         short = {self.open_errors: self.tr("Error file"), self.reimport: self.tr("Re-import"),
-                 self.cancel: self.tr("Cancel"), self.retry: self.tr("Retry"), self.details: self.tr("Details"),
+                 self.cancel: self.tr("Cancel"), self.retry: self.tr("Retry"), self.resume: self.tr("Resume"),
+                 self.details: self.tr("Details"),
                  self.open_folder: self.tr("Folder")}  # fmt: skip
         for action, text in short.items():
             action.setIconText(text)
+
+
+def addable_tables(record: TaskRecord) -> list[str]:
+    """The reference tables an ended import's missing names may be added to (its type allows it)."""
+    if record.task_type != IMPORT_TASK or not record.status.is_final or record.params.get("dry_run"):
+        return []
+    return list(dict.fromkeys(m.table for m in missing_of(record.summary) if m.can_add))
+
+
+def can_resume(record: TaskRecord) -> bool:
+    """A cancelled or early-failed import not continued yet: "Import the remaining rows" applies."""
+    return stopped_early(record) and not record.summary.get(RESUMED_BY)
 
 
 def undoable(record: TaskRecord) -> bool:

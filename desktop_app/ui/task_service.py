@@ -18,6 +18,7 @@ from desktop_app.exports.task import ExportHandler
 from desktop_app.imports.completion import CompleteReferencesHandler
 from desktop_app.imports.options import ImportOptions
 from desktop_app.imports.regional import DateOrder
+from desktop_app.imports.resume import RESUMES
 from desktop_app.imports.task import ImportHandler
 from desktop_app.imports.undo import UndoHandler
 from desktop_app.log import task_log_lines
@@ -298,13 +299,15 @@ class TaskService(QObject):
         )
         return True
 
-    def complete_references(self, record: TaskRecord) -> bool:
+    def complete_references(self, record: TaskRecord, *, add: bool = False) -> bool:
         """Queue the completion of an import's pending references (a short task: it never waits
-        behind long ones). A completion of the same import still pending or running is returned."""
+        behind long ones); with ``add``, the names not found are added to their reference tables first.
+        A completion of the same import still pending or running is returned."""
         if self._in_flight:
             return False
-        submitter, user, task_no = self.submitter, self._user, record.task_no
-        self._submit_in_background(lambda: submitter.submit_completion(task_no, user=user), task_no)
+        submitter, user, task_no, creator = self.submitter, self._user, record.task_no, self._viewer.creator_filter
+        self._submit_in_background(lambda: submitter.submit_completion(task_no, user=user, add=add, creator=creator),
+                                   task_no)  # fmt: skip
         return True
 
     def undo(self, record: TaskRecord) -> bool:
@@ -313,6 +316,15 @@ class TaskService(QObject):
             return False
         submitter, user, task_no = self.submitter, self._user, record.task_no
         self._submit_in_background(lambda: submitter.submit_undo(task_no, user=user), task_no)
+        return True
+
+    def resume(self, record: TaskRecord) -> bool:
+        """ "Import the remaining rows" of a stopped import: a new task from where it stopped (or the one
+        already asked for). False (and nothing sent) while another submission is in flight."""
+        if self._in_flight:
+            return False
+        submitter, user, task_no, creator = self.submitter, self._user, record.task_no, self._viewer.creator_filter
+        self._submit_in_background(lambda: submitter.submit_resume(task_no, user=user, creator=creator), task_no)
         return True
 
     def _submit_in_background(self, submit: Any, what: str) -> None:
@@ -367,6 +379,9 @@ class TaskService(QObject):
             related = [str(record.params["task_no"])]
         elif record.task_type == UndoHandler.task_type and record.params.get("undoes"):
             related = [str(record.params["undoes"])]
+        self._reread(related)
+
+    def _reread(self, related: list[str]) -> None:
         if not related:
             return
         store = self._store
@@ -385,6 +400,9 @@ class TaskService(QObject):
         self._done_submitting()
         if not result.refused:
             self._publish(result.task)
+            resumes = result.task.params.get(RESUMES)
+            if resumes:  # the stopped import now names the task that continues it
+                self._reread([str(resumes)])
         self.submitted.emit(result)
 
     @Slot(str, str)

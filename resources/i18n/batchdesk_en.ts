@@ -144,6 +144,26 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Stopped at %1 of %2 rows.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopped after %1 rows.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import the remaining rows to finish the file: the rows already in stay.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Imports the remaining rows of task %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Its remaining rows are imported by task %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Its file replaced the file of %1.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -189,6 +209,18 @@
     </message>
     <message>
         <source>File</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Continues</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not found</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -653,6 +685,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>The remaining rows of this file were already imported by task %s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>This file is already queued as task %s.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1002,6 +1038,45 @@
     </message>
 </context>
 <context>
+    <name>ResumeQuestion</name>
+    <message>
+        <source>Import stopped early</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import the remaining rows? The rows already in stay and count as imported; the rest of the file is imported.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import the &amp;remaining rows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import it all &amp;again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Do nothing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This file&apos;s import (task %1) was cancelled at %2 of %3 rows.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This file&apos;s import (task %1) was cancelled after %2 rows.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This file&apos;s import (task %1) stopped at %2 of %3 rows: %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This file&apos;s import (task %1) stopped after %2 rows: %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>SettingsDialog</name>
     <message>
         <source>Settings</source>
@@ -1216,6 +1291,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>&amp;Add these names to %1 and complete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Another file is being queued; try again in a moment.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1276,6 +1355,14 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Import the re&amp;maining rows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Go on where this import stopped: the rows already in stay and count as imported, the rest of the file is imported</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>&amp;Import for real</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1289,6 +1376,10 @@
     </message>
     <message>
         <source>Fill in the references this import left pending (for example departments created since)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add the names this import did not find to their table, then fill in the references of its rows</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1321,6 +1412,10 @@
     </message>
     <message>
         <source>Retry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resume</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -144,6 +144,26 @@
         <translation>第 %1 次执行，重试 %2 次（最多 %4 次），恢复 %3 次</translation>
     </message>
     <message>
+        <source>Stopped at %1 of %2 rows.</source>
+        <translation>停在第 %1 / %2 行。</translation>
+    </message>
+    <message>
+        <source>Stopped after %1 rows.</source>
+        <translation>处理 %1 行后停止。</translation>
+    </message>
+    <message>
+        <source>Import the remaining rows to finish the file: the rows already in stay.</source>
+        <translation>选择“导入其余的行”即可完成这个文件：已导入的行保持不变。</translation>
+    </message>
+    <message>
+        <source>Imports the remaining rows of task %1.</source>
+        <translation>导入任务 %1 其余的行。</translation>
+    </message>
+    <message>
+        <source>Its remaining rows are imported by task %1.</source>
+        <translation>其余的行由任务 %1 导入。</translation>
+    </message>
+    <message>
         <source>Its file replaced the file of %1.</source>
         <translation>它的文件替换了 %1 的文件。</translation>
     </message>
@@ -190,6 +210,18 @@
     <message>
         <source>File</source>
         <translation>文件</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>停止位置</translation>
+    </message>
+    <message>
+        <source>Continues</source>
+        <translation>续导</translation>
+    </message>
+    <message>
+        <source>Not found</source>
+        <translation>未找到</translation>
     </message>
     <message>
         <source>Validate only</source>
@@ -653,6 +685,10 @@
         <translation>相同的导出已在排队，任务 %s。</translation>
     </message>
     <message>
+        <source>The remaining rows of this file were already imported by task %s.</source>
+        <translation>这个文件其余的行已由任务 %s 导入。</translation>
+    </message>
+    <message>
         <source>This file is already queued as task %s.</source>
         <translation>这个文件已经在队列中：任务 %s。</translation>
     </message>
@@ -1002,6 +1038,45 @@
     </message>
 </context>
 <context>
+    <name>ResumeQuestion</name>
+    <message>
+        <source>Import stopped early</source>
+        <translation>导入中途停止</translation>
+    </message>
+    <message>
+        <source>Import the remaining rows? The rows already in stay and count as imported; the rest of the file is imported.</source>
+        <translation>导入其余的行吗？已导入的行保持不变并计为已导入，只导入文件中剩下的行。</translation>
+    </message>
+    <message>
+        <source>Import the &amp;remaining rows</source>
+        <translation>导入其余的行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Import it all &amp;again</source>
+        <translation>全部重新导入(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Do nothing</source>
+        <translation>暂不处理(&amp;D)</translation>
+    </message>
+    <message>
+        <source>This file&apos;s import (task %1) was cancelled at %2 of %3 rows.</source>
+        <translation>这个文件的导入（任务 %1）在第 %2 / %3 行时被取消。</translation>
+    </message>
+    <message>
+        <source>This file&apos;s import (task %1) was cancelled after %2 rows.</source>
+        <translation>这个文件的导入（任务 %1）在处理 %2 行后被取消。</translation>
+    </message>
+    <message>
+        <source>This file&apos;s import (task %1) stopped at %2 of %3 rows: %4</source>
+        <translation>这个文件的导入（任务 %1）在第 %2 / %3 行时中断：%4</translation>
+    </message>
+    <message>
+        <source>This file&apos;s import (task %1) stopped after %2 rows: %4</source>
+        <translation>这个文件的导入（任务 %1）在处理 %2 行后中断：%4</translation>
+    </message>
+</context>
+<context>
     <name>SettingsDialog</name>
     <message>
         <source>Settings</source>
@@ -1216,6 +1291,10 @@
         <translation>这个错误文件自 BatchDesk 写出后还没有改过：直接导入这些行还会失败。请按最后几列说明的原因改正单元格，保存后再导入。</translation>
     </message>
     <message>
+        <source>&amp;Add these names to %1 and complete</source>
+        <translation>把这些名称添加到 %1 并补全(&amp;A)</translation>
+    </message>
+    <message>
         <source>Another file is being queued; try again in a moment.</source>
         <translation>正在提交另一个文件，请稍后再试。</translation>
     </message>
@@ -1276,6 +1355,14 @@
         <translation>重新执行失败任务的文件</translation>
     </message>
     <message>
+        <source>Import the re&amp;maining rows</source>
+        <translation>导入其余的行(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Go on where this import stopped: the rows already in stay and count as imported, the rest of the file is imported</source>
+        <translation>从这次导入停下的地方继续：已导入的行保持不变并计为已导入，只导入文件中剩下的行</translation>
+    </message>
+    <message>
         <source>&amp;Import for real</source>
         <translation>正式导入(&amp;I)</translation>
     </message>
@@ -1290,6 +1377,10 @@
     <message>
         <source>Fill in the references this import left pending (for example departments created since)</source>
         <translation>补全这次导入时尚未找到的关联（例如之后才建立的部门）</translation>
+    </message>
+    <message>
+        <source>Add the names this import did not find to their table, then fill in the references of its rows</source>
+        <translation>把这次导入没有找到的名称添加到对应的表中，然后补全这些行的引用</translation>
     </message>
     <message>
         <source>&amp;Details</source>
@@ -1322,6 +1413,10 @@
     <message>
         <source>Retry</source>
         <translation>重试</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>继续导入</translation>
     </message>
     <message>
         <source>Details</source>

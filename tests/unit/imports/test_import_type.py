@@ -452,3 +452,31 @@ def test_folder_loads_every_toml(tmp_path: Path) -> None:
 def test_missing_folder(tmp_path: Path) -> None:
     with pytest.raises(ImportTypeError, match="does not exist"):
         load_import_types(tmp_path / "nope")
+
+
+REFERENCE = """
+[[columns]]
+key = "dept"
+label_zh = "部门"
+label_en = "Department"
+aliases = ["部门"]
+kind = "reference"
+reference_table = "departments"
+reference_column = "name"
+reference_target = "dept_id"
+"""
+
+
+def test_a_reference_may_let_clerks_add_names(tmp_path: Path) -> None:
+    from desktop_app.imports.table_spec import references_of
+
+    assert load_import_type(CUSTOMERS).column("department").allow_add is True
+    plain = load_text(tmp_path, BASE + REFERENCE)
+    assert plain.column("dept").allow_add is False and references_of(plain)[0].allow_add is False
+    allowed = load_text(tmp_path, BASE + REFERENCE + "allow_add = true\n")
+    assert allowed.column("dept").allow_add is True and references_of(allowed)[0].allow_add is True
+    assert error_of(tmp_path, BASE + REFERENCE + 'allow_add = "yes"\n') == (
+        "column 'dept': 'allow_add' must be true or false, not 'yes'"
+    )
+    text_column = BASE.replace('key = "code"', 'key = "code"\nallow_add = true', 1)
+    assert "allow_add" in error_of(tmp_path, text_column)

@@ -1,0 +1,144 @@
+"""Import the remaining rows in the window (issue 11): a stopped import says where it stopped, offers its
+remaining rows in the context menu, the details and when its file is queued again, and finishes the file."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+from desktop_app.app import build_core
+from desktop_app.domain.status import TaskStatus
+from desktop_app.domain.task import TaskRecord
+from desktop_app.imports.options import ImportOptions
+from desktop_app.tasks.runner import run_task
+from desktop_app.tasks.submit import current_user
+from desktop_app.ui.task_model import PROCESSED
+from tests.gui.conftest import row_of
+from tests.gui.test_window_queue import TIMEOUT, cell, qtbot_left, queue, wait_for_task, wait_status
+from tests.support.customers import row, write_csv
+
+ROWS = 1_000
+BAD = 10  # rows 100, 200, ...
+
+
+def stopped_import(tmp_path: Path) -> tuple[Path, Path, TaskRecord]:
+    """A 1,000-row file whose import was cancelled after a few batches, on a data folder of its own."""
+    data_dir = tmp_path / "data"
+    rows = [row(i, 手机号="bad") if i % 100 == 0 else row(i) for i in range(1, ROWS + 1)]
+    path = write_csv(tmp_path / "customers_big.csv", rows)
+    core = build_core(data_dir=data_dir, overrides={"daily_cleanup": False})
+    try:
+        options = ImportOptions(file=path, import_type="customers", batch_size=100)
+        task = core.submitter().submit_import(options, user=current_user()).task
+        (claimed,) = core.store.claim("test:1:1:aa", 1, only_ids=[task.id])
+
+        def listener(progress: Any) -> None:
+            if progress.success_count >= 300:
+                core.store.cancel(task.task_no)
+
+        run_task(claimed, registry=core.registry, store=core.store, paths=core.paths, settings=core.settings,
+                 stop_event=threading.Event(), listener=listener, lang="en")  # fmt: skip
+        stopped = core.store.get(task.task_no)
+    finally:
+        core.store.engine.dispose()
+    assert stopped is not None and stopped.status is TaskStatus.CANCELLED
+    return data_dir, path, stopped
+
+
+def test_a_stopped_import_shows_where_it_stopped_and_offers_its_remaining_rows(
+    qtbot: Any, make_desk: Any, tmp_path: Path
+) -> None:
+    data_dir, path, stopped = stopped_import(tmp_path)
+    done = stopped.success_count + stopped.fail_count
+    window = make_desk(data_dir=data_dir).window
+    qtbot.waitUntil(lambda: window.model.rowCount() == 1, timeout=TIMEOUT)
+    # the list reads processed / the file's rows as they were when it stopped
+    assert cell(window, stopped.task_no, PROCESSED) == f"{done:,} / {ROWS:,}"
+    window.select_task(stopped.id)
+    actions = window.actions_
+    qtbot.waitUntil(actions.resume.isEnabled)
+    assert actions.resume in window.menus.context_menu.actions()
+    assert not actions.retry.isEnabled(), "a forced re-run would fail the rows already in"
+    window.actions_.details.trigger()
+    details = window.details
+    qtbot.waitUntil(lambda: details.record is not None and details.record.id == stopped.id)
+    assert details.value("stopped").startswith(f"Stopped at {done:,} of {ROWS:,} rows.")
+    (button,) = [b for b in details.step_buttons if b.defaultAction() is actions.resume]
+    assert button.isVisibleTo(details)
+    # the other next steps stay hidden: there is nothing to complete
+    assert [b for b in details.step_buttons if b.isVisibleTo(details)] == [button]
+    # queueing its file again asks about the remaining rows, not about importing it all again
+    queue(qtbot, window, path)
+    qtbot.waitUntil(lambda: window.question is not None and window.question.isVisible(), timeout=TIMEOUT)
+    box = window.question
+    assert stopped.task_no in box.text() and f"cancelled at {done:,} of {ROWS:,} rows" in box.text()
+    assert box.defaultButton() is box.resume_button  # type: ignore[attr-defined]
+    qtbot.mouseClick(box.resume_button, qtbot_left())  # type: ignore[attr-defined]
+    resumed = wait_for_task(qtbot, window, 2)
+    assert resumed.params["resumes"] == stopped.task_no
+    ended = wait_status(qtbot, window, resumed.task_no, TaskStatus.PARTIALLY_SUCCEEDED)
+    assert (ended.total_count, ended.success_count, ended.fail_count) == (ROWS, ROWS - BAD, BAD)
+    assert cell(window, ended.task_no, PROCESSED) == f"{ROWS:,} / {ROWS:,}"
+    # the stopped task now names the one that finished it; its action is gone, the button hidden
+    model = window.model
+    qtbot.waitUntil(lambda: model.record(row_of(model, stopped.task_no)).summary.get("resumed_by") == ended.task_no,
+                    timeout=TIMEOUT)  # fmt: skip
+    window.select_task(stopped.id)
+    qtbot.waitUntil(lambda: not actions.resume.isEnabled())
+    assert not button.isVisibleTo(details)
+    assert f"imported by task {ended.task_no}" in details.value("continues")
+
+
+def test_missing_references_read_in_words_and_are_added_from_the_details(
+    qtbot: Any, make_desk: Any, tmp_path: Path
+) -> None:
+    rows = [row(i, 部门="华东销售部") if i % 5 == 0 else row(i) for i in range(1, 21)]
+    path = write_csv(tmp_path / "customers_new_departments.csv", rows)
+    desk = make_desk()
+    window = desk.window
+    queue(qtbot, window, path)
+    task = wait_for_task(qtbot, window, 1)
+    ended = wait_status(qtbot, window, task.task_no, TaskStatus.SUCCEEDED)
+    assert ended.pending_completion_count == 4
+    window.select_task(ended.id)
+    window.actions_.details.trigger()
+    details = window.details
+    qtbot.waitUntil(lambda: details.record is not None and details.record.id == ended.id)
+    assert details.value("missing") == "Department not found: 华东销售部 (4 rows)"
+    add = window.actions_.add_references
+    assert add.isEnabled() and add.text() == "&Add these names to departments and complete"
+    assert add in window.menus.context_menu.actions()
+    (button,) = [b for b in details.step_buttons if b.defaultAction() is add]
+    assert button.isVisibleTo(details)
+    qtbot.mouseClick(button, qtbot_left())
+    model = window.model
+    qtbot.waitUntil(lambda: model.record(row_of(model, ended.task_no)).pending_completion_count == 0, timeout=TIMEOUT)
+    after = model.record(row_of(model, ended.task_no))
+    assert after.summary["missing_references"] == []
+    with desk.core.store.reading() as conn:
+        unresolved = conn.exec_driver_sql("SELECT COUNT(*) FROM customers WHERE department_id IS NULL").scalar_one()
+    assert unresolved == 0
+    window.select_task(after.id)
+    qtbot.waitUntil(lambda: not add.isEnabled())
+    assert not button.isVisibleTo(details) and not details.shows("missing")
+
+
+def test_missing_references_follow_the_desks_language(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    from tests.support.imports import run_type_import
+
+    data_dir = tmp_path / "data"
+    core = build_core(data_dir=data_dir, overrides={"daily_cleanup": False})
+    try:
+        path = write_csv(tmp_path / "c.csv", [row(1, 部门="华东销售部"), row(2)])
+        task = run_type_import(core, path, "customers", user=current_user())
+    finally:
+        core.store.engine.dispose()
+    window = make_desk(data_dir=data_dir, language="zh").window
+    qtbot.waitUntil(lambda: window.model.rowCount() == 1, timeout=TIMEOUT)
+    window.select_task(task.id)
+    window.actions_.details.trigger()
+    details = window.details
+    qtbot.waitUntil(lambda: details.record is not None and details.record.id == task.id)
+    assert details.value("missing") == "找不到部门：华东销售部（1 行）"
+    assert window.actions_.add_references.text() == "把这些名称添加到 departments 并补全(&A)"
