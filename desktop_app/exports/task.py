@@ -27,6 +27,7 @@ from desktop_app.exports.definition import (
     generic_definition,
     load_export_definition,
 )
+from desktop_app.exports.fast_csv import write_fast
 from desktop_app.exports.writer import cell_text, open_writer
 from desktop_app.imports.type_catalog import TypeCatalog
 from desktop_app.imports.type_schema import open_business_table
@@ -105,16 +106,26 @@ class ExportHandler:
         temp = ctx.work_dir / f"{ctx.task.task_no}-a{ctx.task.attempt}.export.part"
         writer = open_writer(temp, [c.header for c in definition.columns], fmt, encoding)
         done = 0
+
+        def progress(rows: int) -> None:
+            nonlocal done
+            ctx.check_stop()  # a cancel or shutdown stops between pages; the temp file is dropped
+            done += rows
+            ctx.report(
+                progress=2 + 96 * done / max(total, 1),
+                stage=stage_text(Stage.EXPORTING, ctx.lang, row=done, total=total),
+                counts=(total, done, 0),
+            )
+
         try:
-            for rows in source.pages():
-                ctx.check_stop()  # a cancel or shutdown stops between pages; the temp file is dropped
-                writer.write_rows(rows)
-                done += len(rows)
-                ctx.report(
-                    progress=2 + 96 * done / max(total, 1),
-                    stage=stage_text(Stage.EXPORTING, ctx.lang, row=done, total=total),
-                    counts=(total, done, 0),
-                )
+            if fmt == "csv" and source.imported_by is None:
+                writer.close()  # the BOM and the header; the database's own rendering appends the rows
+                write_fast(ctx.store.engine, definition, table, source.where, temp, encoding, progress)
+            else:
+                for rows in source.pages():
+                    progress(0)
+                    writer.write_rows(rows)
+                    progress(len(rows))
             writer.close()
             # Still ours? (a fenced write: raises if another worker took the task over meanwhile)
             ctx.report(stage=stage_text(Stage.SUMMARISING, ctx.lang), force=True)

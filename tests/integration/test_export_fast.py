@@ -1,0 +1,71 @@
+"""The CSV export's fast paths (the database renders the cells) write the row-by-row writer's bytes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from desktop_app.app import Core, build_core
+from desktop_app.domain.status import TaskStatus
+from desktop_app.exports import fast_csv
+from tests.support.exports import run_export
+from tests.support.imports import ORDER_HEADER, order_row, run_type_import, write_rows, write_type
+
+TRICKY = ["a,b", 'say "hi"', "two\nlines", "=SUM(A1)", "+1", "-2", "@me", "中文，全角", "x\r\ny", "plain", "'quoted"]
+
+
+@pytest.fixture
+def core(db_url: str, tmp_path: Path) -> Iterator[Core]:
+    core = build_core(data_dir=tmp_path / "data", db_url=db_url)
+    yield core
+    core.store.engine.dispose()
+
+
+@pytest.fixture
+def imported(core: Core, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setattr(fast_csv, "MYSQL_PAGE", 4)  # pages end inside an order's lines (a composite key)
+    monkeypatch.setattr(fast_csv, "COPY_ROWS", 5)
+    write_type(core)
+    rows = []
+    for n in range(1, 16):
+        for line in (1, 2):
+            changes = {"品名": TRICKY[(n + line) % len(TRICKY)]}
+            if n % 4 == 0:
+                changes.update({"下单时间": f"2024-03-0{n % 9 + 1} 00:00", "数量": "", "发货日期": "", "部门": ""})
+            rows.append(order_row(n, line, **changes))
+    task = run_type_import(core, write_rows(tmp_path / "o.csv", ORDER_HEADER, rows), "orders")
+    assert task.status is TaskStatus.SUCCEEDED and task.success_count == 30, task.error_msg
+    return task.task_no
+
+
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "gb18030"])
+def test_the_fast_path_writes_what_the_row_writer_writes(core: Core, imported: str, encoding: str) -> None:
+    fast = run_export(core, "orders", encoding=encoding)
+    slow = run_export(core, "orders", encoding=encoding, filters={"imported_by": imported})  # row by row
+    assert fast.status is TaskStatus.SUCCEEDED and fast.total_count == slow.total_count == 30
+    fast_bytes = Path(fast.result_path or "").read_bytes()
+    assert fast_bytes == Path(slow.result_path or "").read_bytes()
+    assert fast_bytes.count(b"\r\n") == 31 + 2  # a row each, the header, and the two CR LF inside cells
+    assert b"'=SUM(A1)" in fast_bytes and b'"two\nlines"' in fast_bytes
+
+
+def test_fast_path_filters(core: Core, imported: str) -> None:
+    web = run_export(core, "orders", filters={"channel": "网店"})
+    assert web.status is TaskStatus.SUCCEEDED and web.total_count == 10
+    text = Path(web.result_path or "").read_text(encoding="utf-8-sig")
+    assert text.count("网店") == 10 and "门店" not in text
+
+
+def test_a_cancel_during_the_fast_path_leaves_no_file(
+    core: Core, imported: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from desktop_app.tasks.context import StopReason, TaskContext
+
+    monkeypatch.setattr(
+        TaskContext, "stop_reason", lambda self: StopReason.CANCEL if self.task.task_type == "export" else None
+    )
+    task = run_export(core, "orders")
+    assert task.status is TaskStatus.CANCELLED
+    assert list(core.paths.work_dir.glob("*.part")) == [] and not list((core.paths.results_dir / "exports").glob("*"))
