@@ -95,7 +95,7 @@ class ExportHandler:
         fmt, encoding = str(params.get("format", "csv")), str(params.get("encoding", "utf-8-sig"))
         table = open_business_table(ctx.store.engine, definition.import_type, prepare=True)
         ctx.report(stage=stage_text(Stage.COUNTING, ctx.lang), progress=1, force=True)
-        source = _Rows(ctx, definition, table, filters)
+        source = _Rows(ctx, definition, table, filters, typed=fmt == "xlsx")
         total = source.count()
 
         folder = ctx.results_dir / "exports"
@@ -104,7 +104,8 @@ class ExportHandler:
         final = folder / f"{definition.name}-{stamp}-{ctx.task.task_no}.{fmt}"
         # one temp file per attempt: a worker that lost the task never writes into its successor's file
         temp = ctx.work_dir / f"{ctx.task.task_no}-a{ctx.task.attempt}.export.part"
-        writer = open_writer(temp, [c.header for c in definition.columns], fmt, encoding)
+        header = [c.header for c in definition.columns]
+        writer = open_writer(temp, header, fmt, encoding, sheet=definition.import_type.title(ctx.lang))
         done = 0
 
         def progress(rows: int) -> None:
@@ -168,11 +169,13 @@ class ExportHandler:
 
 
 class _Rows:
-    """The rows an export writes, as text cells, a page at a time: the table in key order; with
-    imported_by, the rows that task inserted (our tables know it per row) then those it updated."""
+    """The rows an export writes, a page at a time, as text cells (CSV) or typed values with the labels
+    applied (XLSX): the table in key order; with imported_by, the rows that task inserted (our tables
+    know it per row) then those it updated."""
 
     def __init__(self, ctx: TaskContext, definition: ExportDefinition, table: BusinessTable,
-                 filters: Mapping[str, str]) -> None:  # fmt: skip
+                 filters: Mapping[str, str], *, typed: bool = False) -> None:  # fmt: skip
+        self.typed = typed
         self.ctx = ctx
         self.definition = definition
         self.table = table
@@ -194,7 +197,10 @@ class _Rows:
             return col <= bound
         return col == bound
 
-    def _text(self, row: Sequence[Any]) -> list[str]:
+    def _text(self, row: Sequence[Any]) -> list[Any]:
+        if self.typed:
+            return [v if not labels or v is None else labels.get(cell_text(v), cell_text(v))
+                    for labels, v in zip(self.labels, row, strict=False)]  # fmt: skip
         return [labels.get(text, text) if labels else text
                 for labels, text in zip(self.labels, (cell_text(v) for v in row), strict=False)]  # fmt: skip
 
@@ -206,7 +212,7 @@ class _Rows:
             source = self.ctx.store.get(self.imported_by)
             return source.success_count if source is not None else 0
 
-    def pages(self) -> Iterator[list[list[str]]]:
+    def pages(self) -> Iterator[list[list[Any]]]:
         if self.imported_by is None:
             for page in self.table.pages(self.ctx.store.reading, self.names, self.where, PAGE):
                 yield [self._text(r) for r in page]

@@ -10,6 +10,7 @@ import pytest
 from desktop_app.app import Core, build_core
 from desktop_app.domain.status import TaskStatus
 from desktop_app.exports import fast_csv
+from tests.support.customers import row, run_import, write_csv
 from tests.support.exports import run_export
 from tests.support.imports import ORDER_HEADER, order_row, run_type_import, write_rows, write_type
 
@@ -69,3 +70,68 @@ def test_a_cancel_during_the_fast_path_leaves_no_file(
     task = run_export(core, "orders")
     assert task.status is TaskStatus.CANCELLED
     assert list(core.paths.work_dir.glob("*.part")) == [] and not list((core.paths.results_dir / "exports").glob("*"))
+
+
+PARCELS = """\
+name = "parcels"
+title_zh = "包裹"
+title_en = "Parcels"
+table = "parcels"
+unique_key = "code"
+
+[[columns]]
+key = "code"
+label_zh = "编码"
+label_en = "Code"
+aliases = ["编码"]
+required = true
+
+[[columns]]
+key = "phone"
+label_zh = "电话"
+label_en = "Phone"
+aliases = ["电话"]
+
+[[columns]]
+key = "balance"
+label_zh = "余额"
+label_en = "Balance"
+aliases = ["余额"]
+kind = "decimal"
+decimal_scale = 2
+"""
+
+
+def test_xlsx_cells_are_typed_and_the_sheet_is_named(core: Core, imported: str, tmp_path: Path) -> None:
+    import datetime as dt
+    from decimal import Decimal
+
+    from openpyxl import load_workbook
+
+    assert run_import(core, write_csv(tmp_path / "c.csv", [row(1), row(2)])).success_count == 2
+    book = load_workbook(Path(run_export(core, "customers", fmt="xlsx").result_path or ""))
+    assert book.sheetnames == [core.catalog.get("customers").title("zh")]  # the type's title
+    sheet = book.worksheets[0]
+    header, first, second = (list(r) for r in sheet.iter_rows(min_row=1, max_row=3, values_only=True))
+    values = dict(zip(header, first, strict=True))
+    assert values["客户编号"] == "C000001" and values["手机号"] == "13800000001" and sheet["C2"].data_type == "s"
+    assert values["开户日期"] == dt.datetime(2024, 2, 2) and sheet["F2"].is_date
+    assert values["信用额度"] == 1.5 and sheet["G2"].data_type == "n"
+    assert dict(zip(header, second, strict=True))["信用额度"] == 2.5
+    assert values["等级"] == "银卡"
+    orders = load_workbook(Path(run_export(core, "orders", fmt="xlsx").result_path or "")).worksheets[0]
+    rows = list(orders.iter_rows(min_row=2, values_only=True))
+    assert len(rows) == 30 and isinstance(rows[0][1], int) and isinstance(rows[0][6], dt.datetime)
+    assert {r[2] for r in rows} >= {"=SUM(A1)", "two\nlines"}  # texts as they are: inline strings never run
+    assert isinstance(rows[0][7], bool) and Decimal(str(rows[0][4])) == Decimal(order_row(1)[4])
+    write_type(core, PARCELS, "parcels.toml")
+    parcels = write_rows(
+        tmp_path / "p.csv", ["编码", "电话", "余额"], [["00123", "0755-1234", "-12.50"], ["00124", "", ""]]
+    )
+    assert run_type_import(core, parcels, "parcels").success_count == 2
+    kept = load_workbook(Path(run_export(core, "parcels", fmt="xlsx").result_path or "")).worksheets[0]
+    assert list(kept.iter_rows(min_row=2, values_only=True)) == [
+        ("00123", "0755-1234", -12.5),
+        ("00124", None, None),
+    ]  # a number, not neutralised
+    assert kept.title == "包裹"
