@@ -1,7 +1,7 @@
 """The CSV export's fast paths: the database renders every cell, the rows never become Python objects.
 
-- SQLite: one ordered SELECT read by the ADBC driver in a child process (sqlite_reader), the lines
-  made by Arrow's kernels (csv_lines).
+- SQLite: one ordered SELECT of the values' texts read by the ADBC driver in a child process
+  (sqlite_reader); labels, neutralised triggers, quoting and lines made by Arrow's kernels (csv_lines).
 - PostgreSQL: COPY (SELECT ...) TO STDOUT (FORMAT csv) on a read connection; each CopyData message is
   one row, so its line feed becomes CR LF exactly (a line break inside a quoted cell is left alone).
 - MySQL/MariaDB: keyset pages of GROUP_CONCAT'ed lines, each page one short read of one value.
@@ -17,8 +17,10 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import Engine
 
+from desktop_app.domain.table_spec import Storage
 from desktop_app.exports import cell_sql
 from desktop_app.exports.definition import ExportDefinition
+from desktop_app.imports.error_csv import DANGEROUS, neutralise
 from desktop_app.store.business_rows import BusinessTable
 
 COPY_ROWS = 10_000  # rows per write (and per progress report) on PostgreSQL
@@ -39,13 +41,16 @@ def cells(engine: Engine, definition: ExportDefinition, table: BusinessTable) ->
     return out
 
 
-def rendered_select(
-    engine: Engine, definition: ExportDefinition, table: BusinessTable, where: Sequence[Any]
-) -> sa.Select[Any]:
+def rendered_select(engine: Engine, definition: ExportDefinition, table: BusinessTable, where: Sequence[Any],
+                    *, values_only: bool = False) -> sa.Select[Any]:  # fmt: skip
+    """The export's query: each column's cell (or, values_only, its value's text), in key order."""
     t = table.table
-    columns: list[Any] = [
-        sa.literal_column(sql).label(f"c{i}") for i, sql in enumerate(cells(engine, definition, table))
-    ]
+    if values_only:
+        quote, dialect = engine.dialect.identifier_preparer.quote, engine.dialect.name
+        texts = [cell_sql.value_text(dialect, quote(c.key), *table.storage_of(c.key)) for c in definition.columns]
+    else:
+        texts = cells(engine, definition, table)
+    columns: list[Any] = [sa.literal_column(sql).label(f"c{i}") for i, sql in enumerate(texts)]
     return sa.select(*columns).select_from(t).where(*where).order_by(*(t.c[k] for k in table.key))
 
 
@@ -64,11 +69,22 @@ def _bound(engine: Engine, statement: Any) -> tuple[str, list[Any] | dict[str, A
     return compiled.string, {n: processed(n) for n in values}
 
 
-def write_sqlite(engine: Engine, statement: Any, out: Path, encoding: str, progress: Progress) -> None:
+def write_sqlite(engine: Engine, definition: ExportDefinition, table: BusinessTable, where: Sequence[Any], out: Path,
+                 encoding: str, progress: Progress) -> None:  # fmt: skip
+    # SQLite's VM spends more on a CASE per cell than Arrow's kernels on the batch: it renders values only
+    from desktop_app.exports.csv_lines import CellSpec
     from desktop_app.exports.sqlite_reader import SqliteReader
 
-    sql, params = _bound(engine, statement)
-    reader = SqliteReader(Path(str(engine.url.database)), sql, list(params), out, encoding)
+    sql, params = _bound(engine, rendered_select(engine, definition, table, where, values_only=True))
+    plain = (Storage.DATE, Storage.DATETIME, Storage.BOOLEAN)  # their texts never start with a formula trigger
+    specs = [
+        CellSpec(
+            {k: neutralise(v) for k, v in c.labels.items()},
+            DANGEROUS if table.storage_of(c.key)[0] not in plain else (),
+        )
+        for c in definition.columns
+    ]
+    reader = SqliteReader(Path(str(engine.url.database)), sql, list(params), specs, out, encoding)
     try:
         for rows in reader.counts():
             progress(rows)
@@ -163,7 +179,7 @@ def write_fast(engine: Engine, definition: ExportDefinition, table: BusinessTabl
     """Append the rows (in key order, passing ``where``) to the CSV file ``out`` already holding its header."""
     dialect = engine.dialect.name
     if dialect == "sqlite":
-        write_sqlite(engine, rendered_select(engine, definition, table, where), out, encoding, progress)
+        write_sqlite(engine, definition, table, where, out, encoding, progress)
         return
     with out.open("ab") as handle:
         if dialect == "postgresql":

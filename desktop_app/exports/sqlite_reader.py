@@ -11,16 +11,21 @@ from __future__ import annotations
 
 import multiprocessing
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from desktop_app.exports.csv_lines import CellSpec
 
 BATCH_ROWS = 20_000
 DONE = "done"
 
 
-def read_into(db_path: str, sql: str, params: Sequence[Any], out_path: str, encoding: str, pipe: Connection) -> None:
+def read_into(db_path: str, sql: str, params: Sequence[Any], specs: Sequence[CellSpec], out_path: str, encoding: str,
+              pipe: Connection) -> None:  # fmt: skip
     """The child's work: run the query, append its rows as CSV to out_path; sends row counts, then DONE
     (or the error's text)."""
     try:
@@ -32,9 +37,14 @@ def read_into(db_path: str, sql: str, params: Sequence[Any], out_path: str, enco
         with adbc.connect(uri) as conn, conn.cursor() as cursor, open(out_path, "ab") as out:
             cursor.adbc_statement.set_options(**{"adbc.sqlite.query.batch_rows": str(BATCH_ROWS)})
             cursor.execute(sql, tuple(params) if params else None)
-            for batch in cursor.fetch_record_batch():
-                out.write(csv_bytes(batch, encoding))
-                pipe.send(batch.num_rows)
+            # SQLite reads the next batch while Arrow renders this one: both let go of the GIL
+            with ThreadPoolExecutor(max_workers=1) as pool:
+                reader = cursor.fetch_record_batch()
+                ahead = pool.submit(_next, reader)
+                while (batch := ahead.result()) is not None:
+                    ahead = pool.submit(_next, reader)
+                    out.write(csv_bytes(batch, encoding, specs))
+                    pipe.send(batch.num_rows)
         pipe.send(DONE)
     except BaseException as exc:  # the parent raises it, with the child's words
         with suppress(OSError):
@@ -42,15 +52,23 @@ def read_into(db_path: str, sql: str, params: Sequence[Any], out_path: str, enco
         raise SystemExit(1) from None
 
 
+def _next(reader: Any) -> Any:
+    try:
+        return reader.read_next_batch()
+    except StopIteration:
+        return None
+
+
 class SqliteReader:
     """The child process, started at once: iterate for row counts; close() ends it (a cancel kills it)."""
 
-    def __init__(self, db_path: Path, sql: str, params: Sequence[Any], out_path: Path, encoding: str) -> None:
+    def __init__(self, db_path: Path, sql: str, params: Sequence[Any], specs: Sequence[CellSpec], out_path: Path,
+                 encoding: str) -> None:  # fmt: skip
         context = multiprocessing.get_context("spawn")  # no fork: the parent's threads and connections stay its own
         self._pipe, child_end = context.Pipe(duplex=False)
         self._process = context.Process(
             target=read_into,
-            args=(str(db_path), sql, list(params), str(out_path), encoding, child_end),
+            args=(str(db_path), sql, list(params), list(specs), str(out_path), encoding, child_end),
             name="batchdesk-export-reader",
             daemon=True,
         )
