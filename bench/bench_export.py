@@ -53,7 +53,7 @@ def own_export(backend: str, url: str, out: Path) -> tuple[str, Measured]:
     cmd = [client, "--batch", "-h", p["host"], "-P", p["port"] or "3306", "-u", p["user"], p["database"], "-e", QUERY]
     # the shell redirects: the client writes the file itself, the rows never pass through this process
     shell = ["sh", "-c", f"{shlex.join(cmd)} > {shlex.quote(str(out))}"]
-    return "mariadb --batch -e \"SELECT ...\" > file (TSV)", run_measured(shell)
+    return 'mariadb --batch -e "SELECT ..." > file (TSV)', run_measured(shell)
 
 
 def batchdesk(url: str, data: Path, *args: str) -> tuple[Measured, dict[str, object]]:
@@ -101,7 +101,8 @@ def main() -> None:
                 floor_name, floor = own_export(backend, url, work / f"own-{backend}.csv")
                 csv_run, csv_task = batchdesk(url, data, "export", "customers", "--wait")
                 csv_path = Path(str(csv_task["result_path"]))
-                assert count_lines(csv_path) == rows + 1 == int(csv_task["total_count"]) + 1, "the file lacks rows"  # type: ignore[call-overload]
+                exported = int(csv_task["total_count"])  # type: ignore[call-overload]
+                assert count_lines(csv_path) == rows + 1 == exported + 1, "the file lacks rows"
                 ratio = floor.seconds / csv_run.seconds
                 print(f"{backend:10} {rows} rows | {floor_name}: {floor.seconds:5.2f} s | BatchDesk CSV: "
                       f"{csv_run.seconds:5.2f} s, peak RSS {csv_run.peak_mb:4.0f} MB | ratio {ratio:4.2f} "

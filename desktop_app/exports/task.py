@@ -119,10 +119,14 @@ class ExportHandler:
             )
 
         try:
-            if fmt == "csv" and source.imported_by is None:
+            fast = fmt == "csv" and source.imported_by is None
+            if fast:
                 writer.close()  # the BOM and the header; the database's own rendering appends the rows
-                write_fast(ctx.store.engine, definition, table, source.where, temp, encoding, progress)
-            else:
+                fast = write_fast(ctx.store.engine, definition, table, source.where, temp, encoding, progress)
+                if not fast:  # a value holds the fast path's separator: row by row, from the start
+                    done = 0
+                    writer = open_writer(temp, header, fmt, encoding)
+            if not fast:
                 for rows in source.pages():
                     progress(0)
                     writer.write_rows(rows)

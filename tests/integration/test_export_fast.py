@@ -26,8 +26,7 @@ def core(db_url: str, tmp_path: Path) -> Iterator[Core]:
 
 @pytest.fixture
 def imported(core: Core, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
-    monkeypatch.setattr(fast_csv, "MYSQL_PAGE", 4)  # pages end inside an order's lines (a composite key)
-    monkeypatch.setattr(fast_csv, "COPY_ROWS", 5)
+    monkeypatch.setattr(fast_csv, "STREAM_ROWS", 4)  # batches end inside an order's lines
     write_type(core)
     rows = []
     for n in range(1, 16):
@@ -135,3 +134,12 @@ def test_xlsx_cells_are_typed_and_the_sheet_is_named(core: Core, imported: str, 
         ("00124", None, None),
     ]  # a number, not neutralised
     assert kept.title == "包裹"
+
+
+def test_a_value_holding_the_unit_separator_is_written_row_by_row(core: Core, imported: str, tmp_path: Path) -> None:
+    odd = write_rows(tmp_path / "odd.csv", ORDER_HEADER, [order_row(99, 1, 品名="a\x1fb")])
+    assert run_type_import(core, odd, "orders").success_count == 1
+    task = run_export(core, "orders")
+    assert task.status is TaskStatus.SUCCEEDED and task.total_count == 31
+    text = Path(task.result_path or "").read_text(encoding="utf-8-sig")
+    assert "a\x1fb" in text and text.count("SO0099") == 1
