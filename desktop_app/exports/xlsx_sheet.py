@@ -93,56 +93,61 @@ def _xml_text(text: str) -> str:
     return text
 
 
-def _string(ref: str, text: str, style: str = "") -> str:
+# Cells carry no reference (r="B7"): it is optional, each cell follows the one before it in its row,
+# and leaving it out saves a formatted string per cell.
+def _string(text: str, style: str = "") -> str:
     space = ' xml:space="preserve"' if text[:1].isspace() or text[-1:].isspace() else ""
-    return f'<c r="{ref}"{style} t="inlineStr"><is><t{space}>{_xml_text(text)}</t></is></c>'
+    return f'<c{style} t="inlineStr"><is><t{space}>{_xml_text(text)}</t></is></c>'
 
 
-def _number(ref: str, value: int | Decimal) -> str:
-    digits = len(value.as_tuple().digits) if isinstance(value, Decimal) else len(str(abs(value)))
+def _number(value: int | Decimal) -> str:
+    text = format(value, "f") if isinstance(value, Decimal) else str(value)
+    digits = len(text) - text.startswith("-") - ("." in text)
     if digits > EXCEL_DIGITS or (isinstance(value, Decimal) and not value.is_finite()):
-        return _string(ref, format(value, "f") if isinstance(value, Decimal) else str(value))
-    return f'<c r="{ref}"><v>{format(value, "f") if isinstance(value, Decimal) else value}</v></c>'
+        return _string(text)  # a number Excel would round: its digits as text
+    return f"<c><v>{text}</v></c>"
 
 
-def _float(ref: str, value: float) -> str:
+def _float(value: float) -> str:
     from desktop_app.imports.readers.cells import float_to_text
 
-    return (
-        f'<c r="{ref}"><v>{value!r}</v></c>'
-        if value == value and abs(value) != float("inf")
-        else _string(ref, float_to_text(value))
-    )
+    finite = value == value and abs(value) != float("inf")
+    return f"<c><v>{value!r}</v></c>" if finite else _string(float_to_text(value))
 
 
-def _date(ref: str, value: dt.date) -> str:
-    if value < FIRST_EXACT:
-        return _string(ref, value.isoformat())
-    return f'<c r="{ref}" s="{DATE_STYLE}"><v>{(value - EPOCH).days}</v></c>'
+_EPOCH = EPOCH.toordinal()
+_FIRST_EXACT = FIRST_EXACT.toordinal()
 
 
-def _datetime(ref: str, value: dt.datetime) -> str:
-    day = value.date()
-    if day < FIRST_EXACT:
-        return _string(ref, value.isoformat(" "))
+def _date(value: dt.date) -> str:
+    day = value.toordinal()
+    if day < _FIRST_EXACT:
+        return _string(value.isoformat())
+    return f'<c s="{DATE_STYLE}"><v>{day - _EPOCH}</v></c>'
+
+
+def _datetime(value: dt.datetime) -> str:
+    day = value.toordinal()
+    if day < _FIRST_EXACT:
+        return _string(value.isoformat(" "))
     seconds = value.hour * 3600 + value.minute * 60 + value.second
     if not seconds and not value.microsecond:
-        return f'<c r="{ref}" s="{DATETIME_STYLE}"><v>{(day - EPOCH).days}</v></c>'
-    serial = (day - EPOCH).days + (seconds + value.microsecond / 1e6) / 86400
-    return f'<c r="{ref}" s="{DATETIME_STYLE}"><v>{serial!r}</v></c>'
+        return f'<c s="{DATETIME_STYLE}"><v>{day - _EPOCH}</v></c>'
+    serial = day - _EPOCH + (seconds + value.microsecond / 1e6) / 86400
+    return f'<c s="{DATETIME_STYLE}"><v>{serial!r}</v></c>'
 
 
-def _bool(ref: str, value: bool) -> str:
-    return f'<c r="{ref}" t="b"><v>{int(value)}</v></c>'
+def _bool(value: bool) -> str:
+    return f'<c t="b"><v>{int(value)}</v></c>'
 
 
-def _other(ref: str, value: Any) -> str:
+def _other(value: Any) -> str:
     from desktop_app.exports.writer import cell_text
 
-    return _string(ref, cell_text(value))
+    return _string(cell_text(value))
 
 
-_CELLS: dict[type, Callable[[str, Any], str]] = {
+_CELLS: dict[type, Callable[[Any], str]] = {
     str: _string,
     int: _number,
     Decimal: _number,
@@ -151,6 +156,13 @@ _CELLS: dict[type, Callable[[str, Any], str]] = {
     dt.datetime: _datetime,
     bool: _bool,
 }
+EMPTY = "<c/>"  # keeps the next cell in its column
+
+
+def _cell(value: Any) -> str:
+    if value is None or value == "":
+        return EMPTY
+    return _CELLS.get(type(value), _other)(value)
 
 
 def column_letters(count: int) -> list[str]:
@@ -188,22 +200,17 @@ class XlsxWriter:
             for i, h in enumerate(header, start=1)
         )
         bold = f' s="{HEADER_STYLE}"'
-        cells = "".join(_string(f"{c}1", h, bold) for c, h in zip(self._letters, header, strict=True))
+        cells = "".join(_string(h, bold) for h in header)
         self._sheet.write(f'{SHEET_HEAD}<cols>{widths}</cols><sheetData><row r="1">{cells}</row>'.encode())
         self._row = 1
         self._closed = False
 
     def write_rows(self, rows: Iterable[Sequence[Any]]) -> None:
-        letters, cells, parts = self._letters, _CELLS, []
+        cell, parts = _cell, []
         number = self._row
         for row in rows:
             number += 1
-            line = "".join(
-                cells.get(type(v), _other)(f"{c}{number}", v)
-                for c, v in zip(letters, row, strict=False)
-                if v is not None and v != ""
-            )
-            parts.append(f'<row r="{number}">{line}</row>')
+            parts.append(f'<row r="{number}">{"".join(map(cell, row))}</row>')
         self._row = number
         self._sheet.write("".join(parts).encode("utf-8", "surrogatepass"))
 
