@@ -1,17 +1,15 @@
-"""A column's value as the export's CSV cell, rendered by the database itself in SQL (per dialect).
+"""A column's value as the export's text, rendered by the database itself in SQL (per dialect).
 
-Each expression gives exactly the text the row-by-row writer makes from the same value
-(writer.cell_text, the definition's labels, error_csv.neutralise), or NULL for an empty cell: the
-database then does the work of millions of Python calls in its own C, and the value never becomes a
-Python object. CSV quoting is left to the caller (COPY does it on PostgreSQL; csv_sql.quoted elsewhere).
+Each expression gives exactly the text writer.cell_text makes of the same value read through
+SQLAlchemy, NULL staying NULL: the database does the work of millions of Python calls in its own C.
+Labels, neutralised formula triggers and CSV quoting follow in Arrow (csv_lines).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
 from desktop_app.domain.table_spec import Storage
-from desktop_app.imports.error_csv import DANGEROUS, neutralise
 
 # SQLAlchemy returns an unscaled NUMERIC on SQLite (a float there) at this many decimals
 DEFAULT_DECIMAL_SCALE = 10
@@ -77,22 +75,3 @@ _RENDER: dict[str, Callable[[str, Storage, int | None], str]] = {
     "mysql": _mysql,
     "mariadb": _mysql,
 }
-
-
-def cell(dialect: str, column: str, storage: Storage, scale: int | None, labels: Mapping[str, str]) -> str:
-    """SQL for the labelled, neutralised cell text of a quoted column, NULL for an empty cell."""
-    text = value_text(dialect, column, storage, scale)
-    if storage in (Storage.DATE, Storage.DATETIME, Storage.BOOLEAN):
-        return text  # their texts never start with a formula trigger
-    first = f"BINARY LEFT({text}, 1)" if dialect in ("mysql", "mariadb") else f"substr({text}, 1, 1)"
-    triggers = ", ".join(literal(t, dialect) for t in DANGEROUS)
-    concat = f"CONCAT('''', {text})" if dialect in ("mysql", "mariadb") else f"'''' || {text}"
-    safe = f"CASE WHEN {first} IN ({triggers}) THEN {concat} ELSE {text} END"
-    if labels:
-        # the labels are ours: neutralised here, once; the stored value is compared byte for byte
-        key = f"BINARY {text}" if dialect in ("mysql", "mariadb") else text
-        whens = " ".join(
-            f"WHEN {literal(k, dialect)} THEN {literal(neutralise(v), dialect)}" for k, v in labels.items()
-        )
-        safe = f"CASE {key} {whens} ELSE {safe} END"
-    return f"NULLIF({safe}, '')"

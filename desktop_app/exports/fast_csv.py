@@ -30,26 +30,16 @@ STREAM_ROWS = 20_000  # rows per fetch, per write and per progress report on a s
 Progress = Callable[[int], None]  # rows written since the last call; may raise to stop
 
 
-def cells(engine: Engine, definition: ExportDefinition, table: BusinessTable) -> list[str]:
-    """The SQL of each column's cell text, in the file's order."""
-    quote = engine.dialect.identifier_preparer.quote
-    dialect = engine.dialect.name
-    out = []
-    for column in definition.columns:
-        storage, scale = table.storage_of(column.key)
-        out.append(cell_sql.cell(dialect, quote(column.key), storage, scale, column.labels))
-    return out
+def value_texts(engine: Engine, definition: ExportDefinition, table: BusinessTable) -> list[str]:
+    """The SQL of each column's value text, in the file's order."""
+    quote, dialect = engine.dialect.identifier_preparer.quote, engine.dialect.name
+    return [cell_sql.value_text(dialect, quote(c.key), *table.storage_of(c.key)) for c in definition.columns]
 
 
-def rendered_select(engine: Engine, definition: ExportDefinition, table: BusinessTable, where: Sequence[Any],
-                    *, values_only: bool = False) -> sa.Select[Any]:  # fmt: skip
-    """The export's query: each column's cell (or, values_only, its value's text), in key order."""
+def rendered_select(engine: Engine, definition: ExportDefinition, table: BusinessTable, where: Sequence[Any]) -> Any:
+    """The export's query: each column's value text, in key order."""
     t = table.table
-    if values_only:
-        quote, dialect = engine.dialect.identifier_preparer.quote, engine.dialect.name
-        texts = [cell_sql.value_text(dialect, quote(c.key), *table.storage_of(c.key)) for c in definition.columns]
-    else:
-        texts = cells(engine, definition, table)
+    texts = value_texts(engine, definition, table)
     columns: list[Any] = [sa.literal_column(sql).label(f"c{i}") for i, sql in enumerate(texts)]
     return sa.select(*columns).select_from(t).where(*where).order_by(*(t.c[k] for k in table.key))
 
@@ -74,7 +64,7 @@ def write_sqlite(engine: Engine, definition: ExportDefinition, table: BusinessTa
     # SQLite's VM spends more on a CASE per cell than Arrow's kernels on the batch: it renders values only
     from desktop_app.exports.sqlite_reader import SqliteReader
 
-    sql, params = _bound(engine, rendered_select(engine, definition, table, where, values_only=True))
+    sql, params = _bound(engine, rendered_select(engine, definition, table, where))
     reader = SqliteReader(
         Path(str(engine.url.database)), sql, list(params), cell_specs(definition, table), out, encoding
     )
@@ -95,8 +85,7 @@ class SeparatorInData(Exception):
 def _line_sql(engine: Engine, definition: ExportDefinition, table: BusinessTable) -> str:
     """SQL for one row as one text: its values' texts joined by UNIT (a NULL as an empty text)."""
     dialect = engine.dialect.name
-    quote = engine.dialect.identifier_preparer.quote
-    texts = [cell_sql.value_text(dialect, quote(c.key), *table.storage_of(c.key)) for c in definition.columns]
+    texts = value_texts(engine, definition, table)
     empty = "coalesce" if dialect == "postgresql" else "IFNULL"
     return f"concat_ws({cell_sql.literal(UNIT, dialect)}, " + ", ".join(f"{empty}({t}, '')" for t in texts) + ")"
 
