@@ -27,6 +27,7 @@ from desktop_app.exports.definition import (
     generic_definition,
     load_export_definition,
 )
+from desktop_app.exports.fast_csv import write_fast
 from desktop_app.exports.writer import cell_text, open_writer
 from desktop_app.imports.resume import import_chain
 from desktop_app.imports.type_catalog import TypeCatalog
@@ -95,7 +96,7 @@ class ExportHandler:
         fmt, encoding = str(params.get("format", "csv")), str(params.get("encoding", "utf-8-sig"))
         table = open_business_table(ctx.store.engine, definition.import_type, prepare=True)
         ctx.report(stage=stage_text(Stage.COUNTING, ctx.lang), progress=1, force=True)
-        source = _Rows(ctx, definition, table, filters)
+        source = _Rows(ctx, definition, table, filters, typed=fmt == "xlsx")
         total = source.count()
 
         folder = ctx.results_dir / "exports"
@@ -104,18 +105,33 @@ class ExportHandler:
         final = folder / f"{definition.name}-{stamp}-{ctx.task.task_no}.{fmt}"
         # one temp file per attempt: a worker that lost the task never writes into its successor's file
         temp = ctx.work_dir / f"{ctx.task.task_no}-a{ctx.task.attempt}.export.part"
-        writer = open_writer(temp, [c.header for c in definition.columns], fmt, encoding)
+        header = [c.header for c in definition.columns]
+        writer = open_writer(temp, header, fmt, encoding, sheet=definition.import_type.title(ctx.lang))
         done = 0
+
+        def progress(rows: int) -> None:
+            nonlocal done
+            ctx.check_stop()  # a cancel or shutdown stops between pages; the temp file is dropped
+            done += rows
+            ctx.report(
+                progress=2 + 96 * done / max(total, 1),
+                stage=stage_text(Stage.EXPORTING, ctx.lang, row=done, total=total),
+                counts=(total, done, 0),
+            )
+
         try:
-            for rows in source.pages():
-                ctx.check_stop()  # a cancel or shutdown stops between pages; the temp file is dropped
-                writer.write_rows(rows)
-                done += len(rows)
-                ctx.report(
-                    progress=2 + 96 * done / max(total, 1),
-                    stage=stage_text(Stage.EXPORTING, ctx.lang, row=done, total=total),
-                    counts=(total, done, 0),
-                )
+            fast = fmt == "csv" and source.imported_by is None
+            if fast:
+                writer.close()  # the BOM and the header; the database's own rendering appends the rows
+                fast = write_fast(ctx.store.engine, definition, table, source.where, temp, encoding, progress)
+                if not fast:  # a value holds the fast path's separator: row by row, from the start
+                    done = 0
+                    writer = open_writer(temp, header, fmt, encoding)
+            if not fast:
+                for rows in source.pages():
+                    progress(0)
+                    writer.write_rows(rows)
+                    progress(len(rows))
             writer.close()
             # Still ours? (a fenced write: raises if another worker took the task over meanwhile)
             ctx.report(stage=stage_text(Stage.SUMMARISING, ctx.lang), force=True)
@@ -158,11 +174,13 @@ class ExportHandler:
 
 
 class _Rows:
-    """The rows an export writes, as text cells, a page at a time: the table in key order; with
-    imported_by, the rows that task inserted (our tables know it per row) then those it updated."""
+    """The rows an export writes, a page at a time, as text cells (CSV) or typed values with the labels
+    applied (XLSX): the table in key order; with imported_by, the rows that task inserted (our tables
+    know it per row) then those it updated."""
 
     def __init__(self, ctx: TaskContext, definition: ExportDefinition, table: BusinessTable,
-                 filters: Mapping[str, str]) -> None:  # fmt: skip
+                 filters: Mapping[str, str], *, typed: bool = False) -> None:  # fmt: skip
+        self.typed = typed
         self.ctx = ctx
         self.definition = definition
         self.table = table
@@ -184,7 +202,10 @@ class _Rows:
             return col <= bound
         return col == bound
 
-    def _text(self, row: Sequence[Any]) -> list[str]:
+    def _text(self, row: Sequence[Any]) -> list[Any]:
+        if self.typed:
+            return [v if not labels or v is None else labels.get(cell_text(v), cell_text(v))
+                    for labels, v in zip(self.labels, row, strict=False)]  # fmt: skip
         return [labels.get(text, text) if labels else text
                 for labels, text in zip(self.labels, (cell_text(v) for v in row), strict=False)]  # fmt: skip
 
@@ -196,7 +217,7 @@ class _Rows:
             source = self.ctx.store.get(self.imported_by)
             return source.success_count if source is not None else 0
 
-    def pages(self) -> Iterator[list[list[str]]]:
+    def pages(self) -> Iterator[list[list[Any]]]:
         if self.imported_by is None:
             for page in self.table.pages(self.ctx.store.reading, self.names, self.where, PAGE):
                 yield [self._text(r) for r in page]

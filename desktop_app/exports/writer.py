@@ -1,4 +1,4 @@
-"""Streaming export writers: CSV (UTF-8 with BOM or GB18030) and XLSX (openpyxl write-only), row by row."""
+"""Streaming export writers, row by row: CSV (UTF-8 with BOM or GB18030) here, XLSX in xlsx_sheet."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def cell_text(value: Any) -> str:
 
 
 class RowWriter(Protocol):
-    def write_rows(self, rows: Iterable[Sequence[str]]) -> None: ...
+    def write_rows(self, rows: Iterable[Sequence[Any]]) -> None: ...
 
     def close(self) -> None: ...
 
@@ -43,35 +43,10 @@ class CsvWriter:
         self._handle.close()
 
 
-class XlsxWriter:
-    """openpyxl's write-only mode streams rows to disk; every cell is written as text, so nothing runs
-    as a formula and codes and phone numbers keep their digits."""
-
-    def __init__(self, path: Path, header: Sequence[str]) -> None:
-        from openpyxl import Workbook
-        from openpyxl.cell import WriteOnlyCell
-
-        self._path = path
-        self._book = Workbook(write_only=True)
-        self._sheet = self._book.create_sheet()
-        self._cell = WriteOnlyCell
-        self.write_rows([header])
-
-    def write_rows(self, rows: Iterable[Sequence[str]]) -> None:
-        sheet, make = self._sheet, self._cell
-        for row in rows:
-            cells = []
-            for value in row:
-                cell = make(sheet, value=value)
-                cell.data_type = "s"
-                cells.append(cell)
-            sheet.append(cells)
-
-    def close(self) -> None:
-        self._book.save(self._path)
-
-
-def open_writer(path: Path, header: Sequence[str], fmt: str, encoding: str) -> RowWriter:
+def open_writer(path: Path, header: Sequence[str], fmt: str, encoding: str, sheet: str = "Sheet1") -> RowWriter:
+    """CSV rows are texts; XLSX rows are typed values (xlsx_sheet)."""
     if fmt == "xlsx":
-        return XlsxWriter(path, header)
+        from desktop_app.exports.xlsx_sheet import XlsxWriter
+
+        return XlsxWriter(path, header, sheet)
     return CsvWriter(path, header, encoding)

@@ -1,0 +1,77 @@
+"""A column's value as the export's text, rendered by the database itself in SQL (per dialect).
+
+Each expression gives exactly the text writer.cell_text makes of the same value read through
+SQLAlchemy, NULL staying NULL: the database does the work of millions of Python calls in its own C.
+Labels, neutralised formula triggers and CSV quoting follow in Arrow (csv_lines).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from desktop_app.domain.table_spec import Storage
+
+# SQLAlchemy returns an unscaled NUMERIC on SQLite (a float there) at this many decimals
+DEFAULT_DECIMAL_SCALE = 10
+
+
+def literal(text: str, dialect: str) -> str:
+    """A string literal every dialect reads the same (MySQL's backslash escapes included)."""
+    body = text.replace("'", "''")
+    if dialect in ("mysql", "mariadb"):
+        body = body.replace("\\", "\\\\")
+    return f"'{body}'"
+
+
+def value_text(dialect: str, column: str, storage: Storage, scale: int | None) -> str:
+    """SQL for cell_text(value) of a quoted column (NULL stays NULL)."""
+    return _RENDER[dialect](column, storage, scale)
+
+
+def _sqlite(c: str, storage: Storage, scale: int | None) -> str:
+    if storage is Storage.TEXT:
+        return c
+    if storage in (Storage.INTEGER, Storage.ID):
+        return f"CAST({c} AS TEXT)"
+    if storage is Storage.DECIMAL:
+        # SQLAlchemy reads SQLite's NUMERIC as Decimal('%.{scale}f' % value)
+        digits = DEFAULT_DECIMAL_SCALE if scale is None else scale
+        return f"CASE WHEN {c} IS NULL THEN NULL ELSE printf('%.{digits}f', {c}) END"
+    if storage is Storage.DATE:
+        return f"substr({c}, 1, 10)"
+    if storage is Storage.DATETIME:
+        midnight = f"(substr({c}, 12, 8) IN ('00:00:00', '') AND rtrim(substr({c}, 21), '0') = '')"
+        return f"CASE WHEN {c} IS NULL THEN NULL WHEN {midnight} THEN substr({c}, 1, 10) ELSE substr({c}, 1, 19) END"
+    return f"CASE WHEN {c} IS NULL THEN NULL WHEN {c} THEN 'TRUE' ELSE 'FALSE' END"
+
+
+def _postgresql(c: str, storage: Storage, scale: int | None) -> str:
+    if storage in (Storage.TEXT, Storage.INTEGER, Storage.ID, Storage.DECIMAL):
+        return f"({c})::text"
+    if storage is Storage.DATE:
+        return f"to_char({c}, 'YYYY-MM-DD')"
+    if storage is Storage.DATETIME:
+        return (f"CASE WHEN {c} = date_trunc('day', {c}) THEN to_char({c}, 'YYYY-MM-DD') "
+                f"ELSE to_char({c}, 'YYYY-MM-DD HH24:MI:SS') END")  # fmt: skip
+    return f"CASE WHEN {c} IS NULL THEN NULL WHEN ({c})::int <> 0 THEN 'TRUE' ELSE 'FALSE' END"
+
+
+def _mysql(c: str, storage: Storage, scale: int | None) -> str:
+    if storage is Storage.TEXT:
+        return c
+    if storage in (Storage.INTEGER, Storage.ID, Storage.DECIMAL):
+        return f"CAST({c} AS CHAR)"
+    if storage is Storage.DATE:
+        return f"DATE_FORMAT({c}, '%Y-%m-%d')"
+    if storage is Storage.DATETIME:
+        return (f"IF(TIME({c}) = '00:00:00' AND MICROSECOND({c}) = 0, DATE_FORMAT({c}, '%Y-%m-%d'), "
+                f"DATE_FORMAT({c}, '%Y-%m-%d %H:%i:%s'))")  # fmt: skip
+    return f"CASE WHEN {c} IS NULL THEN NULL WHEN {c} <> 0 THEN 'TRUE' ELSE 'FALSE' END"
+
+
+_RENDER: dict[str, Callable[[str, Storage, int | None], str]] = {
+    "sqlite": _sqlite,
+    "postgresql": _postgresql,
+    "mysql": _mysql,
+    "mariadb": _mysql,
+}

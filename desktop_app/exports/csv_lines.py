@@ -1,0 +1,77 @@
+"""CSV lines from Arrow columns of cell texts, in Arrow's C++ kernels: RFC 4180 quoting where needed."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+NEEDS_QUOTES = '[,"\r\n]'  # as the csv module's QUOTE_MINIMAL decides
+_SPECIAL = (b",", b'"', b"\r", b"\n")
+
+
+@dataclass(frozen=True)
+class CellSpec:
+    """What a column's texts still need here: labels for stored values (the shown texts already
+    neutralised), a text starting with a formula trigger neutralised with a leading apostrophe.
+
+    The parent fills it from error_csv: this module imports pyarrow only, so the export's reader
+    process starts in a fraction of a second (error_csv brings SQLAlchemy along)."""
+
+    labels: Mapping[str, str] = field(default_factory=dict)
+    triggers: tuple[str, ...] = ()
+
+
+def cell_texts(texts: pa.Array, spec: CellSpec) -> pa.Array:
+    """writer.cell_text's texts as the row writer's cells: labelled, then neutralised (NULL stays NULL)."""
+    texts = texts.cast(pa.string())
+    if spec.labels:
+        stored = pa.array(list(spec.labels), pa.string())
+        shown = pa.array(list(spec.labels.values()), pa.string())
+        found = pc.index_in(texts, value_set=stored)
+        return pc.coalesce(pc.take(shown, found), _neutralised(texts, spec.triggers))
+    return _neutralised(texts, spec.triggers)
+
+
+def _neutralised(texts: pa.Array, triggers: tuple[str, ...]) -> pa.Array:
+    if not triggers:
+        return texts
+    starts = pc.is_in(pc.utf8_slice_codeunits(texts, 0, 1), value_set=pa.array(triggers, pa.string()))
+    if not pc.any(starts).as_py():
+        return texts
+    return pc.if_else(starts, pc.binary_join_element_wise("'", texts, ""), texts)
+
+
+def quoted(texts: pa.Array) -> pa.Array:
+    """The column's texts as CSV fields: NULL as empty, a field with a comma, quote or line break quoted."""
+    texts = pc.fill_null(texts.cast(pa.string()), "")
+    data = texts.buffers()[2]
+    if data is None:
+        return texts
+    raw = data.to_pybytes()  # one memchr per character class beats a regex on every cell when none is there
+    if not any(special in raw for special in _SPECIAL):
+        return texts
+    needs = pc.match_substring_regex(texts, NEEDS_QUOTES)
+    escaped = pc.binary_join_element_wise('"', pc.replace_substring(texts, '"', '""'), '"', "")
+    return pc.if_else(needs, escaped, texts)
+
+
+def csv_bytes(batch: pa.RecordBatch | pa.Table, encoding: str = "utf-8", specs: Sequence[CellSpec] = ()) -> bytes:
+    """The batch's rows as CSV lines (each ended by CR LF, as the csv module writes them), in the file's
+    encoding; with specs, each column's texts are made cells first (cell_texts)."""
+    if batch.num_rows == 0:
+        return b""
+    columns = [column if isinstance(column, pa.Array) else column.combine_chunks() for column in batch.columns]
+    if specs:
+        columns = [cell_texts(column, spec) for column, spec in zip(columns, specs, strict=True)]
+    fields = [quoted(column) for column in columns]
+    lines = pc.binary_join_element_wise(*fields, ",") if len(fields) > 1 else fields[0]
+    lines = pc.binary_join_element_wise(lines, "\r\n", "")
+    offsets = memoryview(lines.buffers()[1]).cast("i")
+    start, end = offsets[lines.offset], offsets[lines.offset + len(lines)]
+    text = memoryview(lines.buffers()[2])[start:end]
+    if encoding in ("utf-8", "utf-8-sig"):
+        return bytes(text)
+    return bytes(text).decode("utf-8").encode(encoding)

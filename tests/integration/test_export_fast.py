@@ -1,0 +1,145 @@
+"""The CSV export's fast paths (the database renders the cells) write the row-by-row writer's bytes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from desktop_app.app import Core, build_core
+from desktop_app.domain.status import TaskStatus
+from desktop_app.exports import fast_csv
+from tests.support.customers import row, run_import, write_csv
+from tests.support.exports import run_export
+from tests.support.imports import ORDER_HEADER, order_row, run_type_import, write_rows, write_type
+
+TRICKY = ["a,b", 'say "hi"', "two\nlines", "=SUM(A1)", "+1", "-2", "@me", "中文，全角", "x\r\ny", "plain", "'quoted"]
+
+
+@pytest.fixture
+def core(db_url: str, tmp_path: Path) -> Iterator[Core]:
+    core = build_core(data_dir=tmp_path / "data", db_url=db_url)
+    yield core
+    core.store.engine.dispose()
+
+
+@pytest.fixture
+def imported(core: Core, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setattr(fast_csv, "STREAM_ROWS", 4)  # batches end inside an order's lines
+    write_type(core)
+    rows = []
+    for n in range(1, 16):
+        for line in (1, 2):
+            changes = {"品名": TRICKY[(n + line) % len(TRICKY)]}
+            if n % 4 == 0:
+                changes.update({"下单时间": f"2024-03-0{n % 9 + 1} 00:00", "数量": "", "发货日期": "", "部门": ""})
+            rows.append(order_row(n, line, **changes))
+    task = run_type_import(core, write_rows(tmp_path / "o.csv", ORDER_HEADER, rows), "orders")
+    assert task.status is TaskStatus.SUCCEEDED and task.success_count == 30, task.error_msg
+    return task.task_no
+
+
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "gb18030"])
+def test_the_fast_path_writes_what_the_row_writer_writes(core: Core, imported: str, encoding: str) -> None:
+    fast = run_export(core, "orders", encoding=encoding)
+    slow = run_export(core, "orders", encoding=encoding, filters={"imported_by": imported})  # row by row
+    assert fast.status is TaskStatus.SUCCEEDED and fast.total_count == slow.total_count == 30
+    fast_bytes = Path(fast.result_path or "").read_bytes()
+    assert fast_bytes == Path(slow.result_path or "").read_bytes()
+    assert fast_bytes.count(b"\r\n") == 31 + 2  # a row each, the header, and the two CR LF inside cells
+    assert b"'=SUM(A1)" in fast_bytes and b'"two\nlines"' in fast_bytes
+
+
+def test_fast_path_filters(core: Core, imported: str) -> None:
+    web = run_export(core, "orders", filters={"channel": "网店"})
+    assert web.status is TaskStatus.SUCCEEDED and web.total_count == 10
+    text = Path(web.result_path or "").read_text(encoding="utf-8-sig")
+    assert text.count("网店") == 10 and "门店" not in text
+
+
+def test_a_cancel_during_the_fast_path_leaves_no_file(
+    core: Core, imported: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from desktop_app.tasks.context import StopReason, TaskContext
+
+    monkeypatch.setattr(
+        TaskContext, "stop_reason", lambda self: StopReason.CANCEL if self.task.task_type == "export" else None
+    )
+    task = run_export(core, "orders")
+    assert task.status is TaskStatus.CANCELLED
+    assert list(core.paths.work_dir.glob("*.part")) == [] and not list((core.paths.results_dir / "exports").glob("*"))
+
+
+PARCELS = """\
+name = "parcels"
+title_zh = "包裹"
+title_en = "Parcels"
+table = "parcels"
+unique_key = "code"
+
+[[columns]]
+key = "code"
+label_zh = "编码"
+label_en = "Code"
+aliases = ["编码"]
+required = true
+
+[[columns]]
+key = "phone"
+label_zh = "电话"
+label_en = "Phone"
+aliases = ["电话"]
+
+[[columns]]
+key = "balance"
+label_zh = "余额"
+label_en = "Balance"
+aliases = ["余额"]
+kind = "decimal"
+decimal_scale = 2
+"""
+
+
+def test_xlsx_cells_are_typed_and_the_sheet_is_named(core: Core, imported: str, tmp_path: Path) -> None:
+    import datetime as dt
+    from decimal import Decimal
+
+    from openpyxl import load_workbook
+
+    assert run_import(core, write_csv(tmp_path / "c.csv", [row(1), row(2)])).success_count == 2
+    book = load_workbook(Path(run_export(core, "customers", fmt="xlsx").result_path or ""))
+    assert book.sheetnames == [core.catalog.get("customers").title("zh")]  # the type's title
+    sheet = book.worksheets[0]
+    header, first, second = (list(r) for r in sheet.iter_rows(min_row=1, max_row=3, values_only=True))
+    values = dict(zip(header, first, strict=True))
+    assert values["客户编号"] == "C000001" and values["手机号"] == "13800000001" and sheet["C2"].data_type == "s"
+    assert values["开户日期"] == dt.datetime(2024, 2, 2) and sheet["F2"].is_date
+    assert values["信用额度"] == 1.5 and sheet["G2"].data_type == "n"
+    assert dict(zip(header, second, strict=True))["信用额度"] == 2.5
+    assert values["等级"] == "银卡"
+    orders = load_workbook(Path(run_export(core, "orders", fmt="xlsx").result_path or "")).worksheets[0]
+    rows = list(orders.iter_rows(min_row=2, values_only=True))
+    assert len(rows) == 30 and isinstance(rows[0][1], int) and isinstance(rows[0][6], dt.datetime)
+    assert {r[2] for r in rows} >= {"=SUM(A1)", "two\nlines"}  # texts as they are: inline strings never run
+    assert isinstance(rows[0][7], bool) and Decimal(str(rows[0][4])) == Decimal(order_row(1)[4])
+    write_type(core, PARCELS, "parcels.toml")
+    parcels = write_rows(
+        tmp_path / "p.csv", ["编码", "电话", "余额"], [["00123", "0755-1234", "-12.50"], ["00124", "", ""]]
+    )
+    assert run_type_import(core, parcels, "parcels").success_count == 2
+    kept = load_workbook(Path(run_export(core, "parcels", fmt="xlsx").result_path or "")).worksheets[0]
+    assert list(kept.iter_rows(min_row=2, values_only=True)) == [
+        ("00123", "0755-1234", -12.5),
+        ("00124", None, None),
+    ]  # a number, not neutralised
+    assert kept.title == "包裹"
+
+
+def test_a_value_holding_the_unit_separator_is_written_row_by_row(core: Core, imported: str, tmp_path: Path) -> None:
+    odd = write_rows(tmp_path / "odd.csv", ORDER_HEADER, [order_row(99, 1, 品名="a\x1fb")])
+    assert run_type_import(core, odd, "orders").success_count == 1
+    task = run_export(core, "orders")
+    assert task.status is TaskStatus.SUCCEEDED and task.total_count == 31
+    text = Path(task.result_path or "").read_text(encoding="utf-8-sig")
+    assert "a\x1fb" in text and text.count("SO0099") == 1
