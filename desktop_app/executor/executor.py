@@ -207,8 +207,9 @@ class Executor(QObject):
     # --- the scheduler thread ------------------------------------------------------------
 
     def _first_round(self) -> None:
-        recovered = self.store.recover_dead_owners(host_name(), owner_alive, self.settings.max_recoveries,
-                                                   stage_text(Stage.WAITING_RECOVERY, self.lang))  # fmt: skip
+        stage = stage_text(Stage.WAITING_RECOVERY, self.lang)
+        cap = self.settings.max_recoveries
+        recovered = self.store.recover_dead_owners(host_name(), owner_alive, cap, stage, self.lang)
         if recovered:
             log.warning("recovered tasks of processes that are gone: %s", ", ".join(recovered))
         if self._only_ids is None:
@@ -253,7 +254,7 @@ class Executor(QObject):
     def _rescue(self) -> None:
         stage = stage_text(Stage.WAITING_RECOVERY, self.lang)
         recovered = self.store.recover_stale(
-            self.settings.stale_after, self.settings.max_recoveries, stage, exclude_owner=self.owner
+            self.settings.stale_after, self.settings.max_recoveries, stage, exclude_owner=self.owner, lang=self.lang
         )
         for task_no in recovered:
             log.warning("[%s] recovered: its heartbeat was older than %.0f s", task_no, self.settings.stale_after)
