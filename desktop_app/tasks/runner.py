@@ -5,12 +5,13 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
 from desktop_app.config import Paths, Settings
-from desktop_app.domain.errors import BatchDeskError, ErrorCode, Lang, message
+from desktop_app.domain.errors import BatchDeskError, ErrorCode, Lang, disk_full, message
 from desktop_app.domain.retry import retry_delay
 from desktop_app.domain.stages import Stage, stage_text
 from desktop_app.domain.status import TaskStatus
@@ -20,6 +21,7 @@ from desktop_app.store.db_errors import classify, is_passing
 from desktop_app.store.tasks import Fence, LostOwnership, TaskStore
 from desktop_app.tasks.context import Stopped, StopReason, TaskContext
 from desktop_app.tasks.registry import HandlerRegistry, TaskHandler
+from desktop_app.tasks.result_paths import is_task_no
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +42,7 @@ def run_task(
     assert task.owner is not None and task.status is TaskStatus.RUNNING
     fence = Fence(task.id, task.owner, task.attempt)
     tlog = task_logger(__name__, task.task_no)
-    ending = _SettlingStore(store, stop_event, tlog)
+    ending = _SettlingStore(store, stop_event, tlog, work_dir=paths.work_dir, task_no=task.task_no)
     ctx = TaskContext(
         task=task, store=store, fence=fence, paths=paths, settings=settings,
         stop_event=stop_event, listener=listener, lang=lang,
@@ -70,6 +72,12 @@ def run_task(
         if not typed.retryable:
             tlog.warning("database error that a retry cannot fix", exc_info=exc)
         _ended_by_error(ending, fence, task, ctx, typed, lang, retry_rand, handler)
+    except OSError as exc:
+        full = disk_full(exc)  # a full disk is a known, passing problem, not a bug
+        if full is None:
+            _internal(ending, fence, tlog, exc, lang, _on_end(handler, ctx))
+        else:
+            _ended_by_error(ending, fence, task, ctx, full, lang, retry_rand, handler)
     except Exception as exc:
         _internal(ending, fence, tlog, exc, lang, _on_end(handler, ctx))
     else:
@@ -174,15 +182,47 @@ class _SettlingStore:
     """
 
     def __init__(
-        self, store: TaskStore, stop_event: threading.Event, tlog: TaskAdapter, pause_max: float = 30.0
+        self,
+        store: TaskStore,
+        stop_event: threading.Event,
+        tlog: TaskAdapter,
+        *,
+        work_dir: Path,
+        task_no: str,
+        pause_max: float = 30.0,
     ) -> None:
         self._store = store
         self._stop = stop_event
         self._log = tlog
+        self._work_dir = work_dir
+        self._task_no = task_no
         self._pause_max = pause_max
 
     def finish(self, fence: Fence, status: TaskStatus, **values: Any) -> bool:
-        return self._settle(lambda: self._store.finish(fence, status, **values), f"finish as {status.value}")
+        # First: an ended task keeps no work file (what it hands over the handler has moved out), and
+        # on a full disk the space they free is what the status write itself may need (SQLite's file).
+        # Only while the task is still ours (a read: it needs no disk space): a worker that lost it
+        # must not delete its successor's files.
+        self._drop_work_files(fence)
+        ended = self._settle(lambda: self._store.finish(fence, status, **values), f"finish as {status.value}")
+        if ended:
+            self._drop_work_files(fence)
+        return ended
+
+    def _drop_work_files(self, fence: Fence) -> None:
+        if not is_task_no(self._task_no):  # a planted task number names no file of ours
+            return
+        try:
+            current = self._store.get_by_id(fence.task_id)
+        except Exception:
+            return
+        if current is None or current.owner != fence.owner or current.attempt != fence.attempt:
+            return
+        for part in self._work_dir.glob(f"{self._task_no}-*.part"):
+            try:
+                part.unlink(missing_ok=True)
+            except OSError as exc:
+                self._log.warning("could not remove the work file %s: %s", part, exc)
 
     def release(self, fence: Fence, **values: Any) -> bool:
         return self._settle(lambda: self._store.release(fence, **values), "hand back as pending")
