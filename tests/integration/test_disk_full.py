@@ -125,3 +125,49 @@ def test_export_on_a_full_disk_is_disk_full_and_leaves_no_part_file(
     ended = run_now(core, first.id)
     assert ended.status is TaskStatus.SUCCEEDED and ended.success_count == 120, ended
     assert _parts(core) == []
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A real 3 MB file system (tmpfs) for the data folder; skipped where mounting is not allowed."""
+    import subprocess
+
+    point = tmp_path / "small"
+    point.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", str(point)],
+                             capture_output=True, check=False)  # fmt: skip
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here: {mounted.stderr.decode(errors='replace').strip()}")
+    try:
+        yield point
+    finally:
+        subprocess.run(["umount", "-l", str(point)], check=False)
+
+
+def test_a_real_full_disk_ends_the_task_and_keeps_the_database_whole(small_disk: Path, tmp_path: Path) -> None:
+    import threading
+
+    from sqlalchemy import text
+
+    core = build_core(data_dir=small_disk / "data")  # the SQLite file shares the full disk
+    try:
+        rows = [row(i, 手机号="bad", 备注="x" * 300) for i in range(1, 20_001)]  # ~7 MB of error rows
+        result = submit_file(core.store, core.registry, task_type="import", user="tester",
+                             path=write_csv(tmp_path / "big.csv", rows),
+                             params={"import_type": "customers", "dry_run": False})  # fmt: skip
+        _due_now(core, result.task.id, retries=3)  # its last retry: the full disk ends it
+        ended: list[TaskRecord] = []
+        runner = threading.Thread(target=lambda: ended.append(run_now(core, result.task.id)), daemon=True)
+        runner.start()
+        runner.join(120)
+        assert not runner.is_alive(), "the task hung on the full disk"
+        (task,) = ended
+        assert task.status is TaskStatus.FAILED and task.error_code == ErrorCode.RETRIES_EXHAUSTED.value, task
+        assert task.error_msg is not None and "磁盘已满" in task.error_msg
+        assert _parts(core) == []
+        if task.error_csv:  # what it hands over is whole rows, as many as it counted
+            assert len(error_rows(task)) == task.fail_count
+        with core.store.engine.connect() as conn:
+            assert conn.execute(text("PRAGMA integrity_check")).scalar() == "ok"
+    finally:
+        core.store.engine.dispose()
