@@ -79,7 +79,7 @@ def build_core(
     setup_logging(paths.log_dir, console=log_to_stderr)
     settings = load_settings(paths).with_overrides(**(overrides or {}))
     url = db_url or settings.db_url or sqlite_url(paths.database_file)
-    engine = make_engine(url)
+    engine = make_engine(url, stale_after=settings.stale_after)
     try:
         migrate.upgrade(engine)
     except PermanentError:

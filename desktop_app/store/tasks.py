@@ -531,6 +531,12 @@ class TaskStore:
                 "updated_at": self.now(),
             }
         with self.engine.begin() as conn:
+            if self.dialect != "sqlite":
+                # A row another desk holds locked (frozen mid-batch) is skipped, not waited for: the
+                # server ends that desk's session, and the next round takes the task.
+                free = select(tasks.c.id).where(condition).with_for_update(skip_locked=True)
+                if conn.execute(free).first() is None:
+                    return False
             matched = conn.execute(update(tasks).where(condition).values(**values)).rowcount
         if matched == 1:
             log.warning("[%s] recovered from %s (%s): now %s", row.task_no, row.owner, why, values["status"])
