@@ -11,6 +11,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from desktop_app.app import Core, build_executor
 from desktop_app.cli.output import print_json, show, task_line
 from desktop_app.cli.parser import EXIT_OK, EXIT_TASK_FAILED, EXIT_USAGE
@@ -23,6 +25,7 @@ from desktop_app.domain.viewer import Viewer
 from desktop_app.imports.options import ImportOptions
 from desktop_app.imports.regional import DateOrder
 from desktop_app.store import admins
+from desktop_app.store.db_errors import is_passing
 from desktop_app.tasks.submit import current_user
 
 log = logging.getLogger(__name__)
@@ -108,7 +111,7 @@ def _run_until_done(core: Core, task: TaskRecord) -> TaskRecord:
     executor.wake()
     try:
         while True:
-            current = core.store.get_by_id(task.id) or task
+            current = _read_quietly(core, task)
             if current.status.is_final:
                 return current
             if stop.is_set():
@@ -117,6 +120,17 @@ def _run_until_done(core: Core, task: TaskRecord) -> TaskRecord:
     finally:
         executor.shutdown()
     return core.store.get_by_id(task.id) or task
+
+
+def _read_quietly(core: Core, task: TaskRecord) -> TaskRecord:
+    """The task as stored; while the database is away (a passing error) the last known state, so the
+    wait goes on until the task ends instead of dying with the task still running."""
+    try:
+        return core.store.get_by_id(task.id) or task
+    except SQLAlchemyError as exc:
+        if not is_passing(exc):
+            raise
+        return task
 
 
 EXPORT_FILTER_FLAGS = ("level", "department", "opened_from", "opened_to", "imported_by")

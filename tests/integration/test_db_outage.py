@@ -176,3 +176,65 @@ def test_postgresql_backends_terminated_for_seconds(tmp_path: Path) -> None:
         finally:
             killer.dispose()
             core.store.engine.dispose()
+
+
+def test_import_wait_returns_after_the_server_drops_the_desk(tmp_path: Path) -> None:
+    """The issue's case end to end: `import --wait` on PostgreSQL whose sessions of this desk are ended
+    for 8 s mid-import returns, with every row imported once (before: it could hang for ever)."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    from tests.support.backends import PG_URL, fresh_database
+    from tests.support.customers import row, write_csv
+
+    root = Path(__file__).resolve().parents[2]
+    rows = 30_000
+    path = write_csv(tmp_path / "in.csv", [row(i) for i in range(1, rows + 1)])
+    with fresh_database("postgresql", tmp_path) as url:
+        name = "bd_wait_" + tmp_path.name[-8:].replace("-", "_")
+        url = make_url(url).update_query_dict({"application_name": name}).render_as_string(hide_password=False)
+        cli = subprocess.Popen(
+            [sys.executable, "-m", "desktop_app", "import", str(path), "--type", "customers", "--wait", "--json",
+             "--batch-size", "200", "--db", url],
+            cwd=root, env={**os.environ, "PYTHONPATH": str(root), "BATCHDESK_HOME": str(tmp_path / "data")},
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        watcher = create_engine(PG_URL, isolation_level="AUTOCOMMIT")
+        try:
+            schema = make_url(url).query["options"].split("=", 1)[1]  # type: ignore[union-attr]
+            with watcher.connect() as conn:
+                started = time.monotonic()
+                while time.monotonic() - started < 120:  # until a few batches are in
+                    try:
+                        done = conn.execute(text(f"SELECT COUNT(*) FROM {schema}.customers")).scalar()
+                    except Exception:
+                        done = 0
+                        conn.rollback()
+                    if done and done >= 2000:
+                        break
+                    time.sleep(0.1)
+                end = time.monotonic() + OUTAGE_S
+                while time.monotonic() < end:
+                    conn.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                      "WHERE application_name = :n"), {"n": name})  # fmt: skip
+                    time.sleep(0.02)
+            out, err = cli.communicate(timeout=180)  # --wait returns
+            assert out.strip(), err[-3000:]
+            result = json.loads(out)
+            assert result["status"] == "succeeded", (result, err[-2000:])
+            assert result["success_count"] == rows
+            with watcher.connect() as conn:
+                count, distinct = conn.execute(
+                    text(f"SELECT COUNT(*), COUNT(DISTINCT code) FROM {schema}.customers")
+                ).one()
+            assert count == distinct == rows
+        finally:
+            if cli.poll() is None:
+                cli.kill()
+                cli.communicate()
+            watcher.dispose()
