@@ -82,7 +82,7 @@ def build_core(
     read, problems = read_settings(paths)
     settings = read.with_overrides(**(overrides or {}))
     url = db_url or settings.db_url or sqlite_url(paths.database_file)
-    engine = make_engine(url)
+    engine = make_engine(url, stale_after=settings.stale_after)
     try:
         migrate.upgrade(engine)
     except PermanentError:

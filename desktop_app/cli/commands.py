@@ -11,6 +11,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from desktop_app.app import Core, build_executor
 from desktop_app.cli.output import print_json, show, task_line
 from desktop_app.cli.parser import EXIT_OK, EXIT_TASK_FAILED, EXIT_USAGE
@@ -24,6 +26,7 @@ from desktop_app.imports.options import ImportOptions
 from desktop_app.imports.regional import DateOrder
 from desktop_app.imports.resume import stopped_counts, stopped_early
 from desktop_app.store import admins
+from desktop_app.store.db_errors import is_passing
 from desktop_app.tasks.submit import current_user
 
 log = logging.getLogger(__name__)
@@ -128,7 +131,7 @@ def run_until_done(core: Core, task: TaskRecord) -> TaskRecord:
     executor.wake()
     try:
         while True:
-            current = core.store.get_by_id(task.id) or task
+            current = _read_quietly(core, task)
             if current.status.is_final:
                 return current
             if stop.is_set():
@@ -137,6 +140,17 @@ def run_until_done(core: Core, task: TaskRecord) -> TaskRecord:
     finally:
         executor.shutdown()
     return core.store.get_by_id(task.id) or task
+
+
+def _read_quietly(core: Core, task: TaskRecord) -> TaskRecord:
+    """The task as stored; while the database is away (a passing error) the last known state, so the
+    wait goes on until the task ends instead of dying with the task still running."""
+    try:
+        return core.store.get_by_id(task.id) or task
+    except SQLAlchemyError as exc:
+        if not is_passing(exc):
+            raise
+        return task
 
 
 EXPORT_FILTER_FLAGS = ("level", "department", "opened_from", "opened_to", "imported_by")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 from enum import StrEnum
 from typing import Literal
 
@@ -455,3 +456,13 @@ class TransientError(BatchDeskError):
     """May pass on its own: a busy or unreachable database, a file held by another program."""
 
     retryable = True
+
+
+_DISK_FULL_ERRNOS = frozenset({errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)})
+
+
+def disk_full(exc: BaseException) -> TransientError | None:
+    """A full disk (or a spent quota) met anywhere in a task, as the plain passing failure it is."""
+    if isinstance(exc, OSError) and exc.errno in _DISK_FULL_ERRNOS:
+        return TransientError(ErrorCode.DISK_FULL, detail=exc.strerror or str(exc))
+    return None

@@ -43,6 +43,24 @@ def plain_reason(exc: Exception, lang: Lang) -> str:
     return message(ErrorCode.INTERNAL_ERROR, lang, detail=type(exc).__name__)
 
 
+def _passing(exc: Exception) -> bool:
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from desktop_app.store.db_errors import is_passing
+
+    if isinstance(exc, BatchDeskError):
+        return exc.retryable
+    return isinstance(exc, SQLAlchemyError) and is_passing(exc)
+
+
+def _first_line(exc: Exception) -> str:
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from desktop_app.store.db_errors import db_detail
+
+    return db_detail(exc) if isinstance(exc, SQLAlchemyError) else str(exc)
+
+
 class _Job(QRunnable):
     """One task run in a pool thread."""
 
@@ -209,8 +227,9 @@ class Executor(QObject):
     # --- the scheduler thread ------------------------------------------------------------
 
     def _first_round(self) -> None:
-        recovered = self.store.recover_dead_owners(host_name(), owner_alive, self.settings.max_recoveries,
-                                                   stage_text(Stage.WAITING_RECOVERY, self.lang))  # fmt: skip
+        stage = stage_text(Stage.WAITING_RECOVERY, self.lang)
+        cap = self.settings.max_recoveries
+        recovered = self.store.recover_dead_owners(host_name(), owner_alive, cap, stage, self.lang)
         if recovered:
             log.warning("recovered tasks of processes that are gone: %s", ", ".join(recovered))
         if self._only_ids is None:
@@ -236,9 +255,14 @@ class Executor(QObject):
                     next_rescue = now + max(1.0, min(30.0, self.settings.stale_after / 3))
                 if not self._stop.is_set():
                     self._claim()
-            except Exception:
-                # The database may be down for a while: keep polling, never die silently.
-                log.exception("scheduler round failed; trying again in %.0f s", self.settings.poll_interval)
+            except Exception as exc:
+                # The database may be down or busy for a while: keep polling, never die silently; a
+                # passing state (busy, locked, unreachable) is one plain line, a bug its traceback.
+                if _passing(exc):
+                    log.warning("database busy or unreachable (%s); trying again in %.0f s",
+                                _first_line(exc), self.settings.poll_interval)  # fmt: skip
+                else:
+                    log.exception("scheduler round failed; trying again in %.0f s", self.settings.poll_interval)
             timeout = min(self.settings.poll_interval, max(0.05, next_heartbeat - time.monotonic()))
             self._wake.wait(timeout)
             self._wake.clear()
@@ -255,7 +279,7 @@ class Executor(QObject):
     def _rescue(self) -> None:
         stage = stage_text(Stage.WAITING_RECOVERY, self.lang)
         recovered = self.store.recover_stale(
-            self.settings.stale_after, self.settings.max_recoveries, stage, exclude_owner=self.owner
+            self.settings.stale_after, self.settings.max_recoveries, stage, exclude_owner=self.owner, lang=self.lang
         )
         for task_no in recovered:
             log.warning("[%s] recovered: its heartbeat was older than %.0f s", task_no, self.settings.stale_after)

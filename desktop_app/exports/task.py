@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import hashlib
 import json
@@ -136,7 +137,10 @@ class ExportHandler:
             # Still ours? (a fenced write: raises if another worker took the task over meanwhile)
             ctx.report(stage=stage_text(Stage.SUMMARISING, ctx.lang), force=True)
         except BaseException:
-            writer.close()
+            # Closing flushes what is buffered, which fails again on a full disk: the temp file goes
+            # all the same, so a half-written export never outlives its task.
+            with contextlib.suppress(OSError):
+                writer.close()
             temp.unlink(missing_ok=True)
             raise
         os.replace(temp, final)  # a half-written file is never visible under its final name

@@ -71,7 +71,18 @@ def _mount_table() -> list[tuple[str, str]]:
     return []
 
 
-def make_engine(url: str, **kwargs: Any) -> Engine:
+def session_timeouts(stale_after: float) -> tuple[int, int]:
+    """(lock wait, idle in a transaction), in seconds, for BatchDesk's sessions on a server.
+
+    A desk frozen inside a transaction (a laptop lid closed mid-batch, SIGSTOP) holds its row locks
+    until the server ends its session: that happens well before its heartbeat goes stale, so the desk
+    that rescues the task never waits behind it, and a statement that meets a lock anyway gives up
+    (a passing error, retried) instead of stalling its desk's scheduler.
+    """
+    return max(1, min(30, int(stale_after / 3))), max(2, int(stale_after * 2 / 3))
+
+
+def make_engine(url: str, *, stale_after: float = 90.0, **kwargs: Any) -> Engine:
     """An engine for the URL, set up for this product's transactions; bad URLs fail in plain words."""
     try:
         parsed = make_url(url)
@@ -83,8 +94,11 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
             return _sqlite_engine(url, parsed.database, **kwargs)
         if backend in ("postgresql", "mysql", "mariadb"):
             engine = create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=20, **kwargs)
-            if backend != "postgresql":
-                _install_mysql_listeners(engine)
+            lock_s, idle_s = session_timeouts(stale_after)
+            if backend == "postgresql":
+                _install_postgresql_listeners(engine, lock_s, idle_s)
+            else:
+                _install_mysql_listeners(engine, lock_s, idle_s)
             return engine
     except (NoSuchModuleError, ModuleNotFoundError) as exc:
         raise PermanentError(
@@ -152,13 +166,30 @@ def _sqlite_engine(url: str, database: str | None, **kwargs: Any) -> Engine:
     return engine
 
 
-def _install_mysql_listeners(engine: Engine) -> None:
+def _install_postgresql_listeners(engine: Engine, lock_s: int, idle_s: int) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        # Session settings of BatchDesk's own connections only: the server's are never changed.
+        autocommit = dbapi_conn.autocommit
+        dbapi_conn.autocommit = True
+        cursor = dbapi_conn.cursor()
+        cursor.execute(f"SET lock_timeout = '{lock_s}s'")
+        cursor.execute(f"SET idle_in_transaction_session_timeout = '{idle_s}s'")
+        cursor.close()
+        dbapi_conn.autocommit = autocommit
+
+
+def _install_mysql_listeners(engine: Engine, lock_s: int, idle_s: int) -> None:
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn: Any, _record: Any) -> None:
         cursor = dbapi_conn.cursor()
         # READ COMMITTED: the claim's SKIP LOCKED and our fenced updates need no gap locks.
         cursor.execute("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED")
         cursor.execute("SET time_zone = '+00:00'")
+        cursor.execute(f"SET SESSION innodb_lock_wait_timeout = {lock_s}")
+        cursor.execute("SELECT @@version")
+        if "mariadb" in str(cursor.fetchone()[0]).lower():  # MySQL 8 has no idle transaction timeout
+            cursor.execute(f"SET SESSION idle_transaction_timeout = {idle_s}")
         cursor.close()
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from sqlalchemy.exc import DataError, DBAPIError, IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import DataError, DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from desktop_app.domain.errors import BatchDeskError, ErrorCode, PermanentError, TransientError
@@ -96,6 +96,10 @@ def _kind(exc: BaseException) -> ErrorCode | None:
     sqlstate = getattr(orig, "sqlstate", None)
     if isinstance(sqlstate, str):  # psycopg
         return ErrorCode.DATABASE_UNAVAILABLE if sqlstate.startswith("08") else _lookup(sqlstate, _PG_KINDS)
+    if isinstance(exc, OperationalError) and type(orig).__module__.startswith("psycopg"):
+        # psycopg's error without a SQLSTATE is the connection itself failing ("server closed the
+        # connection unexpectedly", "consuming input failed"): the server never answered the statement
+        return ErrorCode.DATABASE_UNAVAILABLE
     code = getattr(orig, "sqlite_errorcode", None)
     if isinstance(code, int):  # sqlite3
         primary = code & 0xFF

@@ -56,6 +56,7 @@ tasks = Table(
     # the desk whose files the task reads and writes; NULL: any desk may run it (migration 0003)
     Column("host", String(80), nullable=True),
     Column("attempt", Integer, nullable=False, server_default="0"),
+    # recoveries since the task last moved on (a batch further than any run before): the crash-loop count
     Column("recoveries", Integer, nullable=False, server_default="0"),
     Column("retries", Integer, nullable=False, server_default="0"),
     Column("cancel_requested", Boolean, nullable=False, server_default="0"),

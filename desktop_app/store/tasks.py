@@ -9,10 +9,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, Engine, and_, func, or_, select, update
+from sqlalchemy import Connection, Engine, and_, case, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from desktop_app.domain.errors import ErrorCode, TransientError
+from desktop_app.domain.errors import ErrorCode, Lang, TransientError, message
 from desktop_app.domain.status import ACTIVE, TaskStatus, check_transition
 from desktop_app.domain.task import Lane, SubmitResult, TaskRecord
 from desktop_app.store.clock import db_now
@@ -298,11 +298,19 @@ class TaskStore:
             values["progress"] = greatest(self.dialect, tasks.c.progress, max(0, min(100, int(progress))))
         if stage is not None:
             values["stage"] = stage[:200]
+        moved_on: list[tuple[Any, Any]] = []
         if counts is not None:
             values["total_count"], values["success_count"], values["fail_count"] = counts
         if checkpoint is not None:
             values["checkpoint"] = checkpoint
-        statement = update(tasks).where(self._fenced(fence)).values(**values)
+            if counts is not None:
+                # A batch that takes the task further than any run before it: the crashes so far were
+                # not a crash loop (a loop dies at the same batch every time), so they stop counting
+                # against the cap. First in the SET list: MySQL reads columns already assigned.
+                further = counts[1] + counts[2] > tasks.c.success_count + tasks.c.fail_count
+                moved_on.append((tasks.c.recoveries, case((further, 0), else_=tasks.c.recoveries)))
+        assignments = [*moved_on, *((tasks.c[key], value) for key, value in values.items())]
+        statement = update(tasks).where(self._fenced(fence)).ordered_values(*assignments)
         if conn is None:
             with self.engine.begin() as own:
                 matched = own.execute(statement).rowcount
@@ -446,10 +454,17 @@ class TaskStore:
         return self.find(task_no, creator=creator)
 
     def recover_stale(
-        self, stale_after: float, max_recoveries: int, stage: str = "", *, exclude_owner: str | None = None
+        self,
+        stale_after: float,
+        max_recoveries: int,
+        stage: str = "",
+        *,
+        exclude_owner: str | None = None,
+        lang: Lang = "zh",
     ) -> builtins.list[str]:
         """Running tasks whose heartbeat is older than stale_after go back to pending (an attempt);
-        past max_recoveries they fail. Each row is re-checked in its own conditional UPDATE."""
+        past max_recoveries recoveries without progress in between they fail (in the recovering
+        desk's `lang`). Each row is re-checked in its own conditional UPDATE."""
         with self.reading() as conn:
             rows = conn.execute(
                 select(tasks.c.id, tasks.c.task_no, tasks.c.owner, tasks.c.attempt, tasks.c.recoveries).where(
@@ -467,12 +482,12 @@ class TaskStore:
                 tasks.c.attempt == row.attempt,
                 tasks.c.heartbeat_at < self.now(-stale_after),
             )
-            if self._recover(condition, row, max_recoveries, f"heartbeat older than {stale_after:.0f} s", stage):
+            if self._recover(condition, row, max_recoveries, f"heartbeat older than {stale_after:.0f} s", stage, lang):
                 changed.append(row.task_no)
         return changed
 
     def recover_dead_owners(
-        self, host: str, is_alive: Callable[[str], bool], max_recoveries: int, stage: str = ""
+        self, host: str, is_alive: Callable[[str], bool], max_recoveries: int, stage: str = "", lang: Lang = "zh"
     ) -> builtins.list[str]:
         """At start-up: tasks owned by a process of this host that no longer exists, recovered at once."""
         with self.reading() as conn:
@@ -492,20 +507,18 @@ class TaskStore:
                 tasks.c.owner == row.owner,
                 tasks.c.attempt == row.attempt,
             )
-            if self._recover(condition, row, max_recoveries, "its process is gone", stage):
+            if self._recover(condition, row, max_recoveries, "its process is gone", stage, lang):
                 changed.append(row.task_no)
         return changed
 
-    def _recover(self, condition: Any, row: Any, max_recoveries: int, why: str, stage: str) -> bool:
+    def _recover(self, condition: Any, row: Any, max_recoveries: int, why: str, stage: str, lang: Lang) -> bool:
         if row.recoveries >= max_recoveries:
-            from desktop_app.domain.errors import message
-
             values: dict[str, Any] = {
                 "status": TaskStatus.FAILED.value,
                 "active_key": None,
                 "ended_at": self.now(),
                 "error_code": ErrorCode.WORKER_LOST.value,
-                "error_msg": message(ErrorCode.WORKER_LOST, "zh", count=row.recoveries + 1),
+                "error_msg": message(ErrorCode.WORKER_LOST, lang, count=row.recoveries + 1),
                 "recoveries": tasks.c.recoveries + 1,
                 "updated_at": self.now(),
             }
@@ -518,6 +531,12 @@ class TaskStore:
                 "updated_at": self.now(),
             }
         with self.engine.begin() as conn:
+            if self.dialect != "sqlite":
+                # A row another desk holds locked (frozen mid-batch) is skipped, not waited for: the
+                # server ends that desk's session, and the next round takes the task.
+                free = select(tasks.c.id).where(condition).with_for_update(skip_locked=True)
+                if conn.execute(free).first() is None:
+                    return False
             matched = conn.execute(update(tasks).where(condition).values(**values)).rowcount
         if matched == 1:
             log.warning("[%s] recovered from %s (%s): now %s", row.task_no, row.owner, why, values["status"])

@@ -5,21 +5,23 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
 from desktop_app.config import Paths, Settings
-from desktop_app.domain.errors import BatchDeskError, ErrorCode, Lang, message
+from desktop_app.domain.errors import BatchDeskError, ErrorCode, Lang, disk_full, message
 from desktop_app.domain.retry import retry_delay
 from desktop_app.domain.stages import Stage, stage_text
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import Progress, TaskRecord
 from desktop_app.log import TaskAdapter, task_logger
-from desktop_app.store.db_errors import classify
+from desktop_app.store.db_errors import classify, is_passing
 from desktop_app.store.tasks import Fence, LostOwnership, TaskStore
 from desktop_app.tasks.context import Stopped, StopReason, TaskContext
 from desktop_app.tasks.registry import HandlerRegistry, TaskHandler
+from desktop_app.tasks.result_paths import is_task_no
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +42,7 @@ def run_task(
     assert task.owner is not None and task.status is TaskStatus.RUNNING
     fence = Fence(task.id, task.owner, task.attempt)
     tlog = task_logger(__name__, task.task_no)
+    ending = _SettlingStore(store, stop_event, tlog, work_dir=paths.work_dir, task_no=task.task_no)
     ctx = TaskContext(
         task=task, store=store, fence=fence, paths=paths, settings=settings,
         stop_event=stop_event, listener=listener, lang=lang,
@@ -53,26 +56,32 @@ def run_task(
         ctx.flush_quietly()
         if stop.reason is StopReason.CANCEL:
             total, success, fail = ctx.counts
-            store.finish(fence, TaskStatus.CANCELLED, total=total, success=success, fail=fail,
+            ending.finish(fence, TaskStatus.CANCELLED, total=total, success=success, fail=fail,
                          stage=stage_text(Stage.CANCELLED_KEPT, lang), summary=_on_end(handler, ctx))  # fmt: skip
             tlog.info("cancelled at a batch boundary; %d rows committed stay", success)
         else:
-            store.release(fence, stage=stage_text(Stage.PAUSED, lang))
+            ending.release(fence, stage=stage_text(Stage.PAUSED, lang))
             tlog.info("stopped for shutdown; back to pending with its checkpoint")
     except LostOwnership:
         tlog.warning("lost ownership (another worker recovered it); this run's result is dropped")
     except BatchDeskError as exc:
-        _ended_by_error(store, fence, task, ctx, exc, lang, retry_rand, handler)
+        _ended_by_error(ending, fence, task, ctx, exc, lang, retry_rand, handler)
     except SQLAlchemyError as exc:
         # one place decides: a lost connection or a lock passes (retry), a missing table does not
         typed = classify(exc)
         if not typed.retryable:
             tlog.warning("database error that a retry cannot fix", exc_info=exc)
-        _ended_by_error(store, fence, task, ctx, typed, lang, retry_rand, handler)
+        _ended_by_error(ending, fence, task, ctx, typed, lang, retry_rand, handler)
+    except OSError as exc:
+        full = disk_full(exc)  # a full disk is a known, passing problem, not a bug
+        if full is None:
+            _internal(ending, fence, tlog, exc, lang, _on_end(handler, ctx))
+        else:
+            _ended_by_error(ending, fence, task, ctx, full, lang, retry_rand, handler)
     except Exception as exc:
-        _internal(store, fence, tlog, exc, lang, _on_end(handler, ctx))
+        _internal(ending, fence, tlog, exc, lang, _on_end(handler, ctx))
     else:
-        if store.finish(
+        if ending.finish(
             fence,
             outcome.status,
             total=outcome.total_count,
@@ -99,7 +108,7 @@ def _final_stage(status: TaskStatus, lang: Lang) -> str:
 
 
 def _ended_by_error(
-    store: TaskStore,
+    store: _SettlingStore,
     fence: Fence,
     task: TaskRecord,
     ctx: TaskContext,
@@ -151,7 +160,7 @@ def _on_end(handler: TaskHandler | None, ctx: TaskContext) -> dict[str, Any] | N
 
 
 def _internal(
-    store: TaskStore, fence: Fence, tlog: TaskAdapter, exc: Exception, lang: Lang, summary: dict[str, Any] | None
+    store: _SettlingStore, fence: Fence, tlog: TaskAdapter, exc: Exception, lang: Lang, summary: dict[str, Any] | None
 ) -> None:
     tlog.exception("internal error while running the task")
     text = message(ErrorCode.INTERNAL_ERROR, lang, detail=f"{type(exc).__name__}: {exc}"[:500])
@@ -160,3 +169,77 @@ def _internal(
                      stage=stage_text(Stage.FAILED, lang), summary=summary)  # fmt: skip
     except Exception:  # the database itself may be what broke; the stale check will recover it
         tlog.exception("could not record the failure")
+
+
+class _SettlingStore:
+    """The task's ending writes (finish, release), kept trying until the database takes them.
+
+    A lost ending would leave the task running under a live owner that no longer runs it: nobody
+    rescues it (its owner never rescues itself) and `--wait` never returns (Solid Queue #748). So a
+    write that fails for a passing reason (the server restarting, a file locked by another process,
+    a full disk) is tried again with a growing pause, on a fresh connection each time (the pool
+    pings first), until it lands or this process shuts down (then its next start recovers the task).
+    """
+
+    def __init__(
+        self,
+        store: TaskStore,
+        stop_event: threading.Event,
+        tlog: TaskAdapter,
+        *,
+        work_dir: Path,
+        task_no: str,
+        pause_max: float = 30.0,
+    ) -> None:
+        self._store = store
+        self._stop = stop_event
+        self._log = tlog
+        self._work_dir = work_dir
+        self._task_no = task_no
+        self._pause_max = pause_max
+
+    def finish(self, fence: Fence, status: TaskStatus, **values: Any) -> bool:
+        # First: an ended task keeps no work file (what it hands over the handler has moved out), and
+        # on a full disk the space they free is what the status write itself may need (SQLite's file).
+        # Only while the task is still ours (a read: it needs no disk space): a worker that lost it
+        # must not delete its successor's files.
+        self._drop_work_files(fence)
+        ended = self._settle(lambda: self._store.finish(fence, status, **values), f"finish as {status.value}")
+        if ended:
+            self._drop_work_files(fence)
+        return ended
+
+    def _drop_work_files(self, fence: Fence) -> None:
+        if not is_task_no(self._task_no):  # a planted task number names no file of ours
+            return
+        try:
+            current = self._store.get_by_id(fence.task_id)
+        except Exception:
+            return
+        if current is None or current.owner != fence.owner or current.attempt != fence.attempt:
+            return
+        for part in self._work_dir.glob(f"{self._task_no}-*.part"):
+            try:
+                part.unlink(missing_ok=True)
+            except OSError as exc:
+                self._log.warning("could not remove the work file %s: %s", part, exc)
+
+    def release(self, fence: Fence, **values: Any) -> bool:
+        return self._settle(lambda: self._store.release(fence, **values), "hand back as pending")
+
+    def _settle(self, write: Callable[[], bool], what: str) -> bool:
+        pause = 1.0
+        while True:
+            try:
+                return write()
+            except (SQLAlchemyError, BatchDeskError) as exc:
+                passing = exc.retryable if isinstance(exc, BatchDeskError) else is_passing(exc)
+                if not passing:
+                    raise
+                if self._stop.is_set():
+                    self._log.warning("could not %s before shutting down (%s); the next start recovers it",
+                                      what, exc)  # fmt: skip
+                    return False
+                self._log.warning("could not %s (%s); trying again in %.0f s", what, exc, pause)
+            self._stop.wait(pause)
+            pause = min(self._pause_max, pause * 2)

@@ -147,6 +147,39 @@ def test_stale_running_task_recovered_then_failed_at_cap(core: Core) -> None:
     assert failed is not None and failed.status is TaskStatus.FAILED and failed.error_code == "worker_lost"
 
 
+def test_recoveries_of_a_task_that_moves_on_are_not_a_crash_loop(core: Core) -> None:
+    """Four crashes, each after the import moved on (36,000 -> 50,000 -> 59,000 rows), used to end it
+    worker_lost; only recoveries without progress in between count against the cap."""
+    task, fence = _running(core)
+    for number in range(1, 7):  # twice the cap, each run a batch further than the one before
+        done = number * 1000
+        core.store.report_progress(fence, counts=(10_000, done, 0), checkpoint={"next": done})
+        assert core.store.recover_stale(-1, max_recoveries=3) == [task.task_no]
+        current = core.store.get(task.task_no)
+        assert current is not None and current.status is TaskStatus.PENDING and current.recoveries == 1, current
+        (task,) = core.store.claim(f"w{number}:1:1:aa", 1)
+        fence = Fence(task.id, task.owner or "", task.attempt)
+    # the same batch again is no progress: a crash loop, failed at the cap
+    core.store.report_progress(fence, counts=(10_000, 6000, 0), checkpoint={"next": 6000})
+    for number in range(2, 4):  # recoveries 1 -> 2 -> 3
+        assert core.store.recover_stale(-1, max_recoveries=3) == [task.task_no]
+        (task,) = core.store.claim(f"loop{number}:1:1:aa", 1)
+    assert core.store.recover_stale(-1, max_recoveries=3, lang="en") == [task.task_no]
+    failed = core.store.get(task.task_no)
+    assert failed is not None and failed.status is TaskStatus.FAILED and failed.error_code == "worker_lost"
+    assert failed.error_msg is not None and failed.error_msg.startswith("The program running this task stopped 4 times")
+
+
+def test_worker_lost_follows_the_desks_language(core: Core) -> None:
+    task, _ = _running(core, owner="thishost:999999:1:aa")
+    assert core.store.recover_dead_owners("thishost", lambda owner: False, 1, lang="en") == [task.task_no]
+    core.store.claim("thishost:999999:1:aa", 1)
+    assert core.store.recover_dead_owners("thishost", lambda owner: False, 1, lang="en") == [task.task_no]
+    failed = core.store.get(task.task_no)
+    assert failed is not None and failed.error_code == "worker_lost"
+    assert failed.error_msg == "The program running this task stopped 2 times (a crash or power loss?); no more retries"
+
+
 def test_fresh_heartbeat_is_not_stale(core: Core) -> None:
     task, _ = _running(core)
     assert core.store.recover_stale(90, max_recoveries=3) == []

@@ -47,6 +47,8 @@ class StepHandler:
 
             def work(conn: Connection, step: int = step) -> None:
                 conn.execute(ledger.insert().values(task_no=ctx.task.task_no, step=step, worker=ctx.fence.owner))
+                if step == ctx.params.get("hold_at") and ctx.task.attempt == 1:  # in the transaction: row locked
+                    time.sleep(float(ctx.params.get("hold", 0.0)))
 
             ctx.commit_batch(work, checkpoint={"next": step + 1}, progress=100 * (step + 1) / steps,
                              stage=f"step {step + 1} of {steps}", counts=(steps, step + 1, 0))  # fmt: skip

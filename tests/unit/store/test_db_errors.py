@@ -126,3 +126,17 @@ def test_the_detail_is_the_drivers_first_line() -> None:
     assert db_detail(_wrapped(_PgError('relation "x" does not exist\nLINE 1: SELECT', "42P01"))) == (
         'relation "x" does not exist'
     )
+
+
+def test_psycopg_connection_lost_without_sqlstate_passes() -> None:
+    """'consuming input failed: server closed the connection unexpectedly' carries no SQLSTATE: the
+    connection itself failed (a server restart, a terminated session), so it passes."""
+    import psycopg
+    from sqlalchemy.exc import OperationalError
+
+    from desktop_app.domain.errors import ErrorCode, TransientError
+    from desktop_app.store.db_errors import classify
+
+    orig = psycopg.OperationalError("consuming input failed: server closed the connection unexpectedly")
+    typed = classify(OperationalError("SET lock_timeout = '1s'", None, orig))
+    assert isinstance(typed, TransientError) and typed.code is ErrorCode.DATABASE_UNAVAILABLE

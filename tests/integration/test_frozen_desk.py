@@ -1,0 +1,80 @@
+"""A desk frozen inside a transaction (SIGSTOP mid-batch) stalls no other desk on a server database."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from desktop_app.app import Core
+from desktop_app.domain.status import TaskStatus
+from tests.integration.test_workers import Workers, core, status, steps_of, submit, wait_for, workers
+
+__all__ = ["core", "workers"]  # the fixtures, shared with the worker tests
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+STALE = 3.0  # the server ends a session idle in a transaction after 2 s, a lock wait after 1 s
+
+
+def test_desk_frozen_mid_batch_stalls_no_one(core: Core, workers: Workers, db_url: str) -> None:
+    if db_url.startswith("sqlite"):
+        pytest.skip("SQLite: a stopped process's write lock cannot be broken from outside (one desk)")
+    task = submit(core, steps=6, sleep=0.2, hold_at=2, hold=30.0)
+    frozen = workers.start(stale_after=STALE)
+    wait_for(lambda: len(steps_of(core, task.task_no)) >= 2, 60, "two committed steps")
+    time.sleep(0.5)  # now inside step 2's transaction, holding the task row
+    os.kill(frozen.pid, signal.SIGSTOP)
+    try:
+        workers.start(stale_after=STALE)
+        started = time.monotonic()
+        short = core.store.submit(task_type="test.short", params={"steps": 1}, creator="test").task
+        wait_for(lambda: status(core, short.task_no).is_final, 20, "an unrelated short task")
+        short_s = time.monotonic() - started
+        # before: the rescue waited on the frozen desk's row lock as long as it was stopped
+        wait_for(lambda: status(core, task.task_no).is_final, 60, "the other desk to take over and finish")
+        finished = core.store.get(task.task_no)
+        assert finished is not None and finished.status is TaskStatus.SUCCEEDED, finished
+        assert short_s < 15, f"the short task waited {short_s:.1f} s"
+    finally:
+        os.kill(frozen.pid, signal.SIGCONT)
+    time.sleep(3.0)  # the woken desk finds its session ended and itself fenced: it writes nothing
+    after = core.store.get(task.task_no)
+    assert after is not None and (after.status, after.owner, after.ended_at) == (
+        TaskStatus.SUCCEEDED, finished.owner, finished.ended_at,
+    )  # fmt: skip
+    assert steps_of(core, task.task_no) == list(range(6)), "a step was lost or committed twice"
+
+
+def test_sqlite_held_by_another_process_is_a_plain_busy_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import logging
+    import subprocess
+
+    import desktop_app.store.db as db
+    from desktop_app.app import build_core
+    from desktop_app.executor.executor import Executor
+
+    monkeypatch.setattr(db, "BUSY_TIMEOUT_MS", 200)
+    core = build_core(data_dir=tmp_path / "data", overrides={"poll_interval": 0.2, "daily_cleanup": False})
+    core.store.submit(task_type="cleanup", params={}, creator="t")  # something to claim once it is free
+    holder = subprocess.Popen([sys.executable, "-c", (
+        "import sqlite3, sys, time; c = sqlite3.connect(sys.argv[1], isolation_level=None); "
+        "c.execute('BEGIN IMMEDIATE'); print('locked', flush=True); time.sleep(3); c.execute('COMMIT')"
+    ), str(core.paths.database_file)], stdout=subprocess.PIPE, text=True)  # fmt: skip
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+    caplog.set_level(logging.WARNING, logger="desktop_app.executor.executor")
+    executor = Executor(store=core.store, registry=core.registry, paths=core.paths, settings=core.settings)
+    executor.start()
+    try:
+        holder.communicate(timeout=30)
+        time.sleep(1.0)
+    finally:
+        executor.shutdown(10)
+        core.store.engine.dispose()
+    mine = [r for r in caplog.records if r.name == "desktop_app.executor.executor"]
+    assert any("database busy or unreachable" in r.getMessage() for r in mine), [r.getMessage() for r in mine]
+    assert not [r for r in mine if r.exc_info], "a traceback for a busy database"  # before: one per round
