@@ -155,6 +155,9 @@ for sample in products price_list; do
 done
 run_json "export customers" export customers --wait
 expect "export customers (its definition file)" "d['status'] == 'succeeded'"
+# XLSX with typed cells, written by BatchDesk's own sheet writer; read back by openpyxl where it is at hand
+run_json "export customers xlsx" export customers --wait --format xlsx
+expect "export customers (xlsx)" "d['status'] == 'succeeded' and d['result_path'].endswith('.xlsx')"
 run_json "types" types
 expect "types --json: the three built-in types, no problem" \
   "sorted(t['name'] for t in d) == ['customers', 'price_list', 'products'] and not any(t['problem'] for t in d)"
