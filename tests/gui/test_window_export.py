@@ -265,7 +265,7 @@ def test_complete_the_references_an_import_left_pending(qtbot: Any, make_desk: A
         action.trigger()
     completion = sent.args[0].task
     assert completion.task_type == "complete_references" and completion.lane is Lane.SHORT
-    assert completion.params == {"task_no": imported.task_no}
+    assert completion.params == {"task_no": imported.task_no, "add": False}  # complete only, add no names
     assert cell(window, completion.task_no, TYPE) == "Complete references"
     done = wait_status(qtbot, window, completion.task_no, TaskStatus.SUCCEEDED, TaskStatus.FAILED)
     assert done.status is TaskStatus.SUCCEEDED and done.success_count == 2, done.error_msg
