@@ -70,7 +70,7 @@ class TaskActions(QObject):
         self.resume = make(self._resume, "Ctrl+Shift+M")
         self.import_for_real = make(self._import_for_real, "Ctrl+I")
         self.complete_references = make(self._complete_references, "Ctrl+Shift+K")
-        self.add_references = make(self._add_references)
+        self.add_references = make(self._add_references, "Ctrl+Shift+N")  # N: add the missing names
         self.undo = make(self._undo, "Ctrl+Shift+Z")
         self.details = make(self._details, "Ctrl+D")
         self.open_when_done = QAction(self)
