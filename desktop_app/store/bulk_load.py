@@ -10,9 +10,6 @@
   local files (BatchDesk's other connections do not). LOCAL turns duplicate keys into warnings and
   skips those rows, so the count of rows loaded is checked: short means a conflict.
 
-What can be made before the batch's transaction is made by stage() on the reading thread, one batch
-ahead (the stage file, the CSV bytes or file): the writing thread then only loads and commits.
-
 Each returns False when the database refused the batch because of a key already there (the caller
 rolls back to its savepoint and writes the batch row by row); other errors propagate.
 """
@@ -23,7 +20,6 @@ import io
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -45,20 +41,6 @@ STAGE_SCHEMA = "bd_stage"
 BULK_WAL_PAGES = 10_000
 DEFAULT_WAL_PAGES = 1_000
 STAGE_TABLE = "rows"
-# Staged batches alive at once: the one being written, the one waiting in the prefetch queue, the one
-# being staged (prefetch.py holds one ahead); a slot is reused only once its batch was written.
-STAGE_SLOTS = 3
-
-
-@dataclass(frozen=True)
-class Staged:
-    """One batch made ready for its loader ahead of its transaction: SQLite's stage file or MySQL's CSV
-    file (path), PostgreSQL's CSV bytes (data)."""
-
-    rows: int
-    columns: tuple[str, ...]
-    path: Path | None = None
-    data: bytes | None = None
 
 
 def _quoted_name(engine_or_conn: Engine | Connection, name: str) -> str:
@@ -77,48 +59,24 @@ class BulkLoader:
         self.dialect = engine.dialect.name
         self.table = table
         self.task_no = task_no
-        self._work_dir = work_dir
-        self._slot = 0
+        self._stage = work_dir / f"{task_no}-bulk-stage.sqlite3"
+        self._csv = work_dir / f"{task_no}-bulk-batch.csv"
         self._mysql_engine: Engine | None = None
 
     # --- the connection a batch runs on ---------------------------------------------------
 
-    def stage(self, rows: pa.Table) -> Staged:
-        """Make the batch ready for load() (on any thread: it touches no connection of ours)."""
-        columns = tuple(rows.column_names)
-        slot = self._slot
-        self._slot = (slot + 1) % STAGE_SLOTS
-        if self.dialect == "sqlite":
-            path = self._stage_file(slot)
-            _write_stage(rows, path)
-            return Staged(rows.num_rows, columns, path=path)
-        if self.dialect == "postgresql":
-            buffer = io.BytesIO()
-            _write_csv(rows.append_column("task_no", pa.repeat(pa.scalar(self.task_no), rows.num_rows)), buffer)
-            return Staged(rows.num_rows, columns, data=buffer.getvalue())
-        path = self._csv_file(slot)
-        _write_csv(rows, path, null="NULL")
-        return Staged(rows.num_rows, columns, path=path)
-
-    def _stage_file(self, slot: int) -> Path:
-        return self._work_dir / f"{self.task_no}-bulk-stage{slot}.sqlite3"
-
-    def _csv_file(self, slot: int) -> Path:
-        return self._work_dir / f"{self.task_no}-bulk-batch{slot}.csv"
-
-    # --- the connection a batch runs on ---------------------------------------------------
-
     @contextmanager
-    def connection(self, staged: Staged | None) -> Iterator[Connection]:
+    def connection(self, rows: pa.Table | None) -> Iterator[Connection]:
         """The connection for one batch, ready for load(): on SQLite the staged batch is attached (outside
         any transaction, as SQLite requires); on MySQL one that may send a local file."""
         if self.dialect == "sqlite":
             with self.engine.connect() as conn:
-                if staged is None:
+                if rows is None:
                     yield conn
                     return
+                self._write_stage(rows)
                 raw: Any = conn.connection.dbapi_connection
-                raw.execute(f"ATTACH DATABASE ? AS {STAGE_SCHEMA}", (str(staged.path),))
+                raw.execute(f"ATTACH DATABASE ? AS {STAGE_SCHEMA}", (str(self._stage),))
                 raw.execute(f"PRAGMA wal_autocheckpoint={BULK_WAL_PAGES}")
                 try:
                     yield conn
@@ -128,7 +86,8 @@ class BulkLoader:
                     raw.execute(f"PRAGMA wal_autocheckpoint={DEFAULT_WAL_PAGES}")  # the pool's connection again
                     raw.execute(f"DETACH DATABASE {STAGE_SCHEMA}")
             return
-        if self.dialect in ("mysql", "mariadb") and staged is not None:
+        if self.dialect in ("mysql", "mariadb") and rows is not None:
+            _write_csv(rows, self._csv, null="NULL")
             with self._local_infile_engine().connect() as conn:
                 yield conn
             return
@@ -145,16 +104,15 @@ class BulkLoader:
 
     def close(self) -> None:
         """Remove the staging files and the extra connections."""
-        for slot in range(STAGE_SLOTS):
-            self._stage_file(slot).unlink(missing_ok=True)
-            self._csv_file(slot).unlink(missing_ok=True)
+        for path in (self._stage, self._csv):
+            path.unlink(missing_ok=True)
         if self._mysql_engine is not None:
             self._mysql_engine.dispose()
             self._mysql_engine = None
 
     # --- loading ---------------------------------------------------------------------------
 
-    def load(self, conn: Connection, staged: Staged) -> bool:
+    def load(self, conn: Connection, rows: pa.Table) -> bool:
         """Insert the batch inside a savepoint of the connection's transaction (on the connection
         connection() gave for it): True when every row went in, False when a key was already there."""
         # the loaders run on the driver's own cursor: its IntegrityError is not SQLAlchemy's
@@ -169,40 +127,65 @@ class BulkLoader:
         try:
             with conn.begin_nested():
                 if self.dialect == "sqlite":
-                    loaded = self._insert_select(conn, staged)
+                    loaded = self._insert_select(conn, rows)
                 elif self.dialect == "postgresql":
-                    loaded = self._copy(conn, staged)
+                    loaded = self._copy(conn, rows)
                 else:
-                    loaded = self._load_data(conn, staged)
-                if loaded != staged.rows:
-                    raise _ShortLoad(loaded, staged.rows)
+                    loaded = self._load_data(conn, rows)
+                if loaded != rows.num_rows:
+                    raise _ShortLoad(loaded, rows.num_rows)
         except refused as exc:
-            log.info("bulk load of %d rows into %s refused (%s): written row by row", staged.rows, self.table,
+            log.info("bulk load of %d rows into %s refused (%s): written row by row", rows.num_rows, self.table,
                      exc)  # fmt: skip
             return False
         return True
 
-    def _columns(self, conn: Connection, staged: Staged) -> tuple[str, str]:
+    def _columns(self, conn: Connection, rows: pa.Table) -> tuple[str, str]:
         quote = conn.dialect.identifier_preparer.quote
-        return ", ".join(quote(c) for c in staged.columns), quote("task_no")
+        return ", ".join(quote(c) for c in rows.column_names), quote("task_no")
 
-    def _insert_select(self, conn: Connection, staged: Staged) -> int:
-        cols, task = self._columns(conn, staged)
+    def _write_stage(self, rows: pa.Table) -> None:
+        # The driver manager's low-level API, not its DB-API module: that one imports pyarrow.dataset,
+        # which imports pandas wherever pandas is installed (+60 MB resident for nothing).
+        import adbc_driver_manager as adbc
+        import adbc_driver_sqlite
+
+        self._stage.unlink(missing_ok=True)
+        with (
+            adbc_driver_sqlite.connect(str(self._stage)) as database,
+            adbc.AdbcConnection(database) as stage,
+        ):
+            # a throwaway file, written whole before ours opens it: no journal, no sync
+            for pragma in ("PRAGMA journal_mode=OFF", "PRAGMA synchronous=OFF"):
+                with adbc.AdbcStatement(stage) as statement:
+                    statement.set_sql_query(pragma)
+                    statement.execute_update()
+            with adbc.AdbcStatement(stage) as statement:
+                statement.set_options(**{
+                    adbc.INGEST_OPTION_TARGET_TABLE: STAGE_TABLE,
+                    adbc.INGEST_OPTION_MODE: adbc.INGEST_OPTION_MODE_CREATE,
+                })  # fmt: skip
+                statement.bind_stream(rows.to_reader())
+                statement.execute_update()
+
+    def _insert_select(self, conn: Connection, rows: pa.Table) -> int:
+        cols, task = self._columns(conn, rows)
         sql = (f"INSERT INTO main.{_quoted_name(conn, self.table)} ({cols}, {task}) "
                f"SELECT {cols}, '{self.task_no}' FROM {STAGE_SCHEMA}.{STAGE_TABLE}")  # fmt: skip
         return int(conn.exec_driver_sql(sql).rowcount)
 
-    def _copy(self, conn: Connection, staged: Staged) -> int:
-        assert staged.data is not None
-        cols, task = self._columns(conn, staged)
+    def _copy(self, conn: Connection, rows: pa.Table) -> int:
+        buffer = io.BytesIO()
+        _write_csv(rows.append_column("task_no", pa.repeat(pa.scalar(self.task_no), rows.num_rows)), buffer)
+        cols, task = self._columns(conn, rows)
         raw: Any = conn.connection.dbapi_connection
         with raw.cursor() as cursor:
             with cursor.copy(f"COPY {_quoted_name(conn, self.table)} ({cols}, {task}) FROM STDIN (FORMAT csv)") as copy:
-                copy.write(staged.data)
+                copy.write(buffer.getbuffer())
             return int(cursor.rowcount)
 
-    def _load_data(self, conn: Connection, staged: Staged) -> int:
-        cols, task = self._columns(conn, staged)
+    def _load_data(self, conn: Connection, rows: pa.Table) -> int:
+        cols, task = self._columns(conn, rows)
         # every value quoted, a NULL the bare word NULL: read back as NULL with no per-column SET
         sql = (
             f"LOAD DATA LOCAL INFILE %s INTO TABLE {_quoted_name(conn, self.table)} CHARACTER SET utf8mb4 "
@@ -211,39 +194,13 @@ class BulkLoader:
         )
         raw: Any = conn.connection.dbapi_connection
         with raw.cursor() as cursor:
-            cursor.execute(sql, (str(staged.path),))
+            cursor.execute(sql, (str(self._csv),))
             loaded = int(cursor.rowcount)
             cursor.execute("SELECT @@warning_count")
             (warnings,) = cursor.fetchone()
         if warnings:
             return -1  # a value the server changed or a row it skipped: the row-by-row path says which
         return loaded
-
-
-def _write_stage(rows: pa.Table, path: Path) -> None:
-    """The batch as a table of its own SQLite file, written by the ADBC driver from Arrow."""
-    # The driver manager's low-level API, not its DB-API module: that one imports pyarrow.dataset,
-    # which imports pandas wherever pandas is installed (+60 MB resident for nothing).
-    import adbc_driver_manager as adbc
-    import adbc_driver_sqlite
-
-    path.unlink(missing_ok=True)
-    with (
-        adbc_driver_sqlite.connect(str(path)) as database,
-        adbc.AdbcConnection(database) as stage,
-    ):
-        # a throwaway file, written whole before ours opens it: no journal, no sync
-        for pragma in ("PRAGMA journal_mode=OFF", "PRAGMA synchronous=OFF"):
-            with adbc.AdbcStatement(stage) as statement:
-                statement.set_sql_query(pragma)
-                statement.execute_update()
-        with adbc.AdbcStatement(stage) as statement:
-            statement.set_options(**{
-                adbc.INGEST_OPTION_TARGET_TABLE: STAGE_TABLE,
-                adbc.INGEST_OPTION_MODE: adbc.INGEST_OPTION_MODE_CREATE,
-            })  # fmt: skip
-            statement.bind_stream(rows.to_reader())
-            statement.execute_update()
 
 
 def _write_csv(rows: pa.Table, sink: Path | io.BytesIO, *, null: str = "") -> None:

@@ -34,9 +34,9 @@ def paths(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Itera
     monkeypatch.setattr(csv_batches, "BLOCK", 2048)
     load = BulkLoader.load
 
-    def counted(self: BulkLoader, conn: Any, staged: Any) -> bool:
-        done = load(self, conn, staged)
-        LOADED.append(staged.rows if done else 0)
+    def counted(self: BulkLoader, conn: Any, rows: Any) -> bool:
+        done = load(self, conn, rows)
+        LOADED.append(rows.num_rows if done else 0)
         return done
 
     monkeypatch.setattr(BulkLoader, "load", counted)

@@ -26,7 +26,6 @@ from desktop_app.imports.readers import SourceRow
 from desktop_app.imports.references import ReferenceResolver
 from desktop_app.imports.row_plans import Candidate, FailedRow
 from desktop_app.imports.validator import RowValidator
-from desktop_app.store.bulk_load import Staged
 from desktop_app.store.business_rows import BusinessTable
 
 _NEUTRALISED = r"\A'([=+\-@\t\r])"
@@ -42,7 +41,6 @@ class BulkBatch:
     size: int  # data rows in the batch (blank rows excluded)
     pending: int  # bulk rows with a reference name not found
     bulk_sources: Callable[[], list[SourceRow]] | None = None  # the bulk rows as read, should the load be refused
-    staged: Staged | None = None  # the bulk rows made ready for the loader (BulkInsert.batches)
 
 
 class BatchSplitter:

@@ -29,16 +29,12 @@ class BulkInsert:
         self.by_row = 0  # rows the row writer wrote or failed
 
     def batches(self, skip_through: int) -> Iterator[BulkBatch]:
-        """The file's batches after `skip_through` (a resume's last committed row), each staged for the
-        loader as it is made: iterated on the prefetch thread, so the staging overlaps the writing."""
-        for batch in self.splitter.batches(skip_through):
-            if batch.rows is not None:
-                batch.staged = self.loader.stage(batch.rows)
-            yield batch
+        """The file's batches after `skip_through` (a resume's last committed row)."""
+        return self.splitter.batches(skip_through)
 
     def connection(self, batch: BulkBatch) -> AbstractContextManager[Connection]:
         """The connection the batch's transaction runs on (the loader's, set up for its rows)."""
-        return self.loader.connection(batch.staged)
+        return self.loader.connection(batch.rows)
 
     def close(self) -> None:
         self.loader.close()
@@ -48,9 +44,9 @@ class BulkInsert:
         the other rows by the row writer."""
         candidates = batch.candidates
         loaded = 0
-        if batch.staged is not None:
-            if self.loader.load(conn, batch.staged):
-                loaded = batch.staged.rows
+        if batch.rows is not None:
+            if self.loader.load(conn, batch.rows):
+                loaded = batch.rows.num_rows
             else:
                 candidates = self.splitter.candidates_of(batch)
         result = self.writer.write(conn, candidates) if candidates else BatchResult()
