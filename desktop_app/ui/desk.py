@@ -15,7 +15,6 @@ from PySide6.QtWidgets import QApplication
 from desktop_app import __version__
 from desktop_app.app import Core, build_executor, system_lang
 from desktop_app.config import Settings, resources_dir, save_settings
-from desktop_app.domain.errors import Lang
 from desktop_app.ui.catalog import ImportCatalog
 from desktop_app.ui.db_secret import split_password, store_password
 from desktop_app.ui.dialogs.about import AboutInfo
@@ -117,8 +116,7 @@ class Desk(QObject):
 
     def start(self) -> None:
         if self.core.setting_problems:  # named once, in the clerk's language; the defaults are in use
-            lang: Lang = "zh" if self.core.lang == "zh" else "en"
-            text = "\n".join(p.text(lang) for p in self.core.setting_problems)
+            text = "\n".join(p.text(self.core.lang) for p in self.core.setting_problems)
             self.window.notice.show_notice(text, Tone.WARNING, timeout_ms=0)
         self.gc.start()  # before the workers start allocating in their threads
         self.executor.start()
