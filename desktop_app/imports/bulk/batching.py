@@ -3,8 +3,9 @@
 Per batch (settings.bulk_batch_rows): blank records dropped, every column checked (checks.py); the
 rows every check is sure of become the loader's table (the type's columns as stored text, each
 reference's id, the row number, the signature); the others, and records of the wrong width, go
-through the row validator as the row path takes them. A batch whose keys repeat goes to the row
-writer whole, which then says which row came first, as the row path would.
+through the row validator as the row path takes them. A key that comes twice among the bulk rows is
+not looked for here: the table's unique key refuses the load, and the batch goes to the row writer
+whole (bulk/insert.py), which then says which row came first, as the row path would.
 """
 
 from __future__ import annotations
@@ -121,25 +122,26 @@ class BatchSplitter:
 
         if not len(numbers):
             return BulkBatch(None, candidates, last, size, 0)
-        if self._keys_repeat(texts, candidates):
-            # a key twice in one batch: the row writer names the duplicates as the row path would
+        if self._key_also_in(texts, candidates):
+            # a bulk row's key is also a row writer's row: the row writer names the duplicates in file order
             every = sorted([*bulk_sources(), *slow], key=_number)
             return BulkBatch(None, [self._candidate(source) for source in every], last, size, 0)
         rows, pending = self._loadable(texts, numbers)
         return BulkBatch(rows, candidates, last, size, pending, bulk_sources)
 
-    def _keys_repeat(self, texts: list[pa.Array], candidates: list[Candidate]) -> bool:
-        """Whether a key comes twice in the batch (the row writer then says which row was first), as the
-        table compares keys: case-folded on a case-insensitive MySQL table (BusinessTable.key_text)."""
+    def _key_also_in(self, texts: list[pa.Array], candidates: list[Candidate]) -> bool:
+        """Whether a row for the row writer has the key of a bulk row, as the table compares keys
+        (case-folded on a case-insensitive MySQL table: BusinessTable.key_text). The load would take the
+        bulk row first wherever it is in the file, so the row writer takes the batch whole."""
+        others = [self.table.key_text(tuple(values[p] for p in self.key_positions))
+                  for c in candidates if not isinstance(c, FailedRow) for values in (c[1],)]  # fmt: skip
+        if not others:
+            return False
         keys = [texts[p] for p in self.key_positions]
         joined = keys[0] if len(keys) == 1 else pc.binary_join_element_wise(*keys, SEPARATOR)
         if self.table.folds_case:
             joined = pa.array([k.casefold() for k in joined.to_pylist()], pa.string())
-        if pc.count_distinct(joined).as_py() != len(joined):
-            return True
-        others = [self.table.key_text(tuple(values[p] for p in self.key_positions))
-                  for c in candidates if not isinstance(c, FailedRow) for values in (c[1],)]  # fmt: skip
-        return bool(others) and bool(pc.any(pc.is_in(joined, value_set=pa.array(others, pa.string()))).as_py())
+        return bool(pc.any(pc.is_in(joined, value_set=pa.array(others, pa.string()))).as_py())
 
     # --- what the loader takes -----------------------------------------------------------------
 

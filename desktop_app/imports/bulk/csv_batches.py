@@ -247,8 +247,8 @@ class CsvBatches:
     def _check_lengths(self, batch: CsvBatch) -> None:
         """A record whose text could make a line of line_limit characters (each character a doubled
         quote, each field quoted): the row reader's limits decide."""
-        if not batch.num_rows:
-            return
+        if not batch.num_rows or 2 * BLOCK + 3 * self.width + 2 < self.line_limit:
+            return  # none can: pyarrow refuses a record longer than a block, and a character is a byte or more
         total = pc.utf8_length(batch.columns[0])
         for col in batch.columns[1:]:
             total = pc.add(total, pc.utf8_length(col))
