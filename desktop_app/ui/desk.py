@@ -21,6 +21,7 @@ from desktop_app.ui.dialogs.about import AboutInfo
 from desktop_app.ui.dialogs.settings import SettingsDialog
 from desktop_app.ui.file_open import FileOpenFilter
 from desktop_app.ui.focus_ring import FocusRing
+from desktop_app.ui.gil_turns import GilTurns
 from desktop_app.ui.i18n import Translations
 from desktop_app.ui.main_thread_gc import MainThreadGC
 from desktop_app.ui.main_window import MainWindow
@@ -73,6 +74,7 @@ class Desk(QObject):
             core.settings = core.settings.with_overrides(batch_pause=WINDOW_BATCH_PAUSE)
         self.executor = build_executor(core)
         self.gc = MainThreadGC(parent=self)
+        self.gil_turns = GilTurns()
         self.translations = Translations(app, cache_dir or core.paths.data_dir / "cache" / "i18n")
         self.translations.switch(core.lang)
         self.catalog = ImportCatalog.load(core.lang, exports=export_definitions(core), source=core.catalog)
@@ -119,6 +121,7 @@ class Desk(QObject):
             text = "\n".join(p.text(self.core.lang) for p in self.core.setting_problems)
             self.window.notice.show_notice(text, Tone.WARNING, timeout_ms=0)
         self.gc.start()  # before the workers start allocating in their threads
+        self.gil_turns.start()
         self.executor.start()
         self.window.model.fetchMore()
         self.service.check_types()
@@ -201,5 +204,6 @@ class Desk(QObject):
                       "the GUI thread", timeout)  # fmt: skip
             return False
         self._workers_done = True
+        self.gil_turns.stop()
         self.gc.stop()  # the workers are gone: collection may run anywhere again
         return True

@@ -58,3 +58,16 @@ def test_the_windows_batch_pause_is_not_saved_for_the_command_line(make_desk: An
     assert desk.core.settings.batch_pause > 0  # imports yield to the window's thread
     desk.apply_settings(desk.core.settings)
     assert load_settings(desk.core.paths).batch_pause == 0.0
+
+
+def test_workers_hand_the_gil_to_the_window_sooner_while_the_desk_runs(make_desk: Any) -> None:
+    import sys
+
+    from desktop_app.ui.gil_turns import GUI_SWITCH_INTERVAL
+
+    before = sys.getswitchinterval()
+    assert before > GUI_SWITCH_INTERVAL  # Python's default (5 ms), as the command line keeps it
+    desk = make_desk()  # started
+    assert sys.getswitchinterval() == GUI_SWITCH_INTERVAL
+    assert desk.shutdown(20)
+    assert sys.getswitchinterval() == before
