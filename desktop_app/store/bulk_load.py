@@ -175,13 +175,13 @@ class BulkLoader:
         return int(conn.exec_driver_sql(sql).rowcount)
 
     def _copy(self, conn: Connection, rows: pa.Table) -> int:
-        buffer = io.BytesIO()
-        _write_csv(rows.append_column("task_no", pa.repeat(pa.scalar(self.task_no), rows.num_rows)), buffer)
         cols, task = self._columns(conn, rows)
         raw: Any = conn.connection.dbapi_connection
         with raw.cursor() as cursor:
             with cursor.copy(f"COPY {_quoted_name(conn, self.table)} ({cols}, {task}) FROM STDIN (FORMAT csv)") as copy:
-                copy.write(buffer.getbuffer())
+                # written to the server as the CSV writer makes it: the batch's text is never held whole
+                _write_csv(rows.append_column("task_no", pa.repeat(pa.scalar(self.task_no), rows.num_rows)),
+                           _CopySink(copy))  # fmt: skip
             return int(cursor.rowcount)
 
     def _load_data(self, conn: Connection, rows: pa.Table) -> int:
@@ -203,7 +203,21 @@ class BulkLoader:
         return loaded
 
 
-def _write_csv(rows: pa.Table, sink: Path | io.BytesIO, *, null: str = "") -> None:
+class _CopySink(io.RawIOBase):
+    """A file the CSV writer writes to, each piece handed to a COPY ... FROM STDIN as it comes."""
+
+    def __init__(self, copy: Any) -> None:
+        self._copy = copy
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        self._copy.write(bytes(data))
+        return len(data)
+
+
+def _write_csv(rows: pa.Table, sink: Path | io.RawIOBase, *, null: str = "") -> None:
     """The batch as CSV the loaders read: no header, every value quoted (its own quotes doubled), a
     NULL as `null` unquoted."""
     options = pcsv.WriteOptions(include_header=False, quoting_style="all_valid", null_string=null,

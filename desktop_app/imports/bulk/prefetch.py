@@ -1,8 +1,10 @@
 """The next batch made on a second thread while this one writes: reading and checking overlap the load.
 
 Both halves spend most of their time in C++ (pyarrow) or C (the database drivers) with the GIL
-released, so two threads use two cores. One batch is made ahead, no more: memory stays that of a few
-batches whatever the file's size.
+released, so two threads use two cores. One batch is made ahead, no more: the next is begun only once
+the consumer has taken the one made (a queue of one would let a third be built meanwhile, ~5 MB more at
+the peak of a bulk import for no speed: the reading side is the busier one), so memory stays that of
+two batches whatever the file's size.
 """
 
 from __future__ import annotations
@@ -26,13 +28,14 @@ class Prefetch(Generic[T]):
         self._source = source
         self._queue: queue.Queue[object] = queue.Queue(maxsize=1)
         self._stop = threading.Event()
+        self._taken = threading.Event()  # the consumer took the item last put
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._thread.start()
 
     def _run(self) -> None:
         try:
             for item in self._source:
-                if not self._put(item):
+                if not self._put(item) or not self._wait_taken():
                     return
             self._put(_END)
         except BaseException as exc:  # handed to the consumer, which raises it
@@ -51,9 +54,17 @@ class Prefetch(Generic[T]):
                 continue
         return False
 
+    def _wait_taken(self) -> bool:
+        while not self._taken.wait(_POLL):
+            if self._stop.is_set():
+                return False
+        self._taken.clear()
+        return True
+
     def __iter__(self) -> Iterator[T]:
         while True:
             item = self._queue.get()
+            self._taken.set()
             if item is _END:
                 return
             if isinstance(item, _Failure):
