@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from alembic import command
 from PySide6.QtCore import QLocale, Qt
-from sqlalchemy import update
+from sqlalchemy import text, update
 
 from desktop_app.app import Core, build_core
 from desktop_app.cli.main import main
@@ -21,6 +22,8 @@ from desktop_app.domain.errors import ErrorCode, Lang, TransientError, message
 from desktop_app.domain.stages import Stage, stage_text
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
+from desktop_app.store import migrate
+from desktop_app.store.db import make_engine
 from desktop_app.store.schema import tasks
 from desktop_app.store.tasks import Fence
 from desktop_app.tasks.runner import run_task
@@ -108,6 +111,30 @@ def test_a_row_written_before_the_codes_shows_its_text(core: Core) -> None:
     assert (old.stage_phrase, old.error_phrase) == (None, None)
     assert (old.stage_in("en"), old.error_in("en")) == ("失败", message(ErrorCode.CORRUPT_FILE, "zh"))
     assert old.to_json(lang="en")["error_msg"] == message(ErrorCode.CORRUPT_FILE, "zh")
+
+
+def test_a_task_of_the_previous_schema_shows_its_text_after_the_upgrade(db_url: str, tmp_path: Path) -> None:
+    engine = make_engine(db_url)
+    try:
+        with engine.begin() as conn:  # a database the previous release made (0006), with one ended task
+            command.upgrade(migrate._config(conn), "0006")
+            conn.execute(
+                text(
+                    "INSERT INTO tasks (task_no, task_type, lane, params, status, stage, error_code, error_msg, "
+                    "creator, created_at, updated_at) VALUES ('T000000-AAAAAA', 'import', 'long', '{}', 'failed', "
+                    "'失败', 'corrupt_file', '文件已损坏', 'alice', '2026-01-01 00:00:00', '2026-01-01 00:00:00')"
+                )
+            )
+        migrate.upgrade(engine)
+    finally:
+        engine.dispose()
+    core = build_core(data_dir=tmp_path / "data", db_url=db_url)
+    try:
+        old = core.store.get("T000000-AAAAAA")
+        assert old is not None and (old.stage_phrase, old.error_phrase) == (None, None)
+        assert (old.stage_in("en"), old.error_in("en")) == ("失败", "文件已损坏")
+    finally:
+        core.store.engine.dispose()
 
 
 def _failed_import(core: Core, tmp_path: Path, lang: Lang) -> TaskRecord:
