@@ -75,7 +75,7 @@ def cmd_submit(core: Core, args: argparse.Namespace, *, wait: bool) -> int:
     result = core.submitter().submit_import(import_request(args), user=args.user or current_user(), force=args.force)
     task = result.task
     if result.refused:
-        show(task, as_json=args.json, duplicate_of=result.duplicate_of,
+        show(task, as_json=args.json, lang=core.lang, duplicate_of=result.duplicate_of,
              error_code=ErrorCode.ALREADY_IMPORTED.value, error_msg=refusal_text(core, task))  # fmt: skip
         return EXIT_TASK_FAILED
     return _wait_and_show(core, args, result, wait=wait)
@@ -87,7 +87,7 @@ def refusal_text(core: Core, task: TaskRecord) -> str:
     if stopped_early(task):
         done, total = stopped_counts(core.store, task)
         reason = "cancelled" if task.status is TaskStatus.CANCELLED else "failed"
-        why = task.error_msg or task.error_code or ""
+        why = task.error_in(core.lang) or task.error_code or ""
         return message(ErrorCode.ALREADY_IMPORTED, core.lang, reason=reason, task_no=task.task_no,
                        done=f"{done:,}", total=f"{total or done:,}", why=why)  # fmt: skip
     ended = task.ended_at.date().isoformat() if task.ended_at else ""
@@ -109,7 +109,7 @@ def _wait_and_show(
     core: Core, args: argparse.Namespace, result: SubmitResult, *, wait: bool, ok: tuple[TaskStatus, ...] = ENDED_WELL
 ) -> int:
     task = run_until_done(core, result.task) if wait else result.task
-    show(task, as_json=args.json, duplicate_of=result.duplicate_of)
+    show(task, as_json=args.json, lang=core.lang, duplicate_of=result.duplicate_of)
     if not wait:
         return EXIT_OK
     return EXIT_OK if task.status in ok else EXIT_TASK_FAILED
@@ -205,10 +205,10 @@ def cmd_tasks(core: Core, args: argparse.Namespace) -> int:
     creator = viewer_of(core, args).listing(everyone=args.all, creator=args.creator)
     found = core.store.list(statuses=statuses, limit=args.limit, creator=creator, archived=args.archived)
     if args.json:
-        print_json([t.to_json() for t in found])
+        print_json([t.to_json(lang=core.lang) for t in found])
     else:
         for task in found:
-            sys.stdout.write(task_line(task) + "\n")
+            sys.stdout.write(task_line(task, core.lang) + "\n")
     return EXIT_OK
 
 
@@ -217,7 +217,7 @@ def cmd_status(core: Core, args: argparse.Namespace) -> int:
     task = core.store.find(args.task_no, creator=viewer_of(core, args).creator_filter)
     if task is None:
         raise PermanentError(ErrorCode.TASK_NOT_FOUND, task_no=args.task_no)
-    show(task, as_json=args.json)
+    show(task, as_json=args.json, lang=core.lang)
     return EXIT_OK
 
 
@@ -232,5 +232,5 @@ def cmd_cancel(core: Core, args: argparse.Namespace) -> int:
         while task.status is TaskStatus.RUNNING and time.monotonic() < deadline:
             time.sleep(0.2)
             task = core.store.get(args.task_no) or task
-    show(task, as_json=args.json)
+    show(task, as_json=args.json, lang=core.lang)
     return EXIT_OK if task.status in (TaskStatus.CANCELLED, TaskStatus.RUNNING) else EXIT_TASK_FAILED

@@ -6,6 +6,7 @@ import json
 import sys
 from typing import Any
 
+from desktop_app.domain.errors import Lang
 from desktop_app.domain.task import TaskRecord
 
 
@@ -14,25 +15,27 @@ def print_json(data: Any) -> None:
     sys.stdout.flush()
 
 
-def task_line(task: TaskRecord) -> str:
+def task_line(task: TaskRecord, lang: Lang | None = None) -> str:
+    """One task for people; its stage and error in `lang`, the command line's language (None: as stored)."""
     parts = [task.task_no, task.task_type, task.status.value, f"{task.progress}%"]
     if task.total_count:
         parts.append(f"rows {task.total_count} ok {task.success_count} failed {task.fail_count}")
-    if task.stage:
-        parts.append(task.stage)
-    if task.error_msg:
-        parts.append(task.error_msg)
+    stage, error = (task.stage, task.error_msg) if lang is None else (task.stage_in(lang), task.error_in(lang))
+    if stage:
+        parts.append(stage)
+    if error:
+        parts.append(error)
     if task.error_csv:
         # the retention clean-up deleted it: no dead path
         parts.append("errors: expired" if task.summary.get("expired") else f"errors: {task.error_csv}")
     return "  ".join(parts)
 
 
-def show(task: TaskRecord, *, as_json: bool, duplicate_of: str | None = None, **extra: Any) -> None:
+def show(task: TaskRecord, *, as_json: bool, lang: Lang, duplicate_of: str | None = None, **extra: Any) -> None:
     if as_json:
-        print_json({**task.to_json(duplicate_of=duplicate_of), **extra})
+        print_json({**task.to_json(duplicate_of=duplicate_of, lang=lang), **extra})
     else:
-        line = task_line(task)
+        line = task_line(task, lang)
         if duplicate_of:
             line += f"  (same file as task {duplicate_of})"
         if extra.get("error_msg"):

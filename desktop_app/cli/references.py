@@ -31,11 +31,11 @@ def cmd_references(core: Core, args: argparse.Namespace) -> int:
         ended = run_until_done(core, result.task)
         extra = {"completion": ended.task_no, "added_count": int(ended.summary.get("added_count") or 0)}
         if ended.status is not TaskStatus.SUCCEEDED:
-            extra["error_msg"] = ended.error_msg
+            extra["error_msg"] = ended.error_in(core.lang)
             code = EXIT_TASK_FAILED
         source = core.store.get(task_no) or source
     if args.json:
-        print_json({**source.to_json(), **extra})
+        print_json({**source.to_json(lang=core.lang), **extra})
         return code
     try:
         itype = core.submitter().catalog.get(str(source.params.get("import_type")))

@@ -6,6 +6,8 @@ import errno
 from enum import StrEnum
 from typing import Literal
 
+from desktop_app.domain.phrase import Phrase
+
 Lang = Literal["zh", "en"]
 
 
@@ -79,8 +81,8 @@ class ErrorCode(StrEnum):
 MESSAGES: dict[ErrorCode, tuple[str, str]] = {
     ErrorCode.EMPTY_FILE: ("文件是空的：没有任何数据行", "The file is empty: it has no data rows"),
     ErrorCode.MISSING_REQUIRED_COLUMN: (
-        "缺少必填列：{column}（表头里找不到这一列）",
-        "A required column is missing: {column} (no header names it)",
+        "缺少必填列：{column_zh}（表头里找不到这一列）",
+        "A required column is missing: {column_en} (no header names it)",
     ),
     ErrorCode.ENCODING_UNDETECTABLE: (
         "无法识别文件的字符编码，请另存为 UTF-8 编码的 CSV 后再导入",
@@ -422,10 +424,12 @@ class _Blank(dict[str, object]):
 
 
 def message(code: ErrorCode | str, lang: Lang = "zh", **params: object) -> str:
-    """The plain-language message for a code, in the given language, with params filled in."""
+    """The plain-language message for a code, in the given language, with params filled in. The str is a
+    Phrase keeping its code and params: the task table stores them and a view shows it in another
+    language (typed as a plain str, which it is, so callers may edit the text as any other)."""
     code = ErrorCode(code)
     zh, en = REASONS.get((code, str(params.get("reason"))), MESSAGES[code])
-    return (zh if lang == "zh" else en).format_map(_Blank(params))
+    return Phrase((zh if lang == "zh" else en).format_map(_Blank(params)), "error", code.value, params)
 
 
 def warning_message(code: WarningCode | str, lang: Lang = "zh", **params: object) -> str:

@@ -8,6 +8,7 @@ from enum import StrEnum
 from typing import Any
 
 from desktop_app.domain.errors import Lang
+from desktop_app.domain.phrase import Phrase
 
 
 class NoteCode(StrEnum):
@@ -44,8 +45,9 @@ class Note:
     params: dict[str, Any] = field(default_factory=dict)
 
     def text(self, lang: Lang = "zh") -> str:
+        """Its words in `lang`: a Phrase, so a task's error_msg made of it is shown in another language."""
         zh, en = TEXTS[self.code]
-        return (zh if lang == "zh" else en).format(**self.params)
+        return Phrase((zh if lang == "zh" else en).format(**self.params), "note", self.code.value, self.params)
 
     def to_json(self) -> dict[str, Any]:
         return {"code": self.code.value, "params": dict(self.params)}

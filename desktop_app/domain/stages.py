@@ -5,6 +5,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 from desktop_app.domain.errors import Lang
+from desktop_app.domain.phrase import Phrase
 
 
 class Stage(StrEnum):
@@ -50,5 +51,6 @@ TEXTS: dict[Stage, tuple[str, str]] = {
 
 
 def stage_text(stage: Stage, lang: Lang = "zh", **params: object) -> str:
+    """A stage in words: a Phrase keeping its code and params, so that it is shown in another language."""
     zh, en = TEXTS[stage]
-    return (zh if lang == "zh" else en).format(**params)
+    return Phrase((zh if lang == "zh" else en).format(**params), "stage", stage.value, params)

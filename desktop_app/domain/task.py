@@ -8,7 +8,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from desktop_app.domain.errors import ErrorCode
+from desktop_app.domain.errors import ErrorCode, Lang
+from desktop_app.domain.rendering import render
 from desktop_app.domain.status import TaskStatus
 
 
@@ -53,6 +54,18 @@ class TaskRecord:
     heartbeat_at: dt.datetime | None = None
     created_at: dt.datetime | None = None
     updated_at: dt.datetime | None = None
+    # `stage` and `error_msg` as code and params (domain/phrase.py), None for plain text (an older
+    # version's row): what stage_in() and error_in() render in the language in use
+    stage_phrase: dict[str, Any] | None = None
+    error_phrase: dict[str, Any] | None = None
+
+    def stage_in(self, lang: Lang) -> str:
+        """The stage in words, in `lang` (the text as stored for a row without its code)."""
+        return render(self.stage_phrase, self.stage, lang) or ""
+
+    def error_in(self, lang: Lang) -> str | None:
+        """The error message in `lang` (the text as stored for a row without its code)."""
+        return render(self.error_phrase, self.error_msg, lang)
 
     @property
     def error_csv(self) -> str | None:
@@ -77,8 +90,9 @@ class TaskRecord:
             return None
         return max(0.0, (end - self.started_at).total_seconds())
 
-    def to_json(self, duplicate_of: str | None = None) -> dict[str, Any]:
-        """The command line's task JSON (a stable contract)."""
+    def to_json(self, duplicate_of: str | None = None, lang: Lang | None = None) -> dict[str, Any]:
+        """The command line's task JSON (a stable contract); `stage` and `error_msg` in `lang` (None: as
+        stored, for callers that read only the counts)."""
         return {
             "task_no": self.task_no,
             "type": self.task_type,
@@ -86,7 +100,7 @@ class TaskRecord:
             # what it ended with
             "import_type": self.params.get("import_type") or self.summary.get("import_type"),
             "status": self.status.value,
-            "stage": self.stage,
+            "stage": self.stage if lang is None else self.stage_in(lang),
             "progress": self.progress,
             "total_count": self.total_count,
             "success_count": self.success_count,
@@ -95,7 +109,7 @@ class TaskRecord:
             "error_csv": self.error_csv,
             "result_path": self.result_path,
             "error_code": self.error_code,
-            "error_msg": self.error_msg,
+            "error_msg": self.error_msg if lang is None else self.error_in(lang),
             "duplicate_of": duplicate_of,
             "attempt": self.attempt,
             "retries": self.retries,

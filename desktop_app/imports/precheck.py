@@ -79,8 +79,10 @@ def check_mapping(header: tuple[str, ...], itype: ImportType, options: ImportOpt
     needed = itype.unique_keys if options.mode.updates else mapping.missing_required
     missing = [k for k in needed if k not in mapping.index_by_key]
     if missing:
-        labels = "、".join(itype.column(k).label(lang) for k in missing)
-        raise PermanentError(ErrorCode.MISSING_REQUIRED_COLUMN, column=labels)
+        # the labels in both languages: the task keeps them and is shown in either (domain/rendering.py)
+        labels = {words: joiner.join(itype.column(k).label(words) for k in missing)
+                  for words, joiner in (("zh", "、"), ("en", ", "))}  # fmt: skip
+        raise PermanentError(ErrorCode.MISSING_REQUIRED_COLUMN, column_zh=labels["zh"], column_en=labels["en"])
     return mapping
 
 

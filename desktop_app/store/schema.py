@@ -51,6 +51,10 @@ tasks = Table(
     Column("result_path", String(1024), nullable=True),
     Column("error_code", String(64), nullable=True),
     Column("error_msg", String(2000), nullable=True),
+    # stage and error_msg as catalogue code and params, NULL for plain text (migration 0007): shown in the
+    # language in use, not the one the task ran in
+    Column("stage_phrase", JSON(none_as_null=True), nullable=True),
+    Column("error_phrase", JSON(none_as_null=True), nullable=True),
     Column("creator", String(128), nullable=False, server_default=""),
     Column("owner", String(200), nullable=True),
     # the desk whose files the task reads and writes; NULL: any desk may run it (migration 0003)

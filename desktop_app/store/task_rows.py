@@ -82,4 +82,6 @@ def record_from_row(row: Row[Any]) -> TaskRecord:
         heartbeat_at=m["heartbeat_at"],
         created_at=m["created_at"],
         updated_at=m["updated_at"],
+        stage_phrase=m["stage_phrase"],
+        error_phrase=m["error_phrase"],
     )

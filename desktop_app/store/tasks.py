@@ -13,6 +13,7 @@ from sqlalchemy import Connection, Engine, and_, case, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from desktop_app.domain.errors import ErrorCode, Lang, TransientError, message
+from desktop_app.domain.phrase import stored_phrase
 from desktop_app.domain.status import ACTIVE, TaskStatus, check_transition
 from desktop_app.domain.task import Lane, SubmitResult, TaskRecord
 from desktop_app.store.clock import db_now
@@ -297,7 +298,7 @@ class TaskStore:
             # Progress never runs backwards on screen, whatever order writes land in.
             values["progress"] = greatest(self.dialect, tasks.c.progress, max(0, min(100, int(progress))))
         if stage is not None:
-            values["stage"] = stage[:200]
+            values.update(_stage_values(stage))
         moved_on: list[tuple[Any, Any]] = []
         if counts is not None:
             values["total_count"], values["success_count"], values["fail_count"] = counts
@@ -375,7 +376,7 @@ class TaskStore:
             "updated_at": self.now(),
             "result_path": result_path,
             "error_code": error_code,
-            "error_msg": (error_msg or None) and error_msg[:2000],
+            **_error_values(error_msg or None),
         }
         if status in (TaskStatus.SUCCEEDED, TaskStatus.PARTIALLY_SUCCEEDED):
             values["progress"] = 100
@@ -385,7 +386,7 @@ class TaskStore:
         if summary is not None:
             values["summary"] = summary
         if stage is not None:
-            values["stage"] = stage[:200]
+            values.update(_stage_values(stage))
         return self._write(fence, values, f"finish as {status.value}")
 
     def release(
@@ -408,9 +409,9 @@ class TaskStore:
         if is_retry:
             values["retries"] = tasks.c.retries + 1
         if stage is not None:
-            values["stage"] = stage[:200]
+            values.update(_stage_values(stage))
         if error_msg is not None:
-            values["error_msg"] = error_msg[:2000]
+            values.update(_error_values(error_msg))
         return self._write(fence, values, "release to pending")
 
     def _write(self, fence: Fence, values: dict[str, Any], what: str) -> bool:
@@ -443,7 +444,7 @@ class TaskStore:
                     active_key=None,
                     ended_at=self.now(),
                     updated_at=self.now(),
-                    stage=stage,
+                    **_stage_values(stage),
                 )
             )
             conn.execute(
@@ -518,7 +519,7 @@ class TaskStore:
                 "active_key": None,
                 "ended_at": self.now(),
                 "error_code": ErrorCode.WORKER_LOST.value,
-                "error_msg": message(ErrorCode.WORKER_LOST, lang, count=row.recoveries + 1),
+                **_error_values(message(ErrorCode.WORKER_LOST, lang, count=row.recoveries + 1)),
                 "recoveries": tasks.c.recoveries + 1,
                 "updated_at": self.now(),
             }
@@ -527,7 +528,7 @@ class TaskStore:
                 "status": TaskStatus.PENDING.value,
                 "owner": None,
                 "recoveries": tasks.c.recoveries + 1,
-                "stage": stage,
+                **_stage_values(stage),
                 "updated_at": self.now(),
             }
         with self.engine.begin() as conn:
@@ -565,6 +566,17 @@ class TaskStore:
             current = conn.execute(select(tasks.c.summary).where(tasks.c.id == task_id).with_for_update()).scalar()
             merged = {**(current or {}), **fields}
             conn.execute(update(tasks).where(tasks.c.id == task_id).values(summary=merged, updated_at=self.now()))
+
+
+def _stage_values(stage: str) -> dict[str, Any]:
+    """The stage column and its code and params (None for plain text): a view renders the latter in the
+    language it shows, the former stays for readers of the text and for rows without a code."""
+    return {"stage": str(stage)[:200], "stage_phrase": stored_phrase(stage)}
+
+
+def _error_values(error_msg: str | None) -> dict[str, Any]:
+    """The error_msg column and its code and params, as _stage_values() for a stage."""
+    return {"error_msg": None if error_msg is None else str(error_msg)[:2000], "error_phrase": stored_phrase(error_msg)}
 
 
 def _wrote_rows(task: TaskRecord) -> bool:

@@ -69,7 +69,9 @@ class TaskContext:
         self._stop_event = stop_event
         self._listener = listener
         self._clock = clock
-        self._state = _Pending(task.progress, task.stage, (task.total_count, task.success_count, task.fail_count))
+        # the stage it stopped at, with its code: a write of it before the first new stage keeps the code
+        stage = task.stage_in(lang)
+        self._state = _Pending(task.progress, stage, (task.total_count, task.success_count, task.fail_count))
         self._last_db = float("-inf")
         self._last_signal = float("-inf")
         self._dirty = False

@@ -28,7 +28,7 @@ from desktop_app.ui.collapsible import Collapsible
 from desktop_app.ui.encodings import detected_words, encoding_words
 from desktop_app.ui.outcomes import shown_status, stopped_at
 from desktop_app.ui.task_model import format_created, format_elapsed, shown_stage, utc_now
-from desktop_app.ui.texts import MAX_RETRIES, expired_tip, format_text, retry_text
+from desktop_app.ui.texts import MAX_RETRIES, expired_tip, format_text, retry_text, shown_error
 
 # Rows shown only for the tasks they concern (an export's filters, an import's file and encoding).
 EXPORT_ONLY = frozenset({"export_filters", "export_format", "replaced", "result_path"})
@@ -164,7 +164,7 @@ class DetailsPanel(QWidget):
             "repairs": r.params.get("repairs") or "",
             "error_csv": r.error_csv or "",
             "result_path": r.result_path or "",
-            "error": r.error_msg or "",
+            "error": shown_error(r),
             "warnings": "\n".join(str(w) for w in r.summary.get("warnings", [])),
             "attempts": self.tr("attempt %1, retries %2 of %4, recoveries %3")
             .replace("%1", str(r.attempt))

@@ -10,7 +10,7 @@ from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
 from desktop_app.ui.catalog import CLEANUP_TASK, COMPLETE_REFERENCES_TASK, EXPORT_TASK
 from desktop_app.ui.task_service import IMPORT_TASK
-from desktop_app.ui.texts import status_text
+from desktop_app.ui.texts import shown_error, status_text
 
 SYSTEM_TASKS = frozenset({COMPLETE_REFERENCES_TASK, CLEANUP_TASK})  # queued for the clerk, not by them
 
@@ -96,7 +96,7 @@ def outcome_text(record: TaskRecord) -> str | None:
     if record.task_type == EXPORT_TASK and record.status is TaskStatus.SUCCEEDED:
         return QCoreApplication.translate("Outcomes", "Done: %1 rows exported").replace("%1", _n(record.total_count))
     if record.status is TaskStatus.FAILED and record.error_msg:
-        return QCoreApplication.translate("Outcomes", "Failed: %1").replace("%1", record.error_msg)
+        return QCoreApplication.translate("Outcomes", "Failed: %1").replace("%1", shown_error(record))
     return None
 
 
@@ -130,7 +130,7 @@ def _import_outcome(r: TaskRecord) -> str | None:
         else:
             text = QCoreApplication.translate("Outcomes", "Failed: nothing imported, %3 rows with errors")
     elif r.status is TaskStatus.FAILED:
-        reason = r.error_msg or status_text(r.status)
+        reason = shown_error(r) or status_text(r.status)
         if ok and not check:
             return (QCoreApplication.translate("Outcomes", "Failed after %1 rows were imported: %2")
                     .replace("%1", _n(ok)).replace("%2", reason))  # fmt: skip

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
 from desktop_app.domain.task import TaskRecord
 from desktop_app.ui.task_model import shown_file_name, shown_stage
+from desktop_app.ui.texts import shown_error
 
 
 def summary_html(record: TaskRecord, speed: str | None = None) -> str:
@@ -17,7 +18,7 @@ def summary_html(record: TaskRecord, speed: str | None = None) -> str:
     parts = [stage] if stage else []
     if speed and record.status.is_active:
         parts.append(speed)
-    reason = record.error_msg or ""
+    reason = shown_error(record)
     if reason and reason not in stage:
         parts.append(reason)
     name = shown_file_name(record)

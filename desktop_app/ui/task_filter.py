@@ -10,6 +10,7 @@ from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QSortFil
 from desktop_app.domain.status import TaskStatus
 from desktop_app.ui.outcomes import SYSTEM_TASKS
 from desktop_app.ui.task_model import SortRole, TaskTableModel, shown_file_name, shown_stage
+from desktop_app.ui.texts import shown_error
 
 FAILED_LIST = frozenset({TaskStatus.FAILED, TaskStatus.PARTIALLY_SUCCEEDED})
 
@@ -74,6 +75,6 @@ class TaskFilterProxy(QSortFilterProxyModel):
             return True
         haystack = " ".join(
             (record.task_no, shown_file_name(record), record.task_type, str(record.params.get("import_type", "")),
-             shown_stage(record), record.error_msg or "")
+             shown_stage(record), shown_error(record))
         ).casefold()  # fmt: skip
         return self._text in haystack

@@ -12,11 +12,12 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor, QFont
 
+from desktop_app.domain.phrase import stored_phrase
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import Progress, TaskRecord
 from desktop_app.ui.outcomes import file_rows, outcome_text, shown_status, tone
 from desktop_app.ui.task_speed import SpeedMeter, format_rate, format_remaining
-from desktop_app.ui.texts import expired_text, expired_tip, retry_text
+from desktop_app.ui.texts import expired_text, expired_tip, retry_text, shown_error, window_lang
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -44,8 +45,8 @@ def shown_file_name(record: TaskRecord) -> str:
 def shown_stage(record: TaskRecord) -> str:
     """The stage cell: "Retry 2 of 3 at 14:05" while waiting for a retry, "Replaced by T…" for an
     export whose file a newer one replaced, how it ended in words ("Failed: 10 of 20 imported, 10 rows
-    with errors"), else the task's own stage text."""
-    return retry_text(record) or expired_text(record) or outcome_text(record) or record.stage
+    with errors"), else the task's own stage in the window's language."""
+    return retry_text(record) or expired_text(record) or outcome_text(record) or record.stage_in(window_lang())
 
 
 def utc_now() -> dt.datetime:
@@ -160,7 +161,7 @@ class TaskTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole and column in (FILE, STAGE) and expired:
             return expired_tip(record)
         if role == Qt.ItemDataRole.ToolTipRole and column in (STATUS, STAGE) and record.error_msg:
-            return record.error_msg
+            return shown_error(record)
         if role == Qt.ItemDataRole.ToolTipRole and column == FILE:
             return record.params.get("file") or record.result_path
         if role == Qt.ItemDataRole.ToolTipRole and column == CREATED:
@@ -297,8 +298,9 @@ class TaskTableModel(QAbstractTableModel):
             if (record.status is old.status is TaskStatus.RUNNING and record.attempt == old.attempt
                     and record.progress < old.progress):  # fmt: skip
                 # The table lags the live ticks: keep what the clerk already saw.
-                record = replace(record, progress=old.progress, stage=old.stage, total_count=old.total_count,
-                                 success_count=old.success_count, fail_count=old.fail_count)  # fmt: skip
+                record = replace(record, progress=old.progress, stage=old.stage, stage_phrase=old.stage_phrase,
+                                 total_count=old.total_count, success_count=old.success_count,
+                                 fail_count=old.fail_count)  # fmt: skip
             self._rows[row] = record
             if record.status is not TaskStatus.RUNNING:
                 self._speed.forget(record.id)
@@ -330,6 +332,7 @@ class TaskTableModel(QAbstractTableModel):
             status=TaskStatus.RUNNING,
             progress=max(old.progress, progress.progress),
             stage=progress.stage,
+            stage_phrase=stored_phrase(progress.stage),  # a worker's stage keeps its code, as the store's does
             total_count=progress.total_count,
             success_count=progress.success_count,
             fail_count=progress.fail_count,

@@ -6,8 +6,9 @@ import datetime as dt
 import re
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, QLocale
 
+from desktop_app.domain.errors import Lang
 from desktop_app.domain.retry import BASE_DELAYS
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
@@ -29,6 +30,18 @@ def status_text(status: TaskStatus) -> str:
     if status is TaskStatus.FAILED:
         return QCoreApplication.translate("Status", "Failed")
     return QCoreApplication.translate("Status", "Cancelled")
+
+
+def window_lang() -> Lang:
+    """The language the window shows now. Translations.switch() sets Qt's default locale as it swaps the
+    translators, so a task's stage and error (rendered from their codes) follow every tr() text around
+    them, older tasks included, from the moment of a switch."""
+    return "zh" if QLocale().language() == QLocale.Language.Chinese else "en"
+
+
+def shown_error(record: TaskRecord) -> str:
+    """A task's error message in the window's language ("" without one)."""
+    return record.error_in(window_lang()) or ""
 
 
 def without_mnemonic(text: str) -> str:

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QMenu, QSystemTrayIcon
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
 from desktop_app.ui.outcomes import shown_status
+from desktop_app.ui.texts import shown_error
 
 
 class Tray(QObject):
@@ -53,7 +54,7 @@ class Tray(QObject):
                 .replace("%3", f"{record.success_count:,}")
                 .replace("%4", f"{record.fail_count:,}"))  # fmt: skip
         if record.error_msg and record.status is TaskStatus.FAILED:
-            text += "\n" + record.error_msg
+            text += "\n" + shown_error(record)
         self.notify(title, text, record.status)
 
     def notify(self, title: str, text: str, status: TaskStatus = TaskStatus.SUCCEEDED) -> None:

@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
 from desktop_app.ui.outcomes import stopped_at
+from desktop_app.ui.texts import shown_error
 
 
 class ResumeQuestion(QMessageBox):
@@ -37,4 +38,4 @@ class ResumeQuestion(QMessageBox):
             text = (self.tr("This file's import (task %1) stopped at %2 of %3 rows: %4") if total
                     else self.tr("This file's import (task %1) stopped after %2 rows: %4"))  # fmt: skip
         return (text.replace("%1", record.task_no).replace("%2", f"{done:,}").replace("%3", f"{total or 0:,}")
-                .replace("%4", record.error_msg or ""))  # fmt: skip
+                .replace("%4", shown_error(record)))  # fmt: skip

@@ -1,0 +1,34 @@
+"""A task's stage and error, rendered from their stored code and params in the language of the moment."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from desktop_app.domain.errors import ErrorCode, Lang, message
+from desktop_app.domain.notes import Note, NoteCode
+from desktop_app.domain.phrase import is_stored_phrase
+from desktop_app.domain.stages import Stage, stage_text
+
+
+def render(stored: Mapping[str, Any] | None, text: str | None, lang: Lang) -> str | None:
+    """The one rendering both edges use (the window, the command line): a stored phrase in `lang`.
+    Without one (a row an older version wrote, a caller's own words), or with a code or a param this
+    version does not know (a newer desk's, on a shared database), the text as it was stored."""
+    if not is_stored_phrase(stored):
+        return text
+    assert stored is not None
+    try:
+        return _rendered(stored, lang)
+    except (KeyError, ValueError, IndexError, TypeError):
+        return text
+
+
+def _rendered(stored: Mapping[str, Any], lang: Lang) -> str:
+    # A nested phrase (the last reason of a RETRIES_EXHAUSTED) is rendered first, in the same language.
+    params = {k: _rendered(v, lang) if is_stored_phrase(v) else v for k, v in stored.get("params", {}).items()}
+    if stored["kind"] == "stage":
+        return stage_text(Stage(stored["code"]), lang, **params)
+    if stored["kind"] == "note":
+        return Note(NoteCode(stored["code"]), params).text(lang)
+    return message(ErrorCode(stored["code"]), lang, **params)
