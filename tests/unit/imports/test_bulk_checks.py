@@ -402,6 +402,25 @@ def test_a_sure_cell_is_the_row_validators_value(itype: ImportType, column: str,
         assert sure[cell], f"{column}: the ordinary cell {cell!r} should not need the row validator"
 
 
+@pytest.mark.parametrize("column", ["amount", "signed", "above", "money", "share"])
+def test_a_decimal_column_of_one_spelling_takes_the_shortcuts_to_the_same_text(itype: ImportType, column: str) -> None:
+    # one cell a column: a column whose amounts are all written as stored (or all with leading zeros, or
+    # all short of decimals) skips a rewrite (_decimal_text), and must still give the validator's text
+    spec = next(c for c in itype.columns if c.key == column)
+    assert spec.kind == "decimal"
+    stored = stored_column(spec, is_key=False)
+    check = ColumnCheck(spec, is_key=False)
+    full = _compile_full(spec, None, PLAIN)
+    for cell in ["0", "00", "007", "12", "12.5", "12.50", "012.50", "0.125", "1000", "1000.50", "5.00"]:
+        result = check.check(pa.array([cell, cell], pa.string()))
+        if result.ok.to_pylist()[0]:
+            value, error = full(cell)
+            assert error is None
+            assert result.text.to_pylist() == [canonical(stored.storage, value, stored.scale)] * 2, (
+                f"{column}: {cell!r}"
+            )
+
+
 def test_an_absent_column_takes_its_default(itype: ImportType) -> None:
     for spec in itype.columns:
         check = ColumnCheck(spec, is_key=spec.key in itype.unique_keys)
