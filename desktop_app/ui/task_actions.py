@@ -270,9 +270,14 @@ class TaskActions(QObject):
             action.setToolTip(tip)
             action.setStatusTip(tip)
         self._name_add_references()
-        # The toolbar's words: short, and without the menus' mnemonics ("取消任务(&C)" is a menu's).
+        # The toolbar's and the details' buttons' words: short, and without the menus' mnemonics ("取消任务(&C)"
+        # is a menu's). The details' next steps say what the menu says (the details' text names "Import the
+        # remaining rows"), and the add button names no table: the missing names are listed just above it.
         short = {self.open_errors: self.tr("Error file"), self.reimport: self.tr("Re-import"),
-                 self.cancel: self.tr("Cancel"), self.retry: self.tr("Retry"), self.resume: self.tr("Resume"),
+                 self.cancel: self.tr("Cancel"), self.retry: self.tr("Retry"),
+                 self.resume: self.tr("Import the remaining rows"),
+                 self.complete_references: self.tr("Complete references"),
+                 self.add_references: self.tr("Add the missing names and complete"),
                  self.details: self.tr("Details"),
                  self.open_folder: self.tr("Folder")}  # fmt: skip
         for action, text in short.items():

@@ -1415,7 +1415,15 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Resume</source>
+        <source>Import the remaining rows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Complete references</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add the missing names and complete</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1435,6 +1443,18 @@
     </message>
     <message>
         <source>Show the task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import the remaining rows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(%1 rows name something not found yet: see the details)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add the missing names and complete</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -1415,8 +1415,16 @@
         <translation>重试</translation>
     </message>
     <message>
-        <source>Resume</source>
-        <translation>继续导入</translation>
+        <source>Import the remaining rows</source>
+        <translation>导入其余的行</translation>
+    </message>
+    <message>
+        <source>Complete references</source>
+        <translation>补全关联</translation>
+    </message>
+    <message>
+        <source>Add the missing names and complete</source>
+        <translation>添加缺少的名称并补全</translation>
     </message>
     <message>
         <source>Details</source>
@@ -1436,6 +1444,18 @@
     <message>
         <source>Show the task</source>
         <translation>显示任务</translation>
+    </message>
+    <message>
+        <source>Import the remaining rows</source>
+        <translation>导入其余的行</translation>
+    </message>
+    <message>
+        <source>(%1 rows name something not found yet: see the details)</source>
+        <translation>（有 %1 行引用的名称尚未找到，见详情）</translation>
+    </message>
+    <message>
+        <source>Add the missing names and complete</source>
+        <translation>添加缺少的名称并补全</translation>
     </message>
     <message>
         <source>Open error file</source>
