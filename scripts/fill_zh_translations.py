@@ -213,6 +213,9 @@ ZH: dict[tuple[str, str], str] = {
     ("TaskNotices", "Add the missing names and complete"): "添加缺少的名称并补全",
     ("TaskNotices", "(%1 rows name something not found yet: see the details)"):
         "（有 %1 行引用的名称尚未找到，见详情）",
+    ("SubmitPanel", "F&ile:"): "文件(&I)：",
+    ("SubmitPanel", "Import t&ype:"): "导入类型(&Y)：",
+    ("SubmitPanel", "Vali&date only…"): "仅校验(&D)…",
 }  # fmt: skip
 
 Messages = list[tuple[str, list[str]]]  # (context, sources in code order)

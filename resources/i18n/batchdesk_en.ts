@@ -1220,7 +1220,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;File:</source>
+        <source>F&amp;ile:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1236,7 +1236,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Import &amp;type:</source>
+        <source>Import t&amp;ype:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1264,7 +1264,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;Validate only…</source>
+        <source>Vali&amp;date only…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -1220,8 +1220,8 @@
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <source>&amp;File:</source>
-        <translation>文件(&amp;F)：</translation>
+        <source>F&amp;ile:</source>
+        <translation>文件(&amp;I)：</translation>
     </message>
     <message>
         <source>Choose, type or drop a .csv, .xlsx or .xls file</source>
@@ -1236,8 +1236,8 @@
         <translation>选择(&amp;C)…</translation>
     </message>
     <message>
-        <source>Import &amp;type:</source>
-        <translation>导入类型(&amp;T)：</translation>
+        <source>Import t&amp;ype:</source>
+        <translation>导入类型(&amp;Y)：</translation>
     </message>
     <message>
         <source>Import type</source>
@@ -1264,8 +1264,8 @@
         <translation>把文件加入导入队列</translation>
     </message>
     <message>
-        <source>&amp;Validate only…</source>
-        <translation>仅校验(&amp;V)…</translation>
+        <source>Vali&amp;date only…</source>
+        <translation>仅校验(&amp;D)…</translation>
     </message>
     <message>
         <source>Check every row without importing</source>

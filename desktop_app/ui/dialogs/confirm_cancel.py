@@ -44,15 +44,18 @@ class CancelQuestion(QMessageBox):
         self.setEscapeButton(self.keep_button)
 
     def refresh(self) -> None:
-        """Say again what stays, from the task's newest snapshot (stops once the task has ended)."""
+        """Say again what stays, from the task's newest snapshot. A task that ended meanwhile has nothing left
+        to cancel: the question goes (answered with neither button) and the notice of its end is what stays."""
         if self._fresh is None:
             return
         self.record = self._fresh()
+        if not self.record.status.is_active:
+            self._timer.stop()
+            self.reject()
+            return
         text = self.what_stays(self.record)
         if text != self.informativeText():
             self.setInformativeText(text)
-        if not self.record.status.is_active:
-            self._timer.stop()
 
     def what_stays(self, record: TaskRecord) -> str:
         """What cancelling leaves behind, in words: "12,000 of 200,000 rows are in; they stay …"."""
