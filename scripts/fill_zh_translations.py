@@ -211,9 +211,14 @@ ZH: dict[tuple[str, str], str] = {
     ("TaskActions", "Add the missing names and complete"): "添加缺少的名称并补全",
     ("TaskNotices", "Import the remaining rows"): "导入其余的行",
     ("TaskNotices", "Add the missing names and complete"): "添加缺少的名称并补全",
-    ("TaskNotices", "(%1 rows name something not found yet: see the details)"):
+    ("TaskNotices", " (%1 rows name something not found yet: see the details)"):
         "（有 %1 行引用的名称尚未找到，见详情）",
     ("SubmitPanel", "F&ile:"): "文件(&I)：",
+    ("WindowMenus", "Co&py rows"): "复制行(&P)",
+    ("WindowMenus", "Q&ueue the file…"): "排队导入该文件(&U)…",
+    ("WindowMenus", "&Go to the task list"): "转到任务列表(&G)",
+    ("WindowMenus", "Show cl&eared tasks"): "显示已清除的任务(&E)",
+    ("WindowMenus", "Fi&t columns to the window"): "列宽适应窗口(&T)",
     ("SubmitPanel", "Import t&ype:"): "导入类型(&Y)：",
     ("SubmitPanel", "Vali&date only…"): "仅校验(&D)…",
 }  # fmt: skip

@@ -272,7 +272,7 @@ class TaskActions(QObject):
         self._name_add_references()
         # The toolbar's and the details' buttons' words: short, and without the menus' mnemonics ("取消任务(&C)"
         # is a menu's). The details' next steps say what the menu says (the details' text names "Import the
-        # remaining rows"), and the add button names no table: the missing names are listed just above it.
+        # remaining rows"), and the add button names no table: the details list the missing names.
         short = {self.open_errors: self.tr("Error file"), self.reimport: self.tr("Re-import"),
                  self.cancel: self.tr("Cancel"), self.retry: self.tr("Retry"),
                  self.resume: self.tr("Import the remaining rows"),

@@ -52,8 +52,9 @@ class TaskNotices(QObject):
         if can_resume(record):
             buttons.append((self.tr("Import the remaining rows"), lambda: self._act_on(record, self._actions.resume)))
         elif addable_tables(record) and record.pending_completion_count:
-            waiting = self.tr("(%1 rows name something not found yet: see the details)")
-            text += " " + waiting.replace("%1", f"{record.pending_completion_count:,}")
+            # the space is the translation's: Chinese puts none before its full-width bracket
+            waiting = self.tr(" (%1 rows name something not found yet: see the details)")
+            text += waiting.replace("%1", f"{record.pending_completion_count:,}")
             buttons.append((self.tr("Add the missing names and complete"),
                             lambda: self._act_on(record, self._actions.add_references)))  # fmt: skip
         if record.error_csv and not opened:

@@ -1450,7 +1450,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>(%1 rows name something not found yet: see the details)</source>
+        <source> (%1 rows name something not found yet: see the details)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1659,7 +1659,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;Queue the file…</source>
+        <source>Q&amp;ueue the file…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1679,7 +1679,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;Copy rows</source>
+        <source>Co&amp;py rows</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1699,7 +1699,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Go to the task &amp;list</source>
+        <source>&amp;Go to the task list</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1719,7 +1719,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Show c&amp;leared tasks</source>
+        <source>Show cl&amp;eared tasks</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1735,7 +1735,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Fit &amp;columns to the window</source>
+        <source>Fi&amp;t columns to the window</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -1450,7 +1450,7 @@
         <translation>导入其余的行</translation>
     </message>
     <message>
-        <source>(%1 rows name something not found yet: see the details)</source>
+        <source> (%1 rows name something not found yet: see the details)</source>
         <translation>（有 %1 行引用的名称尚未找到，见详情）</translation>
     </message>
     <message>
@@ -1659,8 +1659,8 @@
         <translation>选择要导入的文件</translation>
     </message>
     <message>
-        <source>&amp;Queue the file…</source>
-        <translation>排队导入该文件(&amp;Q)…</translation>
+        <source>Q&amp;ueue the file…</source>
+        <translation>排队导入该文件(&amp;U)…</translation>
     </message>
     <message>
         <source>E&amp;xport…</source>
@@ -1679,8 +1679,8 @@
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <source>&amp;Copy rows</source>
-        <translation>复制行(&amp;C)</translation>
+        <source>Co&amp;py rows</source>
+        <translation>复制行(&amp;P)</translation>
     </message>
     <message>
         <source>Copy the selected rows as text, with the column names, to paste into a spreadsheet</source>
@@ -1699,8 +1699,8 @@
         <translation>全部任务(&amp;A)</translation>
     </message>
     <message>
-        <source>Go to the task &amp;list</source>
-        <translation>转到任务列表(&amp;L)</translation>
+        <source>&amp;Go to the task list</source>
+        <translation>转到任务列表(&amp;G)</translation>
     </message>
     <message>
         <source>Show &amp;system tasks</source>
@@ -1719,8 +1719,8 @@
         <translation>从列表中隐藏已结束的任务；不会删除任何数据</translation>
     </message>
     <message>
-        <source>Show c&amp;leared tasks</source>
-        <translation>显示已清除的任务(&amp;L)</translation>
+        <source>Show cl&amp;eared tasks</source>
+        <translation>显示已清除的任务(&amp;E)</translation>
     </message>
     <message>
         <source>List the cleared tasks again</source>
@@ -1735,8 +1735,8 @@
         <translation>很久以前已结束、被每日清理移入归档的任务</translation>
     </message>
     <message>
-        <source>Fit &amp;columns to the window</source>
-        <translation>列宽适应窗口(&amp;C)</translation>
+        <source>Fi&amp;t columns to the window</source>
+        <translation>列宽适应窗口(&amp;T)</translation>
     </message>
     <message>
         <source>BatchDesk &amp;help</source>

@@ -28,8 +28,24 @@ def test_each_alt_letter_of_the_window_reaches_one_thing(qtbot: Any, make_desk: 
     qtbot.waitUntil(window.isVisible)
     letters = alt_letters(window)
     assert len(letters) >= 10, letters  # the menus, the file panel's and the filter bar's
-    clashes = {key: [t for k, t in letters if k == key] for key, n in Counter(k for k, _ in letters).items() if n > 1}
-    assert not clashes, clashes
+    assert not clashes_of(letters), clashes_of(letters)
+
+
+def clashes_of(letters: list[tuple[str, str]]) -> dict[str, list[str]]:
+    counts = Counter(key for key, _ in letters)
+    return {key: [t for k, t in letters if k == key] for key, n in counts.items() if n > 1}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_each_letter_of_a_menu_reaches_one_item(qtbot: Any, make_desk: Any, lang: str) -> None:
+    window = make_desk(language=lang).window
+    qtbot.waitUntil(window.isVisible)
+    menus = [a.menu() for a in window.menuBar().actions()] + [window.menus.context_menu]
+    for menu in menus:
+        texts = [a.text() for a in menu.actions() if a.isVisible() and not a.isSeparator()]
+        letters = [(QKeySequence.mnemonic(t).toString(), t) for t in texts if "&" in t.replace("&&", "")]
+        # the Task menu's "Cancel task" and "Copy rows" were both C: C went to the one after the other
+        assert not clashes_of(letters), (menu.title(), clashes_of(letters))
 
 
 def text_fits(box: QComboBox) -> bool:
