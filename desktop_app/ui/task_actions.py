@@ -103,9 +103,10 @@ class TaskActions(QObject):
         self.cancel.setEnabled(record.status.is_active and not record.cancel_requested)
         self.resume.setEnabled(can_resume(record))
         # a stopped import goes on where it stopped (or did already, as another task); running its whole file
-        # again would fail every row already in as already_exists
+        # again would fail every row already in as already_exists. An import failed by its rows (too many bad
+        # ones, no error code) would fail them again: the clerk fixes the error file and re-imports it.
         self.retry.setEnabled(record.status is TaskStatus.FAILED and bool(record.params.get("file"))
-                              and not stopped_early(record))  # fmt: skip
+                              and not stopped_early(record) and not failed_by_its_rows(record))  # fmt: skip
         self.import_for_real.setEnabled(done and dry_run)
         self.complete_references.setEnabled(record.task_type == IMPORT_TASK and record.status.is_final
                                             and record.pending_completion_count > 0 and not dry_run)  # fmt: skip
@@ -289,6 +290,13 @@ def addable_tables(record: TaskRecord) -> list[str]:
     if record.task_type != IMPORT_TASK or not record.status.is_final or record.params.get("dry_run"):
         return []
     return list(dict.fromkeys(m.table for m in missing_of(record.summary) if m.can_add))
+
+
+def failed_by_its_rows(record: TaskRecord) -> bool:
+    """An import that read its whole file and failed because too many rows were bad (it has no error code:
+    the error file names each row); running the same file again gives the same failure."""
+    return (record.task_type == IMPORT_TASK and record.status is TaskStatus.FAILED and not record.error_code
+            and record.fail_count > 0)  # fmt: skip
 
 
 def can_resume(record: TaskRecord) -> bool:

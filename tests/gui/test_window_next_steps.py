@@ -10,8 +10,9 @@ from typing import Any
 
 from desktop_app.domain.status import TaskStatus
 from tests.gui.test_window_clerk import running_task
-from tests.gui.test_window_queue import TIMEOUT, qtbot_left, wait_for_task
+from tests.gui.test_window_queue import TIMEOUT, qtbot_left, queue, wait_for_task, wait_status
 from tests.gui.test_window_resume import import_new_departments, stopped_import
+from tests.support.customers import row, write_csv
 
 
 def test_the_cancel_question_follows_the_rows_in_while_it_is_open(qtbot: Any, make_desk: Any) -> None:
@@ -93,3 +94,21 @@ def test_the_next_steps_read_in_chinese_without_mnemonics(qtbot: Any, make_desk:
     assert actions.complete_references.iconText() == "补全关联"
     window.notices.task_ended(stopped)
     assert window.notice.buttons[0].text() == "导入其余的行"
+
+
+def test_an_import_failed_by_its_rows_offers_the_error_file_not_a_retry(
+    qtbot: Any, make_desk: Any, tmp_path: Path
+) -> None:
+    # 10 of 20 rows bad: above the 30 % threshold, the import fails with the 10 good rows in
+    rows = [row(i, 手机号="bad") if i > 10 else row(i) for i in range(1, 21)]
+    path = write_csv(tmp_path / "customers_half_bad.csv", rows)
+    window = make_desk().window
+    queue(qtbot, window, path)
+    task = wait_for_task(qtbot, window, 1)
+    failed = wait_status(qtbot, window, task.task_no, TaskStatus.FAILED)
+    assert failed.success_count == 10 and failed.fail_count == 10 and not failed.error_code
+    window.select_task(failed.id)
+    actions = window.actions_
+    qtbot.waitUntil(actions.reimport.isEnabled)
+    # running the same file again would fail the same 10 rows, and the 10 good ones as already_exists
+    assert not actions.retry.isEnabled() and not actions.resume.isEnabled()
