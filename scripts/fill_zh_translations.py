@@ -209,6 +209,7 @@ ZH: dict[tuple[str, str], str] = {
     ("TaskActions", "Import the remaining rows"): "导入其余的行",
     ("TaskActions", "Complete references"): "补全关联",
     ("TaskActions", "Add the missing names and complete"): "添加缺少的名称并补全",
+    ("TaskActions", "&Add the missing names and complete"): "添加缺少的名称并补全(&A)",
     ("TaskNotices", "Import the remaining rows"): "导入其余的行",
     ("TaskNotices", "Add the missing names and complete"): "添加缺少的名称并补全",
     ("TaskNotices", " (%1 rows name something not found yet: see the details)"):

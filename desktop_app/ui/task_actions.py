@@ -216,7 +216,11 @@ class TaskActions(QObject):
     def _name_add_references(self) -> None:
         """ "Add these names to departments and complete": the selected import's reference tables."""
         tables = ", ".join(addable_tables(self.record)) if self.record is not None else ""
-        self.add_references.setText(self.tr("&Add these names to %1 and complete").replace("%1", tables or "…"))
+        # Without tables to name (another task selected) the menu and the help read "Add the missing names
+        # and complete", not "Add these names to … and complete".
+        text = (self.tr("&Add these names to %1 and complete").replace("%1", tables) if tables
+                else self.tr("&Add the missing names and complete"))  # fmt: skip
+        self.add_references.setText(text)
 
     def _add_references(self) -> None:
         if self.record is not None and addable_tables(self.record):

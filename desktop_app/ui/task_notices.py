@@ -44,7 +44,9 @@ class TaskNotices(QObject):
 
     def task_ended(self, record: TaskRecord) -> None:
         """A task seen running ended: how, in words, with the next step (its file opens if asked for)."""
-        opened = self._actions.open_ended(record)
+        self._show_ended(record, opened=self._actions.open_ended(record))
+
+    def _show_ended(self, record: TaskRecord, *, opened: bool) -> None:
         buttons: list[tuple[str, Callable[[], Any]]] = []
         text = ended_text(record, shown_file_name(record))
         # The next step first, where the clerk reads that the task ended: a cancelled import's remaining rows,
@@ -67,7 +69,8 @@ class TaskNotices(QObject):
         elif record.task_type not in SYSTEM_TASKS:
             buttons.append((self.tr("Show the task"), lambda: self.reveal(record.id)))
         # It stays until the clerk closes it or a newer notice comes: a clerk back at the desk still sees it.
-        self._notice.show_notice(text, tone(record), buttons, timeout_ms=0)
+        self._notice.show_notice(text, tone(record), buttons, timeout_ms=0,
+                                 again=lambda: self._show_ended(record, opened=opened))  # fmt: skip
 
     def reveal(self, task_id: int) -> None:
         if self._select(task_id):

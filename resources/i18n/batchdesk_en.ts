@@ -1295,6 +1295,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>&amp;Add the missing names and complete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Another file is being queued; try again in a moment.</source>
         <translation type="unfinished"></translation>
     </message>

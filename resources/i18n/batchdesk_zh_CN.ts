@@ -1295,6 +1295,10 @@
         <translation>把这些名称添加到 %1 并补全(&amp;A)</translation>
     </message>
     <message>
+        <source>&amp;Add the missing names and complete</source>
+        <translation>添加缺少的名称并补全(&amp;A)</translation>
+    </message>
+    <message>
         <source>Another file is being queued; try again in a moment.</source>
         <translation>正在提交另一个文件，请稍后再试。</translation>
     </message>

@@ -89,6 +89,8 @@ def test_the_next_steps_read_in_chinese_without_mnemonics(qtbot: Any, make_desk:
     window = make_desk(data_dir=data_dir, language="zh").window
     qtbot.waitUntil(lambda: window.model.rowCount() == 1, timeout=TIMEOUT)
     actions = window.actions_
+    # with no names to add, the menu (and the help, which lists it) names no "…" placeholder
+    assert actions.add_references.text() == "添加缺少的名称并补全(&A)"
     assert actions.resume.iconText() == "导入其余的行"
     assert actions.add_references.iconText() == "添加缺少的名称并补全"
     assert actions.complete_references.iconText() == "补全关联"
@@ -112,3 +114,30 @@ def test_an_import_failed_by_its_rows_offers_the_error_file_not_a_retry(
     qtbot.waitUntil(actions.reimport.isEnabled)
     # running the same file again would fail the same 10 rows, and the 10 good ones as already_exists
     assert not actions.retry.isEnabled() and not actions.resume.isEnabled()
+
+
+def test_a_notice_follows_a_switch_of_language(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    data_dir, _path, stopped = stopped_import(tmp_path)
+    desk = make_desk(data_dir=data_dir, language="zh")
+    window = desk.window
+    qtbot.waitUntil(lambda: window.model.rowCount() == 1, timeout=TIMEOUT)
+    window.notices.task_ended(window.model.record(0))
+    notice = window.notice
+    assert "已结束" in notice.text() and notice.buttons[0].text() == "导入其余的行"
+    # seen in a real window: the English window kept the Chinese notice and its Chinese buttons
+    desk.set_language("en")
+    qtbot.waitUntil(lambda: "ended" in notice.text())
+    assert notice.buttons[0].text() == "Import the remaining rows" and stopped.task_no in notice.text()
+
+
+def test_the_settings_notice_follows_a_switch_of_language(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    data_dir = tmp_path / "data"
+    data_dir.mkdir()
+    (data_dir / "settings.json").write_text('{"max_file_mb": -5}', encoding="utf-8")
+    desk = make_desk(data_dir=data_dir)
+    notice = desk.window.notice
+    qtbot.waitUntil(lambda: "max_file_mb" in notice.text())
+    assert "not valid" in notice.text()
+    desk.set_language("zh")
+    qtbot.waitUntil(lambda: "无效" in notice.text())
+    assert "max_file_mb" in notice.text() and "not valid" not in notice.text()
