@@ -211,6 +211,7 @@ ZH: dict[tuple[str, str], str] = {
     ("TaskActions", "Add the missing names and complete"): "添加缺少的名称并补全",
     ("TaskActions", "&Add the missing names and complete"): "添加缺少的名称并补全(&A)",
     ("TaskNotices", "Import the remaining rows"): "导入其余的行",
+    ("TaskNotices", "%1 (%2)"): "%1（%2）",
     ("TaskNotices", "Add the missing names and complete"): "添加缺少的名称并补全",
     ("TaskNotices", " (%1 rows name something not found yet: see the details)"):
         "（有 %1 行引用的名称尚未找到，见详情）",

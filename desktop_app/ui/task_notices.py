@@ -39,7 +39,9 @@ class TaskNotices(QObject):
         """The same file or export is queued already: its row blinks, and the notice says how far it is."""
         self.flash_row(record.id)
         state = self.tr("%1, %2%").replace("%1", status_text(record.status)).replace("%2", str(record.progress))
-        self._notice.show_notice(f"{text} ({state})", Tone.RUNNING,
+        # the bracket is the translation's: Chinese takes a full-width one, without a space
+        said = self.tr("%1 (%2)").replace("%1", text).replace("%2", state)
+        self._notice.show_notice(said, Tone.RUNNING,
                                  [(self.tr("Show the task"), lambda: self.reveal(record.id))])  # fmt: skip
 
     def task_ended(self, record: TaskRecord) -> None:

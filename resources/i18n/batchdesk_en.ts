@@ -1446,6 +1446,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>%1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Show the task</source>
         <translation type="unfinished"></translation>
     </message>

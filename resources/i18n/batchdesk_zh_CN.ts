@@ -1446,6 +1446,10 @@
         <translation>%1，%2%</translation>
     </message>
     <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
         <source>Show the task</source>
         <translation>显示任务</translation>
     </message>

@@ -96,6 +96,9 @@ def test_the_next_steps_read_in_chinese_without_mnemonics(qtbot: Any, make_desk:
     assert actions.complete_references.iconText() == "补全关联"
     window.notices.task_ended(stopped)
     assert window.notice.buttons[0].text() == "导入其余的行"
+    # seen in the frozen app: "这个文件已经在队列中：任务 …。(执行中，29%)", a half-width bracket in Chinese
+    window.notices.already_queued(stopped, "这个文件已经在队列中")
+    assert window.notice.text() == f"这个文件已经在队列中（已取消，{stopped.progress}%）", window.notice.text()
 
 
 def test_an_import_failed_by_its_rows_offers_the_error_file_not_a_retry(
