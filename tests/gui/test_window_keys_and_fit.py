@@ -77,3 +77,21 @@ def test_the_import_type_shows_its_whole_name_in_a_crowded_row(
         box.setCurrentIndex(index)
         qtbot.wait(20)  # the layout settles
         assert text_fits(box), (box.width(), box.currentText())
+
+
+def test_a_preview_choice_cut_by_its_box_reads_whole_on_hover(qtbot: Any, make_desk: Any) -> None:
+    from PySide6.QtCore import QEvent
+    from PySide6.QtGui import QHelpEvent
+    from PySide6.QtWidgets import QApplication, QToolTip
+
+    from tests.gui.test_window_queue import CLEAN, open_preview
+
+    window = make_desk().window
+    dialog = open_preview(qtbot, window, CLEAN)
+    box = dialog.encoding_box
+    assert box.currentText().startswith("Detected")
+    centre = box.rect().center()
+    QApplication.sendEvent(box, QHelpEvent(QEvent.Type.ToolTip, centre, box.mapToGlobal(centre)))
+    qtbot.waitUntil(lambda: QToolTip.text() == box.currentText())
+    QToolTip.hideText()
+    dialog.reject()
