@@ -4,6 +4,7 @@
 # Default EXECUTABLE: dist/BatchDesk/batchdesk (Linux), dist/BatchDesk.app/Contents/MacOS/BatchDesk (macOS),
 # dist/BatchDesk/batchdesk-cli.exe (Windows; BatchDesk.exe beside it is also self-tested, by exit code).
 # Checks: --version; --help lists --open (the installers' file verb runs it); `import --json` of each bundled sample (counts, error CSV inside the data dir);
+# every feature a clerk reaches, `resume` and `references [--add]` included;
 # `--self-test` offscreen (the window imports a sample through the real pipeline); nothing on stderr but
 # known Qt noise; nothing written inside the bundle. All writes go to one temp dir, removed at the end
 # (BATCHDESK_SMOKE_KEEP=1 keeps it). Exit 0 when every check passes.
@@ -161,6 +162,57 @@ expect "export customers (xlsx)" "d['status'] == 'succeeded' and d['result_path'
 run_json "types" types
 expect "types --json: the three built-in types, no problem" \
   "sorted(t['name'] for t in d) == ['customers', 'price_list', 'products'] and not any(t['problem'] for t in d)"
+
+# 2c. Import the remaining rows and missing references (issue 11), through the frozen app's command line, each
+# in a data dir of its own. A stopped import is made without racing a running one: queued, then cancelled
+# before a worker takes it (a stopped import with no rows in yet); its resume imports the whole file, with
+# the counts a plain import of the same file gave in 2 above.
+feature_data="$WORK/data-resume"
+run_json "submit customers_errors.csv" submit "$SAMPLES/customers_errors.csv" --type customers
+stopped="$(field "d['task_no']")"
+run_json "cancel $stopped" cancel "$stopped"
+expect "cancel (pending): cancelled" "d['status'] == 'cancelled'"
+plain="$WORK/customers_errors.csv.json"
+want_ok="$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1], encoding="utf-8"))["success_count"])' "$plain")"
+want_bad="$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1], encoding="utf-8"))["fail_count"])' "$plain")"
+run_json "resume $stopped" resume "$stopped" --wait
+expect "resume: the remaining rows, counts as a plain import ($want_ok + $want_bad)" \
+  "(d['resumes'] == '$stopped' and d['status'] == 'partially_succeeded' and d['success_count'] == $want_ok
+    and d['fail_count'] == $want_bad and d['total_count'] == $want_ok + $want_bad)"
+resumed="$(field "d['task_no']")"
+run_json "resume $stopped again" resume "$stopped" --wait
+expect "resume again: the same task" "d['task_no'] == '$resumed' or d.get('duplicate_of') == '$resumed'"
+run_json "status $stopped" status "$stopped"
+expect "status of the stopped import: resumed_by $resumed" "d['resumed_by'] == '$resumed'"
+
+feature_data="$WORK/data-references"
+"$PY" - "$SAMPLES/customers_clean.csv" "$WORK/new_departments.csv" <<'EOF_CSV'
+import csv, sys
+with open(sys.argv[1], encoding="utf-8-sig", newline="") as f:
+    header, *rows = list(csv.reader(f))
+rows = rows[:5]
+column = header.index("部门")
+for i in range(3):
+    rows[i][column] = "华东销售部"  # a department the seeded table does not have
+with open(sys.argv[2], "w", encoding="utf-8", newline="") as f:
+    csv.writer(f).writerows([header, *rows])
+EOF_CSV
+run_json "import new_departments.csv" import "$WORK/new_departments.csv" --type customers --wait
+expect "import new_departments.csv: 5 in, 3 waiting for their department" \
+  "d['status'] == 'succeeded' and d['success_count'] == 5 and d['pending_completion_count'] == 3"
+named="$(field "d['task_no']")"
+"$EXE" references "$named" --data-dir "$feature_data" >"$WORK/references.txt" 2>"$WORK/references.err"
+rc=$?
+if [[ $rc -eq 0 ]] && grep -Eq '^(Department not found: 华东销售部 \(3 rows\)|找不到部门：华东销售部（3 行）)$' "$WORK/references.txt"; then
+  pass "references $named: $(head -n 1 "$WORK/references.txt")"
+else fail "references $named: exit $rc, $(head -c 300 "$WORK/references.txt")"; fi
+check_stderr "references" "$WORK/references.err"
+run_json "references --json" references "$named"
+expect "references --json: 华东销售部, 3 rows, may be added" \
+  "[(m['value'], m['rows'], m['can_add']) for m in d['missing_references']] == [('华东销售部', 3, True)]"
+run_json "references --add" references "$named" --add
+expect "references --add: 1 name added, completed" \
+  "d['added_count'] == 1 and d['completion'] and d['missing_references'] == [] and d['pending_completion_count'] == 0"
 
 # 3. The window: --self-test offscreen (temp data dir, a bundled sample through the real pipeline).
 QT_QPA_PLATFORM=offscreen "$EXE" --self-test >"$WORK/selftest.out" 2>"$WORK/selftest.err"

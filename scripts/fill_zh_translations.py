@@ -201,12 +201,28 @@ ZH: dict[tuple[str, str], str] = {
     ("TaskActions", "Go on where this import stopped: the rows already in stay and count as imported, the rest "
                     "of the file is imported"):
         "从这次导入停下的地方继续：已导入的行保持不变并计为已导入，只导入文件中剩下的行",
-    ("TaskActions", "Resume"): "继续导入",
     ("DetailsPanel", "Not found"): "未找到",
     ("TaskActions", "&Add these names to %1 and complete"): "把这些名称添加到 %1 并补全(&A)",
     ("TaskActions", "Add the names this import did not find to their table, then fill in the references of its "
                     "rows"):
         "把这次导入没有找到的名称添加到对应的表中，然后补全这些行的引用",
+    ("TaskActions", "Import the remaining rows"): "导入其余的行",
+    ("TaskActions", "Complete references"): "补全关联",
+    ("TaskActions", "Add the missing names and complete"): "添加缺少的名称并补全",
+    ("TaskActions", "&Add the missing names and complete"): "添加缺少的名称并补全(&A)",
+    ("TaskNotices", "Import the remaining rows"): "导入其余的行",
+    ("TaskNotices", "%1 (%2)"): "%1（%2）",
+    ("TaskNotices", "Add the missing names and complete"): "添加缺少的名称并补全",
+    ("TaskNotices", " (%1 rows name something not found yet: see the details)"):
+        "（有 %1 行引用的名称尚未找到，见详情）",
+    ("SubmitPanel", "F&ile:"): "文件(&I)：",
+    ("WindowMenus", "Co&py rows"): "复制行(&P)",
+    ("WindowMenus", "Q&ueue the file…"): "排队导入该文件(&U)…",
+    ("WindowMenus", "&Go to the task list"): "转到任务列表(&G)",
+    ("WindowMenus", "Show cl&eared tasks"): "显示已清除的任务(&E)",
+    ("WindowMenus", "Fi&t columns to the window"): "列宽适应窗口(&T)",
+    ("SubmitPanel", "Import t&ype:"): "导入类型(&Y)：",
+    ("SubmitPanel", "Vali&date only…"): "仅校验(&D)…",
 }  # fmt: skip
 
 Messages = list[tuple[str, list[str]]]  # (context, sources in code order)

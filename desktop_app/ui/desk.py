@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QApplication
 from desktop_app import __version__
 from desktop_app.app import Core, build_executor, system_lang
 from desktop_app.config import Settings, resources_dir, save_settings
+from desktop_app.domain.errors import Lang
 from desktop_app.ui.catalog import ImportCatalog
 from desktop_app.ui.db_secret import split_password, store_password
 from desktop_app.ui.dialogs.about import AboutInfo
@@ -118,8 +119,7 @@ class Desk(QObject):
 
     def start(self) -> None:
         if self.core.setting_problems:  # named once, in the clerk's language; the defaults are in use
-            text = "\n".join(p.text(self.core.lang) for p in self.core.setting_problems)
-            self.window.notice.show_notice(text, Tone.WARNING, timeout_ms=0)
+            self._show_setting_problems()
         self.gc.start()  # before the workers start allocating in their threads
         self.gil_turns.start()
         self.executor.start()
@@ -137,6 +137,11 @@ class Desk(QObject):
         """A file to import handed over from outside (`--open FILE`, the file verb, Finder): the window
         comes to the front with it in the file field and its preview open, as Choose… + Queue… give."""
         return self.window.open_file(path)
+
+    def _show_setting_problems(self) -> None:
+        lang: Lang = "zh" if self.translations.lang == "zh" else "en"  # said again after a language switch
+        text = "\n".join(p.text(lang) for p in self.core.setting_problems)
+        self.window.notice.show_notice(text, Tone.WARNING, timeout_ms=0, again=self._show_setting_problems)
 
     def set_language(self, lang: str) -> None:
         """Switch the window's language now ("zh", "en"; "" follows the system)."""

@@ -530,7 +530,7 @@ class MainWindow(QMainWindow):
         if self.cancel_question is not None:
             self.cancel_question.raise_()
             return
-        box = CancelQuestion(self._fresh(record), self)
+        box = CancelQuestion(self._fresh(record), self, fresh=lambda: self._fresh(record))
         self.cancel_question = box
 
         def answered(_result: int) -> None:

@@ -100,25 +100,25 @@ class WindowMenus(QObject):
         self.help_menu.setTitle(self.tr("&Help"))
         texts = {
             self.open_action: (self.tr("&Open file…"), self.tr("Choose a file to import")),
-            self.queue_action: (self.tr("&Queue the file…"), ""),
+            self.queue_action: (self.tr("Q&ueue the file…"), ""),
             self.export_action: (self.tr("E&xport…"), self.tr("Export a table to a CSV or Excel file, with filters")),
             self.settings_action: (self.tr("&Settings…"), ""),
             self.quit_action: (self.tr("&Quit"), ""),
-            self.copy_action: (self.tr("&Copy rows"), self.tr("Copy the selected rows as text, with the column "
+            self.copy_action: (self.tr("Co&py rows"), self.tr("Copy the selected rows as text, with the column "
                                                               "names, to paste into a spreadsheet")),
             self.find_action: (self.tr("&Find tasks"), ""),
             self.failed_action: (self.tr("Failed &list"), ""),
             self.all_action: (self.tr("&All tasks"), ""),
-            self.list_action: (self.tr("Go to the task &list"), ""),
+            self.list_action: (self.tr("&Go to the task list"), ""),
             self.system_action: (self.tr("Show &system tasks"),
                                  self.tr("Also list the tasks BatchDesk queues itself: the daily clean-up and "
                                          "reference completions")),
             self.clear_action: (self.tr("&Clear finished tasks"),
                                 self.tr("Hide the tasks that have ended from the list; nothing is deleted")),
-            self.cleared_action: (self.tr("Show c&leared tasks"), self.tr("List the cleared tasks again")),
+            self.cleared_action: (self.tr("Show cl&eared tasks"), self.tr("List the cleared tasks again")),
             self.archived_action: (self.tr("Show a&rchived tasks"),
                                    self.tr("Tasks that ended long ago, which the daily clean-up moved to the archive")),
-            self.fit_action: (self.tr("Fit &columns to the window"), ""),
+            self.fit_action: (self.tr("Fi&t columns to the window"), ""),
             self.help_action: (self.tr("BatchDesk &help"), ""),
             self.about_action: (self.tr("&About BatchDesk"), ""),
         }  # fmt: skip

@@ -32,6 +32,7 @@ class NoticeBar(QFrame):
         self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.buttons = [QPushButton(), QPushButton()]
         self._handlers: list[Callable[[], None] | None] = [None, None]
+        self._again: Callable[[], None] | None = None
         self.close_button = QToolButton()
         self.close_button.setAutoRaise(True)
         self.close_button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_TitleBarCloseButton))
@@ -57,8 +58,11 @@ class NoticeBar(QFrame):
         actions: list[tuple[str, Callable[[], None]]] | None = None,
         *,
         timeout_ms: int = SHOWN_MS,
+        again: Callable[[], None] | None = None,
     ) -> None:
-        """Show `text`; each action is (button text, what it does; the notice then closes)."""
+        """Show `text`; each action is (button text, what it does; the notice then closes). `again` says the
+        notice anew (in the window's language of the moment); without it a switch of language closes it."""
+        self._again = again
         background, border = COLOURS[tone]
         self.setStyleSheet(f"QFrame#notice {{ background: {background}; border: 1px solid {border}; "
                            "border-radius: 4px; }")  # fmt: skip
@@ -94,6 +98,12 @@ class NoticeBar(QFrame):
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
+            # A notice in the language just left would be the one other-language line in the window.
+            if not self.isHidden():
+                if self._again is not None:
+                    self._again()
+                else:
+                    self.dismiss()
         super().changeEvent(event)
 
     def retranslate(self) -> None:

@@ -4,8 +4,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtWidgets import QComboBox, QFileDialog, QHBoxLayout, QLabel, QLineEdit, QPushButton, QWidget
+from PySide6.QtCore import QEvent, QSize, Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QStyle,
+    QStyleOptionComboBox,
+    QWidget,
+)
 
 from desktop_app.domain.errors import Lang
 from desktop_app.ui.background import Background
@@ -130,7 +140,19 @@ class SubmitPanel(QWidget):
             box.setItemData(index, self._catalog.problem(name), Qt.ItemDataRole.ToolTipRole)
         box.setCurrentIndex(max(0, box.findData(current)))
         box.blockSignals(False)
+        self._fit_type_box(usable=1 + len(self._catalog.names()))
         self._update_buttons()
+
+    def _fit_type_box(self, usable: int) -> None:
+        """Never narrower than its usable names: the combo's own size hint measures CJK text short, and a
+        window started in Chinese at 1024 px cut "（按文件表头识别）" (a broken type's long name may be cut)."""
+        box = self.type_box
+        widest = max((box.fontMetrics().horizontalAdvance(box.itemText(i)) for i in range(usable)), default=0)
+        option = QStyleOptionComboBox()
+        box.initStyleOption(option)
+        size = box.style().sizeFromContents(QStyle.ContentsType.CT_ComboBox, option,
+                                            QSize(widest, box.fontMetrics().height()), box)  # fmt: skip
+        box.setMinimumWidth(size.width())
 
     def import_type(self) -> str | None:
         value = self.type_box.currentData()
@@ -204,18 +226,19 @@ class SubmitPanel(QWidget):
         super().changeEvent(event)
 
     def retranslate(self) -> None:
-        self._file_label.setText(self.tr("&File:"))
+        # Alt+F, Alt+T and Alt+V open the File, Task and View menus: the panel's own letters are others.
+        self._file_label.setText(self.tr("F&ile:"))
         self.path_edit.setPlaceholderText(self.tr("Choose, type or drop a .csv, .xlsx or .xls file"))
         self.path_edit.setAccessibleName(self.tr("File to import"))
         self.browse_button.setText(self.tr("&Choose…"))
         self.browse_button.setAccessibleName(self.tr("Choose a file to import"))
-        self._type_label.setText(self.tr("Import &type:"))
+        self._type_label.setText(self.tr("Import t&ype:"))
         self.type_box.setAccessibleName(self.tr("Import type"))
         self.template_button.setText(self.tr("Te&mplate…"))
         self.template_button.setToolTip(self.tr("Save an empty file with this type's columns and rules to fill in"))
         self.template_button.setAccessibleName(self.tr("Download a template for the import type"))
         self.queue_button.setText(self.tr("&Queue…"))
         self.queue_button.setAccessibleName(self.tr("Queue the file for import"))
-        self.validate_button.setText(self.tr("&Validate only…"))
+        self.validate_button.setText(self.tr("Vali&date only…"))
         self.validate_button.setAccessibleName(self.tr("Check every row without importing"))
         self.fill_types()

@@ -103,9 +103,10 @@ class TaskActions(QObject):
         self.cancel.setEnabled(record.status.is_active and not record.cancel_requested)
         self.resume.setEnabled(can_resume(record))
         # a stopped import goes on where it stopped (or did already, as another task); running its whole file
-        # again would fail every row already in as already_exists
+        # again would fail every row already in as already_exists. An import failed by its rows (too many bad
+        # ones, no error code) would fail them again: the clerk fixes the error file and re-imports it.
         self.retry.setEnabled(record.status is TaskStatus.FAILED and bool(record.params.get("file"))
-                              and not stopped_early(record))  # fmt: skip
+                              and not stopped_early(record) and not failed_by_its_rows(record))  # fmt: skip
         self.import_for_real.setEnabled(done and dry_run)
         self.complete_references.setEnabled(record.task_type == IMPORT_TASK and record.status.is_final
                                             and record.pending_completion_count > 0 and not dry_run)  # fmt: skip
@@ -215,7 +216,11 @@ class TaskActions(QObject):
     def _name_add_references(self) -> None:
         """ "Add these names to departments and complete": the selected import's reference tables."""
         tables = ", ".join(addable_tables(self.record)) if self.record is not None else ""
-        self.add_references.setText(self.tr("&Add these names to %1 and complete").replace("%1", tables or "…"))
+        # Without tables to name (another task selected) the menu and the help read "Add the missing names
+        # and complete", not "Add these names to … and complete".
+        text = (self.tr("&Add these names to %1 and complete").replace("%1", tables) if tables
+                else self.tr("&Add the missing names and complete"))  # fmt: skip
+        self.add_references.setText(text)
 
     def _add_references(self) -> None:
         if self.record is not None and addable_tables(self.record):
@@ -270,9 +275,14 @@ class TaskActions(QObject):
             action.setToolTip(tip)
             action.setStatusTip(tip)
         self._name_add_references()
-        # The toolbar's words: short, and without the menus' mnemonics ("取消任务(&C)" is a menu's).
+        # The toolbar's and the details' buttons' words: short, and without the menus' mnemonics ("取消任务(&C)"
+        # is a menu's). The details' next steps say what the menu says (the details' text names "Import the
+        # remaining rows"), and the add button names no table: the details list the missing names.
         short = {self.open_errors: self.tr("Error file"), self.reimport: self.tr("Re-import"),
-                 self.cancel: self.tr("Cancel"), self.retry: self.tr("Retry"), self.resume: self.tr("Resume"),
+                 self.cancel: self.tr("Cancel"), self.retry: self.tr("Retry"),
+                 self.resume: self.tr("Import the remaining rows"),
+                 self.complete_references: self.tr("Complete references"),
+                 self.add_references: self.tr("Add the missing names and complete"),
                  self.details: self.tr("Details"),
                  self.open_folder: self.tr("Folder")}  # fmt: skip
         for action, text in short.items():
@@ -284,6 +294,13 @@ def addable_tables(record: TaskRecord) -> list[str]:
     if record.task_type != IMPORT_TASK or not record.status.is_final or record.params.get("dry_run"):
         return []
     return list(dict.fromkeys(m.table for m in missing_of(record.summary) if m.can_add))
+
+
+def failed_by_its_rows(record: TaskRecord) -> bool:
+    """An import that read its whole file and failed because too many rows were bad (it has no error code:
+    the error file names each row); running the same file again gives the same failure."""
+    return (record.task_type == IMPORT_TASK and record.status is TaskStatus.FAILED and not record.error_code
+            and record.fail_count > 0)  # fmt: skip
 
 
 def can_resume(record: TaskRecord) -> bool:

@@ -11,7 +11,7 @@ from PySide6.QtGui import QAction
 from desktop_app.domain.task import TaskRecord
 from desktop_app.ui.notice_bar import NoticeBar
 from desktop_app.ui.outcomes import EXPORT_TASK, SYSTEM_TASKS, Tone, ended_text, tone
-from desktop_app.ui.task_actions import TaskActions
+from desktop_app.ui.task_actions import TaskActions, addable_tables, can_resume
 from desktop_app.ui.task_model import TaskTableModel, shown_file_name
 from desktop_app.ui.texts import status_text
 
@@ -39,13 +39,28 @@ class TaskNotices(QObject):
         """The same file or export is queued already: its row blinks, and the notice says how far it is."""
         self.flash_row(record.id)
         state = self.tr("%1, %2%").replace("%1", status_text(record.status)).replace("%2", str(record.progress))
-        self._notice.show_notice(f"{text} ({state})", Tone.RUNNING,
+        # the bracket is the translation's: Chinese takes a full-width one, without a space
+        said = self.tr("%1 (%2)").replace("%1", text).replace("%2", state)
+        self._notice.show_notice(said, Tone.RUNNING,
                                  [(self.tr("Show the task"), lambda: self.reveal(record.id))])  # fmt: skip
 
     def task_ended(self, record: TaskRecord) -> None:
         """A task seen running ended: how, in words, with the next step (its file opens if asked for)."""
-        opened = self._actions.open_ended(record)
+        self._show_ended(record, opened=self._actions.open_ended(record))
+
+    def _show_ended(self, record: TaskRecord, *, opened: bool) -> None:
         buttons: list[tuple[str, Callable[[], Any]]] = []
+        text = ended_text(record, shown_file_name(record))
+        # The next step first, where the clerk reads that the task ended: a cancelled import's remaining rows,
+        # an import's names not found (a green "Succeeded" alone would hide that rows wait for them).
+        if can_resume(record):
+            buttons.append((self.tr("Import the remaining rows"), lambda: self._act_on(record, self._actions.resume)))
+        elif addable_tables(record) and record.pending_completion_count:
+            # the space is the translation's: Chinese puts none before its full-width bracket
+            waiting = self.tr(" (%1 rows name something not found yet: see the details)")
+            text += waiting.replace("%1", f"{record.pending_completion_count:,}")
+            buttons.append((self.tr("Add the missing names and complete"),
+                            lambda: self._act_on(record, self._actions.add_references)))  # fmt: skip
         if record.error_csv and not opened:
             buttons.append((self.tr("Open error file"), lambda: self._act_on(record, self._actions.open_errors)))
         if record.task_type == EXPORT_TASK and record.result_path and not opened:
@@ -56,7 +71,8 @@ class TaskNotices(QObject):
         elif record.task_type not in SYSTEM_TASKS:
             buttons.append((self.tr("Show the task"), lambda: self.reveal(record.id)))
         # It stays until the clerk closes it or a newer notice comes: a clerk back at the desk still sees it.
-        self._notice.show_notice(ended_text(record, shown_file_name(record)), tone(record), buttons, timeout_ms=0)
+        self._notice.show_notice(text, tone(record), buttons, timeout_ms=0,
+                                 again=lambda: self._show_ended(record, opened=opened))  # fmt: skip
 
     def reveal(self, task_id: int) -> None:
         if self._select(task_id):

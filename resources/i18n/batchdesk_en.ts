@@ -1220,7 +1220,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;File:</source>
+        <source>F&amp;ile:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1236,7 +1236,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Import &amp;type:</source>
+        <source>Import t&amp;ype:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1264,7 +1264,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;Validate only…</source>
+        <source>Vali&amp;date only…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1292,6 +1292,10 @@
     </message>
     <message>
         <source>&amp;Add these names to %1 and complete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Add the missing names and complete</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1415,7 +1419,15 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Resume</source>
+        <source>Import the remaining rows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Complete references</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add the missing names and complete</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1434,7 +1446,23 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>%1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Show the task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import the remaining rows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (%1 rows name something not found yet: see the details)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add the missing names and complete</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1639,7 +1667,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;Queue the file…</source>
+        <source>Q&amp;ueue the file…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1659,7 +1687,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;Copy rows</source>
+        <source>Co&amp;py rows</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1679,7 +1707,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Go to the task &amp;list</source>
+        <source>&amp;Go to the task list</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1699,7 +1727,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Show c&amp;leared tasks</source>
+        <source>Show cl&amp;eared tasks</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1715,7 +1743,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Fit &amp;columns to the window</source>
+        <source>Fi&amp;t columns to the window</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -1220,8 +1220,8 @@
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <source>&amp;File:</source>
-        <translation>文件(&amp;F)：</translation>
+        <source>F&amp;ile:</source>
+        <translation>文件(&amp;I)：</translation>
     </message>
     <message>
         <source>Choose, type or drop a .csv, .xlsx or .xls file</source>
@@ -1236,8 +1236,8 @@
         <translation>选择(&amp;C)…</translation>
     </message>
     <message>
-        <source>Import &amp;type:</source>
-        <translation>导入类型(&amp;T)：</translation>
+        <source>Import t&amp;ype:</source>
+        <translation>导入类型(&amp;Y)：</translation>
     </message>
     <message>
         <source>Import type</source>
@@ -1264,8 +1264,8 @@
         <translation>把文件加入导入队列</translation>
     </message>
     <message>
-        <source>&amp;Validate only…</source>
-        <translation>仅校验(&amp;V)…</translation>
+        <source>Vali&amp;date only…</source>
+        <translation>仅校验(&amp;D)…</translation>
     </message>
     <message>
         <source>Check every row without importing</source>
@@ -1293,6 +1293,10 @@
     <message>
         <source>&amp;Add these names to %1 and complete</source>
         <translation>把这些名称添加到 %1 并补全(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Add the missing names and complete</source>
+        <translation>添加缺少的名称并补全(&amp;A)</translation>
     </message>
     <message>
         <source>Another file is being queued; try again in a moment.</source>
@@ -1415,8 +1419,16 @@
         <translation>重试</translation>
     </message>
     <message>
-        <source>Resume</source>
-        <translation>继续导入</translation>
+        <source>Import the remaining rows</source>
+        <translation>导入其余的行</translation>
+    </message>
+    <message>
+        <source>Complete references</source>
+        <translation>补全关联</translation>
+    </message>
+    <message>
+        <source>Add the missing names and complete</source>
+        <translation>添加缺少的名称并补全</translation>
     </message>
     <message>
         <source>Details</source>
@@ -1434,8 +1446,24 @@
         <translation>%1，%2%</translation>
     </message>
     <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
         <source>Show the task</source>
         <translation>显示任务</translation>
+    </message>
+    <message>
+        <source>Import the remaining rows</source>
+        <translation>导入其余的行</translation>
+    </message>
+    <message>
+        <source> (%1 rows name something not found yet: see the details)</source>
+        <translation>（有 %1 行引用的名称尚未找到，见详情）</translation>
+    </message>
+    <message>
+        <source>Add the missing names and complete</source>
+        <translation>添加缺少的名称并补全</translation>
     </message>
     <message>
         <source>Open error file</source>
@@ -1639,8 +1667,8 @@
         <translation>选择要导入的文件</translation>
     </message>
     <message>
-        <source>&amp;Queue the file…</source>
-        <translation>排队导入该文件(&amp;Q)…</translation>
+        <source>Q&amp;ueue the file…</source>
+        <translation>排队导入该文件(&amp;U)…</translation>
     </message>
     <message>
         <source>E&amp;xport…</source>
@@ -1659,8 +1687,8 @@
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <source>&amp;Copy rows</source>
-        <translation>复制行(&amp;C)</translation>
+        <source>Co&amp;py rows</source>
+        <translation>复制行(&amp;P)</translation>
     </message>
     <message>
         <source>Copy the selected rows as text, with the column names, to paste into a spreadsheet</source>
@@ -1679,8 +1707,8 @@
         <translation>全部任务(&amp;A)</translation>
     </message>
     <message>
-        <source>Go to the task &amp;list</source>
-        <translation>转到任务列表(&amp;L)</translation>
+        <source>&amp;Go to the task list</source>
+        <translation>转到任务列表(&amp;G)</translation>
     </message>
     <message>
         <source>Show &amp;system tasks</source>
@@ -1699,8 +1727,8 @@
         <translation>从列表中隐藏已结束的任务；不会删除任何数据</translation>
     </message>
     <message>
-        <source>Show c&amp;leared tasks</source>
-        <translation>显示已清除的任务(&amp;L)</translation>
+        <source>Show cl&amp;eared tasks</source>
+        <translation>显示已清除的任务(&amp;E)</translation>
     </message>
     <message>
         <source>List the cleared tasks again</source>
@@ -1715,8 +1743,8 @@
         <translation>很久以前已结束、被每日清理移入归档的任务</translation>
     </message>
     <message>
-        <source>Fit &amp;columns to the window</source>
-        <translation>列宽适应窗口(&amp;C)</translation>
+        <source>Fi&amp;t columns to the window</source>
+        <translation>列宽适应窗口(&amp;T)</translation>
     </message>
     <message>
         <source>BatchDesk &amp;help</source>

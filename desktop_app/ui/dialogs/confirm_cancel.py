@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from desktop_app.domain.status import TaskStatus
@@ -11,14 +14,25 @@ from desktop_app.ui.outcomes import file_rows
 from desktop_app.ui.task_model import shown_file_name
 from desktop_app.ui.task_service import IMPORT_TASK
 
+REFRESH_MS = 200  # the rows-in count follows the running import while the question is open (as often as the list)
+
 
 class CancelQuestion(QMessageBox):
     """Window-modal (open it with open()); "Keep running" is the default and the Escape answer, so an
-    Enter pressed by habit cancels nothing. `cancel_button` is the one that cancels."""
+    Enter pressed by habit cancels nothing. `cancel_button` is the one that cancels. With `fresh` (the
+    task's newest snapshot), the rows-in count keeps up with the import while the clerk reads: the
+    number they answer to is the one the task list shows, not the one of the moment the question opened."""
 
-    def __init__(self, record: TaskRecord, parent: QWidget | None = None) -> None:
+    def __init__(self, record: TaskRecord, parent: QWidget | None = None,
+                 fresh: Callable[[], TaskRecord] | None = None) -> None:  # fmt: skip
         super().__init__(QMessageBox.Icon.Question, "", "", QMessageBox.StandardButton.NoButton, parent)
         self.record = record
+        self._fresh = fresh
+        self._timer = QTimer(self)
+        self._timer.setInterval(REFRESH_MS)
+        self._timer.timeout.connect(self.refresh)
+        if fresh is not None and record.status.is_active:
+            self._timer.start()
         name = shown_file_name(record)
         text = self.tr("Cancel task %1 (%2)?") if name else self.tr("Cancel task %1?")
         self.setWindowTitle(self.tr("Cancel the task?"))
@@ -28,6 +42,20 @@ class CancelQuestion(QMessageBox):
         self.keep_button = self.addButton(self.tr("&Keep running"), QMessageBox.ButtonRole.RejectRole)
         self.setDefaultButton(self.keep_button)
         self.setEscapeButton(self.keep_button)
+
+    def refresh(self) -> None:
+        """Say again what stays, from the task's newest snapshot. A task that ended meanwhile has nothing left
+        to cancel: the question goes (answered with neither button) and the notice of its end is what stays."""
+        if self._fresh is None:
+            return
+        self.record = self._fresh()
+        if not self.record.status.is_active:
+            self._timer.stop()
+            self.reject()
+            return
+        text = self.what_stays(self.record)
+        if text != self.informativeText():
+            self.setInformativeText(text)
 
     def what_stays(self, record: TaskRecord) -> str:
         """What cancelling leaves behind, in words: "12,000 of 200,000 rows are in; they stay …"."""

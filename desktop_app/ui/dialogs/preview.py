@@ -34,6 +34,7 @@ from desktop_app.ui.background import Background
 from desktop_app.ui.catalog import ImportCatalog
 from desktop_app.ui.dialogs.preview_choices import ENCODINGS, FileChoices
 from desktop_app.ui.dialogs.preview_table import GREY, RED, fill_rows, mark_mapping, mark_rows
+from desktop_app.ui.full_text_tip import FullTextTip
 from desktop_app.ui.mapping_memory import MappingMemory
 from desktop_app.ui.plain_errors import plain_error
 
@@ -151,11 +152,13 @@ class PreviewDialog(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         self.status_label = QLabel()
+        self.full_text_tip = FullTextTip(self)
         for box in (self.type_box, self.mode_box, self.blank_box, self.encoding_box, self.delimiter_box,
                     self.sheet_box, self.date_order_box):  # fmt: skip
             # long choices ("Add new rows only (a row already…)") must not widen the dialog past a small screen
             box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             box.setMinimumContentsLength(18)
+            box.installEventFilter(self.full_text_tip)
         self._layout()
         self._fit()
         self.retranslate()
