@@ -301,6 +301,11 @@ class TaskStore:
         moved_on: list[tuple[Any, Any]] = []
         if counts is not None:
             values["total_count"], values["success_count"], values["fail_count"] = counts
+        # Only a checkpoint resets the recoveries: a task without one (an export) starts again from its
+        # first row after every crash, keeps nothing a later run builds on, and so every crash of it
+        # counts against the cap, however far the run had gone (its counts say how far that run got,
+        # not what is kept; a crash that recurs, at the same row or near it, is a loop; a clerk queues
+        # the export again at no cost, nothing was written).
         if checkpoint is not None:
             values["checkpoint"] = checkpoint
             if counts is not None:

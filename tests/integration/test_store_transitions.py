@@ -170,6 +170,25 @@ def test_recoveries_of_a_task_that_moves_on_are_not_a_crash_loop(core: Core) -> 
     assert failed.error_msg is not None and failed.error_msg.startswith("The program running this task stopped 4 times")
 
 
+def test_an_export_counts_every_crash_however_far_it_got(core: Core) -> None:
+    """An export has no checkpoint and starts again from its first row: a run that got further than the
+    one before kept nothing, so each crash counts, and the fourth ends it worker_lost (an import that
+    moved on as far would stay pending: the test above)."""
+    task = core.store.submit(task_type="export", params={"export": "customers"}, creator="t").task
+    (task,) = core.store.claim("w0:1:1:aa", 1)
+    for number in range(1, 4):
+        fence = Fence(task.id, task.owner or "", task.attempt)
+        core.store.report_progress(fence, counts=(10_000, number * 3000, 0))  # as ctx.report: no checkpoint
+        assert core.store.recover_stale(-1, max_recoveries=3) == [task.task_no]
+        current = core.store.get(task.task_no)
+        assert current is not None and current.status is TaskStatus.PENDING and current.recoveries == number, current
+        (task,) = core.store.claim(f"w{number}:1:1:aa", 1)
+    core.store.report_progress(Fence(task.id, task.owner or "", task.attempt), counts=(10_000, 9500, 0))
+    assert core.store.recover_stale(-1, max_recoveries=3, lang="en") == [task.task_no]
+    failed = core.store.get(task.task_no)
+    assert failed is not None and failed.status is TaskStatus.FAILED and failed.error_code == "worker_lost"
+
+
 def test_worker_lost_follows_the_desks_language(core: Core) -> None:
     task, _ = _running(core, owner="thishost:999999:1:aa")
     assert core.store.recover_dead_owners("thishost", lambda owner: False, 1, lang="en") == [task.task_no]
