@@ -21,14 +21,14 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Engine, create_engine, text
-from sqlalchemy.engine import make_url
+from sqlalchemy import Engine, create_engine
 
 from desktop_app.app import Core, build_core
 from desktop_app.domain.status import TaskStatus
 from desktop_app.tasks.submit import submit_file
 from tests.support.backends import MYSQL_URL, PG_URL, fresh_database, selected_backends
 from tests.support.customers import HEADER, error_rows, row, write_csv
+from tests.support.faults import end_sessions, named_url
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = int(os.environ.get("BATCHDESK_CAMPAIGN_SEED", str(int(time.time()))))
@@ -57,27 +57,8 @@ class Desk:
             self.admin = create_engine(MYSQL_URL, isolation_level="AUTOCOMMIT")
 
     def end_sessions(self) -> int:
-        """End every session of this desk once: PostgreSQL pg_terminate_backend by application_name,
-        MariaDB KILL of each connection on the campaign's database. The count ended."""
         assert self.admin is not None and self.url is not None
-        with self.admin.connect() as conn:
-            if self.backend == "postgresql":
-                name = make_url(self.url).query["application_name"]
-                return sum(1 for _ in conn.execute(text(
-                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = :n"
-                ), {"n": name}))  # fmt: skip
-            database = make_url(self.url).database
-            ids = [r[0] for r in conn.execute(text(
-                "SELECT id FROM information_schema.processlist WHERE db = :d AND id <> CONNECTION_ID()"
-            ), {"d": database})]  # fmt: skip
-            ended = 0
-            for conn_id in ids:
-                try:
-                    conn.execute(text(f"KILL CONNECTION {int(conn_id)}"))
-                    ended += 1
-                except Exception:  # gone already (its worker closed it)
-                    pass
-            return ended
+        return end_sessions(self.admin, self.url)
 
     def dispose(self) -> None:
         if self.admin is not None:
@@ -94,9 +75,7 @@ def desk(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Core,
         core.store.engine.dispose()
         return
     with fresh_database(backend, tmp_path) as url:
-        if backend == "postgresql":  # its sessions are found by this name
-            name = "bd_campaign_" + tmp_path.name[-8:].replace("-", "_")
-            url = make_url(url).update_query_dict({"application_name": name}).render_as_string(hide_password=False)
+        url = named_url(url, "bd_campaign_" + tmp_path.name[-8:].replace("-", "_"))  # its sessions, by name
         core, place = build_core(data_dir=data_dir, db_url=url), Desk(backend, url)
         try:
             yield core, place
