@@ -71,15 +71,27 @@ def _mount_table() -> list[tuple[str, str]]:
     return []
 
 
+# A live desk's transaction is idle, as the server counts it, between its statements while the desk
+# works in Python: in a batch, between the fenced UPDATE that opens it and the rows (the bulk loader's
+# CSV made in memory; a refused bulk batch validated again row by row, 20,000 rows by default and more
+# when a clerk raises bulk_batch_rows; each failed row written to the error CSV on the data disk), and
+# between an export's fetches of 20,000 rows on a PostgreSQL server-side cursor, each written to the
+# file in between; all of it slowed by the other task's thread holding the GIL on a busy desk. Measured
+# here up to a few seconds (docs/RELIABILITY.md): the limit must never cut such a gap, whatever a small
+# stale_after says, or the batch fails at the same point on every retry.
+IDLE_FLOOR_S = 30
+
+
 def session_timeouts(stale_after: float) -> tuple[int, int]:
     """(lock wait, idle in a transaction), in seconds, for BatchDesk's sessions on a server.
 
     A desk frozen inside a transaction (a laptop lid closed mid-batch, SIGSTOP) holds its row locks
-    until the server ends its session: that happens well before its heartbeat goes stale, so the desk
-    that rescues the task never waits behind it, and a statement that meets a lock anyway gives up
-    (a passing error, retried) instead of stalling its desk's scheduler.
+    until the server ends its session (2/3 of stale_after, at least IDLE_FLOOR_S). Claims and rescues
+    skip locked rows, so meanwhile no other desk waits behind it: only the frozen desk's own task is
+    taken over that much later; and a statement that meets a lock anyway gives up (a passing error,
+    retried) instead of stalling its desk's scheduler.
     """
-    return max(1, min(30, int(stale_after / 3))), max(2, int(stale_after * 2 / 3))
+    return max(1, min(30, int(stale_after / 3))), max(IDLE_FLOOR_S, int(stale_after * 2 / 3))
 
 
 def make_engine(url: str, *, stale_after: float = 90.0, **kwargs: Any) -> Engine:

@@ -302,14 +302,23 @@ class TaskStore:
         moved_on: list[tuple[Any, Any]] = []
         if counts is not None:
             values["total_count"], values["success_count"], values["fail_count"] = counts
+        # Only a checkpoint resets the recoveries: a task without one (an export) starts again from its
+        # first row after every crash, keeps nothing a later run builds on, and so every crash of it
+        # counts against the cap, however far the run had gone (its counts say how far that run got,
+        # not what is kept; a crash that recurs, at the same row or near it, is a loop; a clerk queues
+        # the export again at no cost, nothing was written).
         if checkpoint is not None:
             values["checkpoint"] = checkpoint
             if counts is not None:
                 # A batch that takes the task further than any run before it: the crashes so far were
                 # not a crash loop (a loop dies at the same batch every time), so they stop counting
-                # against the cap. First in the SET list: MySQL reads columns already assigned.
+                # against the cap; nor were the passing errors so far one lasting problem (the database
+                # took this batch): the next outage is a new one, retried from the first delay, and
+                # four short outages during a long import do not fail it. First in the SET list:
+                # MySQL reads columns already assigned.
                 further = counts[1] + counts[2] > tasks.c.success_count + tasks.c.fail_count
                 moved_on.append((tasks.c.recoveries, case((further, 0), else_=tasks.c.recoveries)))
+                moved_on.append((tasks.c.retries, case((further, 0), else_=tasks.c.retries)))
         assignments = [*moved_on, *((tasks.c[key], value) for key, value in values.items())]
         statement = update(tasks).where(self._fenced(fence)).ordered_values(*assignments)
         if conn is None:

@@ -181,6 +181,15 @@ def test_postgresql_backends_terminated_for_seconds(tmp_path: Path) -> None:
 def test_import_wait_returns_after_the_server_drops_the_desk(tmp_path: Path) -> None:
     """The issue's case end to end: `import --wait` on PostgreSQL whose sessions of this desk are ended
     for 8 s mid-import returns, with every row imported once (before: it could hang for ever)."""
+    _import_wait_through_dropped_sessions(tmp_path, "postgresql")
+
+
+def test_import_wait_returns_after_mariadb_kills_the_desks_connections(tmp_path: Path) -> None:
+    """The same on MariaDB: every connection of the desk KILLed for 8 s mid-import."""
+    _import_wait_through_dropped_sessions(tmp_path, "mariadb")
+
+
+def _import_wait_through_dropped_sessions(tmp_path: Path, backend: str) -> None:
     import json
     import os
     import subprocess
@@ -189,24 +198,26 @@ def test_import_wait_returns_after_the_server_drops_the_desk(tmp_path: Path) -> 
     from sqlalchemy import create_engine, text
     from sqlalchemy.engine import make_url
 
-    from tests.support.backends import PG_URL, fresh_database
+    from tests.support.backends import MYSQL_URL, PG_URL, fresh_database
     from tests.support.customers import row, write_csv
+    from tests.support.faults import end_sessions, named_url
 
     root = Path(__file__).resolve().parents[2]
     rows = 30_000
     path = write_csv(tmp_path / "in.csv", [row(i) for i in range(1, rows + 1)])
-    with fresh_database("postgresql", tmp_path) as url:
-        name = "bd_wait_" + tmp_path.name[-8:].replace("-", "_")
-        url = make_url(url).update_query_dict({"application_name": name}).render_as_string(hide_password=False)
+    with fresh_database(backend, tmp_path) as url:
+        url = named_url(url, "bd_wait_" + tmp_path.name[-8:].replace("-", "_"))
         cli = subprocess.Popen(
             [sys.executable, "-m", "desktop_app", "import", str(path), "--type", "customers", "--wait", "--json",
              "--batch-size", "200", "--db", url],
             cwd=root, env={**os.environ, "PYTHONPATH": str(root), "BATCHDESK_HOME": str(tmp_path / "data")},
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
-        watcher = create_engine(PG_URL, isolation_level="AUTOCOMMIT")
+        watcher = create_engine(PG_URL if backend == "postgresql" else MYSQL_URL, isolation_level="AUTOCOMMIT")
         try:
-            schema = make_url(url).query["options"].split("=", 1)[1]  # type: ignore[union-attr]
+            parsed = make_url(url)
+            schema = (parsed.query["options"].split("=", 1)[1] if backend == "postgresql"  # type: ignore[union-attr]
+                      else parsed.database)  # fmt: skip
             with watcher.connect() as conn:
                 started = time.monotonic()
                 while time.monotonic() - started < 120:  # until a few batches are in
@@ -218,11 +229,12 @@ def test_import_wait_returns_after_the_server_drops_the_desk(tmp_path: Path) -> 
                     if done and done >= 2000:
                         break
                     time.sleep(0.1)
-                end = time.monotonic() + OUTAGE_S
-                while time.monotonic() < end:
-                    conn.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                                      "WHERE application_name = :n"), {"n": name})  # fmt: skip
-                    time.sleep(0.02)
+            ended = 0
+            end = time.monotonic() + OUTAGE_S
+            while time.monotonic() < end:
+                ended += end_sessions(watcher, url)
+                time.sleep(0.02)
+            assert ended > 0
             out, err = cli.communicate(timeout=180)  # --wait returns
             assert out.strip(), err[-3000:]
             result = json.loads(out)

@@ -78,3 +78,40 @@ def test_sqlite_held_by_another_process_is_a_plain_busy_line(
     mine = [r for r in caplog.records if r.name == "desktop_app.executor.executor"]
     assert any("database busy or unreachable" in r.getMessage() for r in mine), [r.getMessage() for r in mine]
     assert not [r for r in mine if r.exc_info], "a traceback for a busy database"  # before: one per round
+
+
+def test_a_small_stale_after_does_not_cut_a_live_batch(db_url: str, tmp_path: Path) -> None:
+    """A batch that works in Python between two statements for longer than 2/3 of a small stale_after
+    commits in its first run: the server ends only a session idle past IDLE_FLOOR_S (before: 2 s here,
+    the session was ended mid-batch and the task handed back for a retry)."""
+    import threading
+
+    from sqlalchemy import text
+
+    from desktop_app.app import build_core
+    from desktop_app.store.db import IDLE_FLOOR_S
+    from desktop_app.tasks.runner import run_task
+    from tests.support.handlers import ledger_meta, make_test_handlers
+
+    if db_url.startswith("sqlite"):
+        pytest.skip("SQLite has no server to end a session")
+    core = build_core(data_dir=tmp_path / "data", db_url=db_url, handlers=make_test_handlers(),
+                      overrides={"stale_after": STALE})  # fmt: skip
+    ledger_meta.create_all(core.store.engine)
+    try:
+        with core.store.engine.connect() as conn:
+            setting = ("SHOW idle_in_transaction_session_timeout" if db_url.startswith("postgresql")
+                       else "SELECT @@SESSION.idle_transaction_timeout")  # fmt: skip
+            assert str(conn.execute(text(setting)).scalar()) in (f"{IDLE_FLOOR_S}s", str(IDLE_FLOOR_S))
+        # step 1 idles 3.5 s inside its transaction, past the old limit of 2 s for stale_after 3
+        task = core.store.submit(task_type="test.steps", params={"steps": 3, "hold_at": 1, "hold": 3.5},
+                                 creator="t").task  # fmt: skip
+        (claimed,) = core.store.claim("test:1:1:aa", 1, only_ids=[task.id])
+        run_task(claimed, registry=core.registry, store=core.store, paths=core.paths, settings=core.settings,
+                 stop_event=threading.Event(), lang="en")  # fmt: skip
+        ended = core.store.get(task.task_no)
+        assert ended is not None and ended.status is TaskStatus.SUCCEEDED, ended
+        assert (ended.retries, ended.attempt) == (0, 1)
+        assert steps_of(core, task.task_no) == [0, 1, 2]
+    finally:
+        core.store.engine.dispose()

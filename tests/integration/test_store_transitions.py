@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -170,6 +171,25 @@ def test_recoveries_of_a_task_that_moves_on_are_not_a_crash_loop(core: Core) -> 
     assert failed.error_msg is not None and failed.error_msg.startswith("The program running this task stopped 4 times")
 
 
+def test_an_export_counts_every_crash_however_far_it_got(core: Core) -> None:
+    """An export has no checkpoint and starts again from its first row: a run that got further than the
+    one before kept nothing, so each crash counts, and the fourth ends it worker_lost (an import that
+    moved on as far would stay pending: the test above)."""
+    task = core.store.submit(task_type="export", params={"export": "customers"}, creator="t").task
+    (task,) = core.store.claim("w0:1:1:aa", 1)
+    for number in range(1, 4):
+        fence = Fence(task.id, task.owner or "", task.attempt)
+        core.store.report_progress(fence, counts=(10_000, number * 3000, 0))  # as ctx.report: no checkpoint
+        assert core.store.recover_stale(-1, max_recoveries=3) == [task.task_no]
+        current = core.store.get(task.task_no)
+        assert current is not None and current.status is TaskStatus.PENDING and current.recoveries == number, current
+        (task,) = core.store.claim(f"w{number}:1:1:aa", 1)
+    core.store.report_progress(Fence(task.id, task.owner or "", task.attempt), counts=(10_000, 9500, 0))
+    assert core.store.recover_stale(-1, max_recoveries=3, lang="en") == [task.task_no]
+    failed = core.store.get(task.task_no)
+    assert failed is not None and failed.status is TaskStatus.FAILED and failed.error_code == "worker_lost"
+
+
 def test_worker_lost_follows_the_desks_language(core: Core) -> None:
     task, _ = _running(core, owner="thishost:999999:1:aa")
     assert core.store.recover_dead_owners("thishost", lambda owner: False, 1, lang="en") == [task.task_no]
@@ -200,6 +220,33 @@ def test_retry_release_sets_next_run_in_the_future(core: Core) -> None:
     assert core.store.claim("a:1:1:aa", 5) == []  # not due yet
     current = core.store.get(task.task_no)
     assert current is not None and current.retries == 1 and current.next_run_at is not None
+
+
+def test_retries_of_a_task_that_moves_on_start_again(core: Core) -> None:
+    """A passing error after the database took a further batch is a new outage, not the same one: four
+    short outages during a long import used to spend its three retries and fail it."""
+    task, fence = _running(core)
+    for number in range(1, 6):  # more outages than retries, each after a batch further than before
+        core.store.report_progress(fence, counts=(10_000, number * 1000, 0), checkpoint={"next": number * 1000})
+        assert core.store.release(fence, delay=0.001, is_retry=True)
+        current = core.store.get(task.task_no)
+        assert current is not None and current.retries == 1, current
+        time.sleep(0.01)
+        (task,) = core.store.claim(f"w{number}:1:1:aa", 1)
+        fence = Fence(task.id, task.owner or "", task.attempt)
+    # the same batch again is no progress: the retries add up
+    core.store.report_progress(fence, counts=(10_000, 5000, 0), checkpoint={"next": 5000})
+    assert core.store.release(fence, delay=0.001, is_retry=True)
+    assert core.store.get(task.task_no).retries == 2  # type: ignore[union-attr]
+    # an export reports no checkpoint: its retries are never reset
+    export = core.store.submit(task_type="export", params={"export": "customers"}, creator="t").task
+    (export,) = core.store.claim("e:1:1:aa", 1, only_ids=[export.id])
+    efence = Fence(export.id, export.owner or "", export.attempt)
+    assert core.store.release(efence, delay=0.001, is_retry=True)
+    time.sleep(0.01)
+    (export,) = core.store.claim("e:2:2:bb", 1, only_ids=[export.id])
+    core.store.report_progress(Fence(export.id, export.owner or "", export.attempt), counts=(10, 9, 0))
+    assert core.store.get(export.task_no).retries == 1  # type: ignore[union-attr]
 
 
 def test_a_desk_claims_its_own_and_unbound_tasks_only(core: Core) -> None:

@@ -42,3 +42,39 @@ class Outage:
 
 def disk_full() -> OSError:
     return OSError(errno.ENOSPC, "No space left on device")
+
+
+def end_sessions(admin: Engine, url: str) -> int:
+    """The server ends every session of the desk at `url` once (its side of an outage; the shared
+    servers themselves are never stopped): PostgreSQL pg_terminate_backend of the sessions with the
+    URL's application_name, MariaDB KILL of each connection on the URL's database. The count ended."""
+    from sqlalchemy import text
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    with admin.connect() as conn:
+        if parsed.get_backend_name() == "postgresql":
+            return sum(1 for _ in conn.execute(text(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = :n"
+            ), {"n": parsed.query["application_name"]}))  # fmt: skip
+        ids = [r[0] for r in conn.execute(text(
+            "SELECT id FROM information_schema.processlist WHERE db = :d AND id <> CONNECTION_ID()"
+        ), {"d": parsed.database})]  # fmt: skip
+        ended = 0
+        for conn_id in ids:
+            try:
+                conn.execute(text(f"KILL CONNECTION {int(conn_id)}"))
+                ended += 1
+            except Exception:  # gone already (its desk closed it)
+                pass
+        return ended
+
+
+def named_url(url: str, name: str) -> str:
+    """The URL with an application_name (PostgreSQL: how end_sessions finds the desk's sessions)."""
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "postgresql":
+        return url
+    return parsed.update_query_dict({"application_name": name}).render_as_string(hide_password=False)

@@ -67,3 +67,15 @@ def test_bad_database_urls_are_plain_errors(url: str) -> None:
 
 def test_describe_hides_the_password() -> None:
     assert "secret" not in db.describe("postgresql+psycopg://clerk:secret@host/db")
+
+
+@pytest.mark.parametrize(
+    ("stale_after", "expected"),
+    [(90.0, (30, 60)), (3.0, (1, db.IDLE_FLOOR_S)), (1.5, (1, db.IDLE_FLOOR_S)), (30.0, (10, db.IDLE_FLOOR_S)),
+     (600.0, (30, 400))],
+)  # fmt: skip
+def test_session_timeouts_never_cut_a_live_batch(stale_after: float, expected: tuple[int, int]) -> None:
+    # 2/3 of stale_after, but never under the floor: a small stale_after must not let the server end a
+    # live desk's batch while it works between two statements (before: 2 s for stale_after 3)
+    assert db.session_timeouts(stale_after) == expected
+    assert db.IDLE_FLOOR_S >= 20  # well above the gaps measured (bench/bench_idle_gaps.py: about 1 s)
