@@ -105,7 +105,7 @@ def check_header(reader: TableReader, itype: ImportType, options: ImportOptions,
     # XML cannot hold a NUL; a CSV says by a byte scan; an .xls may.
     nul_free = reader.format == "xlsx" or (is_csv and not holds_nul(options.file, reader.encoding))
     validator = compile_validator(itype, mapping, blanks_keep=options.mode.updates, nul_free=nul_free,
-                                  conventions=options.conventions)  # fmt: skip
+                                  conventions=options.conventions, number_cells=not is_csv)  # fmt: skip
     return CheckedFile(mapping, validator, restore)
 
 
