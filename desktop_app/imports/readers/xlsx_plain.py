@@ -116,8 +116,7 @@ class PlainRows:
 
     def _check(self, data: bytes, cut: int, last: int) -> tuple[Slice, int, bool]:
         """The plain rows of data[:cut] as a slice, the last row number in it, and whether all were plain."""
-        matched = self._rows.match(data, 0, cut)
-        end = matched.end() if matched is not None else 0
+        end = self._plain_end(data, cut)
         numbers = _ROW_NUMBER.findall(data, 0, end)
         values = list(map(int, numbers))
         # row numbers that go back, pass the sheet's last row or leave a gap wider than a slice may span
@@ -137,6 +136,20 @@ class PlainRows:
         whole = end == cut
         floats = frozenset(column_index_from_string(c.decode()) - 1 for c in columns)
         return Slice(data[:end], len(values), floats, not whole), values[-1] if values else last, whole
+
+    def _plain_end(self, data: bytes, cut: int) -> int:
+        """Where the plain rows at the start of data[:cut] end, matched a window at a time: one regular
+        expression call holds the GIL throughout, and the window's thread waits meanwhile."""
+        match, pos = self._rows.match, 0
+        while pos < cut:
+            stop = min(pos + MATCH_WINDOW, cut)
+            end = match(data, pos, stop).end()  # type: ignore[union-attr]  # the pattern matches "" too
+            if end == pos and stop < cut:
+                end = match(data, pos, cut).end()  # type: ignore[union-attr]  # a row longer than a window
+            if end == pos:
+                break
+            pos = end
+        return pos
 
 
 def _row_starts(data: bytes, end: int) -> list[int]:
@@ -179,6 +192,8 @@ MAX_STRINGS_BYTES = 4 * MIB
 """calamine reads the shared string table with each slice: a larger table leaves the sheet to the
 streaming parser, which reads it once."""
 CHUNK = 1 << 20
+MATCH_WINDOW = 256 * 1024
+"""The sheet XML one match of the row pattern covers (~5 ms): a row cut by a window's end is matched in the next."""
 MAX_ROW_BYTES = 16 * MIB
 """A row longer than this is not plain (it is held whole while it is checked)."""
 

@@ -250,3 +250,10 @@ def test_a_huge_cell_is_refused_alike(tmp_path: Path) -> None:
     path = _write(tmp_path / "long.xlsx", _plain_sheet(1000, odd=odd))
     got = assert_same(path, limits=ReadLimits(max_cell_chars=500), read=True)
     assert got[-1][0] == "error"
+
+
+def test_a_row_longer_than_a_match_window(tmp_path: Path) -> None:
+    long = "长x" * (xlsx_plain.MATCH_WINDOW // 2)  # 1.5x the window in UTF-8
+    odd = {3000: f'<row r="3000"><c r="A3000" t="inlineStr"><is><t>{long}</t></is></c></row>'}
+    got = assert_same(_write(tmp_path / "long_row.xlsx", _plain_sheet(4000, odd=odd)), read=True)
+    assert ("row", 3000, [("str", long)] + [("NoneType", None)] * 8) in got
