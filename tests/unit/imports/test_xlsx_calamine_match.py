@@ -257,3 +257,23 @@ def test_a_row_longer_than_a_match_window(tmp_path: Path) -> None:
     odd = {3000: f'<row r="3000"><c r="A3000" t="inlineStr"><is><t>{long}</t></is></c></row>'}
     got = assert_same(_write(tmp_path / "long_row.xlsx", _plain_sheet(4000, odd=odd)), read=True)
     assert ("row", 3000, [("str", long)] + [("NoneType", None)] * 8) in got
+
+
+def test_custom_formats_over_builtin_ids(tmp_path: Path) -> None:
+    # a numFmt may redefine a builtin id: 14 (a date) as a number, 3 (a number) as a date
+    styles = _DATE_STYLES.replace(
+        '<fonts count="1">',
+        '<numFmts count="2"><numFmt numFmtId="14" formatCode="0.00"/>'
+        '<numFmt numFmtId="3" formatCode="yyyy-mm-dd"/></numFmts><fonts count="1">',
+    )
+    styles = styles.replace('<xf numFmtId="4"/>', '<xf numFmtId="3"/>')  # fmt: skip
+    path = write_book(tmp_path / "formats.xlsx", sheet('<row r="2"><c r="A2" s="1"><v>45000</v></c><c r="B2" s="2">'
+                                                      '<v>45000</v></c></row>'), strings=PLAIN_STRINGS)  # fmt: skip
+    with zipfile.ZipFile(path) as zf:
+        parts = {n: zf.read(n) for n in zf.namelist()}
+    parts["xl/styles.xml"] = styles.encode()
+    with zipfile.ZipFile(path, "w") as zf:
+        for name, data in parts.items():
+            zf.writestr(name, data)
+    got = assert_same(path, read=True)
+    assert ("row", 2, [("int", 45000), ("date", datetime.date(2023, 3, 15)), ("NoneType", None)]) in got
