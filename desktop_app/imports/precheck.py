@@ -107,7 +107,7 @@ def check_header(reader: TableReader, itype: ImportType, options: ImportOptions,
     # XML cannot hold a NUL; a CSV says by a byte scan; an .xls may.
     nul_free = reader.format == "xlsx" or (is_csv and not holds_nul(options.file, reader.encoding))
     validator = compile_validator(itype, mapping, blanks_keep=options.mode.updates, nul_free=nul_free,
-                                  conventions=options.conventions)  # fmt: skip
+                                  conventions=options.conventions, number_cells=not is_csv)  # fmt: skip
     return CheckedFile(mapping, validator, restore)
 
 
@@ -118,12 +118,20 @@ def count_rows(reader: TableReader, options: ImportOptions) -> int:
     100 MB) gives an upper bound: blank lines and quoted line breaks only make records fewer. Only
     when that bound passes the limit is the exact (parsing) count needed.
     """
-    bound = line_bound(options.file, reader.encoding) if reader.format == "csv" else None
+    bound = line_bound(options.file, reader.encoding) if reader.format == "csv" else _row_bound(reader)
     if bound is not None and bound <= options.max_rows:
         return bound
     rows = reader.count_rows(limit=options.max_rows)
     check_row_count(rows, options.max_rows)
     return rows
+
+
+def _row_bound(reader: TableReader) -> int | None:
+    """An .xlsx sheet's row elements less the header's (a byte count, no parse: XlsxReader.row_bound); a
+    bound of 0 is counted exactly, so that a sheet of only blank rows fails here as before."""
+    row_bound = getattr(reader, "row_bound", None)  # only the .xlsx reader has one
+    bound = row_bound() if row_bound is not None else None
+    return bound or None
 
 
 def check_row_count(rows: int, max_rows: int) -> None:

@@ -507,6 +507,19 @@ def _value_or_raise(full: Full) -> Callable[[Cell], object]:
     return slow
 
 
+def _as_text(n: int, lines: list[str], spec: ColumnSpec) -> list[str]:
+    """A column's snippet that first reads a number cell (Excel's) as its text, in text and decimal columns.
+
+    What the fast path accepts of that text is what the full checker gives the number (prepare() reads any
+    cell as its cell_to_text, and a decimal's text that the fast path takes is a plain number); whatever it
+    does not accept goes to the full checker as the number it is (``o``), as before."""
+    if spec.kind not in ("text", "reference", "decimal") or not lines[0].startswith("c = cells["):
+        return lines  # other kinds, or a column with no fast path
+    slow, original = f"slow{n}(c)", f"slow{n}(o)"
+    rest = [line.replace(slow, original) for line in lines[1:]]
+    return [lines[0], "o = c", "if c.__class__ is int or c.__class__ is float:", "    c = _number_text(c)", *rest]
+
+
 def _snippet(
     n: int, index: int, spec: ColumnSpec, full: Full, ns: dict[str, object], blank: object, conv: FileConventions
 ) -> list[str]:
@@ -669,6 +682,7 @@ def _generate_fast_check(
     nul_free: bool,
     keys: Sequence[str] = (),
     conventions: FileConventions = PLAIN,
+    number_cells: bool = False,
 ) -> tuple[Callable[[Sequence[Cell]], CheckedRow], str]:
     ns: dict[str, object] = {
         "_Invalid": _Invalid,
@@ -683,6 +697,7 @@ def _generate_fast_check(
         "_set_errors": _set_errors,
         "_check_full": check_full,
         "_str": str,
+        "_number_text": cell_to_text,
     }
     body: list[str] = []
     key_set = set(keys)
@@ -691,7 +706,8 @@ def _generate_fast_check(
             ns[f"v{n}"] = _absent_value(spec, blank)  # no header: read from the namespace
             continue
         # a key cell is never left to the writer: it says which row, so a blank one is required_missing
-        body += _snippet(n, index, spec, full, ns, None if spec.key in key_set else blank, conventions)
+        lines = _snippet(n, index, spec, full, ns, None if spec.key in key_set else blank, conventions)
+        body += _as_text(n, lines, spec) if number_cells else lines
     names = ", ".join(f"v{n}" for n in range(len(specs)))
     # Unless the file is known to hold none, a NUL anywhere sends the row to the full checker
     # (invalid_character); the per-column snippets above never look for one.
@@ -757,6 +773,7 @@ class RowValidator:
         blanks_keep: bool = False,
         nul_free: bool = False,
         conventions: FileConventions = PLAIN,
+        number_cells: bool = False,
     ) -> None:
         needed = import_type.unique_keys if blanks_keep else mapping.missing_required
         missing = [k for k in needed if k not in mapping.index_by_key]
@@ -799,7 +816,7 @@ class RowValidator:
             self._pick = itemgetter(*indices)
         self._fast_check, self.source = _generate_fast_check(
             specs, self._full, mapping.width, self._check_full, blank=blank, nul_free=nul_free,
-            keys=import_type.unique_keys, conventions=conventions,
+            keys=import_type.unique_keys, conventions=conventions, number_cells=number_cells,
         )  # fmt: skip
 
     def check(self, cells: Sequence[Cell]) -> CheckedRow:
@@ -876,11 +893,15 @@ def compile_validator(
     blanks_keep: bool = False,
     nul_free: bool = False,
     conventions: FileConventions = PLAIN,
+    number_cells: bool = False,
 ) -> RowValidator:
     """Compile the row validator for one file; ValueError if a required column has no header.
 
     ``blanks_keep`` (update and upsert modes): blank cells are BLANK and missing columns ABSENT, and
     only the key's columns must have a header. ``nul_free``: the file is known to hold no NUL character
     (a byte scan said so), so the fast path need not look for one. ``conventions``: the file's declared
-    day/month order and decimal mark, for the columns that accept such spellings."""
-    return RowValidator(import_type, mapping, blanks_keep=blanks_keep, nul_free=nul_free, conventions=conventions)
+    day/month order and decimal mark, for the columns that accept such spellings. ``number_cells``: the
+    file's cells may be numbers (Excel), which the fast path then reads as their text in text and decimal
+    columns (see _as_text) instead of handing every one to the full checker."""
+    return RowValidator(import_type, mapping, blanks_keep=blanks_keep, nul_free=nul_free, conventions=conventions,
+                        number_cells=number_cells)  # fmt: skip

@@ -105,10 +105,14 @@ class ExcelReaderBase(ReaderBase):
         """(row number, values) from first_row on; rows may be missing."""
         raise NotImplementedError
 
+    def _read_rows(self, first_row: int) -> Iterator[tuple[int, Iterable[Any]]]:
+        """The rows that rows() and count_rows() shape: the sheet's own, unless a reader reads faster."""
+        return self._sheet_rows(first_row)
+
     def _iter(self, skip: int, track: bool) -> Iterator[SourceRow]:
         width = len(self.header)
         try:
-            for num, values in self._sheet_rows(skip + 1):
+            for num, values in self._read_rows(skip + 1):
                 if track:
                     self._pos = num
                 cells = shape_row(values, width)
@@ -179,7 +183,7 @@ class XlsReader(ExcelReaderBase):
             self.header = self._read_header()
         except BaseException as exc:
             self.close()
-            if isinstance(exc, BatchDeskError) or not _is_failure(exc):
+            if isinstance(exc, BatchDeskError) or not is_failure(exc):
                 raise
             if isinstance(exc, OSError):
                 raise file_error(path, exc) from exc
@@ -213,7 +217,7 @@ class XlsReader(ExcelReaderBase):
                 if num >= first_row:
                     yield num, pad + values if pad else values
         except BaseException as exc:
-            if _is_failure(exc) and not isinstance(exc, Exception):
+            if is_failure(exc) and not isinstance(exc, Exception):
                 raise corrupt(exc) from exc
             raise
 
@@ -223,7 +227,7 @@ class XlsReader(ExcelReaderBase):
         super().close()
 
 
-def _is_failure(exc: BaseException) -> bool:
+def is_failure(exc: BaseException) -> bool:
     """An exception a damaged file can cause: any Exception, and the panic of calamine's Rust code
     (pyo3's PanicException derives from BaseException, so `except Exception` lets it through)."""
     return isinstance(exc, Exception) or type(exc).__name__ == "PanicException"

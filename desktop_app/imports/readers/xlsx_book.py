@@ -51,6 +51,7 @@ class BookReader(ExcelReader):
         self.shared_strings: list[str] = []
         self.limits = limits
         self.sheets: list[SheetRef] = []
+        self.strings_part: str | None = None  # the shared string table's part, once read
 
     def read(self) -> None:
         self.read_manifest()
@@ -68,7 +69,8 @@ class BookReader(ExcelReader):
         def overrun() -> PermanentError:
             return PermanentError(ErrorCode.CORRUPT_FILE, reason="shared_string_too_long", limit=limits.max_cell_chars)
 
-        with self.archive.open_streamed(part.PartName[1:], limits.shared_strings_bytes, overrun) as src:
+        self.strings_part = part.PartName[1:]
+        with self.archive.open_streamed(self.strings_part, limits.shared_strings_bytes, overrun) as src:
             self.shared_strings = read_shared_strings(src, limits, overrun)
 
     def read_worksheets(self) -> None:

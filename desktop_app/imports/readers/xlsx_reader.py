@@ -1,9 +1,11 @@
-"""Reading an .xlsx sheet, streamed, every part bounded before and while it is read."""
+"""Reading an .xlsx sheet, streamed, every part bounded before and while it is read; plain sheets by calamine."""
 
 from __future__ import annotations
 
 import io
+import logging
 import warnings
+import zipfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -15,6 +17,8 @@ from .files import file_error
 from .limits import DEFAULT_LIMITS, ReadLimits
 from .xlsx_zip import open_zip
 
+log = logging.getLogger(__name__)
+
 
 class XlsxReader(ExcelReaderBase):
     """An .xlsx sheet streamed from its XML: memory stays flat on any size, and a zip bomb, a huge
@@ -24,6 +28,14 @@ class XlsxReader(ExcelReaderBase):
     sheet_rows: type | None = None
     """What parses the sheet's rows (default: xlsx_rows.SheetRows); the tests set openpyxl's own, to compare."""
     _member: tuple[int, int] | None = None
+    use_calamine = True
+    """Whether plain rows are read by calamine (xlsx_calamine); the tests turn it off, to compare."""
+    _calamine: Any = None  # xlsx_calamine.CalamineSlices once tried, False when the sheet is not plain
+
+    @property
+    def calamine_rows(self) -> int:
+        """Sheet rows calamine has read so far (0: the streaming parser read them all)."""
+        return self._calamine.rows_read if self._calamine else 0
 
     def __init__(self, path: Path, raw: io.FileIO, sheet: str | None, limits: ReadLimits = DEFAULT_LIMITS) -> None:
         # imported here: openpyxl costs ~0.2 s and CSV imports never need it
@@ -99,7 +111,11 @@ class XlsxReader(ExcelReaderBase):
         except Exception as exc:
             raise corrupt(exc) from exc
 
-    def _sheet_rows(self, first_row: int, last_row: int | None = None) -> Iterator[tuple[int, Iterable[Any]]]:
+    def _sheet_rows(
+        self, first_row: int, last_row: int | None = None, *, skip_elements: int = 0
+    ) -> Iterator[tuple[int, Iterable[Any]]]:
+        """(row number, values) of the sheet's rows from first_row on, after its first skip_elements rows
+        (read, not given: the rows calamine gave)."""
         if self._sheet is None:
             return
         from .xlsx_rows import SheetRows
@@ -116,6 +132,9 @@ class XlsxReader(ExcelReaderBase):
         with self._archive.open_streamed(self._sheet.part, limits.part_bytes, overrun) as source:
             rows = parse(source, self._book.wb, self._book.shared_strings, limits)
             for num, values in rows:
+                if skip_elements:
+                    skip_elements -= 1
+                    continue
                 if num < first_row:
                     continue
                 if last_row is not None and num > last_row:
@@ -124,6 +143,62 @@ class XlsxReader(ExcelReaderBase):
                 yield num, values
                 if last_row is not None and num >= last_row:
                     break
+
+    def row_bound(self) -> int | None:
+        """At least the non-blank data rows, counted without parsing: the sheet's row elements less the
+        header's (xlsx_plain.count_row_tags); None when bytes cannot tell (count_rows then counts)."""
+        if self._sheet is None or self.sheet_rows is not None:
+            return None
+        from .xlsx_plain import count_row_tags
+
+        assert self._archive is not None
+        try:
+            tags = count_row_tags(self._archive, self._sheet.part)
+        except Exception:  # a damaged part: the count that parses says what it says
+            return None
+        return None if tags is None else max(tags - 1, 0)
+
+    def _read_rows(self, first_row: int) -> Iterator[tuple[int, Iterable[Any]]]:
+        """calamine's rows while the sheet is plain (xlsx_plain), the streaming parser's from the first row
+        that is not, or for the whole sheet when its workbook is not."""
+        slices = self._slices()
+        if slices is None:
+            yield from self._sheet_rows(first_row)
+            return
+        from .xlsx_calamine import NotPlain
+
+        try:
+            yield from slices.rows(first_row)
+        except NotPlain as stop:
+            log.debug("the streaming parser reads on after row element %d", stop.elements)
+            yield from self._sheet_rows(first_row, skip_elements=stop.elements)
+
+    def _slices(self) -> Any:
+        """The sheet's rows as calamine reads them (xlsx_calamine.CalamineSlices), or None."""
+        if self._calamine is None:
+            self._calamine = False
+            if self.use_calamine and self.sheet_rows is None and self._sheet is not None:
+                try:
+                    self._calamine = self._open_slices() or False
+                except Exception as exc:  # a damaged part: the streaming parser says what it says
+                    log.debug("calamine is not tried: %s", exc)
+        return self._calamine or None
+
+    def _open_slices(self) -> Any:
+        from openpyxl.utils.datetime import CALENDAR_MAC_1904
+
+        from .xlsx_calamine import CalamineSlices
+        from .xlsx_plain import PlainRows
+
+        archive, book = self._archive, self._book
+        assert archive is not None and self._sheet is not None
+        plain = PlainRows.open(archive, self._sheet.part, book, self._limits)
+        if plain is None:
+            return None
+        names = set(archive.namelist())
+        styles = archive.read("xl/styles.xml") if "xl/styles.xml" in names else None  # what openpyxl read
+        strings = zipfile.ZipFile.read(archive, book.strings_part) if book.strings_part else None  # bounded: plain
+        return CalamineSlices(plain, styles, strings, book.wb.epoch == CALENDAR_MAC_1904)
 
     def close(self) -> None:
         if not self._closed:

@@ -1,0 +1,112 @@
+"""A plain .xlsx sheet read by calamine, one checked slice of rows at a time, as the streaming parser reads it."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from collections.abc import Iterator
+from typing import Any
+
+from openpyxl.xml.constants import SHEET_MAIN_NS
+
+from .excel_reader import is_failure
+from .xlsx_plain import PlainRows, Slice
+
+_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+_PKG = "http://schemas.openxmlformats.org/package/2006/relationships"
+_HEAD = f'<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="{SHEET_MAIN_NS}"><sheetData>'.encode()
+_TAIL = b"</sheetData></worksheet>"
+
+
+class NotPlain(Exception):
+    """The streaming parser reads on after the sheet's first `elements` row elements (calamine gave those)."""
+
+    def __init__(self, elements: int) -> None:
+        super().__init__(elements)
+        self.elements = elements
+
+
+class CalamineSlices:
+    """Each checked slice as a small workbook of its own (stored, not compressed: nothing to inflate again)
+    with the file's styles, shared strings and date system, read by calamine."""
+
+    def __init__(self, plain: PlainRows, styles: bytes | None, strings: bytes | None, date1904: bool) -> None:
+        self._plain = plain
+        self._parts = _book_parts(styles, strings, date1904)
+        self.rows_read = 0  # rows calamine has given, for the tests (and the log)
+
+    def rows(self, first_row: int) -> Iterator[tuple[int, list[Any]]]:
+        """(row number, values from column A) of the rows from first_row on; NotPlain where the streaming
+        parser must go on (nothing after those row elements has been given)."""
+        elements = 0
+        for piece in self._plain.slices():
+            if piece.xml:
+                yield from self._slice_rows(piece, first_row, elements)
+            elements += piece.rows
+            if piece.last:
+                raise NotPlain(elements)
+
+    def _slice_rows(self, piece: Slice, first_row: int, elements: int) -> Iterator[tuple[int, list[Any]]]:
+        from python_calamine import CalamineWorkbook
+
+        try:
+            book = CalamineWorkbook.from_filelike(self._workbook(piece.xml))
+            try:
+                sheet = book.get_sheet_by_index(0)
+                start = sheet.start
+                rows = sheet.to_python(skip_empty_area=True)
+            finally:
+                book.close()
+        except BaseException as exc:
+            if not is_failure(exc):
+                raise
+            raise NotPlain(elements) from exc
+        if start is None:
+            return
+        self.rows_read += len(rows)
+        top, pad = start[0] + 1, [None] * start[1]
+        floats = piece.float_columns
+        # rows above first_row are read and dropped: a resumed import's first slices only
+        skip = max(first_row - top, 0)
+        for num, values in enumerate(rows[skip:] if skip else rows, top + skip):
+            # an integer as an int, as openpyxl reads "5" (the check lets no whole number through as a
+            # decimal but in float_columns)
+            if floats:
+                cells = [
+                    int(v) if type(v) is float and v.is_integer() and k + start[1] not in floats else v
+                    for k, v in enumerate(values)
+                ]
+            else:
+                cells = [int(v) if type(v) is float and v.is_integer() else v for v in values]
+            yield num, pad + cells if pad else cells
+
+    def _workbook(self, rows: bytes) -> io.BytesIO:
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as book:
+            for name, data in self._parts:
+                book.writestr(name, data)
+            book.writestr("xl/worksheets/sheet1.xml", _HEAD + rows + _TAIL)
+        buffer.seek(0)
+        return buffer
+
+
+def _book_parts(styles: bytes | None, strings: bytes | None, date1904: bool) -> list[tuple[str, bytes]]:
+    rels = [f'<Relationship Id="rId1" Type="{_REL}/worksheet" Target="worksheets/sheet1.xml"/>']
+    if styles is not None:
+        rels.append(f'<Relationship Id="rId2" Type="{_REL}/styles" Target="styles.xml"/>')
+    if strings is not None:
+        rels.append(f'<Relationship Id="rId3" Type="{_REL}/sharedStrings" Target="sharedStrings.xml"/>')
+    pr = '<workbookPr date1904="1"/>' if date1904 else ""
+    parts = [
+        ("_rels/.rels", f'<Relationships xmlns="{_PKG}"><Relationship Id="rId1" Type="{_REL}/officeDocument" '
+                        'Target="xl/workbook.xml"/></Relationships>'),
+        ("xl/workbook.xml", f'<workbook xmlns="{SHEET_MAIN_NS}" xmlns:r="{_REL}">{pr}<sheets>'
+                            '<sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>'),
+        ("xl/_rels/workbook.xml.rels", f'<Relationships xmlns="{_PKG}">{"".join(rels)}</Relationships>'),
+    ]  # fmt: skip
+    out = [(name, text.encode()) for name, text in parts]
+    if styles is not None:
+        out.append(("xl/styles.xml", styles))
+    if strings is not None:
+        out.append(("xl/sharedStrings.xml", strings))
+    return out
