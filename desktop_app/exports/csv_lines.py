@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
-from typing import IO, Any
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -76,17 +76,16 @@ def _next(reader: Any) -> Any:
         return None
 
 
-def append_batches(reader: Any, out: IO[bytes], encoding: str, specs: Sequence[CellSpec],
-                   written: Callable[[int], None]) -> None:  # fmt: skip
-    """Append a record batch reader's rows to ``out`` as CSV lines; ``written`` hears each batch's rows
-    (and may raise to stop). The driver reads the next batch while Arrow renders this one: both let go
-    of the GIL, so the read and the rendering overlap on two cores."""
+def drain(reader: Any, sink: Callable[[Any], None], written: Callable[[int], None]) -> None:
+    """Hand each batch of a record batch reader to ``sink``; ``written`` hears each batch's rows (and may
+    raise to stop). The driver reads the next batch while this one is rendered: the driver and Arrow's
+    kernels let go of the GIL, so the read and the rendering overlap on two cores."""
     with ThreadPoolExecutor(max_workers=1) as pool:
         ahead = pool.submit(_next, reader)
         try:
             while (batch := ahead.result()) is not None:
                 ahead = pool.submit(_next, reader)
-                out.write(csv_bytes(batch, encoding, specs))
+                sink(batch)
                 written(batch.num_rows)
         except BaseException:
             # the read in flight ends before the caller closes the statement under it

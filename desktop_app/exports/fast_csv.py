@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from contextlib import suppress
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy import Engine
@@ -37,6 +37,7 @@ STREAM_ROWS = 20_000  # rows per write and per progress report on MySQL/MariaDB
 BATCH_BYTES = 4 << 20
 
 Progress = Callable[[int], None]  # rows written since the last call; may raise to stop
+Sink = Callable[[Any], None]  # takes each Arrow batch of the columns' value texts, in the file's order
 
 
 def value_texts(engine: Engine, definition: ExportDefinition, table: BusinessTable) -> list[str]:
@@ -68,8 +69,8 @@ def _bound(engine: Engine, statement: Any) -> tuple[str, list[Any] | dict[str, A
     return compiled.string, {n: processed(n) for n in values}
 
 
-def write_sqlite(engine: Engine, definition: ExportDefinition, table: BusinessTable, where: Sequence[Any],
-                 handle: IO[bytes], encoding: str, progress: Progress) -> None:  # fmt: skip
+def read_sqlite(engine: Engine, definition: ExportDefinition, table: BusinessTable, where: Sequence[Any],
+                sink: Sink, progress: Progress) -> None:  # fmt: skip
     """Keyset pages that SQLite joins into one text each (sqlite_pages), split and made into lines by
     Arrow while SQLite reads the next page."""
     from concurrent.futures import ThreadPoolExecutor
@@ -78,10 +79,8 @@ def write_sqlite(engine: Engine, definition: ExportDefinition, table: BusinessTa
     import pyarrow.compute as pc
 
     from desktop_app.exports import sqlite_pages
-    from desktop_app.exports.csv_lines import csv_bytes
     from desktop_app.store.db import READONLY
 
-    specs = cell_specs(definition, table)
     width = len(definition.columns)
     # SQLite's VM spends more on a CASE per cell than Arrow's kernels on the batch: it renders values only
     line = f" || {cell_sql.literal(UNIT, 'sqlite')} || ".join(
@@ -100,7 +99,7 @@ def write_sqlite(engine: Engine, definition: ExportDefinition, table: BusinessTa
                     lines = pc.list_flatten(pc.split_pattern(pa.array([text], pa.string()), sqlite_pages.ROW_SEP))
                     if len(lines) != count:
                         raise SeparatorInData
-                    handle.write(csv_bytes(_split(lines, width), encoding, specs))
+                    sink(_split(lines, width))
                     progress(count)
             except BaseException:
                 with suppress(BaseException):
@@ -108,8 +107,8 @@ def write_sqlite(engine: Engine, definition: ExportDefinition, table: BusinessTa
                 raise
 
 
-def write_postgresql(engine: Engine, definition: ExportDefinition, table: BusinessTable, where: Sequence[Any],
-                     handle: IO[bytes], encoding: str, progress: Progress) -> None:  # fmt: skip
+def read_postgresql(engine: Engine, definition: ExportDefinition, table: BusinessTable, where: Sequence[Any],
+                    sink: Sink, progress: Progress) -> None:  # fmt: skip
     """The rendered query through the ADBC PostgreSQL driver, its Arrow batches made into lines here."""
     # The driver manager's low-level API, not its DB-API module: that one imports pyarrow.dataset
     # (and pandas wherever pandas is installed).
@@ -117,7 +116,7 @@ def write_postgresql(engine: Engine, definition: ExportDefinition, table: Busine
     import adbc_driver_postgresql
     import pyarrow as pa
 
-    from desktop_app.exports.csv_lines import append_batches
+    from desktop_app.exports.csv_lines import drain
 
     # The filters' values as literals: with bound parameters the driver cannot use COPY and holds the
     # whole result in memory (477 MB for the 1,000,000 rows); SQLAlchemy quotes them for the dialect
@@ -135,7 +134,7 @@ def write_postgresql(engine: Engine, definition: ExportDefinition, table: Busine
             stream, _ = query.execute_query()
             reader = pa.RecordBatchReader._import_from_c(stream.address)
             try:
-                append_batches(reader, handle, encoding, cell_specs(definition, table), progress)
+                drain(reader, sink, progress)
             finally:
                 reader.close()
 
@@ -191,19 +190,17 @@ def _texts(rows: list[bytes], encoding: str) -> Any:
     return pa.array([r.decode(encoding) for r in rows], pa.string())
 
 
-def write_streamed(engine: Engine, definition: ExportDefinition, table: BusinessTable, where: Sequence[Any],
-                   handle: Any, encoding: str, progress: Progress) -> None:  # fmt: skip
+def read_streamed(engine: Engine, definition: ExportDefinition, table: BusinessTable, where: Sequence[Any],
+                  sink: Sink, progress: Progress) -> None:  # fmt: skip
     """One ordered query on an unbuffered cursor, each row one text the database made of its values,
     its packets cut off the socket (mysql_rows); Arrow splits them and makes the lines."""
     import pymysql.cursors
 
-    from desktop_app.exports.csv_lines import csv_bytes
     from desktop_app.exports.mysql_rows import row_texts
 
     t = table.table
     line: Any = sa.literal_column(_line_sql(engine, definition, table))
     sql, params = _bound(engine, sa.select(line).select_from(t).where(*where).order_by(*(t.c[k] for k in table.key)))
-    specs = cell_specs(definition, table)
     width = len(definition.columns)
     with engine.connect() as conn:
         raw: Any = conn.connection.dbapi_connection
@@ -216,7 +213,7 @@ def write_streamed(engine: Engine, definition: ExportDefinition, table: Business
                 pending.extend(more or ())
                 while len(pending) >= STREAM_ROWS or (more is None and pending):
                     rows, pending = pending[:STREAM_ROWS], pending[STREAM_ROWS:]
-                    handle.write(csv_bytes(_split(_texts(rows, raw.encoding), width), encoding, specs))
+                    sink(_split(_texts(rows, raw.encoding), width))
                     progress(len(rows))
         except BaseException:
             # A stop mid-read: the rest of the result is never read (PyMySQL would drain it), the
@@ -237,12 +234,22 @@ def write_fast(engine: Engine, definition: ExportDefinition, table: BusinessTabl
     """Append the rows (in key order, passing ``where``) to the CSV file ``out`` already holding its
     header; False (the file as it was) when a value holds a separator the fast path uses, or (SQLite)
     a key holds a NULL: the caller writes row by row then."""
-    write = {"sqlite": write_sqlite, "postgresql": write_postgresql}.get(engine.dialect.name, write_streamed)
+    from desktop_app.exports.csv_lines import csv_bytes
+
+    read = READERS.get(engine.dialect.name, read_streamed)
+    specs = cell_specs(definition, table)
     size = out.stat().st_size
     with out.open("ab") as handle:
         try:
-            write(engine, definition, table, where, handle, encoding, progress)
+
+            def sink(batch: Any) -> None:
+                handle.write(csv_bytes(batch, encoding, specs))
+
+            read(engine, definition, table, where, sink, progress)
         except (SeparatorInData, RowTooLong):
             handle.truncate(size)
             return False
     return True
+
+
+READERS: dict[str, Callable[..., None]] = {"sqlite": read_sqlite, "postgresql": read_postgresql}  # else read_streamed

@@ -59,11 +59,11 @@ def row_texts(cursor: Any) -> Iterator[list[bytes]]:
         append = texts.append
         while pos + 4 <= end:
             length = data[pos] | data[pos + 1] << 8 | data[pos + 2] << 16
+            if length == _MAX_PACKET:
+                raise RowTooLong  # before it is read: 16 MB more in memory for a row the row path writes
             stop = pos + 4 + length
             if stop > end:
                 break
-            if length == _MAX_PACKET:
-                raise RowTooLong
             first = data[pos + 4]
             if first < 0xFB:  # the common case: a text under 251 bytes
                 append(data[pos + 5 : stop])

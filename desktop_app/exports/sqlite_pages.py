@@ -39,10 +39,11 @@ def has_null_key(conn: Connection, table: sa.Table, key: Sequence[str]) -> bool:
     return found.first() is not None
 
 
-def pages(conn: Connection, table: sa.Table, key: Sequence[str], line_sql: str, where: Sequence[Any],
-          page_rows: int = PAGE_ROWS) -> Iterator[tuple[str, int]]:  # fmt: skip
+def pages(conn: Connection, table: sa.Table, key: Sequence[str], line_sql: str,
+          where: Sequence[Any]) -> Iterator[tuple[str, int]]:  # fmt: skip
     """Each page's rows (in key order, passing ``where``) as one text, rows joined by ROW_SEP, with its
     row count. Run in one read transaction: every page is read from the same snapshot."""
+    page_rows = PAGE_ROWS
     # the key's stored values as they are (no type's processing): each page starts after the last one's
     # exact value (a DATETIME read back and bound again through its type could gain ".000000")
     columns = [sa.type_coerce(table.c[k], sa.types.NullType()) for k in key]
