@@ -6,5 +6,5 @@ import sys
 from desktop_app.cli.main import main
 
 if __name__ == "__main__":
-    multiprocessing.freeze_support()  # the frozen app runs an export's SQLite reader as a child of itself
+    multiprocessing.freeze_support()  # a frozen child process (spawn) starts here: no child runs the CLI
     sys.exit(main())

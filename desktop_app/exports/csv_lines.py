@@ -2,26 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import suppress
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from desktop_app.exports.cell_spec import CellSpec
+
 NEEDS_QUOTES = '[,"\r\n]'  # as the csv module's QUOTE_MINIMAL decides
 _SPECIAL = (b",", b'"', b"\r", b"\n")
-
-
-@dataclass(frozen=True)
-class CellSpec:
-    """What a column's texts still need here: labels for stored values (the shown texts already
-    neutralised), a text starting with a formula trigger neutralised with a leading apostrophe.
-
-    The parent fills it from error_csv: this module imports pyarrow only, so the export's reader
-    process starts in a fraction of a second (error_csv brings SQLAlchemy along)."""
-
-    labels: Mapping[str, str] = field(default_factory=dict)
-    triggers: tuple[str, ...] = ()
 
 
 def cell_texts(texts: pa.Array, spec: CellSpec) -> pa.Array:
@@ -75,3 +67,28 @@ def csv_bytes(batch: pa.RecordBatch | pa.Table, encoding: str = "utf-8", specs: 
     if encoding in ("utf-8", "utf-8-sig"):
         return bytes(text)
     return bytes(text).decode("utf-8").encode(encoding)
+
+
+def _next(reader: Any) -> Any:
+    try:
+        return reader.read_next_batch()
+    except StopIteration:
+        return None
+
+
+def drain(reader: Any, sink: Callable[[Any], None], written: Callable[[int], None]) -> None:
+    """Hand each batch of a record batch reader to ``sink``; ``written`` hears each batch's rows (and may
+    raise to stop). The driver reads the next batch while this one is rendered: the driver and Arrow's
+    kernels let go of the GIL, so the read and the rendering overlap on two cores."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        ahead = pool.submit(_next, reader)
+        try:
+            while (batch := ahead.result()) is not None:
+                ahead = pool.submit(_next, reader)
+                sink(batch)
+                written(batch.num_rows)
+        except BaseException:
+            # the read in flight ends before the caller closes the statement under it
+            with suppress(BaseException):
+                ahead.result()
+            raise

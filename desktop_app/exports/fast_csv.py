@@ -1,11 +1,15 @@
 """The CSV export's fast paths: the database renders every cell, the rows never become Python objects.
 
-- SQLite: one ordered SELECT of the values' texts read by the ADBC driver in a child process
-  (sqlite_reader); labels, neutralised triggers, quoting and lines made by Arrow's kernels (csv_lines).
-- PostgreSQL, MySQL/MariaDB: one ordered query on a server-side cursor, each row one text of its
-  values joined by the unit separator, split into columns by Arrow (write_streamed). Measured: psycopg's
-  COPY hands over one row a call, and a CASE per cell costs the server more than the whole read;
-  keyset pages of GROUP_CONCAT cost MariaDB 0.1 s a page through its secondary index.
+- SQLite: keyset pages of the values' texts, each page one text SQLite joins itself, read by the
+  store's own SQLite in this process (sqlite_pages); labels, neutralised triggers, quoting and lines
+  made by Arrow's kernels (csv_lines).
+- PostgreSQL: the same query read by the ADBC PostgreSQL driver (the server's binary COPY into Arrow,
+  in C) in this process (its libpq shares nothing with psycopg's), into the same Arrow line writer.
+  Measured: psycopg's COPY hands over one row a call, and a CASE per cell costs the server more than
+  the whole read.
+- MySQL/MariaDB: one ordered query on a server-side cursor, each row one text of its values joined by
+  the unit separator, split into columns by Arrow (write_streamed). Keyset pages of GROUP_CONCAT cost
+  MariaDB 0.1 s a page through its secondary index.
 The same bytes as the row-by-row writer (tests/integration/test_export_fast.py holds them side by side).
 """
 
@@ -22,12 +26,18 @@ from sqlalchemy import Engine
 from desktop_app.domain.table_spec import Storage
 from desktop_app.exports import cell_sql
 from desktop_app.exports.definition import ExportDefinition
+from desktop_app.exports.mysql_rows import RowTooLong
 from desktop_app.imports.error_csv import DANGEROUS, neutralise
 from desktop_app.store.business_rows import BusinessTable
 
-STREAM_ROWS = 20_000  # rows per fetch, per write and per progress report on a server
+STREAM_ROWS = 20_000  # rows per write and per progress report on MySQL/MariaDB
+
+# Arrow bytes per batch the PostgreSQL driver reads (its default 16 MB: ~110 MB more resident with the
+# batch ahead and the rendering's copies); 4 MB is ~4,500 rows of the customers table
+BATCH_BYTES = 4 << 20
 
 Progress = Callable[[int], None]  # rows written since the last call; may raise to stop
+Sink = Callable[[Any], None]  # takes each Arrow batch of the columns' value texts, in the file's order
 
 
 def value_texts(engine: Engine, definition: ExportDefinition, table: BusinessTable) -> list[str]:
@@ -59,20 +69,74 @@ def _bound(engine: Engine, statement: Any) -> tuple[str, list[Any] | dict[str, A
     return compiled.string, {n: processed(n) for n in values}
 
 
-def write_sqlite(engine: Engine, definition: ExportDefinition, table: BusinessTable, where: Sequence[Any], out: Path,
-                 encoding: str, progress: Progress) -> None:  # fmt: skip
-    # SQLite's VM spends more on a CASE per cell than Arrow's kernels on the batch: it renders values only
-    from desktop_app.exports.sqlite_reader import SqliteReader
+def read_sqlite(engine: Engine, definition: ExportDefinition, table: BusinessTable, where: Sequence[Any],
+                sink: Sink, progress: Progress) -> None:  # fmt: skip
+    """Keyset pages that SQLite joins into one text each (sqlite_pages), split and made into lines by
+    Arrow while SQLite reads the next page."""
+    from concurrent.futures import ThreadPoolExecutor
 
-    sql, params = _bound(engine, rendered_select(engine, definition, table, where))
-    reader = SqliteReader(
-        Path(str(engine.url.database)), sql, list(params), cell_specs(definition, table), out, encoding
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from desktop_app.exports import sqlite_pages
+    from desktop_app.store.db import READONLY
+
+    width = len(definition.columns)
+    # SQLite's VM spends more on a CASE per cell than Arrow's kernels on the batch: it renders values only
+    line = f" || {cell_sql.literal(UNIT, 'sqlite')} || ".join(
+        f"ifnull({text}, '')" for text in value_texts(engine, definition, table)
     )
-    try:
-        for rows in reader.counts():
-            progress(rows)
-    finally:
-        reader.close()
+    with engine.connect().execution_options(**{READONLY: True}) as conn, conn.begin():
+        if sqlite_pages.has_null_key(conn, table.table, table.key):
+            raise SeparatorInData  # rows a keyset cannot reach: row by row
+        reads = sqlite_pages.pages(conn, table.table, table.key, line, where)
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            ahead = pool.submit(next, reads, None)
+            try:
+                while (page := ahead.result()) is not None:
+                    ahead = pool.submit(next, reads, None)
+                    text, count = page
+                    lines = pc.list_flatten(pc.split_pattern(pa.array([text], pa.string()), sqlite_pages.ROW_SEP))
+                    if len(lines) != count:
+                        raise SeparatorInData
+                    sink(_split(lines, width))
+                    progress(count)
+            except BaseException:
+                with suppress(BaseException):
+                    ahead.result()  # the page in flight ends before its connection closes
+                raise
+
+
+def read_postgresql(engine: Engine, definition: ExportDefinition, table: BusinessTable, where: Sequence[Any],
+                    sink: Sink, progress: Progress) -> None:  # fmt: skip
+    """The rendered query through the ADBC PostgreSQL driver, its Arrow batches made into lines here."""
+    # The driver manager's low-level API, not its DB-API module: that one imports pyarrow.dataset
+    # (and pandas wherever pandas is installed).
+    import adbc_driver_manager as adbc
+    import adbc_driver_postgresql
+    import pyarrow as pa
+
+    from desktop_app.exports.csv_lines import drain
+
+    # The filters' values as literals: with bound parameters the driver cannot use COPY and holds the
+    # whole result in memory (477 MB for the 1,000,000 rows); SQLAlchemy quotes them for the dialect
+    # and the session below reads them as it assumes (standard strings: a backslash is a backslash).
+    statement = rendered_select(engine, definition, table, where)
+    sql = str(statement.compile(dialect=engine.dialect, compile_kwargs={"literal_binds": True}))
+    uri = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+    with adbc_driver_postgresql.connect(uri) as database, adbc.AdbcConnection(database) as conn:
+        with adbc.AdbcStatement(conn) as setting:
+            setting.set_sql_query("SET standard_conforming_strings = on")
+            setting.execute_update()
+        with adbc.AdbcStatement(conn) as query:
+            query.set_options(**{"adbc.postgresql.batch_size_hint_bytes": str(BATCH_BYTES)})
+            query.set_sql_query(sql)
+            stream, _ = query.execute_query()
+            reader = pa.RecordBatchReader._import_from_c(stream.address)
+            try:
+                drain(reader, sink, progress)
+            finally:
+                reader.close()
 
 
 UNIT = "\x1f"  # ASCII's own field separator: a row comes over as one value
@@ -93,7 +157,7 @@ def _line_sql(engine: Engine, definition: ExportDefinition, table: BusinessTable
 def cell_specs(definition: ExportDefinition, table: BusinessTable) -> list[Any]:
     """What Arrow still does to each column's value texts: labels, and (texts that may start with one)
     formula triggers neutralised."""
-    from desktop_app.exports.csv_lines import CellSpec
+    from desktop_app.exports.cell_spec import CellSpec
 
     plain = (Storage.DATE, Storage.DATETIME, Storage.BOOLEAN)  # their texts never start with a trigger
     return [
@@ -105,42 +169,52 @@ def cell_specs(definition: ExportDefinition, table: BusinessTable) -> list[Any]:
     ]
 
 
-def _split(lines: list[str], width: int) -> Any:
-    """Rows of UNIT-joined value texts as an Arrow batch of columns, split by Arrow's kernels."""
+def _split(lines: Any, width: int) -> Any:
+    """Rows of UNIT-joined value texts (an Arrow string array) as a batch of columns, split by Arrow."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    fields = pc.split_pattern(pa.array(lines, pa.string()), UNIT)
+    fields = pc.split_pattern(lines, UNIT)
     lengths = pc.list_value_length(fields)
     if pc.min(lengths).as_py() != width or pc.max(lengths).as_py() != width:
         raise SeparatorInData
     return pa.record_batch([pc.list_element(fields, i) for i in range(width)], names=[f"c{i}" for i in range(width)])
 
 
-def write_streamed(engine: Engine, definition: ExportDefinition, table: BusinessTable, where: Sequence[Any],
-                   handle: Any, encoding: str, progress: Progress) -> None:  # fmt: skip
-    """One ordered query on a server-side cursor, each row one text the database made of its values
-    (the driver makes one Python object a row, not one a cell); Arrow splits them and makes the lines."""
-    from desktop_app.exports.csv_lines import csv_bytes
+def _texts(rows: list[bytes], encoding: str) -> Any:
+    """The rows' bytes as an Arrow string array (UTF-8 checked by the cast; another charset decoded)."""
+    import pyarrow as pa
+
+    if encoding.replace("-", "").lower() in ("utf8", "utf8mb4", "utf8mb3"):
+        return pa.array(rows, pa.binary()).cast(pa.string())
+    return pa.array([r.decode(encoding) for r in rows], pa.string())
+
+
+def read_streamed(engine: Engine, definition: ExportDefinition, table: BusinessTable, where: Sequence[Any],
+                  sink: Sink, progress: Progress) -> None:  # fmt: skip
+    """One ordered query on an unbuffered cursor, each row one text the database made of its values,
+    its packets cut off the socket (mysql_rows); Arrow splits them and makes the lines."""
+    import pymysql.cursors
+
+    from desktop_app.exports.mysql_rows import row_texts
 
     t = table.table
     line: Any = sa.literal_column(_line_sql(engine, definition, table))
     sql, params = _bound(engine, sa.select(line).select_from(t).where(*where).order_by(*(t.c[k] for k in table.key)))
-    specs = cell_specs(definition, table)
     width = len(definition.columns)
     with engine.connect() as conn:
         raw: Any = conn.connection.dbapi_connection
-        if engine.dialect.name == "postgresql":
-            cursor = raw.cursor(name="batchdesk_export")  # a server-side cursor: fetched a batch at a time
-        else:
-            import pymysql.cursors
-
-            cursor = raw.cursor(pymysql.cursors.SSCursor)  # unbuffered: rows read as they are fetched
+        cursor = raw.cursor(pymysql.cursors.SSCursor)  # unbuffered: rows read as they come
+        pending: list[bytes] = []
         try:
             cursor.execute(sql, params)
-            while rows := cursor.fetchmany(STREAM_ROWS):
-                handle.write(csv_bytes(_split([r[0] for r in rows], width), encoding, specs))
-                progress(len(rows))
+            reads = row_texts(cursor)
+            while (more := next(reads, None)) is not None or pending:
+                pending.extend(more or ())
+                while len(pending) >= STREAM_ROWS or (more is None and pending):
+                    rows, pending = pending[:STREAM_ROWS], pending[STREAM_ROWS:]
+                    sink(_split(_texts(rows, raw.encoding), width))
+                    progress(len(rows))
         except BaseException:
             # A stop mid-read: the rest of the result is never read (PyMySQL would drain it), the
             # connection is dropped instead.
@@ -148,7 +222,7 @@ def write_streamed(engine: Engine, definition: ExportDefinition, table: Business
             if result is not None:
                 result.unbuffered_active = False
             with suppress(Exception):
-                cursor.close()  # PostgreSQL closes its cursor; MySQL's has nothing left to read
+                cursor.close()  # it has nothing left to read
             conn.invalidate()
             raise
         cursor.close()
@@ -158,15 +232,24 @@ def write_streamed(engine: Engine, definition: ExportDefinition, table: Business
 def write_fast(engine: Engine, definition: ExportDefinition, table: BusinessTable, where: Sequence[Any],
                out: Path, encoding: str, progress: Progress) -> bool:  # fmt: skip
     """Append the rows (in key order, passing ``where``) to the CSV file ``out`` already holding its
-    header; False (the file as it was) when a value holds the separator the server path uses."""
-    if engine.dialect.name == "sqlite":
-        write_sqlite(engine, definition, table, where, out, encoding, progress)
-        return True
+    header; False (the file as it was) when a value holds a separator the fast path uses, or (SQLite)
+    a key holds a NULL: the caller writes row by row then."""
+    from desktop_app.exports.csv_lines import csv_bytes
+
+    read = READERS.get(engine.dialect.name, read_streamed)
+    specs = cell_specs(definition, table)
     size = out.stat().st_size
     with out.open("ab") as handle:
         try:
-            write_streamed(engine, definition, table, where, handle, encoding, progress)
-        except SeparatorInData:
+
+            def sink(batch: Any) -> None:
+                handle.write(csv_bytes(batch, encoding, specs))
+
+            read(engine, definition, table, where, sink, progress)
+        except (SeparatorInData, RowTooLong):
             handle.truncate(size)
             return False
     return True
+
+
+READERS: dict[str, Callable[..., None]] = {"sqlite": read_sqlite, "postgresql": read_postgresql}  # else read_streamed

@@ -29,6 +29,7 @@ from desktop_app.exports.definition import (
     load_export_definition,
 )
 from desktop_app.exports.fast_csv import write_fast
+from desktop_app.exports.fast_xlsx import write_fast_xlsx
 from desktop_app.exports.writer import cell_text, open_writer
 from desktop_app.imports.resume import import_chain
 from desktop_app.imports.type_catalog import TypeCatalog
@@ -121,13 +122,18 @@ class ExportHandler:
             )
 
         try:
-            fast = fmt == "csv" and source.imported_by is None
-            if fast:
+            fast = source.imported_by is None
+            engine = ctx.store.engine
+            if fast and fmt == "csv":
                 writer.close()  # the BOM and the header; the database's own rendering appends the rows
-                fast = write_fast(ctx.store.engine, definition, table, source.where, temp, encoding, progress)
-                if not fast:  # a value holds the fast path's separator: row by row, from the start
-                    done = 0
-                    writer = open_writer(temp, header, fmt, encoding)
+                fast = write_fast(engine, definition, table, source.where, temp, encoding, progress)
+            elif fast:
+                fast = write_fast_xlsx(engine, definition, table, source.where, writer, progress)
+            if not fast and source.imported_by is None:  # a value the fast path cannot carry: row by row
+                done = 0
+                with contextlib.suppress(OSError):
+                    writer.close()
+                writer = open_writer(temp, header, fmt, encoding, sheet=definition.import_type.title(ctx.lang))
             if not fast:
                 for rows in source.pages():
                     progress(0)

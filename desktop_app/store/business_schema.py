@@ -154,6 +154,7 @@ def plan_table(engine: Engine | Connection, spec: TableSpec) -> SchemaPlan:
         reflected = {c["name"]: c for c in insp.get_columns(spec.table, schema=spec.schema)}
         add: list[StoredColumn] = []
         widen: list[StoredColumn] = []
+        longest = _Longest(conn, spec, reflected, dialect) if managed else None
         for col in spec.columns:
             found = reflected.get(col.name)
             if found is None:
@@ -162,7 +163,7 @@ def plan_table(engine: Engine | Connection, spec: TableSpec) -> SchemaPlan:
                 else:
                     problems.append(f"{spec.source}: column {col.name!r}: the table {spec.name!r} has no such column")
                 continue
-            column_problem, grow = _compare(conn, spec, col, found, managed=managed, dialect=dialect)
+            column_problem, grow = _compare(col, found, longest, dialect=dialect)
             if column_problem:
                 problems.append(f"{spec.source}: column {col.name!r}: {column_problem}")
             elif grow:
@@ -181,10 +182,51 @@ def plan_table(engine: Engine | Connection, spec: TableSpec) -> SchemaPlan:
                       problems=tuple(problems))  # fmt: skip
 
 
-def _compare(
-    conn: Connection, spec: TableSpec, col: StoredColumn, found: Any, *, managed: bool, dialect: str
-) -> tuple[str | None, bool]:
-    """(problem, needs widening) for a column that exists."""
+def _text_bound(stored: Any, dialect: str) -> int | None:
+    """The length a server enforces on a text column (None: unbounded, or SQLite, which enforces none)."""
+    return None if dialect == "sqlite" else getattr(stored, "length", None)
+
+
+def _may_exceed(col: StoredColumn, found: Any, dialect: str) -> bool:
+    """A stored text column whose values the table does not bound to the type's max_length."""
+    if (
+        col.storage is not Storage.TEXT
+        or col.length is None
+        or found is None
+        or not isinstance(found["type"], sa.String)
+    ):
+        return False
+    have = _text_bound(found["type"], dialect)
+    return have is None or have > col.length
+
+
+class _Longest:
+    """The longest stored value of each text column whose type's max_length the table may not bound,
+    all read by one scan of the table, on first use (a scan per column cost a second or more each at a
+    million rows, on every import and export)."""
+
+    def __init__(self, conn: Connection, spec: TableSpec, reflected: dict[str, Any], dialect: str) -> None:
+        self._conn, self._spec, self._dialect = conn, spec, dialect
+        self._names = [col.name for col in spec.columns if _may_exceed(col, reflected.get(col.name), dialect)]
+        self._found: dict[str, int | None] | None = None
+
+    def of(self, name: str) -> int | None:
+        if name not in self._names:  # a column of another type the table still stores texts in
+            return self._scan([name])[name]
+        if self._found is None:
+            self._found = self._scan(self._names)
+        return self._found[name]
+
+    def _scan(self, names: list[str]) -> dict[str, int | None]:
+        length = sa.func.char_length if self._dialect != "sqlite" else sa.func.length
+        maxima = sa.select(*(sa.func.max(length(sa.column(n))) for n in names)).select_from(_lightweight(self._spec))
+        row = self._conn.execute(maxima).one()
+        return {n: None if v is None else int(v) for n, v in zip(names, row, strict=True)}
+
+
+def _compare(col: StoredColumn, found: Any, longest: _Longest | None, *, dialect: str) -> tuple[str | None, bool]:
+    """(problem, needs widening) for a column that exists; ``longest`` is None for a table not ours."""
+    managed = longest is not None
     stored = found["type"]
     kind = col.storage
     if not _compatible(kind, stored, col):
@@ -197,22 +239,17 @@ def _compare(
         return (f"the column holds {was.value if was else stored} values and the type now says {kind.value}: "
                 "a kind change cannot be applied to the stored data"), False  # fmt: skip
     if kind is Storage.TEXT:
-        have = getattr(stored, "length", None)
-        if dialect == "sqlite":
-            have = None  # SQLite does not enforce a VARCHAR's length
+        have = _text_bound(stored, dialect)
         if have is not None and (col.length is None or col.length > have):
             want = "unbounded text" if col.length is None else f"{col.length} characters"
             if managed:
                 return None, True
             return f"the table's column holds at most {have} characters; the type allows {want}", False
-        if managed and col.length is not None:
-            longest = conn.execute(
-                sa.select(sa.func.max(sa.func.char_length(sa.column(col.name))
-                                      if dialect != "sqlite" else sa.func.length(sa.column(col.name))))
-                .select_from(_lightweight(spec))
-            ).scalar()  # fmt: skip
-            if longest is not None and int(longest) > col.length:
-                return (f"the stored data holds values of up to {int(longest)} characters, longer than the "
+        # a server enforces its VARCHAR's length: no stored value is longer than `have`
+        if longest is not None and col.length is not None and (have is None or have > col.length):
+            most = longest.of(col.name)
+            if most is not None and most > col.length:
+                return (f"the stored data holds values of up to {most} characters, longer than the "
                         f"new max_length {col.length}"), False  # fmt: skip
     if kind is Storage.DECIMAL:
         scale = getattr(stored, "scale", None)
