@@ -53,4 +53,13 @@ TEXTS: dict[Stage, tuple[str, str]] = {
 def stage_text(stage: Stage, lang: Lang = "zh", **params: object) -> str:
     """A stage in words: a Phrase keeping its code and params, so that it is shown in another language."""
     zh, en = TEXTS[stage]
-    return Phrase((zh if lang == "zh" else en).format(**params), "stage", stage.value, params)
+    shown = {key: _number(value) for key, value in params.items()}
+    return Phrase((zh if lang == "zh" else en).format(**shown), "stage", stage.value, params)
+
+
+def _number(value: object) -> object:
+    # "正在导入第 50,001 行（共 200,000 行）": a clerk reads 200000 as 20000 at a glance. Only the words get
+    # the separators; the phrase keeps the plain number it was given.
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}"
+    return value

@@ -60,9 +60,10 @@ def test_the_store_keeps_stages_and_errors_as_code_and_params(core: Core) -> Non
     task, fence = _running(core)
     core.store.report_progress(fence, stage=stage_text(Stage.IMPORTING, "zh", row=500, total=1000))
     now = _get(core, task)
-    assert now.stage == "正在导入第 500 行（共 1000 行）"  # the text as written stays where it was read
+    # the text as written stays where it was read
+    assert now.stage == stage_text(Stage.IMPORTING, "zh", row=500, total=1000)
     assert now.stage_phrase == {"kind": "stage", "code": "importing", "params": {"row": 500, "total": 1000}}
-    assert now.stage_in("en") == "Importing row 500 of 1000"
+    assert now.stage_in("en") == stage_text(Stage.IMPORTING, "en", row=500, total=1000)
     # a caller's own words (or an older version's) replace the code: shown as written, never a stale code
     core.store.report_progress(fence, stage="正在校验第 12000 行")
     now = _get(core, task)

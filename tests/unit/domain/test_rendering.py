@@ -159,3 +159,13 @@ def test_the_record_renders_in_the_language_asked_and_its_json_keeps_its_fields(
     legacy = _record(stage="失败", error_msg="文件已损坏")
     assert (legacy.stage_in("en"), legacy.error_in("en")) == ("失败", "文件已损坏")
     assert _record().error_in("en") is None and _record().stage_in("en") == ""
+
+
+def test_a_stage_reads_its_numbers_with_thousands_separators() -> None:
+    # seen in the window: "正在导入第 50001 行（共 200000 行）", 200000 read as 20000 at a glance
+    zh = stage_text(Stage.IMPORTING, "zh", row=50_001, total=200_000)
+    assert zh == "正在导入第 50,001 行（共 200,000 行）"
+    assert stage_text(Stage.EXPORTING, "en", row=1_234_567, total=2_000_000) == "Exporting row 1,234,567 of 2,000,000"
+    assert stored_phrase(zh) == {"kind": "stage", "code": "importing", "params": {"row": 50_001, "total": 200_000}}
+    assert render(stored_phrase(zh), None, "en") == "Importing row 50,001 of 200,000"
+    assert stage_text(Stage.IMPORTING, "en", row=5, total=999) == "Importing row 5 of 999"
