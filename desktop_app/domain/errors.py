@@ -76,6 +76,27 @@ class ErrorCode(StrEnum):
     INVALID_SETTING = "invalid_setting"
 
 
+# failures of the file itself (or of what it is read as): running it again, whole (Retry) or from where it
+# stopped (Import the remaining rows), fails the same way; the clerk corrects the file and imports it again
+FILE_AT_FAULT = frozenset(
+    {
+        ErrorCode.EMPTY_FILE,
+        ErrorCode.MISSING_REQUIRED_COLUMN,
+        ErrorCode.ENCODING_UNDETECTABLE,
+        ErrorCode.UNSUPPORTED_FORMAT,
+        ErrorCode.CORRUPT_FILE,
+        ErrorCode.FILE_TOO_LARGE,
+        ErrorCode.TOO_MANY_ROWS,
+        ErrorCode.FILE_CHANGED,
+        ErrorCode.CSV_FIELD_TOO_LONG,
+        ErrorCode.CSV_NUL_BYTES,
+        ErrorCode.IMPORT_TYPE_INVALID,
+        ErrorCode.UNKNOWN_IMPORT_TYPE,
+        ErrorCode.INVALID_PARAMS,
+    }
+)
+
+
 # code -> (Chinese, English). Placeholders are filled from the error's params; a missing
 # placeholder value is shown as empty rather than raising, so a message never crashes a report.
 MESSAGES: dict[ErrorCode, tuple[str, str]] = {

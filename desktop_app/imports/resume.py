@@ -19,7 +19,7 @@ import shutil
 from enum import StrEnum
 from pathlib import Path
 
-from desktop_app.domain.errors import ErrorCode
+from desktop_app.domain.errors import FILE_AT_FAULT
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
 from desktop_app.imports.progress_state import ImportCheckpoint
@@ -29,25 +29,6 @@ from desktop_app.tasks.result_paths import owned
 IMPORT_TASK = "import"
 RESUMES = "resumes"  # the param: the task number of the stopped import a task continues
 RESUMED_BY = "resumed_by"  # the stopped task's summary: the task that continues it
-
-# failures of the file itself: a resume would fail the same way (the file must be corrected)
-FILE_AT_FAULT = frozenset(
-    {
-        ErrorCode.EMPTY_FILE,
-        ErrorCode.MISSING_REQUIRED_COLUMN,
-        ErrorCode.ENCODING_UNDETECTABLE,
-        ErrorCode.UNSUPPORTED_FORMAT,
-        ErrorCode.CORRUPT_FILE,
-        ErrorCode.FILE_TOO_LARGE,
-        ErrorCode.TOO_MANY_ROWS,
-        ErrorCode.FILE_CHANGED,
-        ErrorCode.CSV_FIELD_TOO_LONG,
-        ErrorCode.CSV_NUL_BYTES,
-        ErrorCode.IMPORT_TYPE_INVALID,
-        ErrorCode.UNKNOWN_IMPORT_TYPE,
-        ErrorCode.INVALID_PARAMS,
-    }
-)
 
 
 class ResumeProblem(StrEnum):

@@ -8,6 +8,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction, QKeySequence
 
+from desktop_app.domain.errors import FILE_AT_FAULT
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
 from desktop_app.imports.error_csv import looks_unedited
@@ -104,9 +105,11 @@ class TaskActions(QObject):
         self.resume.setEnabled(can_resume(record))
         # a stopped import goes on where it stopped (or did already, as another task); running its whole file
         # again would fail every row already in as already_exists. An import failed by its rows (too many bad
-        # ones, no error code) would fail them again: the clerk fixes the error file and re-imports it.
+        # ones, no error code) would fail them again: the clerk fixes the error file and re-imports it. A file
+        # at fault (corrupt, empty, a column missing, ...) fails the same way again: the clerk fixes the file.
         self.retry.setEnabled(record.status is TaskStatus.FAILED and bool(record.params.get("file"))
-                              and not stopped_early(record) and not failed_by_its_rows(record))  # fmt: skip
+                              and not stopped_early(record) and not failed_by_its_rows(record)
+                              and record.error_code not in FILE_AT_FAULT)  # fmt: skip
         self.import_for_real.setEnabled(done and dry_run)
         self.complete_references.setEnabled(record.task_type == IMPORT_TASK and record.status.is_final
                                             and record.pending_completion_count > 0 and not dry_run)  # fmt: skip

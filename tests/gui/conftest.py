@@ -33,13 +33,14 @@ class SlowImport:
         self.steps = steps
         self.pause = pause
         self.fail_next = False
+        self.fail_code = ErrorCode.CORRUPT_FILE  # what fail_next fails with
         self.gate = threading.Event()  # set: run; clear: wait at the first batch (stays "running")
         self.gate.set()
 
     def run(self, ctx: TaskContext) -> TaskOutcome:
         if self.fail_next:
             self.fail_next = False
-            raise PermanentError(ErrorCode.CORRUPT_FILE)
+            raise PermanentError(self.fail_code)
         for step in range(self.steps):
             ctx.check_stop()
             while not self.gate.wait(0.02):

@@ -10,6 +10,7 @@ from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
 
+from desktop_app.domain.errors import ErrorCode
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
 from desktop_app.ui.desk import Desk
@@ -180,8 +181,11 @@ def test_cancel_a_pending_task(qtbot: Any, make_desk: Any) -> None:
 def test_retry_a_failed_task(qtbot: Any, make_desk: Any) -> None:
     handler = SlowImport(steps=3, pause=0.01)
     handler.fail_next = True
+    # not the file's fault: running it again can help. A validation run, as a real import that lost its worker
+    # offers "Import the remaining rows" instead (test_window_resume.py)
+    handler.fail_code = ErrorCode.WORKER_LOST
     window = make_desk([handler]).window
-    queue(qtbot, window, CLEAN)
+    queue(qtbot, window, CLEAN, validate=True)
     failed = wait_for_task(qtbot, window, 1)
     failed = wait_status(qtbot, window, failed.task_no, TaskStatus.FAILED)
     assert failed.error_msg
@@ -193,6 +197,21 @@ def test_retry_a_failed_task(qtbot: Any, make_desk: Any) -> None:
     wait_status(qtbot, window, retried.task_no, TaskStatus.SUCCEEDED)
     window.select_task(retried.id)
     assert not window.actions_.retry.isEnabled()
+
+
+@pytest.mark.parametrize("validate", [False, True])
+def test_a_corrupt_file_offers_no_retry(qtbot: Any, make_desk: Any, validate: bool) -> None:
+    handler = SlowImport(steps=3, pause=0.01)
+    handler.fail_next = True  # fails with corrupt_file: the same file fails the same way again
+    window = make_desk([handler]).window
+    queue(qtbot, window, CLEAN, validate=validate)
+    failed = wait_for_task(qtbot, window, 1)
+    failed = wait_status(qtbot, window, failed.task_no, TaskStatus.FAILED)
+    assert failed.error_code == ErrorCode.CORRUPT_FILE
+    window.select_task(failed.id)
+    qtbot.waitUntil(window.actions_.details.isEnabled)
+    assert not window.actions_.retry.isEnabled()
+    assert not window.actions_.resume.isEnabled()
 
 
 def test_validate_only_then_import_for_real(qtbot: Any, make_desk: Any) -> None:
