@@ -202,7 +202,6 @@ ZH: dict[tuple[str, str], str] = {
                     "of the file is imported"):
         "从这次导入停下的地方继续：已导入的行保持不变并计为已导入，只导入文件中剩下的行",
     ("DetailsPanel", "Not found"): "未找到",
-    ("TaskActions", "&Add these names to %1 and complete"): "把这些名称添加到 %1 并补全(&A)",
     ("TaskActions", "Add the names this import did not find to their table, then fill in the references of its "
                     "rows"):
         "把这次导入没有找到的名称添加到对应的表中，然后补全这些行的引用",

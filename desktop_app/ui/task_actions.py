@@ -114,7 +114,6 @@ class TaskActions(QObject):
         self.complete_references.setEnabled(record.task_type == IMPORT_TASK and record.status.is_final
                                             and record.pending_completion_count > 0 and not dry_run)  # fmt: skip
         self.add_references.setEnabled(bool(addable_tables(record)))
-        self._name_add_references()
         self.undo.setEnabled(undoable(record))
         self.details.setEnabled(True)
         self.open_when_done.blockSignals(True)
@@ -216,15 +215,6 @@ class TaskActions(QObject):
         if self.record is not None and self.record.pending_completion_count > 0:
             self._submit(self._service.complete_references(self.record))
 
-    def _name_add_references(self) -> None:
-        """ "Add these names to departments and complete": the selected import's reference tables."""
-        tables = ", ".join(addable_tables(self.record)) if self.record is not None else ""
-        # Without tables to name (another task selected) the menu and the help read "Add the missing names
-        # and complete", not "Add these names to … and complete".
-        text = (self.tr("&Add these names to %1 and complete").replace("%1", tables) if tables
-                else self.tr("&Add the missing names and complete"))  # fmt: skip
-        self.add_references.setText(text)
-
     def _add_references(self) -> None:
         if self.record is not None and addable_tables(self.record):
             self._submit(self._service.complete_references(self.record, add=True))
@@ -266,7 +256,10 @@ class TaskActions(QObject):
             self.complete_references: (self.tr("Complete refere&nces"),
                                        self.tr("Fill in the references this import left pending (for example "
                                                "departments created since)")),
-            self.add_references: ("", self.tr("Add the names this import did not find to their table, then fill in "
+            # as the details panel's button reads: the table's own name ("departments") is a database word,
+            # an English one in the Chinese menu
+            self.add_references: (self.tr("&Add the missing names and complete"),
+                                  self.tr("Add the names this import did not find to their table, then fill in "
                                           "the references of its rows")),
             self.details: (self.tr("&Details"), self.tr("Every field, the warnings and the log of the task")),
             self.open_when_done: (self.tr("Open &when done"),
@@ -277,7 +270,6 @@ class TaskActions(QObject):
             action.setText(text)
             action.setToolTip(tip)
             action.setStatusTip(tip)
-        self._name_add_references()
         # The toolbar's and the details' buttons' words: short, and without the menus' mnemonics ("取消任务(&C)"
         # is a menu's). The details' next steps say what the menu says (the details' text names "Import the
         # remaining rows"), and the add button names no table: the details list the missing names.

@@ -1291,14 +1291,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;Add these names to %1 and complete</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Add the missing names and complete</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Another file is being queued; try again in a moment.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1380,6 +1372,10 @@
     </message>
     <message>
         <source>Fill in the references this import left pending (for example departments created since)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Add the missing names and complete</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -1291,14 +1291,6 @@
         <translation>这个错误文件自 BatchDesk 写出后还没有改过：直接导入这些行还会失败。请按最后几列说明的原因改正单元格，保存后再导入。</translation>
     </message>
     <message>
-        <source>&amp;Add these names to %1 and complete</source>
-        <translation>把这些名称添加到 %1 并补全(&amp;A)</translation>
-    </message>
-    <message>
-        <source>&amp;Add the missing names and complete</source>
-        <translation>添加缺少的名称并补全(&amp;A)</translation>
-    </message>
-    <message>
         <source>Another file is being queued; try again in a moment.</source>
         <translation>正在提交另一个文件，请稍后再试。</translation>
     </message>
@@ -1381,6 +1373,10 @@
     <message>
         <source>Fill in the references this import left pending (for example departments created since)</source>
         <translation>补全这次导入时尚未找到的关联（例如之后才建立的部门）</translation>
+    </message>
+    <message>
+        <source>&amp;Add the missing names and complete</source>
+        <translation>添加缺少的名称并补全(&amp;A)</translation>
     </message>
     <message>
         <source>Add the names this import did not find to their table, then fill in the references of its rows</source>

@@ -113,7 +113,7 @@ def test_missing_references_read_in_words_and_are_added_from_the_details(
     qtbot.waitUntil(lambda: details.record is not None and details.record.id == ended.id)
     assert details.value("missing") == "Department not found: 华东销售部 (4 rows)"
     add = window.actions_.add_references
-    assert add.isEnabled() and add.text() == "&Add these names to departments and complete"
+    assert add.isEnabled() and add.text() == "&Add the missing names and complete"
     assert add in window.menus.context_menu.actions()
     (button,) = [b for b in details.step_buttons if b.defaultAction() is add]
     assert button.isVisibleTo(details)
@@ -147,4 +147,4 @@ def test_missing_references_follow_the_desks_language(qtbot: Any, make_desk: Any
     details = window.details
     qtbot.waitUntil(lambda: details.record is not None and details.record.id == task.id)
     assert details.value("missing") == "找不到部门：华东销售部（1 行）"
-    assert window.actions_.add_references.text() == "把这些名称添加到 departments 并补全(&A)"
+    assert window.actions_.add_references.text() == "添加缺少的名称并补全(&A)"
