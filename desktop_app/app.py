@@ -8,7 +8,7 @@ import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from desktop_app.config import Paths, SettingProblem, Settings, read_settings, resolve_paths
+from desktop_app.config import AnySettingProblem, Paths, Settings, read_settings, resolve_paths
 from desktop_app.domain.errors import ErrorCode, Lang, PermanentError
 from desktop_app.log import setup_logging
 from desktop_app.store import migrate
@@ -36,7 +36,7 @@ class Core:
     db_url: str
     catalog: TypeCatalog  # the import types: built-in and the data folder's own
     # settings of the settings file that were not valid (their defaults are in use): shown once
-    setting_problems: tuple[SettingProblem, ...] = ()
+    setting_problems: tuple[AnySettingProblem, ...] = ()
 
     def submitter(self) -> Submitter:
         """The one submission path (the window, the command line and the demo share it)."""

@@ -119,6 +119,27 @@ class SettingProblem:
                        expected=zh if lang == "zh" else en, default=json.dumps(self.default))  # fmt: skip
 
 
+@dataclass(frozen=True)
+class SettingsFileProblem:
+    """A settings file that is not valid JSON (or cannot be read at all): every default is used, and the
+    file is left as it is for the clerk to mend, until the settings are saved from the window."""
+
+    path: str
+    line: int | None = None  # where the JSON goes wrong; None when the file could not be read as text
+    column: int | None = None
+    detail: str = ""
+
+    def text(self, lang: Lang = "en") -> str:
+        if self.line is None:
+            return message(ErrorCode.SETTINGS_FILE_INVALID, lang, path=self.path, reason="unreadable",
+                           detail=self.detail)  # fmt: skip
+        return message(ErrorCode.SETTINGS_FILE_INVALID, lang, path=self.path, line=self.line, column=self.column)
+
+
+# what read_settings names: one setting given way to its default, or the whole file
+AnySettingProblem = SettingProblem | SettingsFileProblem
+
+
 # Settings that must be above 0 (a 0 would make a loop spin or a limit refuse everything); the other
 # numbers may be 0 or more.
 _POSITIVE = frozenset({"batch_size", "bulk_batch_rows", "poll_interval", "poll_batch", "heartbeat_interval",
@@ -164,25 +185,30 @@ def _expected(name: str) -> tuple[str, str]:
     return f"不小于 0 的{zh}", f"a {en} of 0 or more"
 
 
-def read_settings(paths: Paths) -> tuple[Settings, list[SettingProblem]]:
+def read_settings(paths: Paths) -> tuple[Settings, list[AnySettingProblem]]:
     """Settings from the data dir's settings file, and the ones that were not valid (each logged and
     replaced by its default, for the window or the command line to show). Unknown keys are ignored;
-    a broken file is logged and all defaults used."""
+    a file that is not valid JSON is logged, named as a problem of its own, and all defaults used."""
     path = paths.settings_file
     if not path.exists():
         return Settings(), []
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+        # utf-8-sig: Notepad's "UTF-8" puts a BOM in front, which json refuses
+        raw = json.loads(path.read_text(encoding="utf-8-sig"))
+    except json.JSONDecodeError as exc:
+        log.warning("ignoring settings file %s that is not valid JSON: %s", path, exc)
+        return Settings(), [SettingsFileProblem(str(path), exc.lineno, exc.colno)]
+    except (OSError, ValueError) as exc:  # unreadable, or not UTF-8 text
         log.warning("ignoring unreadable settings file %s: %s", path, exc)
-        return Settings(), []
+        detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        return Settings(), [SettingsFileProblem(str(path), detail=detail)]
     if not isinstance(raw, dict):
         log.warning("ignoring settings file %s: it does not hold a JSON object", path)
         return Settings(), []
     defaults = Settings()
     known = {f.name for f in fields(Settings)}
     good: dict[str, Any] = {}
-    problems: list[SettingProblem] = []
+    problems: list[AnySettingProblem] = []
     for name, value in raw.items():
         if name not in known:
             continue

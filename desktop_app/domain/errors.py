@@ -74,6 +74,7 @@ class ErrorCode(StrEnum):
     SCHEMA_TOO_NEW = "schema_too_new"
     BACKUP_FAILED = "backup_failed"
     INVALID_SETTING = "invalid_setting"
+    SETTINGS_FILE_INVALID = "settings_file_invalid"
 
 
 # failures of the file itself (or of what it is read as): running it again, whole (Retry) or from where it
@@ -297,6 +298,12 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
         "The setting {name} = {value} in the settings file is not valid ({expected} expected); "
         "using the default {default}",
     ),
+    ErrorCode.SETTINGS_FILE_INVALID: (
+        "设置文件 {path} 不是有效的 JSON（第 {line} 行第 {column} 列），所有设置已改用默认值；"
+        "在“设置”中保存后会重写这个文件",
+        "The settings file {path} is not valid JSON (line {line}, column {column}); every setting uses its "
+        "default until the settings are saved, which rewrites the file",
+    ),
 }
 
 
@@ -304,6 +311,11 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
 # carries reason=<one of these keys> and the message below replaces the code's own, so a CSV never
 # hears Excel words and a zip bomb names the part that was too big. The code stays what scripts see.
 REASONS: dict[tuple[ErrorCode, str], tuple[str, str]] = {
+    (ErrorCode.SETTINGS_FILE_INVALID, "unreadable"): (
+        "无法读取设置文件 {path}（{detail}），所有设置已改用默认值；在“设置”中保存后会重写这个文件",
+        "The settings file {path} cannot be read ({detail}); every setting uses its default until the "
+        "settings are saved, which rewrites the file",
+    ),
     (ErrorCode.CORRUPT_FILE, "csv_unclosed_quote"): (
         '第 {row} 行开始的引号没有闭合，之后的内容都被读成了同一个字段；请检查这一行的引号（"）',
         "An unclosed quote starting at row {row} swallows the rest of the file into one field; "

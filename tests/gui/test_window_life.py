@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -233,3 +234,21 @@ def test_a_bad_setting_is_named_in_the_window_at_start(make_desk: Any, tmp_path:
     desk = make_desk(data_dir=data)
     notice = desk.window.notice
     assert notice.isVisible() and "heartbeat_interval" in notice.text() and "using the default" in notice.text()
+
+
+def test_a_settings_file_that_is_not_json_is_named_in_the_window(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    # seen: a settings file with a stray comma was only logged; every setting silently went back to its default
+    data = tmp_path / "data"
+    data.mkdir(exist_ok=True)
+    file = data / "settings.json"
+    broken = '{"max_workers": 3,}'
+    file.write_text(broken, encoding="utf-8")
+    desk = make_desk(data_dir=data, language="zh")
+    notice = desk.window.notice
+    assert notice.isVisible() and str(file) in notice.text() and "不是有效的 JSON" in notice.text(), notice.text()
+    assert "所有设置已改用默认值" in notice.text()
+    desk.set_language("en")  # said again in the other language
+    qtbot.waitUntil(lambda: "is not valid JSON (line 1, column 19)" in notice.text())
+    assert file.read_text(encoding="utf-8") == broken, "left as it is until the clerk saves the settings"
+    desk.apply_settings(desk.core.settings)  # the settings dialog's OK
+    assert json.loads(file.read_text(encoding="utf-8"))["language"] == "zh"

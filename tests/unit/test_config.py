@@ -65,3 +65,40 @@ def test_the_problem_reads_in_chinese_too(tmp_path: Path) -> None:
 
 def test_a_file_that_holds_no_object_is_ignored(tmp_path: Path) -> None:
     assert with_file(tmp_path, ["poll_interval", 1]) == (Settings(), [])
+
+
+def test_a_file_that_is_not_json_is_named_and_left_as_it_is(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    # seen: a missing comma left only a log line; the clerk did not know their settings were all ignored
+    paths = resolve_paths(tmp_path)
+    broken = '{\n  "max_workers": 3\n  "language": "zh"\n}\n'
+    paths.settings_file.write_text(broken, encoding="utf-8")
+    with caplog.at_level(logging.WARNING, logger="desktop_app.config"):
+        settings, problems = read_settings(paths)
+    assert settings == Settings() and str(paths.settings_file) in caplog.text
+    (problem,) = problems
+    where = str(paths.settings_file)
+    assert problem.text("en") == (
+        f"The settings file {where} is not valid JSON (line 3, column 3); every setting uses its default "
+        "until the settings are saved, which rewrites the file"
+    )
+    assert problem.text("zh") == (
+        f"设置文件 {where} 不是有效的 JSON（第 3 行第 3 列），所有设置已改用默认值；在“设置”中保存后会重写这个文件"
+    )
+    assert paths.settings_file.read_text(encoding="utf-8") == broken
+
+
+def test_a_file_that_is_not_text_is_named(tmp_path: Path) -> None:
+    paths = resolve_paths(tmp_path)
+    paths.settings_file.write_bytes(b'{"language": "\xd6\xd0\xce\xc4"}')  # GBK, not UTF-8
+    settings, (problem,) = read_settings(paths)
+    assert settings == Settings()
+    assert problem.text("en").startswith(f"The settings file {paths.settings_file} cannot be read (")
+    assert "所有设置已改用默认值" in problem.text("zh")
+
+
+def test_a_file_saved_with_a_bom_is_read(tmp_path: Path) -> None:
+    # Notepad's "UTF-8" starts the file with a BOM, which json alone refuses
+    paths = resolve_paths(tmp_path)
+    paths.settings_file.write_text('\ufeff{"max_workers": 3}', encoding="utf-8")
+    settings, problems = read_settings(paths)
+    assert problems == [] and settings.max_workers == 3
