@@ -59,6 +59,23 @@ def stopped_at(record: TaskRecord) -> tuple[int, int | None]:
     return done, file_rows(record)
 
 
+def shown_progress(record: TaskRecord) -> int:
+    """The progress cell: a running task's progress; an ended one's as it ended, in rows. A failed import
+    that read its whole file showed 98 % (its last tick, before the summary); 100 % when every row was
+    read, whatever the outcome; else the share of the file's rows read, never rounded up to 100."""
+    if not record.status.is_final:
+        return record.progress
+    if record.status in (TaskStatus.SUCCEEDED, TaskStatus.PARTIALLY_SUCCEEDED):
+        return 100
+    if record.task_type == IMPORT_TASK and record.status is TaskStatus.FAILED and not record.error_code:
+        return 100  # failed by its rows' errors: the whole file was read (imports/resume.py, FINISHED)
+    # as the Processed cell beside it reads them ("132,000 / 200,000")
+    done, total = record.success_count + record.fail_count, file_rows(record)
+    if not total:
+        return record.progress
+    return 100 if done >= total else min(99, 100 * done // total)
+
+
 def completed_nothing(record: TaskRecord) -> bool:
     """A completion that "succeeded" without completing one of the references it was asked for."""
     return (record.task_type == COMPLETE_REFERENCES_TASK and record.status is TaskStatus.SUCCEEDED

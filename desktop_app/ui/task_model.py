@@ -15,7 +15,7 @@ from PySide6.QtGui import QColor, QFont
 from desktop_app.domain.phrase import stored_phrase
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import Progress, TaskRecord
-from desktop_app.ui.outcomes import file_rows, outcome_text, shown_status, tone
+from desktop_app.ui.outcomes import file_rows, outcome_text, shown_progress, shown_status, tone
 from desktop_app.ui.task_speed import SpeedMeter, format_rate, format_remaining
 from desktop_app.ui.texts import expired_text, expired_tip, retry_text, shown_error, window_lang
 
@@ -211,7 +211,7 @@ class TaskTableModel(QAbstractTableModel):
         if column == STAGE:
             return shown_stage(record)
         if column == PROGRESS:
-            return record.progress
+            return shown_progress(record)
         if column == PROCESSED:  # of the file's rows when known: a cancelled import reads 50,000 / 200,000
             done = record.success_count + record.fail_count
             total = file_rows(record) or record.total_count
@@ -232,7 +232,7 @@ class TaskTableModel(QAbstractTableModel):
         values: dict[int, Any] = {
             TASK_NO: record.id,
             STATUS: STATUS_ORDER[record.status],
-            PROGRESS: record.progress,
+            PROGRESS: shown_progress(record),
             PROCESSED: record.success_count + record.fail_count,
             SUCCESS: record.success_count,
             FAIL: record.fail_count,

@@ -259,3 +259,24 @@ def test_processed_and_the_time_left_use_the_files_own_row_count() -> None:
     clock[0] += dt.timedelta(seconds=2)
     model.apply_progress(Progress(running.id, running.task_no, 30, "importing", 300, 300, 0))
     assert model.index(0, SPEED).data() == "100/s · 7 s", "no file total: the time left from the percentage"
+
+
+def test_an_ended_task_shows_its_progress_as_it_ended() -> None:
+    model, _ = loaded_model(5)
+    counted = {"rows_in_file": 200_000}
+    # seen: a failed import that had read every row read 98 % (its last tick, before the summary)
+    by_rows = replace(model.record(0), status=TaskStatus.FAILED, progress=98, success_count=100_000,
+                      fail_count=100_000, total_count=200_000)  # fmt: skip
+    read_all = replace(model.record(1), status=TaskStatus.FAILED, error_code="worker_lost", progress=97,
+                       success_count=199_000, fail_count=1_000, checkpoint=counted)  # fmt: skip
+    cancelled = replace(model.record(2), status=TaskStatus.CANCELLED, progress=70, success_count=131_999,
+                        fail_count=1, checkpoint=counted)  # fmt: skip
+    almost = replace(model.record(3), status=TaskStatus.CANCELLED, progress=100, success_count=199_999,
+                     checkpoint=counted)  # fmt: skip
+    unknown = replace(model.record(4), status=TaskStatus.FAILED, error_code="worker_lost", progress=12)
+    for record in (by_rows, read_all, cancelled, almost, unknown):
+        model.upsert(record)
+    assert [model.index(r, PROGRESS).data() for r in range(5)] == [100, 100, 66, 99, 12]
+    running = replace(model.record(2), status=TaskStatus.RUNNING, progress=70)
+    model.upsert(running)
+    assert model.index(2, PROGRESS).data() == 70, "a running task shows its own progress"
