@@ -38,6 +38,7 @@ ZH: dict[tuple[str, str], str] = {
                      "in the undo's error file."):
         "导入之后又被修改过的行（手工修改或后来的导入）会原样保留，并列在撤销任务的错误文件里。",
     ("TaskActions", "&Undo this import…"): "撤销这次导入(&U)…",
+    ("DetailsPanel", "%1 processed of %2, %3 succeeded, %4 failed"): "已处理 %1 行（共 %2 行），成功 %3，失败 %4",
     ("TaskActions", "Remove the rows this import added and put back the values it changed"):
         "删除这次导入新增的行，并恢复它修改过的值",
     ("WindowMenus", "Show a&rchived tasks"): "显示已归档的任务(&R)",

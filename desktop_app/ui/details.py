@@ -26,7 +26,7 @@ from desktop_app.imports.resume import RESUMED_BY, RESUMES, stopped_early
 from desktop_app.ui.catalog import EXPORT_TASK, ImportCatalog
 from desktop_app.ui.collapsible import Collapsible
 from desktop_app.ui.encodings import detected_words, encoding_words
-from desktop_app.ui.outcomes import shown_status, stopped_at
+from desktop_app.ui.outcomes import file_rows, shown_progress, shown_status, stopped_at
 from desktop_app.ui.task_model import format_created, format_elapsed, shown_stage, utc_now
 from desktop_app.ui.texts import MAX_RETRIES, expired_tip, format_text, retry_text, shown_error
 
@@ -149,11 +149,8 @@ class DetailsPanel(QWidget):
             "replaced": self._replaced(r),
             "status": shown_status(r) + (self.tr(" (cancel requested)") if r.cancel_requested else ""),
             "stage": shown_stage(r),
-            "progress": f"{r.progress}%",
-            "counts": self.tr("%1 total, %2 succeeded, %3 failed")
-            .replace("%1", f"{r.total_count:,}")
-            .replace("%2", f"{r.success_count:,}")
-            .replace("%3", f"{r.fail_count:,}"),
+            "progress": f"{shown_progress(r)}%",
+            "counts": self._counts(r),
             "pending_completion": r.pending_completion_count,
             "stopped": self._stopped(r),
             "missing": "\n".join(self._catalog.missing_reference_lines(r)) if self._catalog else "",
@@ -203,6 +200,17 @@ class DetailsPanel(QWidget):
         retry = retry_text(r)
         stamp = format_created(r.next_run_at)
         return f"{retry} ({stamp})" if retry else stamp
+
+    def _counts(self, r: TaskRecord) -> str:
+        """ "200,000 total, ..." for a task that went through its rows; "132,000 processed of 200,000, ..." for
+        one that stopped before the end (a cancelled import's "共 132,000 行" read as the file's size)."""
+        done, total = r.success_count + r.fail_count, file_rows(r)
+        if r.status.is_final and total and done < total:
+            text = self.tr("%1 processed of %2, %3 succeeded, %4 failed").replace("%1", f"{done:,}")
+            text = text.replace("%2", f"{total:,}").replace("%3", f"{r.success_count:,}")
+            return text.replace("%4", f"{r.fail_count:,}")
+        text = self.tr("%1 total, %2 succeeded, %3 failed").replace("%1", f"{r.total_count:,}")
+        return text.replace("%2", f"{r.success_count:,}").replace("%3", f"{r.fail_count:,}")
 
     def _stopped(self, r: TaskRecord) -> str:
         """Where a stopped import stopped, and what finishes it: "Stopped at 50,000 of 200,000 rows; …"."""

@@ -128,10 +128,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 total, %2 succeeded, %3 failed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>yes</source>
         <translation type="unfinished"></translation>
     </message>
@@ -141,6 +137,14 @@
     </message>
     <message>
         <source>attempt %1, retries %2 of %4, recoveries %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 processed of %2, %3 succeeded, %4 failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 total, %2 succeeded, %3 failed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -128,10 +128,6 @@
         <translation>（已请求取消）</translation>
     </message>
     <message>
-        <source>%1 total, %2 succeeded, %3 failed</source>
-        <translation>共 %1 行，成功 %2，失败 %3</translation>
-    </message>
-    <message>
         <source>yes</source>
         <translation>是</translation>
     </message>
@@ -142,6 +138,14 @@
     <message>
         <source>attempt %1, retries %2 of %4, recoveries %3</source>
         <translation>第 %1 次执行，重试 %2 次（最多 %4 次），恢复 %3 次</translation>
+    </message>
+    <message>
+        <source>%1 processed of %2, %3 succeeded, %4 failed</source>
+        <translation>已处理 %1 行（共 %2 行），成功 %3，失败 %4</translation>
+    </message>
+    <message>
+        <source>%1 total, %2 succeeded, %3 failed</source>
+        <translation>共 %1 行，成功 %2，失败 %3</translation>
     </message>
     <message>
         <source>Stopped at %1 of %2 rows.</source>

@@ -13,6 +13,8 @@ from desktop_app.domain.task import TaskRecord
 from desktop_app.imports.options import ImportOptions
 from desktop_app.tasks.runner import run_task
 from desktop_app.tasks.submit import current_user
+from desktop_app.ui.details import DetailsPanel
+from desktop_app.ui.main_window import MainWindow
 from desktop_app.ui.task_model import PROCESSED
 from tests.gui.conftest import row_of
 from tests.gui.test_window_queue import TIMEOUT, cell, qtbot_left, queue, wait_for_task, wait_status
@@ -130,6 +132,16 @@ def test_missing_references_read_in_words_and_are_added_from_the_details(
     assert not button.isVisibleTo(details) and not details.shows("missing")
 
 
+def details_of_the_one_task(qtbot: Any, window: MainWindow, task: TaskRecord) -> DetailsPanel:
+    """The details panel of the list's only task, once it shows that task."""
+    qtbot.waitUntil(lambda: window.model.rowCount() == 1, timeout=TIMEOUT)
+    window.select_task(task.id)
+    window.actions_.details.trigger()
+    details = window.details
+    qtbot.waitUntil(lambda: details.record is not None and details.record.id == task.id)
+    return details
+
+
 def test_missing_references_follow_the_desks_language(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
     from tests.support.imports import run_type_import
 
@@ -141,10 +153,18 @@ def test_missing_references_follow_the_desks_language(qtbot: Any, make_desk: Any
     finally:
         core.store.engine.dispose()
     window = make_desk(data_dir=data_dir, language="zh").window
-    qtbot.waitUntil(lambda: window.model.rowCount() == 1, timeout=TIMEOUT)
-    window.select_task(task.id)
-    window.actions_.details.trigger()
-    details = window.details
-    qtbot.waitUntil(lambda: details.record is not None and details.record.id == task.id)
+    details = details_of_the_one_task(qtbot, window, task)
     assert details.value("missing") == "找不到部门：华东销售部（1 行）"
     assert window.actions_.add_references.text() == "添加缺少的名称并补全(&A)"
+
+
+def test_the_details_of_a_stopped_import_say_how_far_it_got(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    # seen: a cancelled 200,000-row import's details read "行数：共 132,000 行", taken for the file's size
+    data_dir, _path, stopped = stopped_import(tmp_path)
+    done = stopped.success_count + stopped.fail_count
+    assert 0 < done < ROWS
+    details = details_of_the_one_task(qtbot, make_desk(data_dir=data_dir, language="zh").window, stopped)
+    assert details.value("counts") == (
+        f"已处理 {done:,} 行（共 {ROWS:,} 行），成功 {stopped.success_count:,}，失败 {stopped.fail_count:,}"
+    )
+    assert details.value("progress") == f"{100 * done // ROWS}%"
