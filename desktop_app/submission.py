@@ -14,6 +14,7 @@ from desktop_app.config import Settings
 from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.modes import BlankPolicy, ImportMode
 from desktop_app.domain.task import Lane, SubmitResult, TaskRecord
+from desktop_app.exports.placing import check_destination
 from desktop_app.exports.task import ExportHandler, export_key
 from desktop_app.exports.writer import ENCODINGS, FORMATS
 from desktop_app.imports.completion import CompleteReferencesHandler
@@ -129,8 +130,9 @@ class Submitter:
     # --- other task types ----------------------------------------------------------------
 
     def submit_export(self, name: str, *, filters: dict[str, Any], fmt: str = "csv", encoding: str = "utf-8-sig",
-                      user: str) -> SubmitResult:  # fmt: skip
-        """Accept an export: returns the task at once (or the same export still pending/running)."""
+                      user: str, output: str | Path | None = None, replace: bool = False) -> SubmitResult:  # fmt: skip
+        """Accept an export: returns the task at once (or the same export still pending/running). With
+        ``output``, the file goes there ("Save as"), replacing a file there only with ``replace``."""
         handler: ExportHandler = self.registry.get(ExportHandler.task_type)  # type: ignore[assignment]
         definition = handler.definition(name)
         if fmt not in FORMATS:
@@ -139,12 +141,19 @@ class Submitter:
             raise PermanentError(ErrorCode.INVALID_PARAMS, detail=f"encoding must be one of {', '.join(ENCODINGS)}")
         check_type(self.store.engine, definition.import_type)
         clean = definition.clean_filters(filters)
-        params = {"export": definition.name, "import_type": definition.import_type.name, "filters": clean,
-                  "format": fmt, "encoding": encoding}  # fmt: skip
+        params: dict[str, Any] = {"export": definition.name, "import_type": definition.import_type.name,
+                                  "filters": clean, "format": fmt, "encoding": encoding}  # fmt: skip
+        destination = ""
+        if output:
+            chosen = Path(output).expanduser().absolute()
+            check_destination(chosen, replace=replace)
+            destination = str(chosen)
+            params.update(output=destination, replace=replace)
         # the file is written into the data dir of the desk that runs it: the asking desk
+        key = export_key(definition.name, clean, fmt, encoding, destination)
         return self.store.submit(task_type=ExportHandler.task_type, params=params, creator=user,
-                                 lane=handler.lane, biz_key=export_key(definition.name, clean, fmt, encoding),
-                                 refuse_if_committed=False, host=host_name())  # fmt: skip
+                                 lane=handler.lane, biz_key=key, refuse_if_committed=False,
+                                 host=host_name())  # fmt: skip
 
     def submit_undo(self, task_no: str, *, user: str, creator: str | None = None) -> SubmitResult:
         """Queue the undo of an import; asking again gives the same undo (duplicate_of). With ``creator``

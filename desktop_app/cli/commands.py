@@ -164,7 +164,8 @@ def cmd_export(core: Core, args: argparse.Namespace) -> int:
             raise PermanentError(ErrorCode.INVALID_PARAMS, detail=f"--filter takes NAME=VALUE, not {item!r}")
         filters[name.strip()] = value
     result = core.submitter().submit_export(args.export_name, filters=filters, fmt=args.format,
-                                            encoding=args.encoding, user=args.user or current_user())  # fmt: skip
+                                            encoding=args.encoding, user=args.user or current_user(),
+                                            output=args.output, replace=args.replace)  # fmt: skip
     return _wait_and_show(core, args, result, wait=args.wait, ok=(TaskStatus.SUCCEEDED,))
 
 

@@ -109,6 +109,12 @@ def build_parser() -> Parser:
     p.add_argument("--json", action="store_true", help="print the task as JSON")
     p.add_argument("--format", choices=("csv", "xlsx"), default="csv")
     p.add_argument("--encoding", choices=("utf-8-sig", "gb18030"), default="utf-8-sig", help="for CSV")
+    p.add_argument(
+        "--output",
+        metavar="PATH",
+        help="save the file here (default: the results folder); an existing file is not replaced",
+    )
+    p.add_argument("--replace", action="store_true", help="with --output: replace the file already there")
     p.add_argument("--user", help="who asks (default: the OS login name)")
     p.add_argument("--level", help="filter: customer level (普通/银卡/金卡 or standard/silver/gold)")
     p.add_argument("--department", help="filter: department name")

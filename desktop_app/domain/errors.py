@@ -75,6 +75,9 @@ class ErrorCode(StrEnum):
     BACKUP_FAILED = "backup_failed"
     INVALID_SETTING = "invalid_setting"
     SETTINGS_FILE_INVALID = "settings_file_invalid"
+    # an export saved where the clerk chose
+    OUTPUT_EXISTS = "output_exists"
+    OUTPUT_UNUSABLE = "output_unusable"
 
 
 # failures of the file itself (or of what it is read as): running it again, whole (Retry) or from where it
@@ -297,6 +300,14 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
         "设置文件中的 {name} 值 {value} 无效（应为{expected}），已改用默认值 {default}",
         "The setting {name} = {value} in the settings file is not valid ({expected} expected); "
         "using the default {default}",
+    ),
+    ErrorCode.OUTPUT_EXISTS: (
+        "文件 {path} 已存在：请另选文件名，或确认替换它",
+        "The file {path} already exists: choose another name, or confirm replacing it",
+    ),
+    ErrorCode.OUTPUT_UNUSABLE: (
+        "无法把导出的文件保存到 {path}：{detail}",
+        "The exported file cannot be saved to {path}: {detail}",
     ),
     ErrorCode.SETTINGS_FILE_INVALID: (
         "设置文件 {path} 不是有效的 JSON（第 {line} 行第 {column} 列），所有设置已改用默认值；"

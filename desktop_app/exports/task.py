@@ -30,6 +30,7 @@ from desktop_app.exports.definition import (
 )
 from desktop_app.exports.fast_csv import write_fast
 from desktop_app.exports.fast_xlsx import write_fast_xlsx
+from desktop_app.exports.placing import place
 from desktop_app.exports.writer import cell_text, open_writer
 from desktop_app.imports.resume import import_chain
 from desktop_app.imports.type_catalog import TypeCatalog
@@ -43,9 +44,10 @@ log = logging.getLogger(__name__)
 PAGE = 5000
 
 
-def export_key(name: str, filters: dict[str, str], fmt: str, encoding: str) -> str:
-    """Same definition, filters and format: the same export (one file, and one active task)."""
-    text = json.dumps([name, filters, fmt, encoding if fmt == "csv" else ""], sort_keys=True, ensure_ascii=False)
+def export_key(name: str, filters: dict[str, str], fmt: str, encoding: str, output: str = "") -> str:
+    """Same definition, filters, format and destination: the same export (one file, and one active task)."""
+    parts: list[Any] = [name, filters, fmt, encoding if fmt == "csv" else ""] + ([output] if output else [])
+    text = json.dumps(parts, sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(("export\0" + text).encode()).hexdigest()
 
 
@@ -104,7 +106,9 @@ class ExportHandler:
         folder = ctx.results_dir / "exports"
         folder.mkdir(parents=True, exist_ok=True)
         stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-        final = folder / f"{definition.name}-{stamp}-{ctx.task.task_no}.{fmt}"
+        # "Save as": where the clerk chose; the file is the clerk's (never expired nor deleted by BatchDesk)
+        output = str(params.get("output") or "")
+        final = Path(output) if output else folder / f"{definition.name}-{stamp}-{ctx.task.task_no}.{fmt}"
         # one temp file per attempt: a worker that lost the task never writes into its successor's file
         temp = ctx.work_dir / f"{ctx.task.task_no}-a{ctx.task.attempt}.export.part"
         header = [c.header for c in definition.columns]
@@ -149,7 +153,10 @@ class ExportHandler:
                 writer.close()
             temp.unlink(missing_ok=True)
             raise
-        os.replace(temp, final)  # a half-written file is never visible under its final name
+        if output:
+            place(temp, final, replace=bool(params.get("replace")))
+        else:
+            os.replace(temp, final)  # a half-written file is never visible under its final name
         replaced = self._replace_older(ctx, final)
         return TaskOutcome(
             status=TaskStatus.SUCCEEDED,

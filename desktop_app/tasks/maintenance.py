@@ -34,6 +34,8 @@ class CleanupHandler:
         for task in ctx.store.ended_before(_utc_days_ago(days)):
             if task.summary.get("expired") or task.id == ctx.task.id:
                 continue
+            if task.params.get("output"):
+                continue  # an export saved where the clerk chose: the clerk's file, never expired nor deleted
             if _desk_of(task) not in (None, here):
                 continue  # its files are on the desk that ran it: that desk's clean-up expires them
             removed += _remove_files(ctx.results_dir, task)

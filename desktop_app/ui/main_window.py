@@ -99,6 +99,7 @@ class MainWindow(QMainWindow):
         self.filters = FilterBar()
         self.table = TaskTable(self.proxy)
         self.fitter = self.table.fitter
+        self._results_dir = results_dir
         self.actions_ = TaskActions(service, results_dir=results_dir, parent=self)
         self.details = DetailsPanel(catalog, actions=[self.actions_.resume, self.actions_.add_references,
                                                       self.actions_.complete_references])  # fmt: skip
@@ -411,7 +412,7 @@ class MainWindow(QMainWindow):
             return
         selected = self.selected_record()
         imported_by = selected.task_no if selected is not None and selected.task_type == IMPORT_TASK else None
-        dialog = ExportDialog(self.catalog, imported_by=imported_by, parent=self)
+        dialog = ExportDialog(self.catalog, imported_by=imported_by, results_dir=self._results_dir, parent=self)
         self.export_dialog = dialog
         dialog.accepted.connect(lambda: self._export(dialog.request()))
         dialog.finished.connect(lambda _r: self._export_closed(dialog))
@@ -425,7 +426,8 @@ class MainWindow(QMainWindow):
         self._update_busy()
 
     def _export(self, request: ExportRequest) -> None:
-        if not self.service.submit_export(request.name, request.filters, request.fmt, request.encoding):
+        if not self.service.submit_export(request.name, request.filters, request.fmt, request.encoding,
+                                          output=request.output, replace=request.replace):  # fmt: skip
             self.inform(self.tr("Another file is being queued; try again in a moment."))
 
     def _submitted(self, result: SubmitResult) -> None:

@@ -96,8 +96,11 @@ class TaskActions(QObject):
         dry_run = bool(record.params.get("dry_run"))
         expired = bool(record.summary.get("expired"))  # replaced by a newer export, or cleaned up
         done = record.status in (TaskStatus.SUCCEEDED, TaskStatus.PARTIALLY_SUCCEEDED)
+        # a file saved where the clerk chose is the clerk's to move or delete: no dead link once it is gone
+        saved_elsewhere = bool(record.params.get("output"))
         self.open_result.setEnabled(record.task_type == EXPORT_TASK and done and bool(record.result_path)
-                                    and not expired)  # fmt: skip
+                                    and not expired
+                                    and (not saved_elsewhere or Path(record.result_path or "").is_file()))  # fmt: skip
         self.open_errors.setEnabled(bool(record.error_csv) and not expired)
         self.open_folder.setEnabled(bool(record.error_csv or record.result_path) and not expired)
         self.reimport.setEnabled(record.status.is_final and bool(record.error_csv) and not dry_run and not expired)

@@ -288,14 +288,18 @@ class TaskService(QObject):
     def can_export(self) -> bool:
         return EXPORT_TASK in self._executor.registry
 
-    def submit_export(self, name: str, filters: dict[str, Any], fmt: str, encoding: str) -> bool:
-        """Queue an export (its task comes back at once, pending; or the same export still active).
-        False (and nothing sent) while another submission is in flight."""
+    def submit_export(self, name: str, filters: dict[str, Any], fmt: str, encoding: str, *,
+                      output: Path | None = None, replace: bool = False) -> bool:  # fmt: skip
+        """Queue an export (its task comes back at once, pending; or the same export still active), to
+        `output` when the clerk chose a place. False (and nothing sent) while another submission is in flight."""
         if self._in_flight:
             return False
         submitter, user = self.submitter, self._user
         self._submit_in_background(
-            lambda: submitter.submit_export(name, filters=filters, fmt=fmt, encoding=encoding, user=user), name
+            lambda: submitter.submit_export(
+                name, filters=filters, fmt=fmt, encoding=encoding, user=user, output=output, replace=replace
+            ),
+            name,
         )
         return True
 

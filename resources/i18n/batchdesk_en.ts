@@ -382,11 +382,35 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Excel workbook (*.xlsx)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CSV file (*.csv)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the export as</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Choose what to export.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>“%1” is after “%2”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replace the file?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 already exists. Replace it with the export?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Replace</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -415,6 +439,18 @@
     </message>
     <message>
         <source>Encoding of the CSV file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save &amp;to:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Where the exported file is saved</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -382,12 +382,36 @@
         <translation>按%s筛选</translation>
     </message>
     <message>
+        <source>Excel workbook (*.xlsx)</source>
+        <translation>Excel 工作簿 (*.xlsx)</translation>
+    </message>
+    <message>
+        <source>CSV file (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Save the export as</source>
+        <translation>导出文件另存为</translation>
+    </message>
+    <message>
         <source>Choose what to export.</source>
         <translation>请选择要导出的内容。</translation>
     </message>
     <message>
         <source>“%1” is after “%2”.</source>
         <translation>“%1”晚于“%2”。</translation>
+    </message>
+    <message>
+        <source>Replace the file?</source>
+        <translation>替换这个文件？</translation>
+    </message>
+    <message>
+        <source>%1 already exists. Replace it with the export?</source>
+        <translation>%1 已存在。要用导出的文件替换它吗？</translation>
+    </message>
+    <message>
+        <source>&amp;Replace</source>
+        <translation>替换(&amp;R)</translation>
     </message>
     <message>
         <source>Export</source>
@@ -416,6 +440,18 @@
     <message>
         <source>Encoding of the CSV file</source>
         <translation>CSV 文件的编码</translation>
+    </message>
+    <message>
+        <source>Save &amp;to:</source>
+        <translation>保存到(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Where the exported file is saved</source>
+        <translation>导出的文件保存在哪里</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>浏览(&amp;B)…</translation>
     </message>
     <message>
         <source>Only the rows with</source>

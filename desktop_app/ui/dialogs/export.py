@@ -1,8 +1,10 @@
-"""The export dialog: which export, the file format and encoding, and the export's filters."""
+"""The export dialog: which export, the file format and encoding, the export's filters, and where it goes."""
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
+from pathlib import Path
 
 from PySide6.QtCore import QDate, QEvent
 from PySide6.QtWidgets import (
@@ -11,10 +13,13 @@ from PySide6.QtWidgets import (
     QDateEdit,
     QDialog,
     QDialogButtonBox,
+    QFileDialog,
     QFormLayout,
     QGroupBox,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QPushButton,
     QVBoxLayout,
     QWidget,
@@ -30,12 +35,16 @@ ENCODINGS = ("utf-8-sig", "gb18030")  # the first is the default: Excel opens it
 
 @dataclass(frozen=True)
 class ExportRequest:
-    """What the clerk asked for: the export's name, its filters (only those set), format, encoding."""
+    """What the clerk asked for: the export's name, its filters (only those set), format, encoding; and
+    where the file goes when the clerk chose a place ("Save as"; None: the results folder, as it names it),
+    with replace when the clerk agreed to replace the file there."""
 
     name: str
     filters: dict[str, str]
     fmt: str
     encoding: str
+    output: Path | None = None
+    replace: bool = False
 
 
 @dataclass
@@ -50,10 +59,14 @@ class ExportDialog(QDialog):
     """Non-modal to the caller (open(), not exec()); the caller reads request() once accepted. The
     filters are checked here, without the database, so a bad value is said before anything is queued."""
 
-    def __init__(self, catalog: ImportCatalog, *, imported_by: str | None = None,
+    def __init__(self, catalog: ImportCatalog, *, imported_by: str | None = None, results_dir: Path | None = None,
                  parent: QWidget | None = None) -> None:  # fmt: skip
         super().__init__(parent)
         self._catalog = catalog
+        self._exports_dir = (results_dir or Path.home()) / "exports"
+        self._default_output = ""  # the field's text while the clerk has not chosen a place
+        self._replace_agreed = ""  # the path the clerk agreed to replace (the file dialog asks, or we do)
+        self.replace_question: QMessageBox | None = None
         self._imported_by = imported_by or ""
         self._fields: list[_FilterField] = []
 
@@ -74,6 +87,16 @@ class ExportDialog(QDialog):
         top.addRow(self._definition_label, self.definition_box)
         top.addRow(self._format_label, self.format_box)
         top.addRow(self._encoding_label, self.encoding_box)
+        self.save_edit = QLineEdit()
+        self.browse_button = QPushButton()
+        self.browse_button.setAutoDefault(False)
+        self.browse_button.clicked.connect(self.browse)
+        save_row = QHBoxLayout()
+        save_row.addWidget(self.save_edit, 1)
+        save_row.addWidget(self.browse_button)
+        self._save_label = QLabel()
+        self._save_label.setBuddy(self.save_edit)
+        top.addRow(self._save_label, save_row)
 
         self.filters_group = QGroupBox()
         self._filters_form = QFormLayout(self.filters_group)
@@ -99,7 +122,9 @@ class ExportDialog(QDialog):
         layout.addWidget(self.buttons)
 
         self.definition_box.currentIndexChanged.connect(lambda _i: self._build_filters())
+        self.definition_box.currentIndexChanged.connect(lambda _i: self._name_output())
         self.format_box.currentIndexChanged.connect(lambda _i: self._format_changed())
+        self._name_output()
         self._build_filters()
         self._format_changed()
         self.retranslate()
@@ -203,11 +228,44 @@ class ExportDialog(QDialog):
 
     def _format_changed(self) -> None:
         self.encoding_box.setEnabled(self.format_box.currentData() == "csv")
+        self._name_output()
+
+    def default_output(self) -> Path:
+        """Where the export goes unless the clerk chooses: the results folder, under the name it takes
+        there (the task number it also carries is not known before the export is queued)."""
+        stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+        return self._exports_dir / f"{self.name() or 'export'}-{stamp}.{self.format_box.currentData()}"
+
+    def _name_output(self) -> None:
+        """The field follows the export and the format until the clerk chooses a place."""
+        if self.save_edit.text() in ("", self._default_output):
+            self._default_output = str(self.default_output())
+            self.save_edit.setText(self._default_output)
+
+    def output(self) -> Path | None:
+        """The place the clerk chose, or None for the results folder (the field left as it was filled)."""
+        text = self.save_edit.text().strip()
+        if not text or text == self._default_output:
+            return None
+        return Path(text).expanduser()
+
+    def browse(self) -> None:
+        fmt = str(self.format_box.currentData())
+        kinds = self.tr("Excel workbook (*.xlsx)") if fmt == "xlsx" else self.tr("CSV file (*.csv)")
+        # the file dialog asks before replacing a file that is there: its yes is the clerk's choice
+        chosen, _kind = QFileDialog.getSaveFileName(self, self.tr("Save the export as"), self.save_edit.text(), kinds)
+        if chosen:
+            if not Path(chosen).suffix:
+                chosen += f".{fmt}"
+            self.save_edit.setText(chosen)
+            self._replace_agreed = chosen if Path(chosen).exists() else ""
 
     def request(self) -> ExportRequest:
         fmt = str(self.format_box.currentData())
         encoding = str(self.encoding_box.currentData()) if fmt == "csv" else ENCODINGS[0]
-        return ExportRequest(self.name(), self.filters(), fmt, encoding)
+        output = self.output()
+        replace = output is not None and str(output) == self._replace_agreed
+        return ExportRequest(self.name(), self.filters(), fmt, encoding, output, replace)
 
     def problem(self) -> str | None:
         """What is wrong with the filters, in plain words; None when they can be exported."""
@@ -235,7 +293,29 @@ class ExportDialog(QDialog):
             self.error_label.setText(problem)
             self.error_label.show()
             return
+        output = self.output()
+        if output is not None and output.exists() and str(output) != self._replace_agreed:
+            self._ask_to_replace(output)
+            return
         self.accept()
+
+    def _ask_to_replace(self, output: Path) -> None:
+        """A file is there already (typed, not browsed to): replaced only when the clerk says so."""
+        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Replace the file?"),
+                          self.tr("%1 already exists. Replace it with the export?").replace("%1", str(output)),
+                          QMessageBox.StandardButton.Cancel, self)  # fmt: skip
+        replace = box.addButton(self.tr("&Replace"), QMessageBox.ButtonRole.AcceptRole)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        self.replace_question = box
+
+        def answered() -> None:
+            self.replace_question = None
+            if box.clickedButton() is replace:
+                self._replace_agreed = str(output)
+                self.accept()
+
+        box.finished.connect(lambda _r: answered())
+        box.open()
 
     # --- language ------------------------------------------------------------------------
 
@@ -252,6 +332,9 @@ class ExportDialog(QDialog):
         self.format_box.setAccessibleName(self.tr("File format"))
         self._encoding_label.setText(self.tr("E&ncoding:"))
         self.encoding_box.setAccessibleName(self.tr("Encoding of the CSV file"))
+        self._save_label.setText(self.tr("Save &to:"))
+        self.save_edit.setAccessibleName(self.tr("Where the exported file is saved"))
+        self.browse_button.setText(self.tr("&Browse…"))
         for i in range(self.encoding_box.count()):
             self.encoding_box.setItemText(i, encoding_words(str(self.encoding_box.itemData(i))))
         self.filters_group.setTitle(self.tr("Only the rows with"))
