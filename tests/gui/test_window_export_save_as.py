@@ -24,6 +24,7 @@ def test_save_to_defaults_to_the_results_folder_and_browse_chooses_elsewhere(
     exports = desk.core.paths.results_dir / "exports"
     default = Path(dialog.save_edit.text())
     assert default.parent == exports and default.name.startswith("customers-") and default.suffix == ".csv"
+    assert dialog.save_edit.toolTip() == str(default), "the whole path, where the field shows only its end"
     choose(dialog.format_box, "xlsx")
     assert Path(dialog.save_edit.text()).suffix == ".xlsx", "the default follows the format"
     assert dialog.output() is None and dialog.save_edit.accessibleName() and dialog.browse_button.text()

@@ -88,6 +88,7 @@ class ExportDialog(QDialog):
         top.addRow(self._format_label, self.format_box)
         top.addRow(self._encoding_label, self.encoding_box)
         self.save_edit = QLineEdit()
+        self.save_edit.textChanged.connect(self.save_edit.setToolTip)  # the whole path: the field shows its end
         self.browse_button = QPushButton()
         self.browse_button.setAutoDefault(False)
         self.browse_button.clicked.connect(self.browse)
