@@ -322,6 +322,14 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
 # carries reason=<one of these keys> and the message below replaces the code's own, so a CSV never
 # hears Excel words and a zip bomb names the part that was too big. The code stays what scripts see.
 REASONS: dict[tuple[ErrorCode, str], tuple[str, str]] = {
+    (ErrorCode.OUTPUT_UNUSABLE, "no_folder"): (
+        "无法把导出的文件保存到 {path}：文件夹不存在",
+        "The exported file cannot be saved to {path}: its folder does not exist",
+    ),
+    (ErrorCode.OUTPUT_UNUSABLE, "is_folder"): (
+        "无法把导出的文件保存到 {path}：这是一个文件夹，请写上文件名",
+        "The exported file cannot be saved to {path}: it is a folder; give a file name",
+    ),
     (ErrorCode.SETTINGS_FILE_INVALID, "unreadable"): (
         "无法读取设置文件 {path}（{detail}），所有设置已改用默认值；在“设置”中保存后会重写这个文件",
         "The settings file {path} cannot be read ({detail}); every setting uses its default until the "

@@ -13,9 +13,9 @@ from desktop_app.domain.errors import ErrorCode, PermanentError
 def check_destination(path: Path, *, replace: bool) -> None:
     """Refuse at once what the move would refuse at the end: a missing folder, a file not to be replaced."""
     if path.is_dir():
-        raise PermanentError(ErrorCode.OUTPUT_UNUSABLE, path=str(path), detail="a folder, not a file")
+        raise PermanentError(ErrorCode.OUTPUT_UNUSABLE, path=str(path), reason="is_folder")
     if not path.parent.is_dir():
-        raise PermanentError(ErrorCode.OUTPUT_UNUSABLE, path=str(path), detail="its folder does not exist")
+        raise PermanentError(ErrorCode.OUTPUT_UNUSABLE, path=str(path), reason="no_folder")
     if path.exists() and not replace:
         raise PermanentError(ErrorCode.OUTPUT_EXISTS, path=str(path))
 

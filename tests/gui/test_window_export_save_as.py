@@ -84,3 +84,16 @@ def test_a_typed_file_that_is_there_is_replaced_only_when_the_clerk_says_so(
     done = wait_status(qtbot, window, task.task_no, TaskStatus.SUCCEEDED, TaskStatus.FAILED)
     assert done.status is TaskStatus.SUCCEEDED, done.error_msg
     assert len(read_csv(there)) == 201
+
+
+def test_a_folder_that_is_not_there_is_said_in_the_dialog(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    desk: Desk = make_desk()
+    window = desk.window
+    import_and_wait(qtbot, desk, CLEAN)
+    dialog = open_export(qtbot, window)
+    dialog.save_edit.setText(str(tmp_path / "no such folder" / "c.csv"))
+    qtbot.mouseClick(dialog.export_button, qtbot_left())
+    missing = tmp_path / "no such folder" / "c.csv"
+    assert dialog.error_label.isVisible()
+    assert dialog.error_label.text() == f"The exported file cannot be saved to {missing}: its folder does not exist"
+    assert window.export_dialog is dialog and window.model.rowCount() == 1, "nothing queued"

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_app.domain.errors import BatchDeskError
+from desktop_app.exports.placing import check_destination
 from desktop_app.ui.catalog import ImportCatalog
 from desktop_app.ui.encodings import encoding_words
 
@@ -275,6 +276,9 @@ class ExportDialog(QDialog):
             return self.tr("Choose what to export.")
         try:
             clean = definition.clean_filters(self.filters())
+            output = self.output()
+            if output is not None:  # a folder that is not there, said here rather than after queueing
+                check_destination(output, replace=True)  # a file there: asked about when Export is pressed
         except BatchDeskError as exc:
             return exc.text("zh" if self._catalog.lang == "zh" else "en")
         for low in definition.filters:
