@@ -28,6 +28,9 @@ LOCALES = {"zh_CN": "zh_CN", "en": "en_US"}  # file suffix -> the TS language at
 # Older texts keep the translation already in batchdesk_zh_CN.ts.
 ZH: dict[tuple[str, str], str] = {
     ("UndoQuestion", "Undo import %1 (%2)?"): "撤销导入 %1（%2）？",
+    # the preview's hint names the box as it reads: "仅对这个文件把大小上限提高到 %1 MB"
+    ("PreviewDialog", "Or tick “Raise the size limit … for this file” below to import it whole."):
+        "也可以勾选下方的“仅对这个文件把大小上限提高到…”，整个文件照常导入。",
     ("UndoQuestion", "Undo import %1?"): "撤销导入 %1？",
     ("UndoQuestion", "Undo this import?"): "撤销这次导入？",
     ("UndoQuestion", "&Undo the import"): "撤销导入(&U)",

@@ -929,7 +929,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Tick “Raise the size limit” below to import it all the same.</source>
+        <source>Or tick “Raise the size limit … for this file” below to import it whole.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

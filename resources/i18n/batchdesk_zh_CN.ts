@@ -929,8 +929,8 @@
         <translation>（忽略）</translation>
     </message>
     <message>
-        <source>Tick “Raise the size limit” below to import it all the same.</source>
-        <translation>勾选下方的“提高大小上限”即可照常导入。</translation>
+        <source>Or tick “Raise the size limit … for this file” below to import it whole.</source>
+        <translation>也可以勾选下方的“仅对这个文件把大小上限提高到…”，整个文件照常导入。</translation>
     </message>
     <message>
         <source>Cannot queue: %1</source>

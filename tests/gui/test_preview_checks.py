@@ -165,6 +165,9 @@ def test_a_file_over_the_size_limit_offers_to_raise_it(qtbot: Any, make_desk: An
     assert dialog.missing_label.text().startswith("Cannot queue: The file is too large: 1.")
     assert not dialog.raise_limit_box.isHidden()
     assert dialog.raise_limit_box.text() == "Raise the size &limit to 2 MB for this file"
+    # the hint names the box by the words it shows (the first and last of its label)
+    hint = dialog.missing_label.text().split("\n")[-1]
+    assert "“Raise the size limit … for this file”" in hint
     dialog.raise_limit_box.setChecked(True)
     assert ok(dialog).isEnabled() and dialog.params()["max_file_mb"] == 2
     qtbot.mouseClick(ok(dialog), qtbot_left())
@@ -172,6 +175,17 @@ def test_a_file_over_the_size_limit_offers_to_raise_it(qtbot: Any, make_desk: An
     assert task.params["max_file_mb"] == 2
     done = wait_status(qtbot, window, task.task_no, TaskStatus.SUCCEEDED, TaskStatus.FAILED)
     assert done.status is TaskStatus.SUCCEEDED and done.success_count == 7000
+
+
+def test_the_size_hint_names_the_box_as_it_reads_in_chinese(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    desk = make_desk(max_file_mb=1)
+    desk.set_language("zh")
+    path = write_csv(tmp_path / "big.csv", [row(i, 备注="x" * 150) for i in range(1, 7001)])
+    dialog = open_preview(qtbot, desk.window, path)
+    qtbot.waitUntil(lambda: "提高到" in dialog.missing_label.text(), timeout=TIMEOUT)
+    box = dialog.raise_limit_box.text().replace("(&L)", "")
+    assert box.startswith("仅对这个文件把大小上限提高到")
+    assert "“仅对这个文件把大小上限提高到…”" in dialog.missing_label.text()
 
 
 def test_two_headers_for_one_column_say_which_fills_it(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:

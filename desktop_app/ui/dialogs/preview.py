@@ -402,7 +402,7 @@ class PreviewDialog(QDialog):
         if blocking is not None:
             text = blocking.text(self._lang())
             if blocking.code == ErrorCode.FILE_TOO_LARGE:
-                text += "\n" + self.tr("Tick “Raise the size limit” below to import it all the same.")
+                text += "\n" + self.tr("Or tick “Raise the size limit … for this file” below to import it whole.")
             if blocking.code == ErrorCode.MISSING_REQUIRED_COLUMN:
                 return text  # the clerk fixes it in the mapping below; it says which
             return self.tr("Cannot queue: %1").replace("%1", text)
