@@ -27,6 +27,12 @@ LOCALES = {"zh_CN": "zh_CN", "en": "en_US"}  # file suffix -> the TS language at
 # Chinese for texts added since the .ts files were last filled: (context, source) -> translation.
 # Older texts keep the translation already in batchdesk_zh_CN.ts.
 ZH: dict[tuple[str, str], str] = {
+    ("Outcomes", "Checked: %1 of %2 rows valid, 1 row with errors"): "校验完成：%1 行有效（共 %2 行），1 行有错误",
+    ("Outcomes", "Done: %1 of %2 imported, 1 row with errors"): "已完成：导入 %1 行（共 %2 行），1 行有错误",
+    ("Outcomes", "Failed check: %1 of %2 rows valid, 1 row with errors"):
+        "校验未通过：%1 行有效（共 %2 行），1 行有错误",
+    ("Outcomes", "Failed: %1 of %2 imported, 1 row with errors"): "失败：已导入 %1 行（共 %2 行），1 行有错误",
+    ("Outcomes", "Failed: nothing imported, 1 row with errors"): "失败：没有导入任何行，1 行有错误",
     ("UndoQuestion", "Undo import %1 (%2)?"): "撤销导入 %1（%2）？",
     # the preview's hint names the box as it reads: "仅对这个文件把大小上限提高到 %1 MB"
     ("PreviewDialog", "Or tick “Raise the size limit … for this file” below to import it whole."):

@@ -385,9 +385,9 @@ REASONS: dict[tuple[ErrorCode, str], tuple[str, str]] = {
         "or appears twice",
     ),
     (ErrorCode.FILE_TOO_LARGE, "xlsx_part"): (
-        "文件解压后太大：其中的 {part} 解压后有 {size_mb} MB，上限是 {limit_mb} MB（按 --max-file-mb 推算）",
+        "文件解压后太大：其中的 {part} 解压后有 {size_mb} MB，上限是 {limit_mb} MB（按“文件大小上限”推算）",
         "The file is too large unpacked: its part {part} unpacks to {size_mb} MB, the limit is {limit_mb} MB "
-        "(derived from --max-file-mb)",
+        '(derived from the "largest file" setting)',  # the window has no --max-file-mb: name the setting
     ),
     (ErrorCode.FILE_TOO_LARGE, "xls_area"): (
         "文件太大：工作表“{sheet}”占 {rows} 行 × {columns} 列，超过一次能读入的 {limit} 个单元格，请拆分后再导入",

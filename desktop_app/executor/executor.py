@@ -263,6 +263,10 @@ class Executor(QObject):
                                 _first_line(exc), self.settings.poll_interval)  # fmt: skip
                 else:
                     log.exception("scheduler round failed; trying again in %.0f s", self.settings.poll_interval)
+                # A failed heartbeat or rescue must wait the poll interval, as the line says: left due,
+                # the round came back every 50 ms (a full disk logged twenty lines a second).
+                retry_at = time.monotonic() + self.settings.poll_interval
+                next_heartbeat, next_rescue = max(next_heartbeat, retry_at), max(next_rescue, retry_at)
             timeout = min(self.settings.poll_interval, max(0.05, next_heartbeat - time.monotonic()))
             self._wake.wait(timeout)
             self._wake.clear()

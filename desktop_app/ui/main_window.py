@@ -164,6 +164,7 @@ class MainWindow(QMainWindow):
         s.busy_changed.connect(lambda _busy: self._update_busy())
         s.task_ended.connect(self._task_ended)
         s.log_lines.connect(self.details.show_log)
+        s.list_stale.connect(self._read_list_again)
         self.panel.queue_requested.connect(self.open_preview)
         # Enter in the file field queues: Queue looks like the default button only while it is so.
         self.panel.path_edit.installEventFilter(self)
@@ -265,6 +266,11 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(self.tr("Showing the archived tasks."), 8000)
         else:
             self.statusBar().clearMessage()
+
+    def _read_list_again(self) -> None:
+        """The clean-up archived tasks: rows of tasks no longer in the task table must go."""
+        self.model.reload()
+        self.model.fetchMore()
 
     def _details_toggled(self, shown: bool) -> None:
         if shown:

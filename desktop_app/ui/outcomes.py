@@ -121,6 +121,7 @@ def _import_outcome(r: TaskRecord) -> str | None:
     # Spelled out call by call: pyside6-lupdate only finds QCoreApplication.translate literally.
     total, ok, bad = r.total_count, r.success_count, r.fail_count
     check = bool(r.params.get("dry_run"))
+    one = bad == 1
     if r.status is TaskStatus.SUCCEEDED:
         text = (QCoreApplication.translate("Outcomes", "Checked: all %1 rows are valid") if check
                 else QCoreApplication.translate("Outcomes", "Done: %1 rows imported"))  # fmt: skip
@@ -134,18 +135,38 @@ def _import_outcome(r: TaskRecord) -> str | None:
             text = QCoreApplication.translate("Outcomes", "Cancelled: %1 of %2 imported; they stay")
         else:
             text = QCoreApplication.translate("Outcomes", "Cancelled: %1 imported; they stay")
-    elif bad and r.status is TaskStatus.PARTIALLY_SUCCEEDED:
+    elif bad and r.status is TaskStatus.PARTIALLY_SUCCEEDED:  # "1 row", never "1 rows"
         if check:
-            text = QCoreApplication.translate("Outcomes", "Checked: %1 of %2 rows valid, %3 rows with errors")
+            text = (
+                QCoreApplication.translate("Outcomes", "Checked: %1 of %2 rows valid, 1 row with errors")
+                if one
+                else QCoreApplication.translate("Outcomes", "Checked: %1 of %2 rows valid, %3 rows with errors")
+            )
         else:
-            text = QCoreApplication.translate("Outcomes", "Done: %1 of %2 imported, %3 rows with errors")
+            text = (
+                QCoreApplication.translate("Outcomes", "Done: %1 of %2 imported, 1 row with errors")
+                if one
+                else QCoreApplication.translate("Outcomes", "Done: %1 of %2 imported, %3 rows with errors")
+            )
     elif bad:  # failed above the threshold: the counts say why
         if check:
-            text = QCoreApplication.translate("Outcomes", "Failed check: %1 of %2 rows valid, %3 rows with errors")
+            text = (
+                QCoreApplication.translate("Outcomes", "Failed check: %1 of %2 rows valid, 1 row with errors")
+                if one
+                else QCoreApplication.translate("Outcomes", "Failed check: %1 of %2 rows valid, %3 rows with errors")
+            )
         elif ok:
-            text = QCoreApplication.translate("Outcomes", "Failed: %1 of %2 imported, %3 rows with errors")
+            text = (
+                QCoreApplication.translate("Outcomes", "Failed: %1 of %2 imported, 1 row with errors")
+                if one
+                else QCoreApplication.translate("Outcomes", "Failed: %1 of %2 imported, %3 rows with errors")
+            )
         else:
-            text = QCoreApplication.translate("Outcomes", "Failed: nothing imported, %3 rows with errors")
+            text = (
+                QCoreApplication.translate("Outcomes", "Failed: nothing imported, 1 row with errors")
+                if one
+                else QCoreApplication.translate("Outcomes", "Failed: nothing imported, %3 rows with errors")
+            )
     elif r.status is TaskStatus.FAILED:
         reason = shown_error(r) or status_text(r.status)
         if ok and not check:

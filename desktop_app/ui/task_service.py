@@ -25,6 +25,7 @@ from desktop_app.log import task_log_lines
 from desktop_app.store import admins
 from desktop_app.store.tasks import TaskStore
 from desktop_app.submission import Submitter
+from desktop_app.tasks.maintenance import CleanupHandler
 from desktop_app.tasks.submit import current_user
 from desktop_app.ui.background import Background
 from desktop_app.ui.plain_errors import plain_error, plain_reason
@@ -79,6 +80,7 @@ class TaskService(QObject):
         log_lines(str, list): (task number, lines) the log of a task, for the details panel.
         types_checked(dict, dict): (usable import types by name, problems by name) as found again.
         problem(str): a request (a cancel) could not be done; the plain-language reason.
+        list_stale(): the clean-up archived tasks: the list must be read again.
     """
 
     record_changed = Signal(object)
@@ -92,6 +94,7 @@ class TaskService(QObject):
     log_lines = Signal(str, object)
     types_checked = Signal(object, object)
     problem = Signal(str)
+    list_stale = Signal()
 
     def __init__(
         self,
@@ -114,6 +117,7 @@ class TaskService(QObject):
         # Until the first page says otherwise (a look-up in the database), a clerk sees only their own.
         self._viewer = Viewer(self._user, is_admin=admins.embedded(store.engine))
         self._archived = False
+        self._archive_swept: set[int] = set()  # clean-ups already answered with list_stale
         self._background = Background(executor.run_in_background, self)
         self._in_flight = 0
         self._active: set[int] = set()
@@ -420,6 +424,12 @@ class TaskService(QObject):
             self.busy_changed.emit(False)
 
     def _publish(self, record: TaskRecord) -> None:
+        if (record.task_type == CleanupHandler.task_type and record.status.is_final and record.summary.get("archived")
+                and record.id not in self._archive_swept):  # fmt: skip
+            # The clean-up moved tasks out of the task table; the list's rows of them would stay until
+            # a restart (the refresh reads changed rows, and a moved one is no longer there).
+            self._archive_swept.add(record.id)
+            self.list_stale.emit()
         if not self._viewer.can_see(record):
             return  # another clerk's task this desk ran (or the same export as theirs)
         was_active = record.id in self._active

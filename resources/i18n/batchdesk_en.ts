@@ -882,7 +882,15 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Checked: %1 of %2 rows valid, 1 row with errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Checked: %1 of %2 rows valid, %3 rows with errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Done: %1 of %2 imported, 1 row with errors</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -890,11 +898,23 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Failed check: %1 of %2 rows valid, 1 row with errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Failed check: %1 of %2 rows valid, %3 rows with errors</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Failed: %1 of %2 imported, 1 row with errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Failed: %1 of %2 imported, %3 rows with errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed: nothing imported, 1 row with errors</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

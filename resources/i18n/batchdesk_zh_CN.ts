@@ -882,20 +882,40 @@
         <translation>已取消：已导入 %1 行，这些行保留</translation>
     </message>
     <message>
+        <source>Checked: %1 of %2 rows valid, 1 row with errors</source>
+        <translation>校验完成：%1 行有效（共 %2 行），1 行有错误</translation>
+    </message>
+    <message>
         <source>Checked: %1 of %2 rows valid, %3 rows with errors</source>
         <translation>校验完成：%1 行有效（共 %2 行），%3 行有错误</translation>
+    </message>
+    <message>
+        <source>Done: %1 of %2 imported, 1 row with errors</source>
+        <translation>已完成：导入 %1 行（共 %2 行），1 行有错误</translation>
     </message>
     <message>
         <source>Done: %1 of %2 imported, %3 rows with errors</source>
         <translation>已完成：导入 %1 行（共 %2 行），%3 行有错误</translation>
     </message>
     <message>
+        <source>Failed check: %1 of %2 rows valid, 1 row with errors</source>
+        <translation>校验未通过：%1 行有效（共 %2 行），1 行有错误</translation>
+    </message>
+    <message>
         <source>Failed check: %1 of %2 rows valid, %3 rows with errors</source>
         <translation>校验未通过：%1 行有效（共 %2 行），%3 行有错误</translation>
     </message>
     <message>
+        <source>Failed: %1 of %2 imported, 1 row with errors</source>
+        <translation>失败：已导入 %1 行（共 %2 行），1 行有错误</translation>
+    </message>
+    <message>
         <source>Failed: %1 of %2 imported, %3 rows with errors</source>
         <translation>失败：已导入 %1 行（共 %2 行），%3 行有错误</translation>
+    </message>
+    <message>
+        <source>Failed: nothing imported, 1 row with errors</source>
+        <translation>失败：没有导入任何行，1 行有错误</translation>
     </message>
     <message>
         <source>Failed: nothing imported, %3 rows with errors</source>

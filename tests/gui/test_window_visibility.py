@@ -69,3 +69,20 @@ def test_the_view_menu_shows_the_archive(qtbot: Any, make_desk: Any) -> None:
     window.menus.archived_action.setChecked(False)
     qtbot.waitUntil(lambda: window.model.row_of(live.id) is not None, timeout=TIMEOUT)
     assert window.model.row_of(old.id) is None
+
+
+def test_tasks_the_clean_up_archives_leave_the_list(qtbot: Any, make_desk: Any) -> None:
+    """A task the daily clean-up moves to the archive leaves the open window's list when the clean-up
+    ends (before: its row stayed, with a results link to deleted files, until a restart)."""
+    desk: Desk = make_desk(refresh_ms=50)
+    store, window = desk.core.store, desk.window
+    old = plant(store, new_task_no(), ended_days_ago=120)
+    window.model.reload()  # planted after the first page was read
+    window.model.fetchMore()
+    qtbot.waitUntil(lambda: window.model.row_of(old.id) is not None, timeout=TIMEOUT)
+    cleanup = store.submit(task_type="cleanup", params={"retention_days": 7, "archive_days": 90},
+                           creator="BatchDesk").task  # fmt: skip
+    qtbot.waitUntil(lambda: store.get(cleanup.task_no).status is TaskStatus.SUCCEEDED, timeout=TIMEOUT)  # type: ignore[union-attr]
+    qtbot.waitUntil(lambda: window.model.row_of(old.id) is None, timeout=TIMEOUT)
+    assert window.model.row_of(cleanup.id) is not None  # the list was read again, not emptied
+    assert desk.shutdown(20)

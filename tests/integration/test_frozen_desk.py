@@ -115,3 +115,37 @@ def test_a_small_stale_after_does_not_cut_a_live_batch(db_url: str, tmp_path: Pa
         assert steps_of(core, task.task_no) == [0, 1, 2]
     finally:
         core.store.engine.dispose()
+
+
+def test_a_failing_heartbeat_waits_the_poll_interval(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A heartbeat that fails with a passing error (a full disk under SQLite) is tried again after
+    poll_interval, as the warning says (before: every 50 ms, about twenty lines a second)."""
+    import logging
+    import sqlite3
+
+    from sqlalchemy.exc import OperationalError
+
+    from desktop_app.app import build_core
+    from desktop_app.executor.executor import Executor
+
+    core = build_core(data_dir=tmp_path / "data", overrides={"poll_interval": 0.5, "heartbeat_interval": 0.2,
+                                                                      "daily_cleanup": False})  # fmt: skip
+    executor = Executor(store=core.store, registry=core.registry, paths=core.paths, settings=core.settings)
+
+    def full_disk(*_: object) -> None:
+        orig = sqlite3.OperationalError("database or disk is full")
+        orig.sqlite_errorcode = 13  # type: ignore[attr-defined]  # SQLITE_FULL
+        raise OperationalError("UPDATE tasks", {}, orig)
+
+    monkeypatch.setattr(executor, "_heartbeat", full_disk)
+    caplog.set_level(logging.WARNING, logger="desktop_app.executor.executor")
+    executor.start()
+    try:
+        time.sleep(2.0)
+    finally:
+        executor.shutdown(10)
+        core.store.engine.dispose()
+    lines = [r for r in caplog.records if "database busy or unreachable" in r.getMessage()]
+    assert 1 <= len(lines) <= 6, len(lines)  # 2 s at 0.5 s: about four, not forty

@@ -38,6 +38,9 @@ def test_part_over_the_unpack_limit_fails_from_the_directory(tmp_path: Path) -> 
     }  # fmt: skip
     assert "xl/worksheets/sheet1.xml unpacks to 30 MB, the limit is 20 MB" in error.text("en")
     assert "解压后有 30 MB" in error.text("zh")
+    # the clerk's window has no command line: the limit is named as its setting, in the window's words
+    assert "--" not in error.text("zh") and "--" not in error.text("en")
+    assert "文件大小上限" in error.text("zh") and "largest file" in error.text("en")
 
 
 def test_blank_rows_within_the_limit_end_at_excels_last_row(tmp_path: Path) -> None:
