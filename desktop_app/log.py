@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import logging.handlers
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,17 @@ def task_logger(name: str, task_no: str) -> TaskAdapter:
     return TaskAdapter(logging.getLogger(name), {"task_no": task_no})
 
 
+class _LogFile(logging.handlers.RotatingFileHandler):
+    """The log file. A line it cannot write (its disk is full) is dropped: logging would print a
+    traceback on the console for every such line, in a clerk's terminal, while the task ends as it
+    should (disk_full) and the window says so."""
+
+    def handleError(self, record: logging.LogRecord) -> None:
+        if isinstance(sys.exc_info()[1], OSError):
+            return
+        super().handleError(record)
+
+
 def setup_logging(log_dir: Path, *, verbose: bool = False, console: bool = False) -> Path:
     """Send logs to a rotating file (and stderr when asked); returns the log file path."""
     log_dir.mkdir(parents=True, exist_ok=True)
@@ -33,9 +45,7 @@ def setup_logging(log_dir: Path, *, verbose: bool = False, console: bool = False
         if getattr(handler, "_batchdesk", False):
             root.removeHandler(handler)
             handler.close()
-    file_handler = logging.handlers.RotatingFileHandler(
-        path, maxBytes=5_000_000, backupCount=5, encoding="utf-8", delay=True
-    )
+    file_handler = _LogFile(path, maxBytes=5_000_000, backupCount=5, encoding="utf-8", delay=True)
     file_handler.setFormatter(logging.Formatter(FORMAT))
     file_handler._batchdesk = True  # type: ignore[attr-defined]
     root.addHandler(file_handler)

@@ -171,6 +171,23 @@ def keep_error_rows(ctx: TaskContext) -> dict[str, Any]:
     return {"error_csv": str(target), WRITTEN: fingerprint(target)}
 
 
+def cut_back_to_checkpoint(ctx: TaskContext) -> None:
+    """A task handed back for a retry keeps of its error file only what its committed batches wrote: a
+    resume rewrites the rest anyway (ErrorCsvWriter's resume_at), and on a full disk the space it held
+    is what the hand-back's own status write needs (SQLite's file may share that disk)."""
+    if task_folder(ctx.results_dir, ctx.task.task_no) is None:
+        return
+    work = owned(ctx.results_dir, error_csv_work_file(ctx), task_no=ctx.task.task_no)
+    if work is None or not work.is_file():
+        return
+    committed = (ctx.saved_checkpoint or {}).get("error_bytes")
+    if not isinstance(committed, int) or committed <= 0:
+        work.unlink(missing_ok=True)  # no committed error row: a resume starts a fresh file
+    elif committed < work.stat().st_size:
+        with work.open("r+b") as raw:
+            raw.truncate(committed)
+
+
 WRITTEN = "error_csv_written"
 """The summary's [size, mtime_ns] of the error CSV as handed over, where no summary.json follows it."""
 

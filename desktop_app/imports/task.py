@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from desktop_app.domain.task import Lane, TaskOutcome
-from desktop_app.imports.error_csv import keep_error_rows
+from desktop_app.imports.error_csv import cut_back_to_checkpoint, keep_error_rows
 from desktop_app.imports.import_type import ImportType
 from desktop_app.imports.options import ImportOptions
 from desktop_app.imports.pipeline import ImportRun
@@ -40,6 +40,10 @@ class ImportHandler:
         # that does not fit its table fails here with import_type_invalid.
         table = open_business_table(ctx.store.engine, itype, prepare=True)
         return ImportRun(ctx, itype, options, table).run()
+
+    def on_hand_back(self, ctx: TaskContext) -> None:
+        """Called before the task goes back to pending for a retry: its work files as its checkpoint has them."""
+        cut_back_to_checkpoint(ctx)
 
     def on_end(self, ctx: TaskContext) -> dict[str, Any]:
         """Called when the task ends without an outcome of its own (cancel, failure): keep its error rows

@@ -87,6 +87,10 @@ class UndoHandler:
         chain = tuple(import_chain(ctx.store, source.task_no, source.params))
         return _Undo(ctx, source, itype, table, chain).run()
 
+    def on_hand_back(self, ctx: TaskContext) -> None:
+        """Called before the task goes back to pending for a retry: its work files as its checkpoint has them."""
+        error_csv.cut_back_to_checkpoint(ctx)
+
 
 class _Undo:
     def __init__(self, ctx: TaskContext, source: TaskRecord, itype: ImportType, table: BusinessTable,

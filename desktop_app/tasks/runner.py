@@ -125,7 +125,8 @@ def _ended_by_error(
         if delay is not None:
             tlog.warning("transient error (%s); retry %d in %.0f s", exc, number, delay)
             store.release(fence, delay=delay, is_retry=True, error_msg=exc.text(lang),
-                          stage=stage_text(Stage.WAITING_RETRY, lang, number=number))  # fmt: skip
+                          stage=stage_text(Stage.WAITING_RETRY, lang, number=number),
+                          before=lambda: _on_hand_back(handler, ctx))  # fmt: skip
             return
         text = message(ErrorCode.RETRIES_EXHAUSTED, lang, count=task.retries, reason=exc.text(lang))
         store.finish(fence, TaskStatus.FAILED, total=total, success=success, fail=fail,
@@ -141,6 +142,13 @@ def _ended_by_error(
                  error_code=exc.code.value, error_msg=exc.text(lang), stage=stage_text(Stage.FAILED, lang),
                  summary=_on_end(handler, ctx))  # fmt: skip
     tlog.info("failed: %s", exc)
+
+
+def _on_hand_back(handler: TaskHandler | None, ctx: TaskContext) -> None:
+    """The handler's work files cut back to its checkpoint before a retry (its hook, if it has one)."""
+    hook = getattr(handler, "on_hand_back", None)
+    if hook is not None:
+        hook(ctx)
 
 
 def _on_end(handler: TaskHandler | None, ctx: TaskContext) -> dict[str, Any] | None:
@@ -209,14 +217,19 @@ class _SettlingStore:
             self._drop_work_files(fence)
         return ended
 
-    def _drop_work_files(self, fence: Fence) -> None:
-        if not is_task_no(self._task_no):  # a planted task number names no file of ours
-            return
+    def _still_ours(self, fence: Fence) -> bool:
+        """Whether the task is still this worker's (a read: it needs no disk space); a planted task
+        number names no file of ours."""
+        if not is_task_no(self._task_no):
+            return False
         try:
             current = self._store.get_by_id(fence.task_id)
         except Exception:
-            return
-        if current is None or current.owner != fence.owner or current.attempt != fence.attempt:
+            return False
+        return current is not None and current.owner == fence.owner and current.attempt == fence.attempt
+
+    def _drop_work_files(self, fence: Fence) -> None:
+        if not self._still_ours(fence):
             return
         for part in self._work_dir.glob(f"{self._task_no}-*.part"):
             try:
@@ -224,7 +237,14 @@ class _SettlingStore:
             except OSError as exc:
                 self._log.warning("could not remove the work file %s: %s", part, exc)
 
-    def release(self, fence: Fence, **values: Any) -> bool:
+    def release(self, fence: Fence, *, before: Callable[[], None] | None = None, **values: Any) -> bool:
+        """Hand the task back as pending; `before` first trims its work files (only while it is ours:
+        on a full disk, the space they free is what this write may need)."""
+        if before is not None and self._still_ours(fence):
+            try:
+                before()
+            except OSError as exc:
+                self._log.warning("could not cut the work files back to the checkpoint: %s", exc)
         return self._settle(lambda: self._store.release(fence, **values), "hand back as pending")
 
     def _settle(self, write: Callable[[], bool], what: str) -> bool:

@@ -171,3 +171,29 @@ def test_a_real_full_disk_ends_the_task_and_keeps_the_database_whole(small_disk:
             assert conn.execute(text("PRAGMA integrity_check")).scalar() == "ok"
     finally:
         core.store.engine.dispose()
+
+
+def test_a_real_full_disk_hands_the_task_back_with_the_space_its_work_file_held(small_disk: Path,
+                                                                               tmp_path: Path) -> None:  # fmt: skip
+    # Seen in a real window: the error CSV's work file filled the disk holding the SQLite file, and the
+    # hand-back for a retry could never be written (the task stayed running, --wait hung). The work file
+    # is cut back to the checkpoint first (none was committed here: it goes), and the hand-back lands.
+    import threading
+
+    core = build_core(data_dir=small_disk / "data")
+    try:
+        rows = [row(i, 手机号="bad", 备注="x" * 300) for i in range(1, 20_001)]  # ~7 MB of error rows
+        result = submit_file(core.store, core.registry, task_type="import", user="tester",
+                             path=write_csv(tmp_path / "big.csv", rows),
+                             params={"import_type": "customers", "dry_run": False})  # fmt: skip
+        ended: list[TaskRecord] = []
+        runner = threading.Thread(target=lambda: ended.append(run_now(core, result.task.id)), daemon=True)
+        runner.start()
+        runner.join(120)
+        assert not runner.is_alive(), "the hand-back never landed on the full disk"
+        task = core.store.get_by_id(result.task.id)
+        assert task is not None and task.status is TaskStatus.PENDING and task.retries == 1, task
+        assert task.error_msg is not None and "磁盘已满" in task.error_msg
+        assert _parts(core) == []
+    finally:
+        core.store.engine.dispose()
