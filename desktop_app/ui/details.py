@@ -28,7 +28,7 @@ from desktop_app.ui.collapsible import Collapsible
 from desktop_app.ui.encodings import detected_words, encoding_words
 from desktop_app.ui.outcomes import file_rows, shown_progress, shown_status, stopped_at
 from desktop_app.ui.task_model import format_created, format_elapsed, shown_stage, utc_now
-from desktop_app.ui.texts import MAX_RETRIES, expired_tip, format_text, retry_text, shown_error
+from desktop_app.ui.texts import MAX_RETRIES, expired_text, expired_tip, format_text, retry_text, shown_error
 
 # Rows shown only for the tasks they concern (an export's filters, an import's file and encoding).
 EXPORT_ONLY = frozenset({"export_filters", "export_format", "replaced", "result_path"})
@@ -159,8 +159,9 @@ class DetailsPanel(QWidget):
             "dry_run": self.tr("yes") if r.params.get("dry_run") else self.tr("no"),
             "encoding": self._encoding(r),
             "repairs": r.params.get("repairs") or "",
-            "error_csv": r.error_csv or "",
-            "result_path": r.result_path or "",
+            # the clean-up deleted them: a path would be a dead link
+            "error_csv": (expired_text(r) if r.error_csv else None) or r.error_csv or "",
+            "result_path": (expired_text(r) if r.result_path else None) or r.result_path or "",
             "error": shown_error(r),
             "warnings": "\n".join(str(w) for w in r.summary.get("warnings", [])),
             "attempts": self.tr("attempt %1, retries %2 of %4, recoveries %3")
@@ -176,7 +177,7 @@ class DetailsPanel(QWidget):
             "ended_at": format_created(r.ended_at),
             "elapsed": format_elapsed(r.elapsed_seconds(utc_now())),
             "task_type": r.task_type,
-            "summary_file": r.result_path or "" if not export else "",
+            "summary_file": ((expired_text(r) if r.result_path else None) or r.result_path or "") if not export else "",
             "error_code": r.error_code or "",
             "params": json.dumps(r.params, ensure_ascii=False),
         }

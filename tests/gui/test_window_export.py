@@ -197,7 +197,10 @@ def test_a_second_identical_export_replaces_the_first(qtbot: Any, make_desk: Any
     assert not window.actions_.open_result.isEnabled() and not window.actions_.open_folder.isEnabled()
     window.actions_.details.trigger()
     assert second.task_no in window.details.value("replaced")
+    # the replaced file is gone: its details name no path (a dead link), they say what became of it
+    assert window.details.value("result_path") == f"Replaced by {second.task_no}"
     window.select_task(second.id)
+    assert window.details.value("result_path") == second.result_path
     assert window.actions_.open_result.isEnabled()
     assert first.task_no in window.details.value("replaced")
 
