@@ -193,9 +193,11 @@ def pandas_sqlite(path: Path, work: Path) -> Measured | None:
 # --- BatchDesk --------------------------------------------------------------------------------
 
 
-def batchdesk(path: Path, url: str, work: Path) -> tuple[Measured, dict[str, object]]:
+def batchdesk(path: Path, url: str | None, work: Path) -> tuple[Measured, dict[str, object]]:
+    """BatchDesk's real command line importing `path` (into `url`, else the data folder's own SQLite)."""
     data = work / f"bd-{secrets.token_hex(4)}"
-    cmd = [sys.executable, "-m", "desktop_app", "--data-dir", str(data), "--db", url, "import", str(path),
+    db = ["--db", url] if url else []
+    cmd = [sys.executable, "-m", "desktop_app", "--data-dir", str(data), *db, "import", str(path),
            "--type", "customers", "--wait", "--json", "--max-file-mb", "500"]  # fmt: skip
     try:
         measured = run_measured(cmd, cwd=ROOT)

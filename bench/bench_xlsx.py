@@ -16,14 +16,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import sys
 import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
-from bench_import import run_measured  # noqa: E402
+from bench_import import batchdesk, run_measured  # noqa: E402
 from make_customers_xlsx import write_customers_xlsx  # noqa: E402
 
 SPEED_ROWS, SPEED_GOAL, SPEED_MEMORY_MB = 200_000, 40_000, 250  # rows/s of the whole import, peak MB
@@ -49,16 +48,7 @@ def workbook(work: Path, rows: int) -> Path:
 
 
 def import_xlsx(path: Path, work: Path) -> tuple[float, float, dict[str, object]]:
-    data = Path(tempfile.mkdtemp(prefix="bd-", dir=work))
-    cmd = [sys.executable, "-m", "desktop_app", "--data-dir", str(data), "import", str(path), "--type", "customers",
-           "--wait", "--json", "--max-file-mb", "500"]  # fmt: skip
-    try:
-        measured = run_measured(cmd, cwd=ROOT)
-    finally:
-        shutil.rmtree(data, ignore_errors=True)
-    task = json.loads(measured.output)
-    if task.get("status") not in ("succeeded", "partially_succeeded"):
-        raise RuntimeError(f"the import ended {task.get('status')}: {task.get('error_msg')}")
+    measured, task = batchdesk(path, None, work)  # a fresh SQLite data folder of its own
     return measured.seconds, measured.peak_mb, task
 
 
