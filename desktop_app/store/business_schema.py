@@ -24,6 +24,7 @@ from sqlalchemy import Connection, Engine, inspect
 from sqlalchemy.dialects import sqlite
 
 from desktop_app.domain.table_spec import SQLITE_DECIMAL_DIGITS, Storage, StoredColumn, TableSpec
+from desktop_app.store.db_errors import is_missing_table
 from desktop_app.store.schema import business_tables, metadata
 
 log = logging.getLogger(__name__)
@@ -423,7 +424,9 @@ def _reference_problems(insp: Any, spec: TableSpec) -> list[str]:
 def _is_managed(conn: Connection, spec: TableSpec) -> bool:
     try:
         found = conn.execute(sa.select(business_tables.c.name).where(business_tables.c.name == spec.name)).first()
-    except sa.exc.DBAPIError:
+    except sa.exc.DBAPIError as exc:
+        if not is_missing_table(exc):
+            raise  # a lost connection, a lock: the caller decides (swallowed, the next statement would fail)
         return False  # an older schema without the registry: nothing is managed yet
     return found is not None
 

@@ -122,6 +122,12 @@ def is_passing(exc: BaseException) -> bool:
     return _kind(exc) in (ErrorCode.DATABASE_UNAVAILABLE, ErrorCode.DISK_FULL)
 
 
+def is_missing_table(exc: BaseException) -> bool:
+    """True if the statement named a table, column or schema the database does not have (and nothing
+    else went wrong: a lost connection is not a missing table)."""
+    return _kind(exc) is ErrorCode.SCHEMA_MISMATCH
+
+
 def is_row_refusal(exc: BaseException) -> bool:
     """True if the database refused the rows themselves (a constraint, a value it cannot store), so the
     batch is redone row by row and the refused row fails alone."""

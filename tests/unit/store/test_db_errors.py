@@ -10,7 +10,7 @@ from sqlalchemy.exc import DataError, IntegrityError, OperationalError, Programm
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from desktop_app.domain.errors import ErrorCode, PermanentError, TransientError
-from desktop_app.store.db_errors import classify, db_detail, is_passing, is_row_refusal
+from desktop_app.store.db_errors import classify, db_detail, is_missing_table, is_passing, is_row_refusal
 
 STATEMENT = "INSERT INTO things (code) VALUES (?)"
 
@@ -108,6 +108,17 @@ def test_a_lost_connection_and_a_pool_timeout_pass_whatever_the_driver_said() ->
     invalidated.connection_invalidated = True
     assert is_passing(invalidated)
     assert is_passing(PoolTimeout("QueuePool limit reached"))
+
+
+def test_only_a_missing_table_or_column_is_a_missing_table() -> None:
+    for orig in (_sqlite("no such table: business_tables", 1), _PgError('relation "x" does not exist', "42P01"),
+                 _my(pymysql.err.ProgrammingError, 1146, "Table 'test.x' doesn't exist")):  # fmt: skip
+        assert is_missing_table(_wrapped(orig))
+    lost = OperationalError(STATEMENT, None, Exception("terminating connection"))
+    lost.connection_invalidated = True  # a session the server ended: the table may well be there
+    for exc in (lost, _wrapped(_PgError("terminating connection due to administrator command", "57P01")),
+                _wrapped(_sqlite("database is locked", 5)), _wrapped(_PgError("syntax error", "42601"))):  # fmt: skip
+        assert not is_missing_table(exc)
 
 
 def test_rows_the_database_refuses_fail_alone_whatever_class_the_driver_chose() -> None:
