@@ -7,4 +7,4 @@ from desktop_app.cli.main import main
 
 if __name__ == "__main__":
     multiprocessing.freeze_support()  # a frozen child process (spawn) starts here: no child runs the CLI
-    sys.exit(main())
+    sys.exit(main(leave_when_done=True))

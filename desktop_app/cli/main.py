@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
+import contextlib
 import logging
+import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from desktop_app.cli.parser import EXIT_OK, EXIT_TASK_FAILED, EXIT_USAGE, build_parser
 from desktop_app.domain.errors import BatchDeskError, ErrorCode, Lang
@@ -29,7 +33,9 @@ USAGE_CODES = {
 }
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, leave_when_done: bool = False) -> int:
+    """Run the window or a command; its exit code. `leave_when_done` (the program's own entry, never a
+    test): a command ends the process at once when it is done (see leave())."""
     for stream in (sys.stdout, sys.stderr):
         # JSON and messages carry Chinese text: a redirected stream on Windows would use the code page.
         reconfigure = getattr(stream, "reconfigure", None)
@@ -39,6 +45,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     # would print a traceback in the clerk's face.
     logging.getLogger().addHandler(logging.NullHandler())
     args = build_parser().parse_args(argv)
+    code = _run(args)
+    if leave_when_done and args.command is not None:
+        leave(code)
+    return code
+
+
+def leave(code: int) -> NoReturn:
+    """End the process now, its output and log written: a command's last work is done, its threads have
+    ended and its connections are closed, and the interpreter's own teardown (every module's objects
+    freed one by one) took 0.1-0.2 s of each import and export on the command line, measured."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a closed pipe: nothing more can reach it
+            stream.flush()
+    logging.shutdown()
+    os._exit(code)
+
+
+def _run(args: argparse.Namespace) -> int:
     lang: Lang = "en"
     core = None
     try:

@@ -124,6 +124,13 @@ class BulkLoader:
             dbapi.IntegrityError,
             dbapi.DataError,
         )
+        if self.dialect == "postgresql":
+            # This batch's commit does not wait for the server's disk (measured: 0.6-0.7 s of a
+            # million-row import, fifty commits). Safe for what an import promises: only a crash of the
+            # server itself can lose such a commit, and then its checkpoint with it, so the resumed
+            # import writes those rows again, once; and the task's end is an ordinary commit, which
+            # flushes the server's log up to it, every batch's commit before it included.
+            conn.exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
         try:
             with conn.begin_nested():
                 if self.dialect == "sqlite":

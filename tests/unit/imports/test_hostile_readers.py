@@ -206,6 +206,22 @@ def test_csv_nul_bytes(tmp_path: Path) -> None:
     assert info.value.code is ErrorCode.CSV_NUL_BYTES
 
 
+@pytest.mark.parametrize("shift", [-20, -16, -9, -1, 0, 1])
+def test_a_run_of_nuls_across_two_reads_is_found(tmp_path: Path, shift: int) -> None:
+    from desktop_app.imports import precount
+
+    start = precount.CHUNK + shift  # the run begins this far into the file: before, at or after a read's end
+    head = b"a,b\n" + b"1,x\n" * ((start - 4) // 4)
+    head += b"y" * (start - len(head))
+    path = tmp_path / "run.csv"
+    path.write_bytes(head + b"\x00" * 16 + b"\n2,z\n")
+    with pytest.raises(PermanentError) as info:
+        line_bound(path, "utf-8")
+    assert info.value.code is ErrorCode.CSV_NUL_BYTES
+    path.write_bytes(head + b"\x00" * 15 + b"\n2,z\n")  # one short of a run: the row checks judge it
+    assert line_bound(path, "utf-8") == head.count(b"\n") + 1  # the header out, the two lines after in
+
+
 def test_a_stray_nul_in_a_cell_is_left_to_the_row_checks(tmp_path: Path) -> None:
     path = tmp_path / "one.csv"
     path.write_bytes(b"a,b\n1,x\x00y\n")
