@@ -139,7 +139,7 @@ class Submitter:
             raise PermanentError(ErrorCode.INVALID_PARAMS, detail=f"format must be one of {', '.join(FORMATS)}")
         if encoding not in ENCODINGS:
             raise PermanentError(ErrorCode.INVALID_PARAMS, detail=f"encoding must be one of {', '.join(ENCODINGS)}")
-        check_type(self.store.engine, definition.import_type)
+        check_type(self.store.engine, definition.import_type, reading=True)
         clean = definition.clean_filters(filters)
         params: dict[str, Any] = {"export": definition.name, "import_type": definition.import_type.name,
                                   "filters": clean, "format": fmt, "encoding": encoding}  # fmt: skip

@@ -98,7 +98,7 @@ class ExportHandler:
         definition = self.definition(str(params.get("export")))
         filters = definition.clean_filters(params.get("filters") or {})
         fmt, encoding = str(params.get("format", "csv")), str(params.get("encoding", "utf-8-sig"))
-        table = open_business_table(ctx.store.engine, definition.import_type, prepare=True)
+        table = open_business_table(ctx.store.engine, definition.import_type, prepare=True, reading=True)
         ctx.report(stage=stage_text(Stage.COUNTING, ctx.lang), progress=1, force=True)
         source = _Rows(ctx, definition, table, filters, typed=fmt == "xlsx")
         total = source.count()

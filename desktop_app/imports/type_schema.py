@@ -16,26 +16,29 @@ def type_problem(engine: Engine, itype: ImportType) -> str | None:
     return plan_table(engine, table_spec(itype)).problem
 
 
-def check_type(engine: Engine, itype: ImportType) -> SchemaPlan:
-    """The type's plan; PermanentError import_type_invalid when it has a problem (a bad type never runs)."""
-    plan = plan_table(engine, table_spec(itype))
+def check_type(engine: Engine, itype: ImportType, *, reading: bool = False) -> SchemaPlan:
+    """The type's plan; PermanentError import_type_invalid when it has a problem (a bad type never runs).
+    `reading`: for an export, which never writes (business_schema.plan_table)."""
+    plan = plan_table(engine, table_spec(itype), reading=reading)
     if not plan.ok:
         raise PermanentError(ErrorCode.IMPORT_TYPE_INVALID, import_type=itype.name, problem=plan.problem)
     return plan
 
 
-def prepare_type(engine: Engine, itype: ImportType) -> SchemaPlan:
-    """Create or grow the type's table as needed before an import writes it; raises as check_type."""
-    plan = ensure_table(engine, table_spec(itype))
+def prepare_type(engine: Engine, itype: ImportType, *, reading: bool = False) -> SchemaPlan:
+    """Create or grow the type's table as needed before an import writes it (or an export reads it);
+    raises as check_type."""
+    plan = ensure_table(engine, table_spec(itype), reading=reading)
     if not plan.ok:
         raise PermanentError(ErrorCode.IMPORT_TYPE_INVALID, import_type=itype.name, problem=plan.problem)
     return plan
 
 
-def open_business_table(engine: Engine, itype: ImportType, *, prepare: bool) -> BusinessTable:
-    """The type's table for reading and writing: made ready first (``prepare``), else only checked."""
+def open_business_table(engine: Engine, itype: ImportType, *, prepare: bool, reading: bool = False) -> BusinessTable:
+    """The type's table for reading and writing: made ready first (``prepare``), else only checked;
+    ``reading``: only read (an export)."""
     spec = table_spec(itype)
-    plan = prepare_type(engine, itype) if prepare else check_type(engine, itype)
+    plan = prepare_type(engine, itype, reading=reading) if prepare else check_type(engine, itype, reading=reading)
     managed = plan.managed or plan.create
     with engine.connect() as conn:
         folds = plan.exists and key_folds_case(conn, spec)

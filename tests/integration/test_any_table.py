@@ -135,6 +135,28 @@ def test_an_unsafe_change_is_refused_with_its_problem(
     assert ended.retries == 0 and problem in (ended.error_msg or "")
 
 
+def test_an_export_reads_a_table_whose_type_was_narrowed_below_its_rows(core: Core, tmp_path: Path) -> None:
+    # Only a write must fit the type: the stored values longer than the new max_length are exported as
+    # stored, without the scan for them that a write's plan runs (an import still refuses, above).
+    write_type(core)
+    source = write_rows(tmp_path / "a.csv", ORDER_HEADER, [order_row(n) for n in range(1, 4)])
+    run_type_import(core, source, "orders")
+    write_type(core, ORDERS.replace("max_length = 40", "max_length = 3"))
+    statements: list[str] = []
+
+    def seen(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
+        statements.append(statement)
+
+    sa.event.listen(core.store.engine, "before_cursor_execute", seen)
+    try:
+        export = run_now(core, core.submitter().submit_export("orders", filters={}, user="tester").task.id)
+    finally:
+        sa.event.remove(core.store.engine, "before_cursor_execute", seen)
+    assert export.status is TaskStatus.SUCCEEDED and export.success_count == 3, export.error_msg
+    assert export.result_path and "商品1-1" in Path(export.result_path).read_text(encoding="utf-8-sig")
+    assert not [s for s in statements if "length(" in s.lower()], "a reading plan scanned the stored values"
+
+
 def _request(path: Path, import_type: str) -> object:
     from desktop_app.imports.options import ImportOptions
 
