@@ -10,9 +10,7 @@ PostgreSQL COPY). Wall times on this shared machine drift by 15-40 %; these figu
 
 from __future__ import annotations
 
-import atexit
 import collections
-import runpy
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -21,6 +19,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from desktop_app.cli.main import main
 from desktop_app.imports.bulk import batching, checks, csv_batches
 from desktop_app.store import bulk_load
 
@@ -74,11 +73,13 @@ bulk_load.BulkLoader._insert_select = timed("writer: INSERT ... SELECT", bulk_lo
 bulk_load.BulkLoader._copy = timed("writer: PostgreSQL COPY", bulk_load.BulkLoader._copy)  # type: ignore[method-assign]
 
 
-@atexit.register
 def report() -> None:
     for name, seconds in sorted(spent.items(), key=lambda kv: -kv[1]):
         print(f"{seconds:7.2f} s  {name}", file=sys.stderr)
 
 
-sys.argv = ["desktop_app", *sys.argv[1:]]
-runpy.run_module("desktop_app", run_name="__main__")
+# main() itself, not the program's entry: that one leaves the process at once when the command is done
+# (desktop_app.cli.main.leave), before any atexit hook could print
+code = main(sys.argv[1:])
+report()
+sys.exit(code)

