@@ -13,6 +13,7 @@ committed row and raises what it raises there.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -38,6 +39,7 @@ class XlsxBatches:
     def batches(self, skip_through: int = 1) -> Iterator[CsvBatch]:
         """Batches of the rows numbered after `skip_through` (a resume's last committed row)."""
         blocks = self.reader.row_blocks(max(skip_through, 1) + 1)
+        last = skip_through
         while True:
             try:
                 block = next(blocks)
@@ -45,6 +47,13 @@ class XlsxBatches:
                 return
             except Exception as exc:  # a damaged file: the row reader says what it always says
                 raise BulkReadError(f"{type(exc).__name__}: {exc}") from exc
+            numbers = block.numbers()
+            if numbers and not _increasing(numbers, last):
+                # a row numbered at or below one before it (no writer but a hand or a fault makes one): rows
+                # are batched and committed by number, so the row reader takes over
+                raise BulkReadError("a row number that does not increase")
+            if numbers:
+                last = numbers[-1]
             batch = self.batch(block)
             if batch.records:
                 yield batch
@@ -81,3 +90,9 @@ class XlsxBatches:
                 records.append(OddRecord(numbers[k], cells))
         keep = pa.array([k not in refused for k in range(len(rows))])
         return CsvBatch([c.filter(keep) for c in columns], row_numbers.filter(keep), records)
+
+
+def _increasing(numbers: Sequence[int], last: int) -> bool:
+    if isinstance(numbers, range):
+        return numbers.step > 0 and numbers[0] > last
+    return numbers[0] > last and all(a < b for a, b in itertools.pairwise(numbers))
