@@ -290,7 +290,7 @@ def _cell(column: str, date_styles: set[int], other_styles: set[int]) -> bytes:
     ])  # fmt: skip
     body = _alternatives(other_styles, optional=True) + rb"(?:" + kinds + rb")"
     if date_styles:
-        dated = rb"(?:/>|>" + _FORMULA + rb"<v>" + _SERIAL + rb"</v></c>)"
+        dated = rb'(?: t="n")?(?:/>|>' + _FORMULA + rb"<v>" + _SERIAL + rb"</v></c>)"  # t="n": openpyxl, LibreOffice
         body = rb"(?:" + body + rb"|" + _alternatives(date_styles, optional=False) + dated + rb")"
     return rb'<c r="' + column.encode() + rb'(?P=n)"' + body
 

@@ -277,3 +277,19 @@ def test_custom_formats_over_builtin_ids(tmp_path: Path) -> None:
             zf.writestr(name, data)
     got = assert_same(path, read=True)
     assert ("row", 2, [("int", 45000), ("date", datetime.date(2023, 3, 15)), ("NoneType", None)]) in got
+
+
+def test_date_cells_written_by_openpyxl(tmp_path: Path) -> None:
+    # openpyxl (and LibreOffice) write a date as s="N" t="n": calamine reads them, as the streaming parser does
+    book = openpyxl.Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.append(["day", "stamp", "number"])
+    for n in range(1, 400):
+        sheet.append([datetime.date(2024, n % 12 + 1, n % 28 + 1), datetime.datetime(2024, 1, n % 28 + 1), n + 0.5])
+    path = tmp_path / "dates.xlsx"
+    book.save(path)
+    assert b's="1" t="n"' in zipfile.ZipFile(path).read("xl/worksheets/sheet1.xml")
+    got = assert_same(path, read=True)
+    assert outcome(path, calamine=True, limits=ReadLimits(), sheet=None, skip=1)[1] == 400  # every row
+    assert ("row", 2, [("date", datetime.date(2024, 2, 2)), ("date", datetime.date(2024, 1, 2)), ("float", 1.5)]) in got
