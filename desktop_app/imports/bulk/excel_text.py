@@ -34,12 +34,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from desktop_app.imports.import_type import ColumnSpec, Kind
-from desktop_app.imports.readers.cells import cell_to_text
+from desktop_app.imports.readers.cells import cell_to_text, float_to_text
 from desktop_app.imports.readers.excel_reader import normalize_cell
 
 _WHOLE_LIMIT = 1e15  # a whole float below this is its digits in cell_to_text (15 significant digits)
 _DATES = (datetime.date, datetime.datetime)
 _NUMBER_CHARS = frozenset("0123456789.-")
+_A_DATE = datetime.date(2000, 1, 1)
 
 Takes = Callable[[Any], bool]
 """Whether a cell (as normalize_cell makes it) is read the same as its text, in one column."""
@@ -107,14 +108,32 @@ def column_texts(values: Sequence[Any], take: Takes) -> tuple[pa.Array, list[int
     kinds = set(map(type, values))
     if kinds <= {str}:
         return pa.array(values, pa.string()), []
-    if kinds <= {float, str} and float in kinds:
+    if kinds <= {float, str}:
         numbers = _whole_numbers(values)
-        if numbers is not None:
+        if numbers is not None:  # a whole float below 10**15 is taken or not by its kind alone
             return numbers, [] if take(1.0) else [k for k, v in enumerate(values) if v.__class__ is float]
+        texts = [v if v.__class__ is str else _float_text(v) for v in values]
+        return pa.array(texts, pa.string()), [k for k, v in enumerate(values) if v.__class__ is float and not take(v)]
+    if kinds <= {datetime.date, str}:  # date cells (a date is taken or not by its kind alone)
+        texts = [v if v.__class__ is str else v.isoformat() for v in values]
+        return pa.array(texts, pa.string()), [] if take(_A_DATE) else [
+            k for k, v in enumerate(values) if v.__class__ is not str
+        ]
     cells = [v if v.__class__ is str else normalize_cell(v) for v in values]
     refused = [k for k, c in enumerate(cells) if not take(c)]
     texts = [c if c.__class__ is str else cell_to_text(c) for c in cells]
     return pa.array(texts, pa.string()), refused
+
+
+def _float_text(value: float) -> str:
+    """float_to_text(value), ~3x faster on a float of at most 15 significant digits (what a sheet holds): its
+    repr then has no exponent and at most 16 characters (digits, a point, a sign), so rounding it to 15
+    digits is itself, and unless it ends in ".0" (a whole number: digits only) the repr is the text ("nan"
+    and "inf" too, as str gives them)."""
+    text = repr(value)
+    if len(text) <= 16 and "e" not in text and not text.endswith(".0"):
+        return text
+    return float_to_text(value)
 
 
 def _whole_numbers(values: Sequence[Any]) -> pa.Array | None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import itertools
+import random
+import struct
 from typing import Any
 
 import pyarrow as pa
@@ -108,3 +110,32 @@ def test_column_texts_fast_paths_give_cell_to_text() -> None:
     (customers,) = [t for t in TYPES if t.name == "customers"]
     opened = next(c for c in customers.columns if c.key == "opened_on")
     assert column_texts([45000.0, "2024-01-05", 45001.0], takes(opened))[1] == [0, 2]  # serials: the row path's
+
+
+COLUMNS: list[list[Any]] = [
+    [13800138000.0, 5.0, -0.0], [67391.3, 1500.505, 0.1 + 0.2, "x", float("nan")], [1e15, 5.0, "a"],
+    [datetime.date(2024, 1, 5), "", datetime.date(999, 1, 1)], [datetime.datetime(2024, 1, 5, 10, 30), "b"],
+    [5, 5.0, True, None, datetime.time(9, 30)], ["", "a"], [],
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: f"{s.key}-{s.kind}-{bool(s.date_formats or s.thousands)}")
+def test_each_way_through_column_texts_gives_the_cells_text_and_what_is_taken(spec: ColumnSpec) -> None:
+    take = takes(spec)
+    for values in COLUMNS:
+        texts, refused = column_texts(values, take)
+        assert texts.to_pylist() == [text_of(v) for v in values], values
+        assert refused == [k for k, v in enumerate(values) if not take(normalize_cell(v))], values
+
+
+def test_the_quick_float_text_is_float_to_text() -> None:
+    from desktop_app.imports.bulk.excel_text import _float_text
+    from desktop_app.imports.readers.cells import float_to_text
+
+    rng = random.Random(7)
+    values = [rng.randint(0, 10**9) / 100 for _ in range(3000)]
+    values += [struct.unpack("d", struct.pack("Q", rng.getrandbits(64)))[0] for _ in range(3000)]  # any bits
+    values += [float(f"{rng.random() * 10 ** rng.randint(-9, 18):.{rng.randint(1, 17)}g}") for _ in range(3000)]
+    values += [0.0, -0.0, 1e15, 1e16, -1e-5, 0.1 + 0.2, 123456789012345.6, 1234567890123456.0, 5e-324]
+    values += [float("nan"), float("inf"), -float("inf")]
+    assert [_float_text(v) for v in values] == [float_to_text(v) for v in values]
