@@ -20,6 +20,7 @@ import openpyxl
 import pytest
 
 from desktop_app.app import Core
+from desktop_app.domain.task import TaskRecord
 from desktop_app.imports.readers import open_table, xlsx_plain
 from desktop_app.imports.readers.xlsx_reader import XlsxReader
 from tests.integration.test_bulk_path import SEEDED, both, paths  # noqa: F401
@@ -36,10 +37,11 @@ from tests.integration.test_resume_import import (
 from tests.support.customers import HEADER
 
 
-@pytest.fixture(autouse=True)
+@pytest.fixture
 def small_slices(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(xlsx_plain, "FIRST_SLICE_BYTES", 4096)
     monkeypatch.setattr(xlsx_plain, "SLICE_BYTES", 16384)
+    monkeypatch.setattr(xlsx_plain, "CHUNK", 4096)  # read in small pieces: each slice ends near its size
 
 
 def customer(n: int) -> list[Any]:
@@ -112,14 +114,16 @@ def _calamine_read(path: Path) -> int:
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_a_messy_workbook_imports_the_same_on_both_paths(paths: tuple[Core, Core], tmp_path: Path,  # noqa: F811
-                                                         seed: int) -> None:  # fmt: skip
+                                                         seed: int, small_slices: None) -> None:  # fmt: skip
     path = messy_workbook(tmp_path / "messy.xlsx", seed)
     assert _calamine_read(path) > 200  # most rows are read by calamine, in several slices
+    assert len(_slice_ends(path)) > 5
     facts, _stored = both(paths, path)
     assert facts["fail_count"] > 20 and facts["success_count"] > 200
 
 
-def test_bad_rows_first_and_last_in_each_batch(paths: tuple[Core, Core], tmp_path: Path) -> None:  # noqa: F811
+def test_bad_rows_first_and_last_in_each_batch(paths: tuple[Core, Core], tmp_path: Path,  # noqa: F811
+                                               small_slices: None) -> None:  # fmt: skip
     # batches of 7 rows: rows 2, 8, 9, 15, 16, ... are the first or the last of one
     bad = {n for n in range(2, 300) if (n - 2) % 7 in (0, 6)}
     book = openpyxl.Workbook()
@@ -153,11 +157,30 @@ def _workbook(tmp_path: Path) -> Path:
     return path
 
 
+def _slice_ends(path: Path) -> set[int]:
+    """The sheet rows each of calamine's slices ends with (the header is row 1)."""
+    with open_table(path) as reader:
+        assert isinstance(reader, XlsxReader)
+        plain = xlsx_plain.PlainRows.open(reader._archive, reader._sheet.part, reader._book, reader._limits)
+        assert plain is not None
+        ends, rows = set(), 0
+        for piece in plain.slices():
+            rows += piece.rows
+            ends.add(rows)
+        return ends
+
+
 @pytest.fixture
 def workbook(tmp_path: Path) -> Iterator[Path]:
     path = _workbook(tmp_path)
-    assert _calamine_read(path) == ROWS + 1  # all of it in slices: the stops below fall inside them
+    assert _calamine_read(path) == ROWS + 1  # all of it in calamine's slices
     yield path
+
+
+def _stopped_mid_slice(stopped: TaskRecord, path: Path) -> None:
+    row = (stopped.checkpoint or {}).get("row")
+    assert isinstance(row, int) and 1 < row < ROWS + 1
+    assert row not in _slice_ends(path), (row, sorted(_slice_ends(path)))  # the checkpoint is inside a slice
 
 
 def test_resume_after_a_cancel_mid_slice(core: Core, workbook: Path) -> None:  # noqa: F811
@@ -168,6 +191,7 @@ def test_resume_after_a_cancel_mid_slice(core: Core, workbook: Path) -> None:  #
 
     stopped = _run(core, task, True, _after(300, cancel))
     assert 300 <= stopped.success_count < ROWS
+    _stopped_mid_slice(stopped, workbook)
     _resume_and_check(core, stopped, workbook, True)
 
 
@@ -182,4 +206,5 @@ def test_resume_after_a_lost_worker_mid_slice(core: Core, workbook: Path) -> Non
     assert core.store.recover_stale(-5, 0) == [task.task_no]
     stopped = core.store.get(task.task_no)
     assert stopped is not None
+    _stopped_mid_slice(stopped, workbook)
     _resume_and_check(core, stopped, workbook, True)
