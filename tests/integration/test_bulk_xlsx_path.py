@@ -160,7 +160,7 @@ def _workbook(tmp_path: Path) -> Path:
 def _slice_ends(path: Path) -> set[int]:
     """The sheet rows each of calamine's slices ends with (the header is row 1)."""
     with open_table(path) as reader:
-        assert isinstance(reader, XlsxReader)
+        assert isinstance(reader, XlsxReader) and reader._archive is not None
         plain = xlsx_plain.PlainRows.open(reader._archive, reader._sheet.part, reader._book, reader._limits)
         assert plain is not None
         ends, rows = set(), 0
