@@ -11,7 +11,7 @@ from typing import Any
 from openpyxl.xml.constants import SHEET_MAIN_NS
 
 from .excel_reader import is_failure
-from .xlsx_plain import PlainRows, Slice
+from .xlsx_plain import PlainRows, Slice, inline_shared
 
 _REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 _PKG = "http://schemas.openxmlformats.org/package/2006/relationships"
@@ -56,9 +56,12 @@ class CalamineSlices:
     """Each checked slice as a small workbook of its own (stored, not compressed: nothing to inflate again)
     with the file's styles, shared strings and date system, read by calamine."""
 
-    def __init__(self, plain: PlainRows, styles: bytes | None, strings: bytes | None, date1904: bool) -> None:
+    def __init__(self, plain: PlainRows, styles: bytes | None, strings: bytes | None, date1904: bool,
+                 shared: list[str] | None = None) -> None:  # fmt: skip
+        """shared: the strings the streaming parser read, written into each slice (no table is given)."""
         self._plain = plain
         self._parts = _book_parts(styles, strings, date1904)
+        self._shared = shared
         self.rows_read = 0  # rows calamine has given, for the tests (and the log)
 
     def rows(self, first_row: int) -> Iterator[tuple[int, list[Any]]]:
@@ -85,7 +88,8 @@ class CalamineSlices:
         from python_calamine import CalamineWorkbook
 
         try:
-            book = CalamineWorkbook.from_filelike(self._workbook(piece.xml))
+            xml = piece.xml if self._shared is None else inline_shared(piece.xml, self._shared)
+            book = CalamineWorkbook.from_filelike(self._workbook(xml))
             try:
                 sheet = book.get_sheet_by_index(0)
                 start = sheet.start

@@ -19,6 +19,7 @@ import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
+from xml.sax.saxutils import escape
 
 from openpyxl.styles.numbers import BUILTIN_FORMATS, is_date_format
 from openpyxl.utils.cell import column_index_from_string, get_column_letter, range_boundaries
@@ -59,6 +60,8 @@ class PlainRows:
         self._long = re.compile(rb">[^<]{%d}" % (limits.max_cell_chars + 1))
         self._most = limits.max_rows
         self._span = max(SLICE_CELLS // width, 1)
+        self.inline_strings = False
+        """Whether each slice's shared strings go to calamine as inline strings (inline_shared), not the table."""
 
     @classmethod
     def open(cls, archive: BoundedZip, part: str, book: Any, limits: ReadLimits) -> PlainRows | None:
@@ -68,13 +71,17 @@ class PlainRows:
         if len(names) != len(set(names)) or not _plain_strings(book.shared_strings):
             return None
         styles = _date_styles(book)
-        if styles is None or not _plain_string_table(archive, book.strings_part):
+        if styles is None:
             return None
         with zipfile.ZipFile.open(archive, archive.getinfo(part)) as source:
             width = _head_width(source.read(_HEAD_BYTES))
         if width is None or width > limits.max_columns:
             return None
-        return cls(archive, part, width, styles, limits)
+        plain = cls(archive, part, width, styles, limits)
+        # a large table (or one of rich or phonetic runs) is not given to calamine with every slice: the
+        # strings the streaming parser reads from it go in the slice, inline
+        plain.inline_strings = not _plain_string_table(archive, book.strings_part)
+        return plain
 
     def slices(self) -> Iterator[Slice]:
         """The sheet's checked rows, slice by slice, from its first row."""
@@ -202,8 +209,8 @@ would make it larger ends the slices there."""
 MAX_COLUMNS = 64
 """The widest sheet read by calamine: the row pattern names each column in order (A, B, ...)."""
 MAX_STRINGS_BYTES = 4 * MIB
-"""calamine reads the shared string table with each slice: a larger table leaves the sheet to the
-streaming parser, which reads it once."""
+"""calamine reads the shared string table with each slice: a larger table is not given to it, the slices'
+shared strings are written into them as inline strings instead (inline_shared)."""
 CHUNK = 1 << 20
 MATCH_WINDOW = 256 * 1024
 """The sheet XML one match of the row pattern covers (~5 ms): a row cut by a window's end is matched in the next."""
@@ -241,6 +248,24 @@ def _plain_strings(shared: list[str]) -> bool:
     """The shared strings as openpyxl read them hold nothing the two read otherwise: no "_xHHHH_" (calamine
     unescapes it) or "x005F_" (openpyxl drops it), no CR."""
     return not any("\r" in s or (("_x" in s or "x005F_" in s) and _ESCAPE.search(s)) for s in shared)
+
+
+_SHARED_VALUE = re.compile(rb' t="s"><v>(\d{1,7})</v>')  # a plain shared string cell's kind and value
+_INLINE = b' t="inlineStr"><is><t xml:space="preserve">'
+
+
+def inline_shared(xml: bytes, shared: list[str]) -> bytes:
+    """A checked slice with each shared string cell written as an inline string of the text the streaming
+    parser reads for it (shared[index], escaped; kept whole by xml:space="preserve"). The strings hold no
+    CR and no "_xHHHH_" (_plain_strings), which calamine would read otherwise in any string. IndexError for
+    an index beyond the table (the streaming parser then says what it says)."""
+    parts = _SHARED_VALUE.split(xml)  # text, index, text, index, ..., text: no text of a plain slice holds "<"
+    if len(parts) == 1:
+        return xml
+    indices = parts[1::2]
+    inline = {k: _INLINE + escape(shared[int(k)]).encode() + b"</t></is>" for k in set(indices)}
+    parts[1::2] = [inline[k] for k in indices]
+    return b"".join(parts)
 
 
 _SST_ITEMS = re.compile(rb"(?:<si>(?:" + _T + rb"|<t/>)</si>)*")

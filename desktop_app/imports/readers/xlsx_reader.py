@@ -256,6 +256,8 @@ class XlsxReader(ExcelReaderBase):
             return None
         names = set(archive.namelist())
         styles = archive.read("xl/styles.xml") if "xl/styles.xml" in names else None  # what openpyxl read
+        if plain.inline_strings:
+            return CalamineSlices(plain, styles, None, book.wb.epoch == CALENDAR_MAC_1904, book.shared_strings)
         strings = zipfile.ZipFile.read(archive, book.strings_part) if book.strings_part else None  # bounded: plain
         return CalamineSlices(plain, styles, strings, book.wb.epoch == CALENDAR_MAC_1904)
 
