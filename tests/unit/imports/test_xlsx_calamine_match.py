@@ -162,9 +162,13 @@ _DATE_STYLES = (
 
 def _write(path: Path, text: str, *, date1904: bool = False) -> Path:
     write_book(path, text, date1904=date1904, strings=PLAIN_STRINGS)
+    return _replace_part(path, "xl/styles.xml", _DATE_STYLES)
+
+
+def _replace_part(path: Path, part: str, text: str) -> Path:
     with zipfile.ZipFile(path) as zf:
         parts = {n: zf.read(n) for n in zf.namelist()}
-    parts["xl/styles.xml"] = _DATE_STYLES.encode()
+    parts[part] = text.encode()
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
         for name, data in parts.items():
             zf.writestr(name, data)
@@ -312,12 +316,7 @@ def test_a_shared_string_table_calamine_is_not_given_goes_in_the_slices_inline(
         monkeypatch.setattr(xlsx_plain, "MAX_STRINGS_BYTES", 10)
     path = _write(tmp_path / "inline.xlsx", _plain_sheet(3000))
     if strings == "rich":
-        with zipfile.ZipFile(path) as zf:
-            parts = {n: zf.read(n) for n in zf.namelist()}
-        parts["xl/sharedStrings.xml"] = RICH_STRINGS.encode()
-        with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
-            for name, data in parts.items():
-                zf.writestr(name, data)
+        _replace_part(path, "xl/sharedStrings.xml", RICH_STRINGS)
     got, used = outcome(path, calamine=True, limits=ReadLimits(), sheet=None, skip=1)
     assert used > 2900
     assert_same(path, read=True)
