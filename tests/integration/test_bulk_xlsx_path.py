@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime
 import random
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,8 @@ from desktop_app.app import Core
 from desktop_app.domain.task import TaskRecord
 from desktop_app.imports.readers import open_table, xlsx_plain
 from desktop_app.imports.readers.xlsx_reader import XlsxReader
-from tests.integration.test_bulk_path import SEEDED, both, paths  # noqa: F401
+from tests.integration.test_bulk_path import PALETTE, SEEDED, _pick, both, paths  # noqa: F401
+from tests.integration.test_import_crash import ROOT
 from tests.integration.test_resume_import import (
     BAD_EVERY,
     ROWS,
@@ -35,6 +37,9 @@ from tests.integration.test_resume_import import (
     core,  # noqa: F401
 )
 from tests.support.customers import HEADER
+
+sys.path.insert(0, str(ROOT / "bench"))
+from make_customers_xlsx import write_customers_xlsx
 
 
 @pytest.fixture
@@ -208,3 +213,20 @@ def test_resume_after_a_lost_worker_mid_slice(core: Core, workbook: Path) -> Non
     assert stopped is not None
     _stopped_mid_slice(stopped, workbook)
     _resume_and_check(core, stopped, workbook, True)
+
+
+def test_shared_strings_written_into_the_slices_import_the_same(paths: tuple[Core, Core], tmp_path: Path,  # noqa: F811
+                                                                 small_slices: None, monkeypatch: pytest.MonkeyPatch,
+                                                                 ) -> None:  # fmt: skip
+    # a shared string table calamine is not given (here: any): its strings go into each slice, inline
+    monkeypatch.setattr(xlsx_plain, "MAX_STRINGS_BYTES", 10)
+    rng = random.Random(5)
+    records: list[list[str]] = [list(HEADER)]
+    for n in range(1, 401):
+        cells = [_pick(rng, *PALETTE[h]).format(n=n) for h in HEADER]
+        # no CR, NUL or other control characters: an .xlsx holds none (calamine would read "_x000D_" otherwise)
+        records.append([c.replace("\r\n", "\n").replace("\x00", "").replace("\x1c", "") for c in cells])
+    path = write_customers_xlsx(tmp_path / "shared.xlsx", len(records) - 1, records)
+    assert _calamine_read(path) == len(records)  # every row by calamine, the names and notes from the table
+    facts, _stored = both(paths, path)
+    assert facts["fail_count"] > 5 and facts["success_count"] > 300
