@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime
 import random
 import sys
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,7 @@ from desktop_app.app import Core
 from desktop_app.domain.task import TaskRecord
 from desktop_app.imports.readers import open_table, xlsx_plain
 from desktop_app.imports.readers.xlsx_reader import XlsxReader
-from tests.integration.test_bulk_path import PALETTE, SEEDED, _pick, both, paths  # noqa: F401
+from tests.integration.test_bulk_path import LOADED, PALETTE, SEEDED, _pick, both, clear, facts, paths, snapshot  # noqa: F401
 from tests.integration.test_import_crash import ROOT
 from tests.integration.test_resume_import import (
     BAD_EVERY,
@@ -36,7 +37,8 @@ from tests.integration.test_resume_import import (
     _submit,
     core,  # noqa: F401
 )
-from tests.support.customers import HEADER
+from tests.support.customers import HEADER, run_import
+from tests.unit.imports.test_xlsx_calamine_match import _replace_part
 
 sys.path.insert(0, str(ROOT / "bench"))
 from make_customers_xlsx import write_customers_xlsx
@@ -230,3 +232,27 @@ def test_shared_strings_written_into_the_slices_import_the_same(paths: tuple[Cor
     assert _calamine_read(path) == len(records)  # every row by calamine, the names and notes from the table
     facts, _stored = both(paths, path)
     assert facts["fail_count"] > 5 and facts["success_count"] > 300
+
+
+def test_a_row_numbered_back_imports_the_same_row_by_row(paths: tuple[Core, Core], tmp_path: Path) -> None:  # noqa: F811
+    # row 150 written as row 5 again (a hand-made sheet): the bulk path hands the import to the row reader
+    # before anything is committed, so the row numbered back is imported as the row path imports it
+    records = [list(HEADER), *(list(map(str, customer_text(n))) for n in range(1, 300))]
+    path = write_customers_xlsx(tmp_path / "back.xlsx", len(records) - 1, records)
+    sheet = zipfile.ZipFile(path).read("xl/worksheets/sheet1.xml").decode()
+    _replace_part(path, "xl/worksheets/sheet1.xml", sheet.replace('<row r="150">', '<row r="5">'))
+    ended = []
+    for desk in paths:
+        clear(desk, "customers")
+        task = run_import(desk, path, force=True)
+        ended.append((facts(task), snapshot(desk, "customers", ["code"])))
+        with desk.store.reading() as conn:
+            again = conn.exec_driver_sql("SELECT import_row FROM customers WHERE code = 'C000149'").scalar()
+        assert again == 5  # the row numbered back, stored with the number it has
+    assert ended[0] == ended[1]
+    assert ended[0][0]["success_count"] == 299 and not LOADED  # nothing went in bulk
+
+
+def customer_text(n: int) -> list[str]:
+    """customer(n) as the CSV cells make_customers_xlsx takes."""
+    return [c.isoformat() if isinstance(c, datetime.date) else "" if c is None else str(c) for c in customer(n)]

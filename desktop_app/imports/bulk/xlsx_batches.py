@@ -38,6 +38,13 @@ class XlsxBatches:
 
     def batches(self, skip_through: int = 1) -> Iterator[CsvBatch]:
         """Batches of the rows numbered after `skip_through` (a resume's last committed row)."""
+        if skip_through <= 1:
+            # from the top: a row numbered at or below one before it anywhere in the sheet sends the whole
+            # import to the row reader before anything is committed (the count has seen the numbers)
+            if self.reader.rows_in_order is None:
+                self.reader.row_bound()
+            if not self.reader.rows_in_order:
+                raise BulkReadError("the sheet's rows are not seen to be numbered in increasing order")
         blocks = self.reader.row_blocks(max(skip_through, 1) + 1)
         last = skip_through
         while True:
@@ -49,8 +56,9 @@ class XlsxBatches:
                 raise BulkReadError(f"{type(exc).__name__}: {exc}") from exc
             numbers = block.numbers()
             if numbers and not _increasing(numbers, last):
-                # a row numbered at or below one before it (no writer but a hand or a fault makes one): rows
-                # are batched and committed by number, so the row reader takes over
+                # a resumed import of a sheet with a row numbered at or below one before it (no writer but a
+                # hand or a fault makes one): rows are committed by number, the row reader takes over and
+                # skips what a resume of its own skips
                 raise BulkReadError("a row number that does not increase")
             if numbers:
                 last = numbers[-1]

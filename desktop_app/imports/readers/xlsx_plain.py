@@ -183,18 +183,56 @@ def _integers_in(data: bytes, end: int, columns: frozenset[bytes]) -> bool:
     return integer.search(data, 0, end) is not None
 
 
-def count_row_tags(archive: BoundedZip, part: str) -> int | None:
-    """At least the sheet's row elements, by counting "<row" and ":row" in its inflated XML (no parse);
-    None when the XML holds a "<!" (a DTD's entities could make rows that no count of bytes sees)."""
-    total, tail = 0, b""
+def count_row_tags(archive: BoundedZip, part: str) -> tuple[int, bool] | None:
+    """At least the sheet's row elements, by counting "<row" and ":row" in its inflated XML (no parse), and
+    whether each is written <row r="N" with N above the one before (the bulk path batches and commits rows
+    by number; False: not seen so). None when the XML holds a "<!" (a DTD's entities could make rows that
+    no count of bytes sees)."""
+    tags = _RowTags()
     with zipfile.ZipFile.open(archive, archive.getinfo(part)) as source:
         while chunk := source.read(CHUNK):
-            data = tail + chunk
-            if b"<!" in data:
+            if not tags.feed(chunk):
                 return None
-            total += data.count(b"<row") + data.count(b":row")
-            tail = data[-3:]  # shorter than either word: no match lies wholly in it, none is counted twice
-    return total
+    if not tags.feed(b"<"):  # what is left is whole now
+        return None
+    return tags.total, tags.ordered
+
+
+class _RowTags:
+    """count_row_tags's count, fed piece by piece and read up to the last "<" of what was fed (no tag, no
+    "<!" and no "<row" is ever cut in two)."""
+
+    def __init__(self) -> None:
+        self._rest = b""
+        self.total = 0
+        self._last = 0
+        self.ordered = True
+
+    def feed(self, piece: bytes) -> bool:
+        """False at a "<!"."""
+        data = self._rest + piece
+        cut = data.rfind(b"<")
+        head, self._rest = (data[:cut], data[cut:]) if cut >= 0 else (b"", data)
+        if b"<!" in head:
+            return False
+        rows = head.count(b"<row")
+        self.total += rows + head.count(b":row")
+        if self.ordered:
+            self._order(head, rows)
+        return True
+
+    def _order(self, head: bytes, rows: int) -> None:
+        numbers = _ROW_NUMBER.findall(head)
+        if (len(numbers) != rows and len(numbers) != rows - head.count(b"<rowBreaks")) or b":row" in head:
+            self.ordered = False  # a row written otherwise or with a prefix: not known
+            return
+        last = self._last
+        for number in map(int, numbers):
+            if number <= last:
+                self.ordered = False
+                return
+            last = number
+        self._last = last
 
 
 SLICE_BYTES = 2 * MIB

@@ -66,6 +66,9 @@ class XlsxReader(ExcelReaderBase):
     use_calamine = True
     """Whether plain rows are read by calamine (xlsx_calamine); the tests turn it off, to compare."""
     _calamine: Any = None  # xlsx_calamine.CalamineSlices once tried, False when the sheet is not plain
+    rows_in_order: bool | None = None
+    """Whether every row element is numbered above the one before (xlsx_plain.RowOrder), once row_bound
+    has counted them; None: not known."""
 
     @property
     def calamine_rows(self) -> int:
@@ -188,10 +191,13 @@ class XlsxReader(ExcelReaderBase):
 
         assert self._archive is not None
         try:
-            tags = count_row_tags(self._archive, self._sheet.part)
+            found = count_row_tags(self._archive, self._sheet.part)
         except Exception:  # a damaged part: the count that parses says what it says
             return None
-        return None if tags is None else max(tags - 1, 0)
+        if found is None:
+            return None
+        tags, self.rows_in_order = found
+        return max(tags - 1, 0)
 
     def _read_rows(self, first_row: int) -> Iterator[tuple[int, Iterable[Any]]]:
         """calamine's rows while the sheet is plain (xlsx_plain), the streaming parser's from the first row

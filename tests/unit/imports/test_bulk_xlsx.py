@@ -159,3 +159,48 @@ def _taken(column: int, cell: Any) -> bool:
 
     key = next(k for k, j in IN_ORDER.items() if j == column)
     return takes(SPECS[key])(normalize_cell(cell))
+
+
+ROW_TAGS = {
+    b'<sheetData><row r="1"><c r="A1"/></row><row r="2"/><row r="10" spans="1:2"></row></sheetData><rowBreaks/>': (
+        4, True),
+    b'<row r="1"/><row r="2"/>': (2, True),
+    b'<row r="1"/><row r="1"/>': (2, False),  # a number twice
+    b'<row r="5"/><row r="3"/>': (2, False),  # going back
+    b'<row r="1"/><row/>': (2, False),  # numbered by its place: not seen
+    b'<row r="1"/><row spans="1:2" r="2"/>': (2, False),  # r not first: not seen
+    b'<x:row r="1"/>': (1, False),  # a prefix
+    b'<row\nr="1"/>': (1, False),
+    b'<row r="1"/><!DOCTYPE x><row r="2"/>': None,
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("xml", sorted(ROW_TAGS))
+def test_the_count_of_row_tags_sees_whether_the_numbers_increase(xml: bytes) -> None:
+    from desktop_app.imports.readers.xlsx_plain import _RowTags
+
+    for size in (1, 3, 7, 1000):  # whatever the pieces, the same answer
+        tags, whole = _RowTags(), True
+        for start in range(0, len(xml), size):
+            whole = tags.feed(xml[start : start + size]) and whole
+        whole = tags.feed(b"<") and whole
+        assert ((tags.total, tags.ordered) if whole else None) == ROW_TAGS[xml], size
+
+
+def test_a_sheet_numbered_back_steps_aside_from_the_top_and_where_a_resume_meets_it(tmp_path: Path) -> None:
+    path = _write(tmp_path / "back.xlsx", _plain_sheet(5000, odd={4000: ODD_ROWS["row_going_back"].format(n=4000)}))
+    with open_table(path) as reader:
+        assert isinstance(reader, XlsxReader)
+        assert reader.row_bound() is not None and reader.rows_in_order is False
+        with pytest.raises(BulkReadError):  # from the top: before any batch
+            next(iter(XlsxBatches(reader, CUSTOMERS, MOSTLY_TEXT).batches(1)))
+        # resumed after row 1000: the row numbered 5 again is below it, skipped as the row reader's resume does
+        rows = [n for b in XlsxBatches(reader, CUSTOMERS, MOSTLY_TEXT).batches(1000) for n in b.row_numbers.to_pylist()]
+        assert rows[0] == 1001 and 5 not in rows and max(rows) == 5001
+        assert set(rows) >= {r.row_number for r in reader.rows(skip_through=1000)}  # blank rows besides
+        # resumed after row 3: row 5 comes again after row 3999, which no batch of numbers can hold
+        got = []
+        with pytest.raises(BulkReadError):
+            for batch in XlsxBatches(reader, CUSTOMERS, MOSTLY_TEXT).batches(3):
+                got.append(batch.last_row)
+        assert got and max(got) < 4000
