@@ -8,7 +8,8 @@ record holding the typed cells the row reader gives (excel_reader.shape_row), fo
 Blank rows are the splitter's to drop (batching.py), as a CSV's blank lines; blank odd rows are dropped here.
 
 Anything the reader raises stops the bulk path with BulkReadError: the row reader goes on from the last
-committed row and raises what it raises there.
+committed row and raises what it raises there. So does, before the first batch, a sheet whose rows the
+count did not see numbered in increasing order (rows are committed and resumed by number).
 """
 
 from __future__ import annotations
