@@ -211,19 +211,19 @@ class _RowTags:
     def feed(self, piece: bytes) -> bool:
         """False at a "<!"."""
         data = self._rest + piece
-        cut = data.rfind(b"<")
-        head, self._rest = (data[:cut], data[cut:]) if cut >= 0 else (b"", data)
-        if b"<!" in head:
+        cut = max(data.rfind(b"<"), 0)  # data[:cut] is read now (searched in place: no copy of it)
+        self._rest = data[cut:]
+        if data.find(b"<!", 0, cut) >= 0:
             return False
-        rows = head.count(b"<row")
-        self.total += rows + head.count(b":row")
+        rows, prefixed = data.count(b"<row", 0, cut), data.count(b":row", 0, cut)
+        self.total += rows + prefixed
         if self.ordered:
-            self._order(head, rows)
+            self._order(data, cut, rows if prefixed == 0 else -1)
         return True
 
-    def _order(self, head: bytes, rows: int) -> None:
-        numbers = _ROW_NUMBER.findall(head)
-        if (len(numbers) != rows and len(numbers) != rows - head.count(b"<rowBreaks")) or b":row" in head:
+    def _order(self, data: bytes, cut: int, rows: int) -> None:
+        numbers = _ROW_NUMBER.findall(data, 0, cut)
+        if len(numbers) != rows and len(numbers) != rows - data.count(b"<rowBreaks", 0, cut):
             self.ordered = False  # a row written otherwise or with a prefix: not known
             return
         last = self._last
