@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import csv
 import datetime
+import re
 import tempfile
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from xml.sax.saxutils import escape
 
@@ -18,6 +19,7 @@ _REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 _PKG = "http://schemas.openxmlformats.org/package/2006"
 _EPOCH = datetime.date(1899, 12, 30)
 _COLUMNS = "ABCDEFGHI"
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?")  # as Excel writes a number: no leading zero
 
 _CONTENT_TYPES = f"""<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <Types xmlns="{_PKG}/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/><Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/></Types>"""  # noqa: E501
@@ -39,10 +41,18 @@ def _csv_rows(rows: int) -> Iterator[list[str]]:
             yield from csv.reader(f)
 
 
-def write_customers_xlsx(path: Path, rows: int) -> Path:
+def _t(text: str) -> str:
+    """A <t> as Excel writes it: spaces at either end kept by xml:space="preserve"."""
+    if text != text.strip():
+        return f'<t xml:space="preserve">{escape(text)}</t>'
+    return f"<t>{escape(text)}</t>"
+
+
+def write_customers_xlsx(path: Path, rows: int, records: Iterable[Sequence[str]] | None = None) -> Path:
     """`rows` customers as an Excel clerk's sheet holds them: repeated texts (name, level, department,
     note, header) as shared strings, unique ones (code, e-mail) inline, the phone and the credit limit as
-    numbers, the opening date as a date serial."""
+    numbers and the opening date as a date serial (each as inline text where it is no number or no
+    date). records: the header and the rows as CSV cells (default: make_customers's `rows`)."""
     strings: dict[str, int] = {}
 
     def shared(ref: str, text: str) -> str:
@@ -50,13 +60,20 @@ def write_customers_xlsx(path: Path, rows: int) -> Path:
         return f'<c r="{ref}" t="s"><v>{index}</v></c>'
 
     def inline(ref: str, text: str) -> str:
-        return f'<c r="{ref}" t="inlineStr"><is><t>{escape(text)}</t></is></c>'
+        return f'<c r="{ref}" t="inlineStr"><is>{_t(text)}</is></c>'
 
     def number(ref: str, text: str) -> str:
+        if not _NUMBER.fullmatch(text):
+            return inline(ref, text)
         return f'<c r="{ref}"><v>{text}</v></c>'
 
     def day(ref: str, text: str) -> str:
-        serial = (datetime.date.fromisoformat(text) - _EPOCH).days
+        try:
+            serial = (datetime.date.fromisoformat(text) - _EPOCH).days
+        except ValueError:
+            serial = 0
+        if serial < 61:  # no date, or one before March 1900 (Excel keeps those as text): the text as it is
+            return inline(ref, text)
         return f'<c r="{ref}" s="1"><v>{serial}</v></c>'
 
     kinds = (inline, shared, number, inline, shared, day, number, shared, shared)
@@ -70,7 +87,7 @@ def write_customers_xlsx(path: Path, rows: int) -> Path:
             sheet.write(f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="{_NS}">'
                         f'<dimension ref="A1:I{rows + 1}"/><sheetData>'.encode())  # fmt: skip
             chunk: list[str] = []
-            for num, record in enumerate(_csv_rows(rows), 1):
+            for num, record in enumerate(_csv_rows(rows) if records is None else records, 1):
                 if num == 1:
                     cells = [shared(f"{col}1", text) for col, text in zip(_COLUMNS, record, strict=True)]
                 else:
@@ -84,7 +101,7 @@ def write_customers_xlsx(path: Path, rows: int) -> Path:
                     sheet.write("".join(chunk).encode())
                     chunk.clear()
             sheet.write(("".join(chunk) + "</sheetData></worksheet>").encode())
-        body = "".join(f"<si><t>{escape(text)}</t></si>" for text in strings)
+        body = "".join(f"<si>{_t(text)}</si>" for text in strings)
         zf.writestr("xl/sharedStrings.xml", f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
                     f'<sst xmlns="{_NS}" count="{len(strings)}" uniqueCount="{len(strings)}">{body}</sst>')  # fmt: skip
     return path

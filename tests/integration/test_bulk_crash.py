@@ -1,4 +1,5 @@
-"""kill -9 during a bulk import in its own batch size, then a restart: every row lands once, the error CSV too.
+"""kill -9 during a bulk import in its own batch size, then a restart: every row lands once, the error CSV too
+(a CSV's, and an .xlsx's whose checkpoint falls inside one of calamine's slices).
 
 The bulk path's batches (settings.bulk_batch_rows, 20,000 rows) each commit with their checkpoint in
 one transaction; the worker is killed in the middle of the file (a polite pause between batches gives
@@ -16,8 +17,12 @@ import pytest
 
 from desktop_app.app import Core
 from desktop_app.domain.status import TaskStatus
-from tests.integration.test_import_crash import BAD_EVERY, ROWS, _big_file, _cli, core  # noqa: F401
-from tests.support.customers import codes_by_row
+from tests.integration.test_bulk_xlsx_path import _slice_ends
+from tests.integration.test_import_crash import BAD_EVERY, ROOT, ROWS, _big_file, _cli, core  # noqa: F401
+from tests.support.customers import HEADER, codes_by_row, row
+
+sys.path.insert(0, str(ROOT / "bench"))
+from make_customers_xlsx import write_customers_xlsx
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")]
 
@@ -32,8 +37,20 @@ def _wait(desk: Core, task_no: str, until: object, seconds: float) -> object:
     raise AssertionError(f"{task_no}: timed out")
 
 
-def test_kill_9_mid_bulk_import_then_restart(core: Core, db_url: str, tmp_path: Path) -> None:  # noqa: F811
-    path = _big_file(tmp_path / "big.csv")
+def _big_workbook(path: Path) -> Path:
+    """_big_file's rows as a clerk's sheet (make_customers_xlsx: phones and limits as numbers, dates as date
+    cells), read by calamine's slices: a batch of 20,000 ends inside one."""
+    # names repeat (a shared string table of 200,000 names is over what calamine is given: xlsx_plain)
+    names = ({"姓名": f"客户{i % 1000}"} for i in range(1, ROWS + 1))
+    records = ([*HEADER], *(row(i, **({"手机号": "bad"} if i % BAD_EVERY == 0 else {}), **n)
+                            for i, n in enumerate(names, 1)))  # fmt: skip
+    return write_customers_xlsx(path, ROWS, records)
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".xlsx"])
+def test_kill_9_mid_bulk_import_then_restart(core: Core, db_url: str, tmp_path: Path,  # noqa: F811
+                                             suffix: str) -> None:  # fmt: skip
+    path = _big_file(tmp_path / "big.csv") if suffix == ".csv" else _big_workbook(tmp_path / "big.xlsx")
     data_dir = tmp_path / "data"
     data_dir.mkdir(parents=True, exist_ok=True)
     (data_dir / "settings.json").write_text(json.dumps({"batch_pause": 0.3}), encoding="utf-8")
@@ -54,6 +71,9 @@ def test_kill_9_mid_bulk_import_then_restart(core: Core, db_url: str, tmp_path: 
         worker.communicate()
     log = "\n".join(p.read_text(encoding="utf-8") for p in (data_dir / "logs").glob("*.log*"))
     assert "bulk path" not in log  # killed before its end: the line comes only when the bulk run ends
+    if suffix == ".xlsx":  # the run resumes inside a slice of calamine's
+        killed = core.store.get(task_no)
+        assert killed is not None and killed.checkpoint and killed.checkpoint["row"] not in _slice_ends(path)
 
     restarted = _cli(db_url, data_dir, "worker")
     try:

@@ -1,4 +1,4 @@
-"""A file's CSV batches split for the bulk path: the rows loaded in bulk, and the rest for the row writer.
+"""A file's batches (a CSV's, an .xlsx sheet's) split for the bulk path: rows loaded in bulk, the rest by row.
 
 Per batch (settings.bulk_batch_rows): blank records dropped, every column checked (checks.py); the
 rows every check is sure of become the loader's table (the type's columns as stored text, each
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Protocol
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -19,16 +20,23 @@ import xxhash
 
 from desktop_app.domain.values import NULL_TEXT, SEPARATOR
 from desktop_app.imports.bulk.checks import ColumnCheck, blank_rows, type_checks
-from desktop_app.imports.bulk.csv_batches import CsvBatch, CsvBatches, OddRecord
+from desktop_app.imports.bulk.csv_batches import CsvBatch, OddRecord
 from desktop_app.imports.error_csv import restore
 from desktop_app.imports.import_type import ImportType
 from desktop_app.imports.readers import SourceRow
+from desktop_app.imports.readers.cells import Cell, is_blank
 from desktop_app.imports.references import ReferenceResolver
 from desktop_app.imports.row_plans import Candidate, FailedRow
 from desktop_app.imports.validator import RowValidator
 from desktop_app.store.business_rows import BusinessTable
 
 _NEUTRALISED = r"\A'([=+\-@\t\r])"
+
+
+class BatchSource(Protocol):
+    """A file's rows as CsvBatches: a CSV's (csv_batches.py) or an .xlsx sheet's (xlsx_batches.py)."""
+
+    def batches(self, skip_through: int = 1) -> Iterator[CsvBatch]: ...
 
 
 @dataclass
@@ -52,7 +60,7 @@ class BatchSplitter:
         validator: RowValidator,
         table: BusinessTable,
         references: ReferenceResolver,
-        source: CsvBatches,
+        source: BatchSource,
         *,
         restore_neutralised: bool,
         batch_rows: int,
@@ -90,14 +98,14 @@ class BatchSplitter:
         numbers = pa.chunked_array([p.row_numbers for p in parts], pa.int64()).combine_chunks()
         last = max(p.last_row for p in parts)
         # blank as read (the row reader skips a blank record before it restores neutralised cells)
-        odd = [r for p in parts for r in p.odd if any(c.strip() for c in r.cells)]
+        odd = [r for p in parts for r in p.odd if not is_blank(r.cells)]
         keep = pc.invert(blank_rows(cells)) if width else pa.repeat(pa.scalar(False), len(numbers))
         if not pc.all(keep).as_py():
             cells = [pc.filter(c, keep) for c in cells]
             numbers = pc.filter(numbers, keep)
         if self.restore:
             cells = [pc.replace_substring_regex(c, _NEUTRALISED, r"\1") for c in cells]
-            odd = [OddRecord(r.row_number, tuple(map(restore, r.cells))) for r in odd]
+            odd = [OddRecord(r.row_number, tuple(map(_restored, r.cells))) for r in odd]
         checked = [chk.check(cells[i]) if i is not None else chk.absent(len(numbers))
                    for chk, i in zip(self.checks, self.index, strict=True)]  # fmt: skip
         ok = checked[0].ok
@@ -180,6 +188,11 @@ class BatchSplitter:
         if checked.values is not None:
             return (source, checked.values)
         return FailedRow(source, checked.errors)
+
+
+def _restored(cell: Cell) -> Cell:
+    """A cell with its neutralised text restored, as the row path restores a text cell (not a typed one)."""
+    return restore(cell) if isinstance(cell, str) else cell
 
 
 def _row_of(candidate: Candidate) -> int:

@@ -1,4 +1,4 @@
-"""Which imports take the bulk path: a CSV inserted into one of BatchDesk's own tables, for real."""
+"""Which imports take the bulk path: a CSV or an .xlsx sheet inserted into one of BatchDesk's own tables, for real."""
 
 from __future__ import annotations
 
@@ -10,10 +10,12 @@ from desktop_app.domain.modes import ImportMode
 from desktop_app.imports.bulk.batching import BatchSplitter
 from desktop_app.imports.bulk.csv_batches import CsvBatches, bulk_encoding
 from desktop_app.imports.bulk.insert import BulkInsert
+from desktop_app.imports.bulk.xlsx_batches import XlsxBatches
 from desktop_app.imports.import_type import ImportType
 from desktop_app.imports.options import ImportOptions
 from desktop_app.imports.precheck import CheckedFile
 from desktop_app.imports.readers import TableReader
+from desktop_app.imports.readers.xlsx_reader import XlsxReader
 from desktop_app.imports.references import ReferenceResolver
 from desktop_app.imports.row_writer import BatchWriter, DryRunWriter
 from desktop_app.store.bulk_load import BulkLoader, local_infile_allowed
@@ -50,28 +52,41 @@ def bulk_insert(
     """The bulk path for this import, or None when it goes row by row.
 
     Only insert mode (the other modes look every key up, row by row by nature), not a dry run (which
-    writes nothing to compare with), a CSV in an ASCII-compatible encoding, and our own tables (a
+    writes nothing to compare with), a CSV in an ASCII-compatible encoding or an .xlsx, and our own tables (a
     company's table keeps its bookkeeping in import_rows, row by row)."""
     if not ctx.settings.bulk_loads or options.dry_run or options.mode is not ImportMode.INSERT:
         return None
-    if not isinstance(writer, BatchWriter) or reader.format != "csv" or not table.managed:
+    if not isinstance(writer, BatchWriter) or reader.format not in ("csv", "xlsx") or not table.managed:
         return None
-    # a decimal comma, or Excel's sep= line before the header: the row reader's alone
-    dialect = getattr(reader, "dialect", None)
-    if options.decimal_comma or dialect is None or dialect.sep_line:
-        return None
-    encoding = bulk_encoding(reader.encoding)
-    if encoding is None:
+    source = _source(itype, options, reader, checked)
+    if source is None:
         return None
     lean_memory_pool()
     engine = ctx.store.engine
     if engine.dialect.name in ("mysql", "mariadb") and not local_infile_allowed(engine):
         log.info("the server does not allow LOAD DATA LOCAL (local_infile=0): the import goes row by row")
         return None
-    source = CsvBatches(options.file, reader.header, encoding, delimiter=dialect.delimiter)
     # a batch size the task was given (--batch-size) holds on this path too; else the bulk path's own
     batch_rows = int(ctx.params.get("batch_size") or ctx.settings.bulk_batch_rows)
     loader = BulkLoader(engine, table.spec.name, ctx.task.task_no, ctx.work_dir)
     splitter = BatchSplitter(itype, checked.validator, table, references, source,
                              restore_neutralised=checked.restore_neutralised, batch_rows=batch_rows)  # fmt: skip
     return BulkInsert(splitter, writer, loader)
+
+
+def _source(
+    itype: ImportType, options: ImportOptions, reader: TableReader, checked: CheckedFile
+) -> CsvBatches | XlsxBatches | None:
+    """The file's batches: a CSV's by pyarrow, an .xlsx sheet's by its own reader; None: the row reader's."""
+    if options.decimal_comma:
+        return None  # the row reader's alone
+    if isinstance(reader, XlsxReader):
+        return XlsxBatches(reader, itype, checked.mapping.index_by_key)
+    # Excel's sep= line before the header: the row reader's alone
+    dialect = getattr(reader, "dialect", None)
+    if reader.format != "csv" or dialect is None or dialect.sep_line:
+        return None
+    encoding = bulk_encoding(reader.encoding)
+    if encoding is None:
+        return None
+    return CsvBatches(options.file, reader.header, encoding, delimiter=dialect.delimiter)

@@ -24,12 +24,13 @@ import io
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pcsv
 
+from desktop_app.imports.readers.cells import Cell
 from desktop_app.imports.readers.limits import DEFAULT_LIMITS
 
 BLOCK = 1 << 17
@@ -50,10 +51,11 @@ class BulkReadError(Exception):
 
 @dataclass(frozen=True)
 class OddRecord:
-    """A record whose number of fields differs from the header's: its row number and its cells."""
+    """A record whose number of fields differs from the header's: its row number and its cells (an Excel
+    row's typed cells where the bulk path does not take one as text: xlsx_batches.py)."""
 
     row_number: int
-    cells: tuple[str, ...]
+    cells: tuple[Cell, ...]
 
 
 @dataclass
@@ -256,7 +258,8 @@ class CsvBatches:
         longest = pc.max(total).as_py() or 0
         if 2 * longest + 3 * self.width + 2 >= self.line_limit:
             raise BulkReadError("a record near the line limit")
-        if any(2 * sum(map(len, r.cells)) + 3 * len(r.cells) + 2 >= self.line_limit for r in batch.odd):
+        texts = [cast(tuple[str, ...], r.cells) for r in batch.odd]  # a CSV's odd records hold text
+        if any(2 * sum(map(len, cells)) + 3 * len(cells) + 2 >= self.line_limit for cells in texts):
             raise BulkReadError("a record near the line limit")
 
 

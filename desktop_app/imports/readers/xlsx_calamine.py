@@ -5,12 +5,13 @@ from __future__ import annotations
 import io
 import zipfile
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from openpyxl.xml.constants import SHEET_MAIN_NS
 
 from .excel_reader import is_failure
-from .xlsx_plain import PlainRows, Slice
+from .xlsx_plain import PlainRows, Slice, inline_shared
 
 _REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 _PKG = "http://schemas.openxmlformats.org/package/2006/relationships"
@@ -26,31 +27,69 @@ class NotPlain(Exception):
         self.elements = elements
 
 
+@dataclass(frozen=True, slots=True)
+class Block:
+    """Consecutive sheet rows from row `top` as calamine gives them: each a list of the area's width, from
+    column `pad` (0-based); an empty cell is "", a number a float."""
+
+    top: int
+    rows: list[list[Any]]
+    pad: int
+    float_columns: frozenset[int]  # Slice.float_columns
+
+    def numbers(self) -> range:
+        return range(self.top, self.top + len(self.rows))
+
+    def values(self, row: list[Any]) -> list[Any]:
+        """One row's values from column A as the streaming parser gives them: an integer as an int, as
+        openpyxl reads "5" (the check lets no whole number through as a decimal but in float_columns)."""
+        floats, pad = self.float_columns, self.pad
+        if floats:
+            cells = [int(v) if type(v) is float and v.is_integer() and k + pad not in floats else v
+                     for k, v in enumerate(row)]  # fmt: skip
+        else:
+            cells = [int(v) if type(v) is float and v.is_integer() else v for v in row]
+        return [None] * pad + cells if pad else cells
+
+
 class CalamineSlices:
     """Each checked slice as a small workbook of its own (stored, not compressed: nothing to inflate again)
     with the file's styles, shared strings and date system, read by calamine."""
 
-    def __init__(self, plain: PlainRows, styles: bytes | None, strings: bytes | None, date1904: bool) -> None:
+    def __init__(self, plain: PlainRows, styles: bytes | None, strings: bytes | None, date1904: bool,
+                 shared: list[str] | None = None) -> None:  # fmt: skip
+        """shared: the strings the streaming parser read, written into each slice (no table is given)."""
         self._plain = plain
         self._parts = _book_parts(styles, strings, date1904)
+        self._shared = shared
         self.rows_read = 0  # rows calamine has given, for the tests (and the log)
 
     def rows(self, first_row: int) -> Iterator[tuple[int, list[Any]]]:
         """(row number, values from column A) of the rows from first_row on; NotPlain where the streaming
         parser must go on (nothing after those row elements has been given)."""
+        for block in self.blocks(first_row):
+            for num, values in zip(block.numbers(), block.rows, strict=True):
+                yield num, block.values(values)
+
+    def blocks(self, first_row: int) -> Iterator[Block]:
+        """The rows from first_row on, a slice at a time as calamine gave them (one dense area); NotPlain
+        where the streaming parser must go on, as rows()."""
         elements = 0
         for piece in self._plain.slices():
             if piece.xml:
-                yield from self._slice_rows(piece, first_row, elements)
+                block = self._slice_block(piece, first_row, elements)
+                if block is not None:
+                    yield block
             elements += piece.rows
             if piece.last:
                 raise NotPlain(elements)
 
-    def _slice_rows(self, piece: Slice, first_row: int, elements: int) -> Iterator[tuple[int, list[Any]]]:
+    def _slice_block(self, piece: Slice, first_row: int, elements: int) -> Block | None:
         from python_calamine import CalamineWorkbook
 
         try:
-            book = CalamineWorkbook.from_filelike(self._workbook(piece.xml))
+            xml = piece.xml if self._shared is None else inline_shared(piece.xml, self._shared)
+            book = CalamineWorkbook.from_filelike(self._workbook(xml))
             try:
                 sheet = book.get_sheet_by_index(0)
                 start = sheet.start
@@ -62,23 +101,14 @@ class CalamineSlices:
                 raise
             raise NotPlain(elements) from exc
         if start is None:
-            return
+            return None
         self.rows_read += len(rows)
-        top, pad = start[0] + 1, [None] * start[1]
-        floats = piece.float_columns
+        top = start[0] + 1
         # rows above first_row are read and dropped: a resumed import's first slices only
         skip = max(first_row - top, 0)
-        for num, values in enumerate(rows[skip:] if skip else rows, top + skip):
-            # an integer as an int, as openpyxl reads "5" (the check lets no whole number through as a
-            # decimal but in float_columns)
-            if floats:
-                cells = [
-                    int(v) if type(v) is float and v.is_integer() and k + start[1] not in floats else v
-                    for k, v in enumerate(values)
-                ]
-            else:
-                cells = [int(v) if type(v) is float and v.is_integer() else v for v in values]
-            yield num, pad + cells if pad else cells
+        if skip >= len(rows):
+            return None
+        return Block(top + skip, rows[skip:] if skip else rows, start[1], piece.float_columns)
 
     def _workbook(self, rows: bytes) -> io.BytesIO:
         buffer = io.BytesIO()

@@ -6,9 +6,10 @@ import io
 import logging
 import warnings
 import zipfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from desktop_app.domain.errors import BatchDeskError, ErrorCode, PermanentError
 
@@ -18,6 +19,40 @@ from .limits import DEFAULT_LIMITS, ReadLimits
 from .xlsx_zip import open_zip
 
 log = logging.getLogger(__name__)
+
+
+STREAMED_ROWS = 2_000
+"""Rows of the streaming parser per block on the bulk path (a calamine slice holds ~5,500 of 9 columns)."""
+
+
+class RowBlock(Protocol):
+    """Sheet rows as a reader read them: `rows[k]` is row `numbers()[k]`, its values from column `pad` (0-based);
+    values(row) is such a row's values from column A as the streaming parser gives them."""
+
+    @property
+    def rows(self) -> list[list[Any]]: ...
+
+    @property
+    def pad(self) -> int: ...
+
+    def numbers(self) -> Sequence[int]: ...
+
+    def values(self, row: list[Any]) -> list[Any]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class StreamedRows:
+    """Rows of the streaming parser (its values as they are, from column A)."""
+
+    row_numbers: list[int]
+    rows: list[list[Any]]
+    pad: int = 0
+
+    def numbers(self) -> list[int]:
+        return self.row_numbers
+
+    def values(self, row: list[Any]) -> list[Any]:
+        return row
 
 
 class XlsxReader(ExcelReaderBase):
@@ -31,6 +66,9 @@ class XlsxReader(ExcelReaderBase):
     use_calamine = True
     """Whether plain rows are read by calamine (xlsx_calamine); the tests turn it off, to compare."""
     _calamine: Any = None  # xlsx_calamine.CalamineSlices once tried, False when the sheet is not plain
+    rows_in_order: bool | None = None
+    """Whether every row element is numbered above the one before (xlsx_plain.RowOrder), once row_bound
+    has counted them; None: not known."""
 
     @property
     def calamine_rows(self) -> int:
@@ -153,10 +191,13 @@ class XlsxReader(ExcelReaderBase):
 
         assert self._archive is not None
         try:
-            tags = count_row_tags(self._archive, self._sheet.part)
+            found = count_row_tags(self._archive, self._sheet.part)
         except Exception:  # a damaged part: the count that parses says what it says
             return None
-        return None if tags is None else max(tags - 1, 0)
+        if found is None:
+            return None
+        tags, self.rows_in_order = found
+        return max(tags - 1, 0)
 
     def _read_rows(self, first_row: int) -> Iterator[tuple[int, Iterable[Any]]]:
         """calamine's rows while the sheet is plain (xlsx_plain), the streaming parser's from the first row
@@ -172,6 +213,30 @@ class XlsxReader(ExcelReaderBase):
         except NotPlain as stop:
             log.debug("the streaming parser reads on after row element %d", stop.elements)
             yield from self._sheet_rows(first_row, skip_elements=stop.elements)
+
+    def row_blocks(self, first_row: int) -> Iterator[RowBlock]:
+        """The rows _read_rows gives, a block at a time (for the bulk path): calamine's slices while the sheet
+        is plain, then the streaming parser's rows, STREAMED_ROWS at a time."""
+        slices = self._slices()
+        elements = 0
+        if slices is not None:
+            from .xlsx_calamine import NotPlain
+
+            try:
+                yield from slices.blocks(first_row)
+                return
+            except NotPlain as stop:
+                elements = stop.elements
+        numbers: list[int] = []
+        rows: list[list[Any]] = []
+        for num, values in self._sheet_rows(first_row, skip_elements=elements):
+            numbers.append(num)
+            rows.append(list(values))
+            if len(rows) >= STREAMED_ROWS:
+                yield StreamedRows(numbers, rows)
+                numbers, rows = [], []
+        if rows:
+            yield StreamedRows(numbers, rows)
 
     def _slices(self) -> Any:
         """The sheet's rows as calamine reads them (xlsx_calamine.CalamineSlices), or None."""
@@ -197,6 +262,8 @@ class XlsxReader(ExcelReaderBase):
             return None
         names = set(archive.namelist())
         styles = archive.read("xl/styles.xml") if "xl/styles.xml" in names else None  # what openpyxl read
+        if plain.inline_strings:
+            return CalamineSlices(plain, styles, None, book.wb.epoch == CALENDAR_MAC_1904, book.shared_strings)
         strings = zipfile.ZipFile.read(archive, book.strings_part) if book.strings_part else None  # bounded: plain
         return CalamineSlices(plain, styles, strings, book.wb.epoch == CALENDAR_MAC_1904)
 

@@ -162,9 +162,13 @@ _DATE_STYLES = (
 
 def _write(path: Path, text: str, *, date1904: bool = False) -> Path:
     write_book(path, text, date1904=date1904, strings=PLAIN_STRINGS)
+    return _replace_part(path, "xl/styles.xml", _DATE_STYLES)
+
+
+def _replace_part(path: Path, part: str, text: str) -> Path:
     with zipfile.ZipFile(path) as zf:
         parts = {n: zf.read(n) for n in zf.namelist()}
-    parts["xl/styles.xml"] = _DATE_STYLES.encode()
+    parts[part] = text.encode()
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
         for name, data in parts.items():
             zf.writestr(name, data)
@@ -277,3 +281,57 @@ def test_custom_formats_over_builtin_ids(tmp_path: Path) -> None:
             zf.writestr(name, data)
     got = assert_same(path, read=True)
     assert ("row", 2, [("int", 45000), ("date", datetime.date(2023, 3, 15)), ("NoneType", None)]) in got
+
+
+def test_date_cells_written_by_openpyxl(tmp_path: Path) -> None:
+    # openpyxl (and LibreOffice) write a date as s="N" t="n": calamine reads them, as the streaming parser does
+    book = openpyxl.Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.append(["day", "stamp", "number"])
+    for n in range(1, 400):
+        sheet.append([datetime.date(2024, n % 12 + 1, n % 28 + 1), datetime.datetime(2024, 1, n % 28 + 1), n + 0.5])
+    path = tmp_path / "dates.xlsx"
+    book.save(path)
+    assert b's="1" t="n"' in zipfile.ZipFile(path).read("xl/worksheets/sheet1.xml")
+    got = assert_same(path, read=True)
+    assert outcome(path, calamine=True, limits=ReadLimits(), sheet=None, skip=1)[1] == 400  # every row
+    assert ("row", 2, [("date", datetime.date(2024, 2, 2)), ("date", datetime.date(2024, 1, 2)), ("float", 1.5)]) in got
+
+
+RICH_STRINGS = (
+    '<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="4" uniqueCount="4">'
+    '<si><r><rPr><b/></rPr><t>bold</t></r><r><t xml:space="preserve"> and plain </t></r></si>'
+    '<si><t>  two spaces  </t></si><si><t>&lt;tag&gt; &amp; "quotes"</t></si><si><t>中文</t><rPh sb="0" eb="1">'
+    "<t>ちゅうぶん</t></rPh></si></sst>"
+)
+
+
+@pytest.mark.parametrize("strings", ["plain", "rich"])
+def test_a_shared_string_table_calamine_is_not_given_goes_in_the_slices_inline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, strings: str
+) -> None:
+    # over MAX_STRINGS_BYTES (here: any), or of rich and phonetic runs: the strings as the streaming parser reads them
+    if strings == "plain":
+        monkeypatch.setattr(xlsx_plain, "MAX_STRINGS_BYTES", 10)
+    path = _write(tmp_path / "inline.xlsx", _plain_sheet(3000))
+    if strings == "rich":
+        _replace_part(path, "xl/sharedStrings.xml", RICH_STRINGS)
+    got, used = outcome(path, calamine=True, limits=ReadLimits(), sheet=None, skip=1)
+    assert used > 2900
+    assert_same(path, read=True)
+    texts = {cell for g in got if g[0] == "row" for kind, cell in g[2] if kind == "str"}
+    if strings == "rich":
+        assert {"bold and plain ", "  two spaces  ", '<tag> & "quotes"'} <= texts
+    else:
+        assert {" spaced ", "王伟 & co", "plain"} <= texts
+
+
+def test_a_shared_string_index_beyond_the_table_fails_alike_when_inline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(xlsx_plain, "MAX_STRINGS_BYTES", 10)
+    monkeypatch.setattr(xlsx_plain, "CHUNK", 4096)  # slices of ~64 KB: calamine reads those before the bad one
+    odd = {2500: '<row r="2500"><c r="B2500" t="s"><v>99</v></c></row>'}
+    got = assert_same(_write(tmp_path / "beyond.xlsx", _plain_sheet(3000, odd=odd)), read=True)
+    assert got[-1][0] == "error"
