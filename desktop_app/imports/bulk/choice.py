@@ -32,7 +32,11 @@ def lean_memory_pool() -> None:
     batches, and peak memory is a goal of the bulk path."""
     try:
         pool = pa.jemalloc_memory_pool()
-        pa.jemalloc_set_decay_ms(0)  # freed pages go back at once (-15 MB at the peak of a million rows)
+        # Freed pages go back after a second unused, not at once (0, Arrow's default): at once, each
+        # batch faulted its memory in afresh and the import spent a third of its CPU in the kernel.
+        # Measured on a million rows (SQLite): 3.65 -> 2.80 s, system CPU 1.4 -> 0.6 s, peak 158 ->
+        # 162 MB (mimalloc: as fast, 191 MB).
+        pa.jemalloc_set_decay_ms(1000)
     except NotImplementedError:
         pool = pa.system_memory_pool()
     if pa.default_memory_pool().backend_name != pool.backend_name:
