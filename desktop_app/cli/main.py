@@ -71,7 +71,7 @@ def _run(args: argparse.Namespace) -> int:
 
             return run_window(args)
         from desktop_app.app import build_core, system_lang
-        from desktop_app.cli import catalog, commands
+        from desktop_app.cli import commands  # catalog (templates, openpyxl) only for its two commands
 
         overrides = {"max_workers": getattr(args, "workers", None)}
         core = build_core(data_dir=getattr(args, "data_dir", None), db_url=getattr(args, "db", None),
@@ -92,8 +92,12 @@ def _run(args: argparse.Namespace) -> int:
 
             return cmd_references(core, args)
         if args.command == "types":
+            from desktop_app.cli import catalog
+
             return catalog.cmd_types(core, args)
         if args.command == "template":
+            from desktop_app.cli import catalog
+
             return catalog.cmd_template(core, args)
         if args.command == "worker":
             return commands.cmd_worker(core, args)
