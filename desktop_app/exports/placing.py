@@ -28,15 +28,37 @@ def place(written: Path, destination: Path, *, replace: bool) -> None:
     try:
         check_destination(destination, replace=replace)  # again: the clerk's folder may have changed since
         try:
-            os.replace(written, destination)
+            _move(written, destination, replace=replace)
             return
         except OSError as exc:
             if exc.errno != errno.EXDEV:  # another volume (a USB stick, a share): copy, then rename there
                 raise
         shutil.copyfile(written, beside)
-        os.replace(beside, destination)
+        _move(beside, destination, replace=replace)
     except PermissionError as exc:
         raise PermanentError(ErrorCode.OUTPUT_UNUSABLE, path=str(destination), detail=exc.strerror or str(exc)) from exc
     finally:
         beside.unlink(missing_ok=True)
         written.unlink(missing_ok=True)
+
+
+def _move(source: Path, destination: Path, *, replace: bool) -> None:
+    """Rename `source` to `destination` on one volume. Not replacing: a hard link, which fails if a file
+    is there, even one that appeared after the check (a rename would replace it without a word); where
+    the volume has no hard links (FAT, some shares), the check just made and a rename."""
+    if replace:
+        os.replace(source, destination)
+        return
+    try:
+        os.link(source, destination)
+    except FileExistsError:
+        raise PermanentError(ErrorCode.OUTPUT_EXISTS, path=str(destination)) from None
+    except OSError as exc:
+        if exc.errno == errno.EXDEV:
+            raise  # another volume: place() copies beside the destination first
+        # no hard links here (FAT says EPERM, some shares ENOTSUP): the check just made, and a rename
+        if destination.exists():
+            raise PermanentError(ErrorCode.OUTPUT_EXISTS, path=str(destination)) from None
+        os.replace(source, destination)
+        return
+    source.unlink()

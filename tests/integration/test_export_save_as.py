@@ -96,21 +96,46 @@ def test_a_file_that_appears_meanwhile_is_not_replaced(tmp_path: Path) -> None:
     assert target.read_text(encoding="utf-8") == "appeared meanwhile" and not written.exists()
 
 
+@pytest.mark.parametrize("links", [True, False])
+def test_a_file_that_appears_after_the_check_is_not_replaced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                              links: bool) -> None:  # fmt: skip
+    written = tmp_path / "written.part"
+    written.write_text("new", encoding="utf-8")
+    target = tmp_path / "out.csv"
+    checked = placing.check_destination
+
+    def then_it_appears(path: Path, *, replace: bool) -> None:
+        checked(path, replace=replace)
+        target.write_text("saved by someone else meanwhile", encoding="utf-8")
+
+    monkeypatch.setattr(placing, "check_destination", then_it_appears)
+    if not links:  # a volume without hard links (FAT): the rename, after a last look
+        monkeypatch.setattr(placing.os, "link", lambda *_a: (_ for _ in ()).throw(PermissionError(errno.EPERM, "no")))
+    with pytest.raises(PermanentError) as caught:
+        placing.place(written, target, replace=False)
+    assert caught.value.code is ErrorCode.OUTPUT_EXISTS
+    assert target.read_text(encoding="utf-8") == "saved by someone else meanwhile" and not written.exists()
+
+
 def test_another_volume_is_copied_beside_then_renamed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     written = tmp_path / "written.part"
     written.write_text("whole", encoding="utf-8")
     target = tmp_path / "stick" / "out.csv"
     target.parent.mkdir()
-    renames: list[tuple[str, str]] = []
-    real = os.replace
+    renames: list[tuple[str, str]] = []  # each move into place: a rename, or a hard link (never over a file)
+    real_replace, real_link = os.replace, os.link
 
-    def across(src: Any, dst: Any) -> None:
-        if Path(src) == written:  # from results/.work to a USB stick: no rename across volumes
-            raise OSError(errno.EXDEV, "Invalid cross-device link")
-        renames.append((Path(src).name, Path(dst).name))
-        real(src, dst)
+    def across(real: Any) -> Any:
+        def move(src: Any, dst: Any) -> None:
+            if Path(src) == written:  # from results/.work to a USB stick: no rename across volumes
+                raise OSError(errno.EXDEV, "Invalid cross-device link")
+            renames.append((Path(src).name, Path(dst).name))
+            real(src, dst)
 
-    monkeypatch.setattr(placing.os, "replace", across)
+        return move
+
+    monkeypatch.setattr(placing.os, "replace", across(real_replace))
+    monkeypatch.setattr(placing.os, "link", across(real_link))
     placing.place(written, target, replace=False)
     assert target.read_text(encoding="utf-8") == "whole" and not written.exists()
     assert renames == [(".out.csv.batchdesk-part", "out.csv")]
