@@ -115,8 +115,9 @@ class SettingProblem:
     def text(self, lang: Lang = "en") -> str:
         zh, en = _expected(self.name)
         value = json.dumps(self.value, ensure_ascii=False)
+        default = _default_words(self.name, self.default, lang)
         return message(ErrorCode.INVALID_SETTING, lang, name=self.name, value=value,
-                       expected=zh if lang == "zh" else en, default=json.dumps(self.default))  # fmt: skip
+                       expected=zh if lang == "zh" else en, default=default)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -166,6 +167,17 @@ def _valid(name: str, value: Any) -> bool:
     if name == "fail_threshold":
         return 0 <= value <= 1
     return value > 0 if name in _POSITIVE else value >= 0
+
+
+# Defaults whose value alone says nothing to a clerk ("using the default 0" workers)
+_DEFAULT_MEANING = {"max_workers": ("（处理器核数的两倍）", " (twice the number of processor cores)")}
+
+
+def _default_words(name: str, default: Any, lang: Lang) -> str:
+    """The default as the message shows it: its value, and what it means where the value does not say."""
+    meaning = _DEFAULT_MEANING.get(name)
+    text = json.dumps(default, ensure_ascii=False)
+    return text if meaning is None else text + meaning[0 if lang == "zh" else 1]
 
 
 def _expected(name: str) -> tuple[str, str]:

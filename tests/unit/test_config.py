@@ -60,7 +60,9 @@ def test_the_problem_reads_in_chinese_too(tmp_path: Path) -> None:
     paths = resolve_paths(tmp_path)
     paths.settings_file.write_text('{"max_workers": "x"}', encoding="utf-8")
     (problem,) = read_settings(paths)[1]
-    assert problem.text("zh") == '设置文件中的 max_workers 值 "x" 无效（应为不小于 0 的整数），已改用默认值 0'
+    assert problem.text("zh") == (
+        '设置文件中的 max_workers 值 "x" 无效（应为不小于 0 的整数），已改用默认值 0（处理器核数的两倍）'
+    )
 
 
 def test_a_file_that_holds_no_object_is_ignored(tmp_path: Path) -> None:
@@ -102,3 +104,12 @@ def test_a_file_saved_with_a_bom_is_read(tmp_path: Path) -> None:
     paths.settings_file.write_text('\ufeff{"max_workers": 3}', encoding="utf-8")
     settings, problems = read_settings(paths)
     assert problems == [] and settings.max_workers == 3
+
+
+def test_a_default_whose_value_says_nothing_is_told_in_words(tmp_path: Path) -> None:
+    from desktop_app.config import SettingProblem
+
+    workers = SettingProblem("max_workers", "x", 0)
+    assert workers.text("en").endswith("using the default 0 (twice the number of processor cores)")
+    assert workers.text("zh").endswith("已改用默认值 0（处理器核数的两倍）")
+    assert SettingProblem("batch_size", "x", 500).text("en").endswith("using the default 500")
