@@ -15,7 +15,7 @@ count did not see numbered in increasing order (rows are committed and resumed b
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import pyarrow as pa
@@ -30,7 +30,7 @@ from desktop_app.imports.readers.xlsx_reader import RowBlock, XlsxReader
 class XlsxBatches:
     """Iterates an .xlsx sheet's data rows (the header skipped) in batches, as CsvBatches does a CSV's."""
 
-    def __init__(self, reader: XlsxReader, itype: ImportType, index_by_key: dict[str, int] | Any) -> None:
+    def __init__(self, reader: XlsxReader, itype: ImportType, index_by_key: Mapping[str, int]) -> None:
         self.reader = reader
         self.header = reader.header
         self.width = len(reader.header)
