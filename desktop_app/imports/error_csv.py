@@ -146,6 +146,24 @@ def error_csv_work_file(ctx: TaskContext) -> Path:
     return ctx.work_dir / f"{ctx.task.task_no}-errors.csv.part"
 
 
+def resumed_writer(ctx: TaskContext, header: Sequence[str], *, resume_at: int | None, lang: Lang) -> ErrorCsvWriter:
+    """The error CSV writer of a run, taking back the file a crashed run had already handed over.
+
+    A run that is killed after it moved its error CSV into the results folder but before its end was
+    recorded resumes at its last checkpoint with no work file: without this, it would start a fresh
+    file (header only) and hand that over in place of the rows it had named."""
+    work = error_csv_work_file(ctx)
+    if resume_at is not None and not work.exists():
+        task_no = ctx.task.task_no
+        folder = task_folder(ctx.results_dir, task_no)
+        handed = owned(ctx.results_dir, folder / f"{task_no}-errors.csv", task_no=task_no) if folder else None
+        if handed is not None and handed.is_file() and handed.stat().st_size >= resume_at:
+            work.parent.mkdir(parents=True, exist_ok=True)
+            shutil.move(str(handed), work)
+            ctx.log.info("took back the error CSV handed over before the crash: %s", handed)
+    return ErrorCsvWriter(work, header, resume_at=resume_at, lang=lang)
+
+
 def keep_error_rows(ctx: TaskContext) -> dict[str, Any]:
     """An import that ends early (cancelled, failed, retries spent) still hands over the error rows
     of the batches it committed: the clerk is told how many rows failed, so they must see which."""

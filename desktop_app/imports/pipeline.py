@@ -88,7 +88,7 @@ class ImportRun:
             else:
                 self._stage(Stage.COUNTING, 2)
                 total_rows, resume_row, resume_bytes = count_rows(reader, self.options), 1, None
-            errors = error_csv.ErrorCsvWriter(self.work_file, reader.header, resume_at=resume_bytes, lang=self.lang)
+            errors = error_csv.resumed_writer(self.ctx, reader.header, resume_at=resume_bytes, lang=self.lang)
             self._lost_error_rows_before = resume_row if errors.lost_earlier_rows else 0
             try:
                 self._import_rows(reader, checked, errors, total_rows, resume_row)
