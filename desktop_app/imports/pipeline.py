@@ -170,7 +170,9 @@ class ImportRun:
         with Prefetch(bulk.batches(resume_row)) as batches:
             for batch in batches:
                 with bulk.connection(batch) as conn:
-                    self._flush(batch.size, batch.last_row, partial(bulk.write, batch=batch), errors, total_rows,
+                    spill = partial(self._write_failures, errors)
+                    self._flush(batch.size, batch.last_row, partial(bulk.write, batch=batch, spill=spill), errors,
+                                total_rows,
                                 batch.last_row / max(total_rows + 1, 1), connection=conn)  # fmt: skip
         self.ctx.log.info("bulk path: %d rows loaded by the database's own loader, %d by the row writer",
                           bulk.loaded, bulk.by_row)  # fmt: skip
@@ -245,16 +247,8 @@ class ImportRun:
 
         def work(conn: Connection) -> None:
             result = write(conn)
-            failed: Sequence[_Failed] = sorted(result.failed, key=lambda item: item[0].row_number)
-            for source, row_errors in failed:
-                errors.write(
-                    source.row_number,
-                    source.cells,
-                    [e.code.value for e in row_errors],
-                    [e.message(self.itype, self.lang) for e in row_errors],
-                )
-            delta = result.counts(size)
-            self.counts = self.counts.plus(ImportCounts(**{**delta.__dict__, "fail": len(failed)}))
+            self._write_failures(errors, result.failed)
+            self.counts = self.counts.plus(result.counts(size))
 
         progress = 3 + 92 * min(1.0, max(fraction, (self.counts.total + size) / max(total_rows, 1)))
         stage = stage_text(Stage.VALIDATING if self.options.dry_run else Stage.IMPORTING, self.lang,
@@ -270,6 +264,16 @@ class ImportRun:
             self.counts = before  # nothing of this batch was committed
             raise
         self._committed_row = last_row
+
+    def _write_failures(self, errors: error_csv.ErrorCsvWriter, failed: Sequence[_Failed]) -> None:
+        """Failed rows into the error CSV, in row order (a batch's, or a slice's of it: slices come in order)."""
+        for source, row_errors in sorted(failed, key=lambda item: item[0].row_number):
+            errors.write(
+                source.row_number,
+                source.cells,
+                [e.code.value for e in row_errors],
+                [e.message(self.itype, self.lang) for e in row_errors],
+            )
 
     def _stage(self, stage: Stage, progress: float) -> None:
         self.ctx.report(stage=stage_text(stage, self.lang), progress=progress, force=True)

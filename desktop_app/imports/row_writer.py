@@ -41,15 +41,27 @@ class BatchResult:
     """What a batch's valid rows became: the failed ones (with their errors) and the counts."""
 
     failed: list[Failed] = field(default_factory=list)
+    spilled: int = 0  # failed rows already handed to the error CSV (a sliced batch's earlier slices)
     inserted: int = 0
     updated: int = 0
     unchanged: int = 0
     skipped: int = 0
     pending: int = 0
 
+    def add(self, other: BatchResult) -> None:
+        """Another part of the same batch (written after this one, in file order)."""
+        self.failed += other.failed
+        self.spilled += other.spilled
+        self.inserted += other.inserted
+        self.updated += other.updated
+        self.unchanged += other.unchanged
+        self.skipped += other.skipped
+        self.pending += other.pending
+
     def counts(self, rows: int) -> ImportCounts:
         return ImportCounts(total=rows, inserted=self.inserted, updated=self.updated, unchanged=self.unchanged,
-                            skipped=self.skipped, fail=len(self.failed), pending=self.pending)  # fmt: skip
+                            skipped=self.skipped, fail=len(self.failed) + self.spilled,
+                            pending=self.pending)  # fmt: skip
 
 
 class BatchWriter:

@@ -273,3 +273,38 @@ def test_a_bulk_import_does_not_load_pyarrow_dataset(tmp_path: Path) -> None:
     log = (tmp_path / "data" / "logs").glob("*.log")
     assert out == {"code": 0, "dataset": False}, (out, done.stderr)
     assert any("bulk" in p.read_text(encoding="utf-8") for p in log), "the bulk path did not run"
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_a_refused_batch_written_in_slices_imports_the_same(
+    paths: tuple[Core, Core], tmp_path: Path, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:  # fmt: skip
+    # A batch the database refuses goes to the row writer a slice at a time in its transaction (a refused
+    # 20,000-row batch held whole took a re-import of existing rows past 200 MB): a key repeated across
+    # slices is still duplicate_in_file, a seeded one already_exists, every row once, in file order.
+    from desktop_app.imports.bulk import batching
+    from desktop_app.imports.bulk.insert import BulkInsert
+    from desktop_app.imports.row_writer import BatchWriter
+
+    monkeypatch.setattr(batching, "SLICE_ROWS", 2)
+    parts: list[int] = []  # what the row writer took at a time from the bulk path's batches
+    in_bulk: list[bool] = []
+    write, bulk_write = BatchWriter.write, BulkInsert.write
+
+    def counted(self: BatchWriter, conn: Any, rows: Any) -> Any:
+        if in_bulk:
+            parts.append(len(rows))
+        return write(self, conn, rows)
+
+    def marked(self: BulkInsert, conn: Any, batch: Any, spill: Any = None) -> Any:
+        in_bulk.append(True)
+        try:
+            return bulk_write(self, conn, batch, spill)
+        finally:
+            in_bulk.pop()
+
+    monkeypatch.setattr(BatchWriter, "write", counted)
+    monkeypatch.setattr(BulkInsert, "write", marked)
+    bulk, _stored = both(paths, messy_customers(tmp_path / "messy.csv", seed))
+    assert bulk["fail_count"] > 20
+    assert max(parts) == 2 and parts.count(2) > 10  # refused 7-row batches went two rows at a time

@@ -10,8 +10,10 @@ whole (bulk/insert.py), which then says which row came first, as the row path wo
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import islice
 from typing import Protocol
 
 import pyarrow as pa
@@ -31,6 +33,9 @@ from desktop_app.imports.validator import RowValidator
 from desktop_app.store.business_rows import BusinessTable
 
 _NEUTRALISED = r"\A'([=+\-@\t\r])"
+# A batch the row writer takes (refused by the database) goes this many rows at a time, in its transaction:
+# each slice sees the rows the ones before it wrote, as a batch sees the batches before it.
+SLICE_ROWS = 2_000
 
 
 class BatchSource(Protocol):
@@ -48,7 +53,7 @@ class BulkBatch:
     last_row: int
     size: int  # data rows in the batch (blank rows excluded)
     pending: int  # bulk rows with a reference name not found
-    bulk_sources: Callable[[], list[SourceRow]] | None = None  # the bulk rows as read, should the load be refused
+    bulk_sources: Callable[[], Iterator[SourceRow]] | None = None  # the bulk rows as read, should the load be refused
 
 
 class BatchSplitter:
@@ -124,8 +129,11 @@ class BatchSplitter:
         size = len(numbers) + len(candidates)
         bulk_cells, bulk_numbers = cells, numbers
 
-        def bulk_sources() -> list[SourceRow]:
-            return _sources(bulk_numbers, bulk_cells)
+        def bulk_sources() -> Iterator[SourceRow]:
+            for start in range(0, len(bulk_numbers), SLICE_ROWS):
+                yield from _sources(
+                    bulk_numbers.slice(start, SLICE_ROWS), [c.slice(start, SLICE_ROWS) for c in bulk_cells]
+                )
 
         if not len(numbers):
             return BulkBatch(None, candidates, last, size, 0)
@@ -177,11 +185,15 @@ class BatchSplitter:
             }
         return self._ref_arrays
 
-    def candidates_of(self, batch: BulkBatch) -> list[Candidate]:
-        """Every row of a batch the database refused, for the row writer, in file order."""
+    def refused_slices(self, batch: BulkBatch) -> Iterator[list[Candidate]]:
+        """Every row of a batch the database refused, for the row writer, in file order, SLICE_ROWS at a
+        time: the batch's rows are made Python rows, checked and looked up a slice at a time (a batch of
+        20,000 such rows held whole, with its look-ups, took a re-import of existing rows past 200 MB)."""
         assert batch.bulk_sources is not None
-        bulk = [self._candidate(source) for source in batch.bulk_sources()]
-        return sorted([*bulk, *batch.candidates], key=_row_of)
+        merged = heapq.merge(map(self._candidate, batch.bulk_sources()), batch.candidates, key=_row_of)
+        size = SLICE_ROWS
+        while part := list(islice(merged, size)):
+            yield part
 
     def _candidate(self, source: SourceRow) -> Candidate:
         checked = self.validator.check(source.cells)

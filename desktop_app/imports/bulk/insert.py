@@ -3,19 +3,25 @@
 Per batch (one transaction with its checkpoint, like the row path's batches): the rows the split
 (batching.py) is sure of go to the database's bulk loader (store/bulk_load.py); the others through
 the row writer (row_writer.py), in the same transaction. A batch the database refuses (a key already
-there) goes through the row writer whole: the same outcome, row by row, as the row path would give.
+there) goes through the row writer whole, in slices of batching.SLICE_ROWS (memory stays bounded): the same
+outcome, row by row, as the row path would give.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager
+from dataclasses import replace
 
 from sqlalchemy import Connection
 
+from desktop_app.imports.bulk import batching
 from desktop_app.imports.bulk.batching import BatchSplitter, BulkBatch
-from desktop_app.imports.row_writer import BatchResult, BatchWriter
+from desktop_app.imports.row_plans import Candidate
+from desktop_app.imports.row_writer import BatchResult, BatchWriter, Failed
 from desktop_app.store.bulk_load import BulkLoader
+
+Spill = Callable[[list[Failed]], None]
 
 
 class BulkInsert:
@@ -39,20 +45,37 @@ class BulkInsert:
     def close(self) -> None:
         self.loader.close()
 
-    def write(self, conn: Connection, batch: BulkBatch) -> BatchResult:
+    def write(self, conn: Connection, batch: BulkBatch, spill: Spill | None = None) -> BatchResult:
         """Inside the batch's transaction: the bulk rows (or, refused, all rows by the row writer), then
-        the other rows by the row writer."""
-        candidates = batch.candidates
+        the other rows by the row writer; `spill` takes the failed rows as each slice ends (the result
+        then counts them as spilled)."""
         loaded = 0
+        slices: Iterable[list[Candidate]] = _slices(batch.candidates)
         if batch.rows is not None:
             if self.loader.load(conn, batch.rows):
                 loaded = batch.rows.num_rows
             else:
-                candidates = self.splitter.candidates_of(batch)
-        result = self.writer.write(conn, candidates) if candidates else BatchResult()
+                slices = self.splitter.refused_slices(batch)
+        result = BatchResult()
+        for part in slices:
+            done = self.writer.write(conn, part)
+            if spill is not None and done.failed:
+                # each slice's failed rows go to the error CSV at once (slices come in file order): a
+                # refused batch of rows all already there never holds all its failures
+                spill(done.failed)
+                done = replace(done, failed=[], spilled=done.spilled + len(done.failed))
+            result.add(done)
+            self.by_row += len(part)
         self.loaded += loaded
-        self.by_row += len(candidates)
         result.inserted += loaded
         if loaded:
             result.pending += batch.pending
         return result
+
+
+def _slices(candidates: list[Candidate]) -> Iterator[list[Candidate]]:
+    """The row writer's rows of a batch, SLICE_ROWS at a time (all of a batch whose bulk rows share a key
+    with them: bounded as a refused batch is)."""
+    size = batching.SLICE_ROWS
+    for start in range(0, len(candidates), size):
+        yield candidates[start : start + size]
