@@ -10,13 +10,21 @@ so Arrow renders one page while SQLite reads the next.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy import Connection
 
 PAGE_ROWS = 20_000
-ROW_SEP = "\x1e"  # ASCII's record separator between a page's rows (fields are joined by its unit separator)
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page: its rows' texts joined into one, and how many rows."""
+
+    text: str
+    rows: int
 
 
 def _after(key: Sequence[Any], last: Sequence[Any] | None) -> list[Any]:
@@ -39,10 +47,10 @@ def has_null_key(conn: Connection, table: sa.Table, key: Sequence[str]) -> bool:
     return found.first() is not None
 
 
-def pages(conn: Connection, table: sa.Table, key: Sequence[str], line_sql: str,
-          where: Sequence[Any]) -> Iterator[tuple[str, int]]:  # fmt: skip
-    """Each page's rows (in key order, passing ``where``) as one text, rows joined by ROW_SEP, with its
-    row count. Run in one read transaction: every page is read from the same snapshot."""
+def pages(conn: Connection, table: sa.Table, key: Sequence[str], line_sql: str, where: Sequence[Any], *,
+          separator: str) -> Iterator[Page]:  # fmt: skip
+    """Each page's rows (in key order, passing ``where``) as one text, rows joined by `separator`, with
+    its row count. Run in one read transaction: every page is read from the same snapshot."""
     page_rows = PAGE_ROWS
     # the key's stored values as they are (no type's processing): each page starts after the last one's
     # exact value (a DATETIME read back and bound again through its type could gain ".000000")
@@ -62,9 +70,9 @@ def pages(conn: Connection, table: sa.Table, key: Sequence[str], line_sql: str,
             .limit(page_rows)
             .subquery()
         )
-        text, count = conn.execute(sa.select(sa.func.group_concat(inner.c.line, ROW_SEP), sa.func.count())).one()
+        text, count = conn.execute(sa.select(sa.func.group_concat(inner.c.line, separator), sa.func.count())).one()
         if count:
-            yield str(text), int(count)
+            yield Page(str(text), int(count))
         if bound is None:
             return
         last = tuple(bound)

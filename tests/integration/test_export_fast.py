@@ -194,3 +194,48 @@ def test_an_xlsx_export_with_a_separator_in_a_value_starts_again_row_by_row(core
     # control characters, so the sheet shows the texts without them, as the row writer writes them
     assert sheet.count(b"<row ") == 4 and sheet.count(b"C000002") == 1
     assert b"<t>ab</t>" in sheet and b"<t>cd</t>" in sheet
+
+
+def test_a_nul_in_a_stored_text_is_exported_whole(
+    core: Core, db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:  # fmt: skip
+    # SQLite's printf, which makes each row's text on the fast path, ends a text at a NUL: the page's
+    # texts are measured beside, and the export goes row by row rather than cut the value short.
+    import sqlalchemy as sa
+
+    if db_url.startswith("postgresql"):
+        pytest.skip("PostgreSQL's text cannot hold a NUL")
+    monkeypatch.setattr(sqlite_pages, "PAGE_ROWS", 4)
+    assert run_import(core, write_csv(tmp_path / "c.csv", [row(n) for n in range(1, 11)])).success_count == 10
+    with core.store.engine.begin() as conn:  # an import refuses a NUL (invalid_character): put there by hand
+        conn.execute(sa.text("UPDATE customers SET note = :v WHERE code = 'C000006'"), {"v": "a\x00b"})
+    task = run_export(core, "customers")
+    assert task.status is TaskStatus.SUCCEEDED and task.total_count == 10
+    data = Path(task.result_path or "").read_bytes()
+    assert b"a\x00b" in data and data.count(b"C000006") == 1 and data.count(b"\r\n") == 11
+
+
+def test_a_record_separator_in_a_value_stays_on_the_fast_path(
+    core: Core, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:  # fmt: skip
+    # A page's rows and values are both joined by the unit separator (one split): the record separator
+    # is only a character now, and the file is the row writer's.
+    monkeypatch.setattr(sqlite_pages, "PAGE_ROWS", 3)
+    pages: list[int] = []
+    real = fast_csv._fields
+
+    def counted(page: Any, rows: int, width: int) -> Any:
+        pages.append(rows)
+        return real(page, rows, width)
+
+    monkeypatch.setattr(fast_csv, "_fields", counted)
+    rows = [row(n, 备注="c\x1ed") if n == 5 else row(n) for n in range(1, 9)]
+    task = run_import(core, write_csv(tmp_path / "c.csv", rows))
+    assert task.success_count == 8, task.error_msg
+    fast = run_export(core, "customers")
+    slow = run_export(core, "customers", filters={"imported_by": task.task_no})  # row by row
+    assert fast.status is TaskStatus.SUCCEEDED and fast.total_count == 8
+    data = Path(fast.result_path or "").read_bytes()
+    assert data == Path(slow.result_path or "").read_bytes() and b"c\x1ed" in data
+    if core.store.engine.dialect.name == "sqlite":
+        assert pages == [3, 3, 2]  # SQLite's pages, none thrown away
