@@ -22,7 +22,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
-from bench_import import batchdesk, run_measured  # noqa: E402
+from bench_import import as_installed, batchdesk, run_measured  # noqa: E402
 from make_customers_xlsx import write_customers_xlsx  # noqa: E402
 
 SPEED_ROWS, SPEED_GOAL, SPEED_MEMORY_MB = 200_000, 40_000, 250  # rows/s of the whole import, peak MB
@@ -66,6 +66,7 @@ def main() -> None:
     args = parser.parse_args()
     work = args.work or Path(tempfile.mkdtemp(prefix="bench-xlsx-"))
     work.mkdir(parents=True, exist_ok=True)
+    as_installed()
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}, load {os.getloadavg()[0]:.2f}")
     results: dict[str, object] = {}
     missed: list[str] = []
