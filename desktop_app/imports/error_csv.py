@@ -142,6 +142,11 @@ class ErrorCsvWriter:
             self._handle.close()
 
 
+def handed_over_name(task_no: str) -> str:
+    """The error CSV's name in its task's results folder."""
+    return f"{task_no}-errors.csv"
+
+
 def error_csv_work_file(ctx: TaskContext) -> Path:
     return ctx.work_dir / f"{ctx.task.task_no}-errors.csv.part"
 
@@ -156,7 +161,7 @@ def resumed_writer(ctx: TaskContext, header: Sequence[str], *, resume_at: int | 
     if resume_at is not None and not work.exists():
         task_no = ctx.task.task_no
         folder = task_folder(ctx.results_dir, task_no)
-        handed = owned(ctx.results_dir, folder / f"{task_no}-errors.csv", task_no=task_no) if folder else None
+        handed = owned(ctx.results_dir, folder / handed_over_name(task_no), task_no=task_no) if folder else None
         if handed is not None and handed.is_file() and handed.stat().st_size >= resume_at:
             work.parent.mkdir(parents=True, exist_ok=True)
             shutil.move(str(handed), work)
@@ -184,7 +189,7 @@ def keep_error_rows(ctx: TaskContext) -> dict[str, Any]:
         work.unlink(missing_ok=True)
         return {}
     folder.mkdir(parents=True, exist_ok=True)
-    target = folder / f"{ctx.task.task_no}-errors.csv"
+    target = folder / handed_over_name(ctx.task.task_no)
     shutil.move(str(work), target)
     return {"error_csv": str(target), WRITTEN: fingerprint(target)}
 

@@ -30,15 +30,12 @@ from desktop_app.imports.readers import SourceRow, TableReader
 from desktop_app.imports.references import ReferenceResolver
 from desktop_app.imports.resume import carried_start, import_chain
 from desktop_app.imports.row_plans import Candidate, FailedRow, RowDecider
-from desktop_app.imports.row_writer import BatchResult, BatchWriter, DryRunWriter
+from desktop_app.imports.row_writer import BatchResult, BatchWriter, DryRunWriter, Failed
 from desktop_app.imports.signature import SignedColumn, signature_function
 from desktop_app.imports.summary import ImportFacts, summarise
-from desktop_app.imports.validator import RowError
 from desktop_app.imports.written_rows import complete_references
 from desktop_app.store.business_rows import BusinessTable
 from desktop_app.tasks.context import TaskContext
-
-_Failed = tuple[SourceRow, tuple[RowError, ...]]
 
 
 @dataclass
@@ -167,13 +164,12 @@ class ImportRun:
         self, bulk: BulkInsert, errors: error_csv.ErrorCsvWriter, total_rows: int, resume_row: int
     ) -> None:
         # the next batch is read and checked on a second thread while this one is written
+        spill = partial(self._write_failures, errors)
         with Prefetch(bulk.batches(resume_row)) as batches:
             for batch in batches:
                 with bulk.connection(batch) as conn:
-                    spill = partial(self._write_failures, errors)
                     self._flush(batch.size, batch.last_row, partial(bulk.write, batch=batch, spill=spill), errors,
-                                total_rows,
-                                batch.last_row / max(total_rows + 1, 1), connection=conn)  # fmt: skip
+                                total_rows, batch.last_row / max(total_rows + 1, 1), connection=conn)  # fmt: skip
         self.ctx.log.info("bulk path: %d rows loaded by the database's own loader, %d by the row writer",
                           bulk.loaded, bulk.by_row)  # fmt: skip
 
@@ -265,7 +261,7 @@ class ImportRun:
             raise
         self._committed_row = last_row
 
-    def _write_failures(self, errors: error_csv.ErrorCsvWriter, failed: Sequence[_Failed]) -> None:
+    def _write_failures(self, errors: error_csv.ErrorCsvWriter, failed: Sequence[Failed]) -> None:
         """Failed rows into the error CSV, in row order (a batch's, or a slice's of it: slices come in order)."""
         for source, row_errors in sorted(failed, key=lambda item: item[0].row_number):
             errors.write(

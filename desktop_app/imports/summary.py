@@ -47,7 +47,7 @@ def summarise(
     folder.mkdir(parents=True, exist_ok=True)
     error_path: Path | None = None
     if counts.fail:
-        error_path = folder / f"{task_no}-errors.csv"
+        error_path = folder / error_csv.handed_over_name(task_no)
         shutil.move(str(work_file), error_path)
     else:
         work_file.unlink(missing_ok=True)

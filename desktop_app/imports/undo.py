@@ -274,7 +274,7 @@ class _Undo:
         error_path = None
         if s.kept:
             folder.mkdir(parents=True, exist_ok=True)
-            error_path = folder / f"{self.ctx.task.task_no}-errors.csv"
+            error_path = folder / error_csv.handed_over_name(self.ctx.task.task_no)
             self.work_file.replace(error_path)
         else:
             self.work_file.unlink(missing_ok=True)

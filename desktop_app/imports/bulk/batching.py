@@ -11,10 +11,10 @@ whole (bulk/insert.py), which then says which row came first, as the row path wo
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -36,6 +36,7 @@ _NEUTRALISED = r"\A'([=+\-@\t\r])"
 # A batch the row writer takes (refused by the database) goes this many rows at a time, in its transaction:
 # each slice sees the rows the ones before it wrote, as a batch sees the batches before it.
 SLICE_ROWS = 2_000
+_T = TypeVar("_T")
 
 
 class BatchSource(Protocol):
@@ -190,16 +191,20 @@ class BatchSplitter:
         time: the batch's rows are made Python rows, checked and looked up a slice at a time (a batch of
         20,000 such rows held whole, with its look-ups, took a re-import of existing rows past 200 MB)."""
         assert batch.bulk_sources is not None
-        merged = heapq.merge(map(self._candidate, batch.bulk_sources()), batch.candidates, key=_row_of)
-        size = SLICE_ROWS
-        while part := list(islice(merged, size)):
-            yield part
+        return in_slices(heapq.merge(map(self._candidate, batch.bulk_sources()), batch.candidates, key=_row_of))
 
     def _candidate(self, source: SourceRow) -> Candidate:
         checked = self.validator.check(source.cells)
         if checked.values is not None:
             return (source, checked.values)
         return FailedRow(source, checked.errors)
+
+
+def in_slices(rows: Iterable[_T]) -> Iterator[list[_T]]:
+    """`rows` SLICE_ROWS at a time, in their order."""
+    it = iter(rows)
+    while part := list(islice(it, SLICE_ROWS)):
+        yield part
 
 
 def _restored(cell: Cell) -> Cell:

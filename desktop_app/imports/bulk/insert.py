@@ -15,8 +15,7 @@ from dataclasses import replace
 
 from sqlalchemy import Connection
 
-from desktop_app.imports.bulk import batching
-from desktop_app.imports.bulk.batching import BatchSplitter, BulkBatch
+from desktop_app.imports.bulk.batching import BatchSplitter, BulkBatch, in_slices
 from desktop_app.imports.row_plans import Candidate
 from desktop_app.imports.row_writer import BatchResult, BatchWriter, Failed
 from desktop_app.store.bulk_load import BulkLoader
@@ -50,7 +49,7 @@ class BulkInsert:
         the other rows by the row writer; `spill` takes the failed rows as each slice ends (the result
         then counts them as spilled)."""
         loaded = 0
-        slices: Iterable[list[Candidate]] = _slices(batch.candidates)
+        slices: Iterable[list[Candidate]] = in_slices(batch.candidates)
         if batch.rows is not None:
             if self.loader.load(conn, batch.rows):
                 loaded = batch.rows.num_rows
@@ -71,11 +70,3 @@ class BulkInsert:
         if loaded:
             result.pending += batch.pending
         return result
-
-
-def _slices(candidates: list[Candidate]) -> Iterator[list[Candidate]]:
-    """The row writer's rows of a batch, SLICE_ROWS at a time (all of a batch whose bulk rows share a key
-    with them: bounded as a refused batch is)."""
-    size = batching.SLICE_ROWS
-    for start in range(0, len(candidates), size):
-        yield candidates[start : start + size]
