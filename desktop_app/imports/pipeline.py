@@ -17,6 +17,7 @@ from desktop_app.domain.modes import ImportMode
 from desktop_app.domain.stages import Stage, stage_text
 from desktop_app.domain.task import TaskOutcome
 from desktop_app.imports import error_csv
+from desktop_app.imports.bulk.ahead import in_order
 from desktop_app.imports.bulk.choice import bulk_insert
 from desktop_app.imports.bulk.csv_batches import BulkReadError
 from desktop_app.imports.bulk.insert import BulkInsert
@@ -166,10 +167,12 @@ class ImportRun:
         # the next batch is read and checked on a second thread while this one is written
         spill = partial(self._write_failures, errors)
         with Prefetch(bulk.batches(resume_row)) as batches:
-            for batch in batches:
-                with bulk.connection(batch) as conn:
-                    self._flush(batch.size, batch.last_row, partial(bulk.write, batch=batch, spill=spill), errors,
-                                total_rows, batch.last_row / max(total_rows + 1, 1), connection=conn)  # fmt: skip
+            for ready in in_order(bulk, batches):
+                batch = ready.batch
+                with ready.connection as conn:
+                    write = partial(bulk.write, batch=batch, spill=spill, loaded_ahead=ready.loaded)
+                    self._flush(batch.size, batch.last_row, write, errors, total_rows,
+                                batch.last_row / max(total_rows + 1, 1), connection=conn)  # fmt: skip
         self.ctx.log.info("bulk path: %d rows loaded by the database's own loader, %d by the row writer",
                           bulk.loaded, bulk.by_row)  # fmt: skip
 

@@ -20,6 +20,7 @@ import io
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -115,15 +116,62 @@ class BulkLoader:
     def load(self, conn: Connection, rows: pa.Table) -> bool:
         """Insert the batch inside a savepoint of the connection's transaction (on the connection
         connection() gave for it): True when every row went in, False when a key was already there."""
+        self._no_wait_for_disk(conn)
+        try:
+            with conn.begin_nested():
+                self._load(conn, rows)
+        except self._refused(conn) as exc:
+            log.info("bulk load of %d rows into %s refused (%s): written row by row", rows.num_rows, self.table,
+                     exc)  # fmt: skip
+            return False
+        return True
+
+    @property
+    def preloads(self) -> bool:
+        """Whether a batch may be loaded ahead (preload) while the batch before it commits: PostgreSQL,
+        whose COPY keeps one server process busy; SQLite has one writer, and MySQL's LOAD DATA, its goal
+        met without, would add gap locks to the waits between two batches in flight."""
+        return self.dialect == "postgresql"
+
+    def preload(self, rows: pa.Table) -> Preloaded:
+        """The batch loaded on a connection of its own, in a transaction left open for the batch's commit
+        (on any thread: the connection is handed over). The rows are not committed, nor fenced: the
+        batch's commit takes the fence before it writes its checkpoint, and a task lost meanwhile rolls
+        them back. A batch the database refused leaves the connection with no transaction."""
+        conn = self.engine.connect()
+        try:
+            conn.begin()
+            self._no_wait_for_disk(conn)
+            try:
+                self._load(conn, rows)
+            except self._refused(conn) as exc:
+                conn.rollback()
+                log.info("bulk load of %d rows into %s refused (%s): written row by row", rows.num_rows,
+                         self.table, exc)  # fmt: skip
+                return Preloaded(conn, loaded=False)
+        except BaseException:
+            conn.close()
+            raise
+        return Preloaded(conn, loaded=True)
+
+    def _load(self, conn: Connection, rows: pa.Table) -> None:
+        if self.dialect == "sqlite":
+            loaded = self._insert_select(conn, rows)
+        elif self.dialect == "postgresql":
+            loaded = self._copy(conn, rows)
+        else:
+            loaded = self._load_data(conn, rows)
+        if loaded != rows.num_rows:
+            raise _ShortLoad(loaded, rows.num_rows)
+
+    @staticmethod
+    def _refused(conn: Connection) -> tuple[type[BaseException], ...]:
+        """The errors that mean the database refused the batch's rows (a key already there, a value)."""
         # the loaders run on the driver's own cursor: its IntegrityError is not SQLAlchemy's
         dbapi: Any = conn.dialect.dbapi
-        refused: tuple[type[BaseException], ...] = (
-            IntegrityError,
-            DataError,
-            _ShortLoad,
-            dbapi.IntegrityError,
-            dbapi.DataError,
-        )
+        return IntegrityError, DataError, _ShortLoad, dbapi.IntegrityError, dbapi.DataError
+
+    def _no_wait_for_disk(self, conn: Connection) -> None:
         if self.dialect == "postgresql":
             # This batch's commit does not wait for the server's disk (measured: 0.6-0.7 s of a
             # million-row import, fifty commits). Safe for what an import promises: only a crash of the
@@ -131,21 +179,6 @@ class BulkLoader:
             # import writes those rows again, once; and the task's end is an ordinary commit, which
             # flushes the server's log up to it, every batch's commit before it included.
             conn.exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
-        try:
-            with conn.begin_nested():
-                if self.dialect == "sqlite":
-                    loaded = self._insert_select(conn, rows)
-                elif self.dialect == "postgresql":
-                    loaded = self._copy(conn, rows)
-                else:
-                    loaded = self._load_data(conn, rows)
-                if loaded != rows.num_rows:
-                    raise _ShortLoad(loaded, rows.num_rows)
-        except refused as exc:
-            log.info("bulk load of %d rows into %s refused (%s): written row by row", rows.num_rows, self.table,
-                     exc)  # fmt: skip
-            return False
-        return True
 
     def _columns(self, conn: Connection, rows: pa.Table) -> tuple[str, str]:
         quote = conn.dialect.identifier_preparer.quote
@@ -210,6 +243,22 @@ class BulkLoader:
         if warnings:
             return -1  # a value the server changed or a row it skipped: the row-by-row path says which
         return loaded
+
+
+@dataclass
+class Preloaded:
+    """A batch's connection after preload(): its transaction open with the rows in (loaded), or none."""
+
+    connection: Connection
+    loaded: bool
+
+    def discard(self) -> None:
+        """Roll the rows back and give the connection back (a batch that will not be committed)."""
+        try:
+            if self.connection.in_transaction():
+                self.connection.rollback()
+        finally:
+            self.connection.close()
 
 
 class _CopySink(io.RawIOBase):

@@ -233,10 +233,12 @@ class TaskContext:
 
 @contextmanager
 def _transaction(engine: Engine, connection: Connection | None) -> Iterator[Connection]:
-    """A transaction on `connection`, or on a connection of the engine's; committed when the block ends."""
+    """A transaction on `connection` (going on with the one it is in: a batch loaded ahead), or on a
+    connection of the engine's; committed when the block ends."""
     if connection is None:
         with engine.begin() as conn:
             yield conn
         return
-    with connection.begin():
+    begun = connection.get_transaction()
+    with begun if begun is not None else connection.begin():
         yield connection

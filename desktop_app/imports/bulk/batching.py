@@ -55,6 +55,13 @@ class BulkBatch:
     size: int  # data rows in the batch (blank rows excluded)
     pending: int  # bulk rows with a reference name not found
     bulk_sources: Callable[[], Iterator[SourceRow]] | None = None  # the bulk rows as read, should the load be refused
+    keys: pa.Array | None = None  # every key the batch may write, as the table compares them (None: none)
+
+    def shares_keys(self, other: BulkBatch) -> bool:
+        """Whether the two batches may write a row of the same key."""
+        if self.keys is None or other.keys is None or not len(self.keys) or not len(other.keys):
+            return False
+        return bool(pc.any(pc.is_in(other.keys, value_set=self.keys)).as_py())
 
 
 class BatchSplitter:
@@ -82,6 +89,8 @@ class BatchSplitter:
         self.index = [validator.mapping.index_by_key.get(c.key) for c in itype.columns]
         self.key_positions = [itype.keys.index(k) for k in itype.unique_keys]
         self._ref_arrays: dict[str, tuple[pa.Array, pa.Array]] | None = None
+        # each batch's keys kept (BulkBatch.keys), for a loader that loads the next batch while one commits
+        self.with_keys = False
 
     def batches(self, skip_through: int) -> Iterator[BulkBatch]:
         """The file's batches of about batch_rows rows after `skip_through`, split for writing."""
@@ -136,28 +145,33 @@ class BatchSplitter:
                     bulk_numbers.slice(start, SLICE_ROWS), [c.slice(start, SLICE_ROWS) for c in bulk_cells]
                 )
 
+        others = pa.array(self._written_keys(candidates), pa.string())
         if not len(numbers):
-            return BulkBatch(None, candidates, last, size, 0)
-        if self._key_also_in(texts, candidates):
-            # a bulk row's key is also a row writer's row: the row writer names the duplicates in file order
+            return BulkBatch(None, candidates, last, size, 0, keys=others if self.with_keys else None)
+        bulk_keys = self._bulk_keys(texts) if len(others) or self.with_keys else None
+        keys = None if bulk_keys is None else pa.concat_arrays([bulk_keys, others]) if len(others) else bulk_keys
+        if bulk_keys is not None and len(others) and pc.any(pc.is_in(bulk_keys, value_set=others)).as_py():
+            # A bulk row's key is also a row writer's row: the load would take the bulk row first wherever
+            # it is in the file, so the row writer takes the batch whole and names the duplicates in file order.
             every = sorted([*bulk_sources(), *slow], key=_number)
-            return BulkBatch(None, [self._candidate(source) for source in every], last, size, 0)
+            return BulkBatch(None, [self._candidate(source) for source in every], last, size, 0,
+                             keys=keys if self.with_keys else None)  # fmt: skip
         rows, pending = self._loadable(texts, numbers)
-        return BulkBatch(rows, candidates, last, size, pending, bulk_sources)
+        return BulkBatch(rows, candidates, last, size, pending, bulk_sources, keys if self.with_keys else None)
 
-    def _key_also_in(self, texts: list[pa.Array], candidates: list[Candidate]) -> bool:
-        """Whether a row for the row writer has the key of a bulk row, as the table compares keys
-        (case-folded on a case-insensitive MySQL table: BusinessTable.key_text). The load would take the
-        bulk row first wherever it is in the file, so the row writer takes the batch whole."""
-        others = [self.table.key_text(tuple(values[p] for p in self.key_positions))
-                  for c in candidates if not isinstance(c, FailedRow) for values in (c[1],)]  # fmt: skip
-        if not others:
-            return False
+    def _written_keys(self, candidates: list[Candidate]) -> list[str]:
+        """The keys of the row writer's rows that may be written (the failed ones never are), as the
+        table compares keys (case-folded on a case-insensitive MySQL table: BusinessTable.key_text)."""
+        return [self.table.key_text(tuple(values[p] for p in self.key_positions))
+                for c in candidates if not isinstance(c, FailedRow) for values in (c[1],)]  # fmt: skip
+
+    def _bulk_keys(self, texts: list[pa.Array]) -> pa.Array:
+        """The bulk rows' keys, as _written_keys gives the row writer's."""
         keys = [texts[p] for p in self.key_positions]
         joined = keys[0] if len(keys) == 1 else pc.binary_join_element_wise(*keys, SEPARATOR)
         if self.table.folds_case:
             joined = pa.array([k.casefold() for k in joined.to_pylist()], pa.string())
-        return bool(pc.any(pc.is_in(joined, value_set=pa.array(others, pa.string()))).as_py())
+        return joined
 
     # --- what the loader takes -----------------------------------------------------------------
 

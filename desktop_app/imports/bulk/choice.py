@@ -75,6 +75,7 @@ def bulk_insert(
     loader = BulkLoader(engine, table.spec.name, ctx.task.task_no, ctx.work_dir)
     splitter = BatchSplitter(itype, checked.validator, table, references, source,
                              restore_neutralised=checked.restore_neutralised, batch_rows=batch_rows)  # fmt: skip
+    splitter.with_keys = loader.preloads  # two batches in flight must not share a key (ahead.py)
     return BulkInsert(splitter, writer, loader)
 
 

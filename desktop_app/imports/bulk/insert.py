@@ -44,14 +44,18 @@ class BulkInsert:
     def close(self) -> None:
         self.loader.close()
 
-    def write(self, conn: Connection, batch: BulkBatch, spill: Spill | None = None) -> BatchResult:
+    def write(
+        self, conn: Connection, batch: BulkBatch, spill: Spill | None = None, loaded_ahead: bool | None = None
+    ) -> BatchResult:
         """Inside the batch's transaction: the bulk rows (or, refused, all rows by the row writer), then
         the other rows by the row writer; `spill` takes the failed rows as each slice ends (the result
-        then counts them as spilled)."""
+        then counts them as spilled). `loaded_ahead`: the bulk rows were loaded before (ahead.py) in this
+        transaction (True) or refused (False)."""
         loaded = 0
         slices: Iterable[list[Candidate]] = in_slices(batch.candidates)
         if batch.rows is not None:
-            if self.loader.load(conn, batch.rows):
+            took = self.loader.load(conn, batch.rows) if loaded_ahead is None else loaded_ahead
+            if took:
                 loaded = batch.rows.num_rows
             else:
                 slices = self.splitter.refused_slices(batch)
