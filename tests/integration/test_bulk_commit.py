@@ -53,3 +53,29 @@ def test_each_bulk_batch_commits_without_waiting_and_nothing_else_does(
         conns = [stack.enter_context(engine.connect()) for _ in range(idle)]
         assert [c.exec_driver_sql("SHOW synchronous_commit").scalar() for c in conns] == ["on"] * idle
         assert conns[0].execute(sa.text("SELECT count(*) FROM customers")).scalar() == 200
+
+
+TRICKY = ["", None, "plain", 'a "quote"', "a,b", "two\nlines", "cr\rhere", "\\N", "NULL", " spaced ", "\\.", "tab\tin",
+          "😀", '"']  # fmt: skip
+
+
+PLAIN = ["plain", "C000001", None, "名字"]
+
+
+@pytest.mark.parametrize("texts", [PLAIN, ["plain", "", None], TRICKY], ids=["plain", "empty", "tricky"])
+def test_copy_reads_every_value_back_as_sent(core: Core, tmp_path: Path, texts: list[str | None]) -> None:
+    import pyarrow as pa
+
+    from desktop_app.store import bulk_load
+
+    rows = pa.table({"a": pa.array(texts, pa.string()), "n": pa.array(range(len(texts)), pa.int64())})
+    sent = bulk_load._copy_csv(rows).to_pybytes()
+    assert (b'"' in sent) == (texts != PLAIN)  # plain texts go unquoted (the server reads them faster)
+    engine = core.store.engine
+    with engine.begin() as conn:
+        conn.exec_driver_sql("CREATE TABLE copy_probe (a TEXT, n BIGINT, task_no VARCHAR(32))")
+    loader = BulkLoader(engine, "copy_probe", "T261202-ABCDEF", tmp_path)
+    with engine.begin() as conn:
+        assert loader.load(conn, rows)
+        back = conn.exec_driver_sql("SELECT a, n, task_no FROM copy_probe ORDER BY n").all()
+    assert [tuple(r) for r in back] == [(t, n, "T261202-ABCDEF") for n, t in enumerate(texts)]
