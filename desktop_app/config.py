@@ -90,7 +90,8 @@ class Settings:
     # a CSV inserted into one of BatchDesk's own tables goes through the bulk path (imports/bulk):
     # the same rows, checks and errors, loaded by the database's own loader; false: always row by row
     bulk_loads: bool = True
-    bulk_batch_rows: int = 20_000  # rows a bulk batch holds (one transaction, one checkpoint)
+    # rows a bulk batch holds (one transaction, one checkpoint); 0: the bulk path's own (imports/bulk/choice.py)
+    bulk_batch_rows: int = 0
     result_retention_days: int = 7
     task_retention_days: int = 90  # final tasks older than this move to the archive (seed 000 §6)
     daily_cleanup: bool = True  # queue the retention clean-up once a day when a worker or window starts
@@ -143,7 +144,7 @@ AnySettingProblem = SettingProblem | SettingsFileProblem
 
 # Settings that must be above 0 (a 0 would make a loop spin or a limit refuse everything); the other
 # numbers may be 0 or more.
-_POSITIVE = frozenset({"batch_size", "bulk_batch_rows", "poll_interval", "poll_batch", "heartbeat_interval",
+_POSITIVE = frozenset({"batch_size", "poll_interval", "poll_batch", "heartbeat_interval",
                        "stale_after", "max_file_mb", "max_rows", "result_retention_days",
                        "task_retention_days"})  # fmt: skip
 _LANGUAGES = ("", "zh", "en")
@@ -170,7 +171,10 @@ def _valid(name: str, value: Any) -> bool:
 
 
 # Defaults whose value alone says nothing to a clerk ("using the default 0" workers)
-_DEFAULT_MEANING = {"max_workers": ("（处理器核数的两倍）", " (twice the number of processor cores)")}
+_DEFAULT_MEANING = {
+    "max_workers": ("（处理器核数的两倍）", " (twice the number of processor cores)"),
+    "bulk_batch_rows": ("（每批 20,000 行，PostgreSQL 为 13,333 行）", " (20,000 rows a batch, 13,333 on PostgreSQL)"),
+}
 
 
 def _default_words(name: str, default: Any, lang: Lang) -> str:

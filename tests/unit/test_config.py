@@ -34,6 +34,7 @@ def with_file(tmp_path: Path, content: object) -> tuple[Settings, list[str]]:
         ("language", "fr"),
         ("db_url", 5),
         ("task_retention_days", "90"),
+        ("bulk_batch_rows", -1),
     ],
 )
 def test_a_bad_setting_gives_way_to_its_default(tmp_path: Path, name: str, value: object,
