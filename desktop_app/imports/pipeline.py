@@ -71,6 +71,7 @@ class ImportRun:
         self.work_file = error_csv.error_csv_work_file(ctx)
         self._lost_error_rows_before = 0
         self._committed_row = 1
+        self._read_sha256: str | None = None  # the file's hash as the bulk reader read it, all of it
 
     # --- stages --------------------------------------------------------------------------
 
@@ -92,7 +93,7 @@ class ImportRun:
                 self._import_rows(reader, checked, errors, total_rows, resume_row)
             finally:
                 errors.close()
-        if file_changed(self.options.file, self.ctx.params, full=True):
+        if self._file_changed():
             # Cut short or saved again while it was read: the rows read are not all of the file that
             # was queued, and a clerk would never learn that the rest is missing.
             raise PermanentError(ErrorCode.FILE_CHANGED, path=str(self.options.file))
@@ -118,6 +119,15 @@ class ImportRun:
         return summarise(facts=facts, counts=self.counts, work_file=self.work_file,
                          folder=self.ctx.results_dir / self.task_no, task_no=self.task_no,
                          threshold=self.ctx.settings.fail_threshold, lang=self.lang)  # fmt: skip
+
+    def _file_changed(self) -> bool:
+        """Whether the file is not the one queued: its bytes as the bulk reader read them (every byte, once:
+        those are the rows imported), else the file read again whole."""
+        params = self.ctx.params
+        if self._read_sha256 is None:
+            return file_changed(self.options.file, params, full=True)
+        expected = params.get("file_sha256")
+        return bool(expected and self._read_sha256 != expected) or file_changed(self.options.file, params, full=False)
 
     def _start(self) -> ImportCheckpoint | None:
         """Where this run starts: its own checkpoint after a crash or a stop, else (the first run of an
@@ -173,6 +183,7 @@ class ImportRun:
                     write = partial(bulk.write, batch=batch, spill=spill, loaded_ahead=ready.loaded)
                     self._flush(batch.size, batch.last_row, write, errors, total_rows,
                                 batch.last_row / max(total_rows + 1, 1), connection=conn)  # fmt: skip
+        self._read_sha256 = bulk.read_sha256()
         self.ctx.log.info("bulk path: %d rows loaded by the database's own loader, %d by the row writer",
                           bulk.loaded, bulk.by_row)  # fmt: skip
 

@@ -42,6 +42,8 @@ _T = TypeVar("_T")
 class BatchSource(Protocol):
     """A file's rows as CsvBatches: a CSV's (csv_batches.py) or an .xlsx sheet's (xlsx_batches.py)."""
 
+    read_sha256: str | None  # the file's SHA-256 once its batches have read every byte of it (a CSV's)
+
     def batches(self, skip_through: int = 1) -> Iterator[CsvBatch]: ...
 
 

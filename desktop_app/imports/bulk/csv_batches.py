@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import codecs
 import csv
+import hashlib
 import io
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -118,6 +119,10 @@ class _ThenSentinel(io.RawIOBase):
 
     def __init__(self, path: Path) -> None:
         self._file = path.open("rb")
+        # the file's bytes as read (each once, in order: held-back bytes are hashed as they are read):
+        # the import's end checks them against the queued file's hash, no second pass over the file
+        self.digest = hashlib.sha256()
+        self.complete = False  # every byte of the file read
         self._carry = b""  # bytes held back from the end of the last read (a CR and the byte after it)
         self._tail: bytes | None = None  # the sentinel still to hand out, once the file is read
         self._last = b""
@@ -131,11 +136,14 @@ class _ThenSentinel(io.RawIOBase):
             count = len(self._carry)
             view[:count] = self._carry
             self._carry = b""
-            count += self._file.readinto(view[count:]) or 0
+            read = self._file.readinto(view[count:]) or 0
+            self.digest.update(view[count : count + read])
+            count += read
             # a read that ends with a CR takes the bytes after it while it has room, else leaves the CR
             # for the next read: no block then ends between a CR and its LF
             while count and view[count - 1] == 0x0D:
                 more = self._file.read(1)
+                self.digest.update(more)
                 if not more:
                     break
                 if count < len(view):
@@ -148,6 +156,7 @@ class _ThenSentinel(io.RawIOBase):
             if count:
                 self._last = bytes(view[count - 1 : count])
                 return count
+            self.complete = True
             self._tail = (b"" if self._last in (b"\n", b"\r", b"") else b"\n") + _SENTINEL
         count = min(len(view), len(self._tail))
         view[:count] = self._tail[:count]
@@ -170,6 +179,8 @@ class CsvBatches:
         self.width = len(header)
         self.encoding = encoding
         self.line_limit = line_limit
+        self.read_sha256: str | None = None  # the file's SHA-256 once a pass has read all of it
+
 
     def batches(self, skip_through: int = 1) -> Iterator[CsvBatch]:
         """Batches of the records numbered after `skip_through` (a resume's last committed row).
@@ -236,6 +247,8 @@ class CsvBatches:
                 yield out
         if not ended:
             raise BulkReadError("the file ends inside a quoted field")
+        if stream.complete:
+            self.read_sha256 = stream.digest.hexdigest()
 
     def _without_header(self, columns: list[pa.Array], numbers: pa.Array) -> tuple[list[pa.Array], pa.Array]:
         if not len(numbers) or numbers[0].as_py() != 1:

@@ -44,6 +44,10 @@ class BulkInsert:
     def close(self) -> None:
         self.loader.close()
 
+    def read_sha256(self) -> str | None:
+        """The file's SHA-256 as its batches read it, once they read every byte (a CSV's), else None."""
+        return self.splitter.source.read_sha256
+
     def write(
         self, conn: Connection, batch: BulkBatch, spill: Spill | None = None, loaded_ahead: bool | None = None
     ) -> BatchResult:

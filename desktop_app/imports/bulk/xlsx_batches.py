@@ -30,6 +30,8 @@ from desktop_app.imports.readers.xlsx_reader import RowBlock, XlsxReader
 class XlsxBatches:
     """Iterates an .xlsx sheet's data rows (the header skipped) in batches, as CsvBatches does a CSV's."""
 
+    read_sha256: str | None = None  # a sheet is read from the unzipped parts, not the file's bytes
+
     def __init__(self, reader: XlsxReader, itype: ImportType, index_by_key: Mapping[str, int]) -> None:
         self.reader = reader
         self.header = reader.header
