@@ -45,6 +45,13 @@ def main(argv: Sequence[str] | None = None, *, leave_when_done: bool = False) ->
     # would print a traceback in the clerk's face.
     logging.getLogger().addHandler(logging.NullHandler())
     args = build_parser().parse_args(argv)
+    if args.command == "import" and leave_when_done:
+        # the file's hash (its idempotency key) on a thread of its own while the program loads
+        from pathlib import Path
+
+        from desktop_app.tasks.file_hash import hash_ahead
+
+        hash_ahead(Path(args.file).expanduser().resolve())
     code = _run(args)
     if leave_when_done and args.command is not None:
         leave(code)

@@ -11,10 +11,10 @@ from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.task import SubmitResult
 from desktop_app.store.db import is_network_path
 from desktop_app.store.tasks import TaskStore
+from desktop_app.tasks.file_hash import content_sha256
+from desktop_app.tasks.file_hash import file_sha256 as file_sha256  # the pre-check and resume hash with it
 from desktop_app.tasks.identity import host_name
 from desktop_app.tasks.registry import HandlerRegistry
-
-CHUNK = 1 << 20
 
 
 def current_user() -> str:
@@ -22,19 +22,6 @@ def current_user() -> str:
         return getpass.getuser()
     except Exception:  # no login name (some services and containers)
         return "unknown"
-
-
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    try:
-        with path.open("rb") as handle:
-            while chunk := handle.read(CHUNK):
-                digest.update(chunk)
-    except FileNotFoundError:
-        raise PermanentError(ErrorCode.FILE_NOT_FOUND, path=str(path)) from None
-    except OSError:
-        raise PermanentError(ErrorCode.FILE_UNREADABLE, path=str(path)) from None
-    return digest.hexdigest()
 
 
 def biz_key(content_hash: str, user: str, kind: str) -> str:
@@ -61,7 +48,7 @@ def submit_file(
         raise PermanentError(ErrorCode.FILE_NOT_FOUND, path=str(path))
     if not path.is_file():
         raise PermanentError(ErrorCode.FILE_UNREADABLE, path=str(path))
-    content_hash = file_sha256(path)
+    content_hash = content_sha256(path)
     kind = (identity or task_type + ":" + str(params.get("import_type", ""))) + (
         ":dry-run" if params.get("dry_run") else ""
     )

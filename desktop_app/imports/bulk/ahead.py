@@ -28,8 +28,9 @@ from desktop_app.imports.bulk.insert import BulkInsert
 from desktop_app.store.bulk_load import Preloaded
 
 IN_FLIGHT = 2
-"""Batches loading at once: this batch's and the next one's (a third measured no faster on two cores, and
-each holds its rows in memory)."""
+"""Batches loading at once: this batch's and the next one's. Each holds its rows in memory while it is in
+flight (the bulk path's own batches are two thirds the size where they load ahead: choice.own_batch_rows),
+and two keep the two cores of the machines measured busy (docs/BENCHMARKS.md)."""
 
 
 @dataclass
