@@ -75,6 +75,20 @@ def test_batches_load_ahead_and_commit_in_file_order(core: Core, tmp_path: Path,
     assert _open_transactions(core) == 0
 
 
+def test_a_batch_sharing_a_key_with_a_batch_in_flight_waits_for_its_commit(
+    core: Core, tmp_path: Path, events: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # three batches in flight: the third (rows 82-121) repeats a key of the first (rows 2-41)
+    monkeypatch.setattr(ahead, "IN_FLIGHT", 3)
+    rows = [row(i) for i in range(1, 161)]
+    rows[85] = row(3)  # row 87 repeats the code of row 4
+    task = run_import(core, write_csv(tmp_path / "c.csv", rows))
+    assert task.status is TaskStatus.PARTIALLY_SUCCEEDED and codes_by_row(task) == {87: ["duplicate_in_file"]}
+    assert events.index("commit 41") < events.index("load 82")  # not loaded beside the batch it repeats
+    assert events.index("load 42") < events.index("commit 41")  # the second batch did load beside the first
+    assert _open_transactions(core) == 0
+
+
 def test_a_batch_sharing_a_key_with_the_one_before_waits_for_its_commit(
     core: Core, tmp_path: Path, events: list[str]
 ) -> None:

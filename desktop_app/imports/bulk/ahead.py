@@ -52,7 +52,7 @@ def in_order(bulk: BulkInsert, batches: Iterable[BulkBatch]) -> Iterator[Ready]:
     flight: deque[tuple[BulkBatch, Future[Preloaded] | None]] = deque()
     try:
         for batch in batches:
-            if flight and flight[-1][0].shares_keys(batch):
+            if any(loading_batch.shares_keys(batch) for loading_batch, _ in flight):
                 while flight:  # the batches before it commit first
                     yield _ready(bulk, *flight.popleft())
             preload = loading.submit(bulk.loader.preload, batch.rows) if batch.rows is not None else None
