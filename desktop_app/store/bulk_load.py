@@ -132,8 +132,8 @@ class BulkLoader:
     @property
     def preloads(self) -> bool:
         """Whether a batch may be loaded ahead (preload) while the batch before it commits: PostgreSQL,
-        whose COPY keeps one server process busy; SQLite has one writer, and MySQL's LOAD DATA, its goal
-        met without, would add gap locks to the waits between two batches in flight."""
+        whose COPY keeps one server process busy. SQLite has one writer; MySQL/MariaDB meet their goal
+        without it, and the lock waits between two of their batches in flight were not studied."""
         return self.dialect == "postgresql"
 
     def preload(self, rows: pa.Table) -> Preloaded:
@@ -256,7 +256,7 @@ class Preloaded:
     loaded: bool
 
     def discard(self) -> None:
-        """Roll the rows back and give the connection back (a batch that will not be committed)."""
+        """Give the connection back, rolling back what it has not committed (a batch that stopped)."""
         try:
             if self.connection.in_transaction():
                 self.connection.rollback()
