@@ -56,7 +56,7 @@ class BulkLoader:
     """Loads checked batches into one table, on the batch's connection; a batch's columns are its
     Arrow table's (names of the table's columns), task_no is added."""
 
-    def __init__(self, engine: Engine, table: str, task_no: str, work_dir: Path) -> None:
+    def __init__(self, engine: Engine, table: str, task_no: str, work_dir: Path, *, ahead: bool = True) -> None:
         if not TASK_NO.fullmatch(task_no):
             raise ValueError(f"not a task number: {task_no!r}")
         self.engine = engine
@@ -66,6 +66,7 @@ class BulkLoader:
         self._stage = work_dir / f"{task_no}-bulk-stage.sqlite3"
         self._csv = work_dir / f"{task_no}-bulk-batch.csv"
         self._mysql_engine: Engine | None = None
+        self._ahead = ahead
 
     # --- the connection a batch runs on ---------------------------------------------------
 
@@ -132,9 +133,10 @@ class BulkLoader:
     @property
     def preloads(self) -> bool:
         """Whether a batch may be loaded ahead (preload) while the batch before it commits: PostgreSQL,
-        whose COPY keeps one server process busy. SQLite has one writer; MySQL/MariaDB meet their goal
-        without it, and the lock waits between two of their batches in flight were not studied."""
-        return self.dialect == "postgresql"
+        whose COPY keeps one server process busy, unless made without (`ahead`). SQLite has one writer;
+        MySQL/MariaDB meet their goal without it, and the lock waits between two of their batches in
+        flight were not studied."""
+        return self.dialect == "postgresql" and self._ahead
 
     def preload(self, rows: pa.Table) -> Preloaded:
         """The batch loaded on a connection of its own, in a transaction left open for the batch's commit

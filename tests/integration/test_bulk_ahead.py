@@ -156,3 +156,16 @@ def test_an_error_with_batches_in_flight_rolls_them_back_and_the_retry_imports_e
     assert ended.status is TaskStatus.SUCCEEDED and ended.success_count == 240
     assert customer_codes(core.store) == [f"C{i:06d}" for i in range(1, 241)]
     assert _open_transactions(core) == 0
+
+
+def test_an_import_asked_to_be_polite_loads_no_batch_ahead(tmp_path: Path, events: list[str]) -> None:
+    # the window sets a pause between batches: its imports load one batch at a time (its event loop's lag)
+    with fresh_database("postgresql", tmp_path) as url:
+        desk = build_core(data_dir=tmp_path / "data", db_url=url,
+                          overrides={"bulk_batch_rows": BATCH, "batch_pause": 0.001})  # fmt: skip
+        try:
+            task = run_import(desk, write_csv(tmp_path / "c.csv", [row(i) for i in range(1, 121)]))
+        finally:
+            desk.store.engine.dispose()
+    assert task.status is TaskStatus.SUCCEEDED and task.success_count == 120
+    assert events == ["commit 41", "commit 81", "commit 121"]  # nothing loaded ahead

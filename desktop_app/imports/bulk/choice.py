@@ -80,7 +80,10 @@ def bulk_insert(
     if engine.dialect.name in ("mysql", "mariadb") and not local_infile_allowed(engine):
         log.info("the server does not allow LOAD DATA LOCAL (local_infile=0): the import goes row by row")
         return None
-    loader = BulkLoader(engine, table.spec.name, ctx.task.task_no, ctx.work_dir)
+    # Batches load ahead where nothing asks the import to be polite (batch_pause: the window sets one):
+    # in the window, two million-row imports on PostgreSQL left the event loop's lag at p99 15-19 ms with
+    # them ahead against 13-14 ms without (the goal: under 16), for no faster an import beside another.
+    loader = BulkLoader(engine, table.spec.name, ctx.task.task_no, ctx.work_dir, ahead=not ctx.settings.batch_pause)
     # a batch size the task was given (--batch-size) holds on this path too, then the setting's, else the
     # bulk path's own
     batch_rows = int(ctx.params.get("batch_size") or 0) or ctx.settings.bulk_batch_rows or own_batch_rows(loader)
