@@ -28,9 +28,10 @@ from desktop_app.imports.type_catalog import TypeCatalog
 from desktop_app.imports.type_schema import check_type
 from desktop_app.imports.undo import UndoHandler, undo_problem
 from desktop_app.store.tasks import TaskStore
+from desktop_app.tasks.file_hash import file_sha256
 from desktop_app.tasks.identity import host_name
 from desktop_app.tasks.registry import HandlerRegistry
-from desktop_app.tasks.submit import file_sha256, submit_file
+from desktop_app.tasks.submit import submit_file
 
 
 class Submitter:

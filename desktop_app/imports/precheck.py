@@ -15,7 +15,7 @@ from desktop_app.imports.options import ImportOptions
 from desktop_app.imports.precount import holds_neutralised_cells, holds_nul, line_bound
 from desktop_app.imports.readers import ReadLimits, TableReader, open_table
 from desktop_app.imports.validator import RowValidator, compile_validator
-from desktop_app.tasks.submit import file_sha256
+from desktop_app.tasks.file_hash import file_sha256
 
 MIB = 1024 * 1024
 PRECHECK_ROWS = 20

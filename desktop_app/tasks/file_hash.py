@@ -16,6 +16,7 @@ _lock = threading.Lock()
 
 
 def file_sha256(path: Path) -> str:
+    """The file's SHA-256, read now; a missing or unreadable file in plain words."""
     digest = hashlib.sha256()
     try:
         with path.open("rb") as handle:

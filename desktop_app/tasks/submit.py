@@ -12,7 +12,6 @@ from desktop_app.domain.task import SubmitResult
 from desktop_app.store.db import is_network_path
 from desktop_app.store.tasks import TaskStore
 from desktop_app.tasks.file_hash import content_sha256
-from desktop_app.tasks.file_hash import file_sha256 as file_sha256  # the pre-check and resume hash with it
 from desktop_app.tasks.identity import host_name
 from desktop_app.tasks.registry import HandlerRegistry
 
