@@ -173,8 +173,10 @@ def _valid(name: str, value: Any) -> bool:
 # Defaults whose value alone says nothing to a clerk ("using the default 0" workers)
 _DEFAULT_MEANING = {
     "max_workers": ("（处理器核数的两倍）", " (twice the number of processor cores)"),
-    "bulk_batch_rows": ("（每批 20,000 行；命令行导入 PostgreSQL 时为 13,333 行）",
-                        " (20,000 rows a batch; 13,333 on PostgreSQL from the command line)"),
+    "bulk_batch_rows": (
+        "（每批 20,000 行；命令行导入 PostgreSQL 时为 13,333 行）",
+        " (20,000 rows a batch; 13,333 on PostgreSQL from the command line)",
+    ),
 }
 
 

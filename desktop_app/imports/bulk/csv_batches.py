@@ -181,7 +181,6 @@ class CsvBatches:
         self.line_limit = line_limit
         self.read_sha256: str | None = None  # the file's SHA-256 once a pass has read all of it
 
-
     def batches(self, skip_through: int = 1) -> Iterator[CsvBatch]:
         """Batches of the records numbered after `skip_through` (a resume's last committed row).
 
