@@ -10,6 +10,7 @@ whole (bulk/insert.py), which then says which row came first, as the row path wo
 
 from __future__ import annotations
 
+import functools
 import heapq
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -63,7 +64,24 @@ class BulkBatch:
         """Whether the two batches may write a row of the same key."""
         if self.keys is None or other.keys is None or not len(self.keys) or not len(other.keys):
             return False
+        mine, theirs = self.key_range, other.key_range
+        if mine is not None and theirs is not None and (mine[1] < theirs[0] or theirs[1] < mine[0]):
+            # Apart, as most files' batches are (keys in the file's order): no set of keys to build
+            # for each pair (measured: 0.17 s of a million-row import's writing thread, 75 pairs).
+            return False
         return bool(pc.any(pc.is_in(other.keys, value_set=self.keys)).as_py())
+
+    @functools.cached_property
+    def key_range(self) -> tuple[str, str] | None:
+        """The lowest and the highest key, as Arrow orders strings (by their UTF-8 bytes, which is the order
+        of their code points, as Python's); None for no key."""
+        if self.keys is None:
+            return None
+        bounds = pc.min_max(self.keys)
+        low, high = bounds["min"], bounds["max"]
+        if not low.is_valid or not high.is_valid:
+            return None
+        return low.as_py(), high.as_py()
 
 
 class BatchSplitter:
