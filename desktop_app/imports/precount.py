@@ -6,6 +6,9 @@ import codecs
 import re
 import time
 from pathlib import Path
+from typing import Protocol
+
+import pyarrow as pa
 
 from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.imports.readers.csv_lines import NUL_RUN
@@ -28,7 +31,7 @@ def line_bound(path: Path, encoding: str | None) -> int | None:
     """
     if not encoding or encoding.replace("_", "-").lower().startswith(("utf-16", "utf-32", "utf16", "utf32")):
         return None
-    decoder = codecs.getincrementaldecoder(encoding)(errors="strict")
+    decoder = _strict_decoder(encoding)
     lines = 0
     last = b""
     with path.open("rb") as handle:
@@ -50,6 +53,50 @@ def line_bound(path: Path, encoding: str | None) -> int | None:
     if last and not last.endswith((b"\n", b"\r")):
         lines += 1  # a last line without a line break
     return max(0, lines - 1)
+
+
+class _Decoder(Protocol):
+    def decode(self, data: bytes, final: bool = False) -> object: ...
+
+
+def _strict_decoder(encoding: str) -> _Decoder:
+    """A strict incremental check of the bytes' encoding: Arrow's UTF-8 validation for UTF-8 (measured on
+    a 90.8 MB file: 0.03 s against Python's decoder's 0.12 s, which builds every text only to drop it),
+    Python's decoder for any other encoding."""
+    if codecs.lookup(encoding).name in ("utf-8", "utf-8-sig"):
+        return Utf8Check()
+    return codecs.getincrementaldecoder(encoding)(errors="strict")
+
+
+class Utf8Check:
+    """Whether bytes fed a piece at a time are UTF-8 (what Python's strict decoder accepts: no overlong
+    form, no surrogate, nothing past U+10FFFF), with Python's decoder's interface. A character split
+    between two pieces is held back, and checked with the next."""
+
+    def __init__(self) -> None:
+        self._carry = b""
+
+    def decode(self, data: bytes, final: bool = False) -> str:
+        data = self._carry + data
+        cut = len(data) if final else _whole_characters(data)
+        self._carry = data[cut:]
+        try:
+            pa.array([data[:cut]], pa.binary()).cast(pa.string())
+        except pa.ArrowInvalid:
+            raise UnicodeDecodeError("utf-8", data, 0, len(data), "invalid UTF-8") from None
+        return ""
+
+
+def _whole_characters(data: bytes) -> int:
+    """Where the last character that may still go on in the next piece starts (len(data): none does)."""
+    end = len(data)
+    for back in range(1, min(4, end) + 1):
+        byte = data[end - back]
+        if byte < 0x80:
+            return end  # ASCII: the piece ends between characters
+        if byte >= 0xC0:
+            return end - back  # a lead byte: its character, whole or not, waits for the next piece
+    return end  # four continuation bytes in a row: invalid, found by the check of this piece
 
 
 def _breaks(data: bytes) -> int:
@@ -81,7 +128,9 @@ def holds_neutralised_cells(path: Path, encoding: str | None) -> bool:
     tail = b""
     with path.open("rb") as handle:
         while chunk := handle.read(CHUNK):
-            if _NEUTRALISED.search(tail + chunk):
+            # the quote first, by a byte search (memchr): most files hold none, and the pattern's search
+            # cost ten times as much (0.038 -> 0.004 s over 90.8 MB, measured)
+            if (tail == b"'" or b"'" in chunk) and _NEUTRALISED.search(tail + chunk):
                 return True
             tail = chunk[-1:]
     return False
