@@ -11,7 +11,9 @@ from typing import Protocol
 import pyarrow as pa
 
 from desktop_app.domain.errors import ErrorCode, PermanentError
+from desktop_app.imports.readers import FORMATS
 from desktop_app.imports.readers.csv_lines import NUL_RUN
+from desktop_app.tasks.file_ahead import FileAhead
 
 # Reads small enough that decoding and searching one hold the GIL for under a millisecond (the window's
 # thread waits meanwhile), large enough that the loop's own cost is small: 256 KB took the pass over
@@ -28,7 +30,34 @@ def line_bound(path: Path, encoding: str | None) -> int | None:
     exports, end lines with CR only). The same pass decodes the whole file strictly (incrementally, so a
     character split between two chunks is fine) and refuses a run of NUL bytes (CSV_NUL_BYTES): a bad
     byte 50 MB in fails the file before any row is written, not halfway.
+
+    A UTF-8 file's count begun ahead (count_ahead) is taken when the file is unchanged since: the same
+    pass, its result or its error.
     """
+    if encoding and _is_utf8(encoding):
+        begun = _COUNT_AHEAD.take(path)
+        if begun is not None:
+            return begun.result()
+    return _line_bound(path, encoding)
+
+
+def count_ahead(path: Path) -> None:
+    """Begin a CSV's line_bound as UTF-8 (most files are) on a thread of its own while the command line
+    loads: the pass over a 90.8 MB file takes 0.11 s on the import's path otherwise, measured; Arrow's
+    UTF-8 check and hashlib let go of the GIL, so the pass runs beside the loading on the other core. A
+    file the reader finds in another encoding is counted then, as before."""
+    if FORMATS.get(path.suffix.lower()) == "csv":
+        _COUNT_AHEAD.begin(path)
+
+
+def _is_utf8(encoding: str) -> bool:
+    try:
+        return codecs.lookup(encoding).name in ("utf-8", "utf-8-sig")
+    except LookupError:
+        return False
+
+
+def _line_bound(path: Path, encoding: str | None) -> int | None:
     if not encoding or encoding.replace("_", "-").lower().startswith(("utf-16", "utf-32", "utf16", "utf32")):
         return None
     decoder = _strict_decoder(encoding)
@@ -53,6 +82,9 @@ def line_bound(path: Path, encoding: str | None) -> int | None:
     if last and not last.endswith((b"\n", b"\r")):
         lines += 1  # a last line without a line break
     return max(0, lines - 1)
+
+
+_COUNT_AHEAD: FileAhead[int | None] = FileAhead("batchdesk-count", lambda path: _line_bound(path, "utf-8"))
 
 
 class _Decoder(Protocol):

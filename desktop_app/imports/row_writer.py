@@ -101,7 +101,8 @@ class BatchWriter:
         """The whole batch in one statement: True when every valid row went in."""
         good = [r for r in rows if not isinstance(r, FailedRow)]
         keys = [self.table.fold(self.decider.key_of(values)) for _, values in good]
-        if len(set(keys)) != len(keys) or not self._insert_all(conn, good, result):
+        # only failed rows (the bulk path's usual slice): nothing to write, no savepoint to open
+        if good and (len(set(keys)) != len(keys) or not self._insert_all(conn, good, result)):
             return False
         result.failed += [(r.source, r.errors) for r in rows if isinstance(r, FailedRow)]
         return True

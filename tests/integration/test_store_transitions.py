@@ -110,6 +110,24 @@ def test_pending_cannot_be_finished(core: Core) -> None:
     assert current is not None and current.status is TaskStatus.PENDING
 
 
+def test_a_batch_commits_write_reads_the_cancel_and_is_fenced(core: Core) -> None:
+    """Inside a batch's transaction (a connection given): the checkpoint's write says whether a cancel
+    was asked (one statement with RETURNING where the database has it), the fence's own write reads
+    nothing, and a former owner's write raises and leaves the task as it was."""
+    task, fence = _running(core)
+    with core.store.engine.begin() as conn:
+        assert core.store.report_progress(fence, progress=20, checkpoint={"row": 2}, conn=conn) is False
+    core.store.cancel(task.task_no)
+    with core.store.engine.begin() as conn:
+        assert core.store.report_progress(fence, conn=conn, read_cancel=False) is False
+        assert core.store.report_progress(fence, progress=30, checkpoint={"row": 3}, conn=conn) is True
+    assert core.store.release(fence)
+    with pytest.raises(LostOwnership), core.store.engine.begin() as conn:
+        core.store.report_progress(fence, progress=90, checkpoint={"row": 9}, conn=conn)
+    current = core.store.get(task.task_no)
+    assert current is not None and current.checkpoint == {"row": 3} and current.progress == 30
+
+
 def test_fence_drops_writes_of_a_former_owner(core: Core) -> None:
     task, old = _running(core)
     assert core.store.release(old)
