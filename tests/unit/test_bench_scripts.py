@@ -25,3 +25,22 @@ def test_every_benchmark_script_imports() -> None:
     assert done.returncode == 0, done.stderr[-2000:]
     for name in RUNS_ON_IMPORT:
         compile((ROOT / "bench" / f"{name}.py").read_text(encoding="utf-8"), name, "exec")
+
+
+def test_the_peak_memory_counts_a_childs_and_costs_the_machine_little() -> None:
+    """run_measured's peak RSS includes a child's (the MariaDB export floor runs the client under a shell),
+    and its sampling takes a few percent of a core, not the ~20 % a walk of every process at each sample
+    took from the program measured."""
+    import time
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        from bench_import import run_measured
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    child = f"{sys.executable} -c 'import time; x = bytearray(80_000_000); time.sleep(0.8)'"
+    before = time.process_time()
+    measured = run_measured(["sh", "-c", f"{child}; true"])
+    spent = time.process_time() - before
+    assert measured.peak_mb >= 80
+    assert spent < 0.10 * measured.seconds, (spent, measured.seconds)
