@@ -122,9 +122,10 @@ def read_postgresql(engine: Engine, definition: ExportDefinition, table: Busines
     sql = str(statement.compile(dialect=engine.dialect, compile_kwargs={"literal_binds": True}))
     uri = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
     with adbc_driver_postgresql.connect(uri) as database, adbc.AdbcConnection(database) as conn:
-        with adbc.AdbcStatement(conn) as setting:
-            setting.set_sql_query("SET standard_conforming_strings = on")
-            setting.execute_update()
+        for sql_setting in cell_sql.POSTGRESQL_SESSION:
+            with adbc.AdbcStatement(conn) as setting:
+                setting.set_sql_query(sql_setting)
+                setting.execute_update()
         with adbc.AdbcStatement(conn) as query:
             query.set_options(**{"adbc.postgresql.batch_size_hint_bytes": str(BATCH_BYTES)})
             query.set_sql_query(sql)

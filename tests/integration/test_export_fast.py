@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 import pytest
 
@@ -239,3 +240,28 @@ def test_a_record_separator_in_a_value_stays_on_the_fast_path(
     assert data == Path(slow.result_path or "").read_bytes() and b"c\x1ed" in data
     if core.store.engine.dialect.name == "sqlite":
         assert pages == [3, 3, 2]  # SQLite's pages, none thrown away
+
+
+def test_postgresql_dates_read_yyyy_mm_dd_whatever_the_servers_datestyle(
+    core: Core, imported: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The export's session sets its own DateStyle (cell_sql.POSTGRESQL_SESSION): a date's own text is
+    the export's, even where the server or the database says day/month first."""
+    if core.store.engine.dialect.name != "postgresql":
+        pytest.skip("PostgreSQL's DateStyle")
+    import adbc_driver_postgresql
+
+    plain = Path(run_export(core, "orders").result_path or "").read_bytes()
+    connect = adbc_driver_postgresql.connect
+
+    def day_first(uri: str, *args: Any, **kwargs: Any) -> Any:
+        parts = urlsplit(uri)
+        query = dict(parse_qsl(parts.query))
+        query["options"] = (query.get("options", "") + " -c DateStyle=SQL,DMY").strip()  # the test's schema kept
+        return connect(urlunsplit(parts._replace(query=urlencode(query, quote_via=quote))), *args, **kwargs)
+
+    monkeypatch.setattr(adbc_driver_postgresql, "connect", day_first)
+    task = run_export(core, "orders")
+    written = Path(task.result_path or "").read_bytes()
+    assert task.status is TaskStatus.SUCCEEDED and written == plain
+    assert b"-03-0" in written and b"/03/" not in written
