@@ -4,13 +4,13 @@ Run from the repository root:
     .venv/bin/python bench/bench_export.py [--rows 1000000] [--xlsx-rows 1000000] [--runs 3] [--backends ...]
 
 Per database, in one go: a fresh database filled with the customers file through BatchDesk's real
-import, then the same query (the export's nine columns in key order) written to a file by the
-database's own client (the sqlite3 shell's .mode csv / .once; psql's \\copy (SELECT ...) TO ... CSV
-HEADER; the mariadb client's --batch -e "SELECT ..." > file, tab-separated, as INTO OUTFILE writes on
-the server's disk), then BatchDesk's command line (export --wait --json) to CSV and to XLSX, each a
-process of its own with its peak RSS sampled; --runs repeats the exports (one import per database);
---tries N makes each run's CSV figures the fastest of N interleaved tries of each (bench_import's --tries).
-Prints each figure, the ratio and the goals of the
+import, its statistics then brought up to date (settle()), then the same query (the export's nine
+columns in key order) written to a file by the database's own client (the sqlite3 shell's .mode csv /
+.once; psql's \\copy (SELECT ...) TO ... CSV HEADER; the mariadb client's --batch -e "SELECT ..." >
+file, tab-separated, as INTO OUTFILE writes on the server's disk), then BatchDesk's command line
+(export --wait --json) to CSV and to XLSX, each a process of its own with its peak RSS sampled; --runs
+repeats the exports (one import per database); --tries N makes each run's CSV figures the fastest of N
+interleaved tries of each (bench_import's --tries). Prints each figure, the ratio and the goals of the
 speed issue (issue 10); a final JSON line holds it all.
 """
 
@@ -56,6 +56,25 @@ def own_export(backend: str, url: str, out: Path) -> tuple[str, Measured]:
     # the shell redirects: the client writes the file itself, the rows never pass through this process
     shell = ["sh", "-c", f"{shlex.join(cmd)} > {shlex.quote(str(out))}"]
     return 'mariadb --batch -e "SELECT ..." > file (TSV)', run_measured(shell)
+
+
+def settle(backend: str, url: str) -> None:
+    """The table's statistics brought up to date, as the server's own background work does within a minute
+    of a load (autovacuum's ANALYZE on PostgreSQL, InnoDB's recalculation on MariaDB). Left to it, the
+    statistics changed between one try and the next: on PostgreSQL the query's plan went from a sort of the
+    million rows (stale statistics: psql's export 1.04-1.41 s) to a walk of the key's index (0.79-0.82 s),
+    so a run's figures depended on when autovacuum woke. SQLite has no such background work (and walks
+    the index either way): nothing to do there."""
+    if backend == "sqlite":
+        return
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(url, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as conn:
+            conn.execute(text("ANALYZE customers" if backend == "postgresql" else "ANALYZE TABLE customers"))
+    finally:
+        engine.dispose()
 
 
 def batchdesk(url: str, data: Path, *args: str) -> tuple[Measured, dict[str, object]]:
@@ -147,6 +166,7 @@ def main() -> None:
                 _, imported = batchdesk(url, data, "import", str(source), "--type", "customers", "--wait",
                                         "--max-file-mb", "500")  # fmt: skip
                 rows = int(imported["success_count"])  # type: ignore[call-overload]
+                settle(backend, url)
                 results = [one_run(backend, url, data, work, rows, run, args.xlsx_rows, args.tries)
                            for run in range(args.runs)]  # fmt: skip
                 figures[backend] = results
