@@ -30,10 +30,30 @@ def cell_texts(texts: pa.Array, spec: CellSpec) -> pa.Array:
 def _neutralised(texts: pa.Array, triggers: tuple[str, ...]) -> pa.Array:
     if not triggers:
         return texts
-    starts = pc.is_in(pc.utf8_slice_codeunits(texts, 0, 1), value_set=pa.array(triggers, pa.string()))
+    starts = _starts_with(texts, triggers)
     if not pc.any(starts).as_py():
         return texts
     return pc.if_else(starts, pc.binary_join_element_wise("'", texts, ""), texts)
+
+
+def _starts_with(texts: pa.Array, triggers: tuple[str, ...]) -> pa.Array:
+    """Whether each text starts with one of the one-character ASCII triggers (NULL and empty: False).
+    Each text's first byte is taken where its offset points, not sliced off as a text of its own
+    (half the CPU, measured); a UTF-8 character's first byte is never ASCII unless it is the character."""
+    if any(len(t.encode()) != 1 for t in triggers):
+        first = pc.utf8_slice_codeunits(texts, 0, 1)
+        return pc.fill_null(pc.is_in(first, value_set=pa.array(triggers, pa.string())), False)
+    n = len(texts)
+    _, offsets, data = texts.buffers()
+    if n == 0 or data is None or data.size == 0:
+        return pa.nulls(n, pa.bool_()).fill_null(False)
+    bounds = pa.Array.from_buffers(pa.int32(), n + 1, [None, offsets], offset=texts.offset)
+    begins, ends = bounds.slice(0, n), bounds.slice(1, n)
+    data_bytes = pa.Array.from_buffers(pa.uint8(), data.size, [None, data])
+    # an empty text's offset may be the data's end: clamped there, then masked out as empty
+    first = pc.take(data_bytes, pc.min_element_wise(begins, data.size - 1))
+    found = pc.and_(pc.is_in(first, value_set=pa.array([ord(t) for t in triggers], pa.uint8())), pc.less(begins, ends))
+    return pc.and_(found, texts.is_valid()) if texts.null_count else found
 
 
 def quoted(texts: pa.Array) -> pa.Array:
@@ -59,7 +79,11 @@ def csv_bytes(batch: pa.RecordBatch | pa.Table, encoding: str = "utf-8", specs: 
     if specs:
         columns = [cell_texts(column, spec) for column, spec in zip(columns, specs, strict=True)]
     fields = [quoted(column) for column in columns]
-    lines = pc.binary_join_element_wise(*fields, ",") if len(fields) > 1 else fields[0]
+    if len(fields) == 1:
+        # the csv module writes a row of one empty field as "" (an empty line would read as no row)
+        lines = pc.if_else(pc.equal(pc.binary_length(fields[0]), 0), '""', fields[0])
+    else:
+        lines = pc.binary_join_element_wise(*fields, ",")
     lines = pc.binary_join_element_wise(lines, "\r\n", "")
     offsets = memoryview(lines.buffers()[1]).cast("i")
     start, end = offsets[lines.offset], offsets[lines.offset + len(lines)]
