@@ -23,6 +23,7 @@ from desktop_app.domain.stages import Stage, stage_text
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import SubmitResult, TaskRecord
 from desktop_app.domain.viewer import Viewer
+from desktop_app.exports.definition import IMPORTED_BY
 from desktop_app.imports.options import ImportOptions
 from desktop_app.imports.regional import DateOrder
 from desktop_app.imports.resume import stopped_counts, stopped_early
@@ -182,6 +183,11 @@ def cmd_export(core: Core, args: argparse.Namespace) -> int:
         if not sep:
             raise PermanentError(ErrorCode.INVALID_PARAMS, detail=f"--filter takes NAME=VALUE, not {item!r}")
         filters[name.strip()] = value
+    if args.wait and IMPORTED_BY not in filters:
+        # the worker runs it here: PostgreSQL's reader opened meanwhile (a read row by row needs none)
+        from desktop_app.exports import adbc_ahead
+
+        adbc_ahead.begin(core.db_url)
     result = core.submitter().submit_export(args.export_name, filters=filters, fmt=args.format,
                                             encoding=args.encoding, user=args.user or current_user(),
                                             output=args.output, replace=args.replace)  # fmt: skip

@@ -265,3 +265,35 @@ def test_postgresql_dates_read_yyyy_mm_dd_whatever_the_servers_datestyle(
     written = Path(task.result_path or "").read_bytes()
     assert task.status is TaskStatus.SUCCEEDED and written == plain
     assert b"-03-0" in written and b"/03/" not in written
+
+
+def test_the_command_lines_export_reads_through_the_database_begun_ahead(
+    core: Core, imported: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """export --wait opens PostgreSQL's ADBC database while it submits (adbc_ahead); the reader takes
+    it, opens no other, and writes what the export writes without it."""
+    if core.store.engine.dialect.name != "postgresql":
+        pytest.skip("PostgreSQL's reader")
+    import threading
+
+    import adbc_driver_postgresql
+
+    from desktop_app.cli.main import main
+
+    plain = Path(run_export(core, "orders").result_path or "").read_bytes()
+    opened: list[str] = []
+    connect = adbc_driver_postgresql.connect
+
+    def counted(uri: str, *args: Any, **kwargs: Any) -> Any:
+        opened.append(threading.current_thread().name)
+        return connect(uri, *args, **kwargs)
+
+    monkeypatch.setattr(adbc_driver_postgresql, "connect", counted)
+    out = tmp_path / "ahead.csv"
+    data = ["--data-dir", str(core.paths.data_dir), "--db", core.db_url]
+    assert main([*data, "export", "orders", "--wait", "--output", str(out)]) == 0
+    assert opened == ["batchdesk-adbc-ahead"] and out.read_bytes() == plain
+    opened.clear()  # row by row (imported_by): nothing begun, nothing opened
+    by_rows = ["--imported-by", imported, "--wait", "--output", str(tmp_path / "r.csv")]
+    assert main([*data, "export", "orders", *by_rows]) == 0
+    assert opened == []
