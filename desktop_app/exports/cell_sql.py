@@ -7,7 +7,7 @@ Labels, neutralised formula triggers and CSV quoting follow in Arrow (csv_lines)
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from desktop_app.domain.table_spec import Storage
 
@@ -57,6 +57,19 @@ def _postgresql(c: str, storage: Storage, scale: int | None) -> str:
         return (f"CASE WHEN {c} = date_trunc('day', {c}) THEN to_char({c}, 'YYYY-MM-DD') "
                 f"ELSE to_char({c}, 'YYYY-MM-DD HH24:MI:SS') END")  # fmt: skip
     return f"CASE WHEN {c} IS NULL THEN NULL WHEN ({c})::int <> 0 THEN 'TRUE' ELSE 'FALSE' END"
+
+
+def labelled(dialect: str, text: str, shown: Mapping[str, str]) -> str:
+    """SQL for a value text shown as its label where it has one, the text compared byte for byte
+    (whatever the column's collation: Arrow's look-up of the row path is exact); NULL stays NULL."""
+    if not shown:
+        return text
+    exact = _BYTEWISE[dialect]
+    whens = " ".join(f"WHEN {literal(k, dialect)} THEN {literal(v, dialect)}" for k, v in shown.items())
+    return f"CASE ({text}) COLLATE {exact} {whens} ELSE {text} END"
+
+
+_BYTEWISE = {"postgresql": '"C"'}  # the labels in SQL: PostgreSQL's rows (fast_csv.write_fast)
 
 
 POSTGRESQL_SESSION = ("SET standard_conforming_strings = on", "SET DateStyle = 'ISO, YMD'")

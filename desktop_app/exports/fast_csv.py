@@ -1,23 +1,26 @@
 """The CSV export's fast paths: the database renders every cell, the rows never become Python objects.
 
-- SQLite: keyset pages of the values' texts, each page one text SQLite joins itself, read by the
-  store's own SQLite in this process (sqlite_pages); labels, neutralised triggers, quoting and lines
-  made by Arrow's kernels (csv_lines).
-- PostgreSQL: each row one text of its values' texts, each ended by the unit separator, read by the
-  ADBC PostgreSQL driver (the server's binary COPY into Arrow, in C) in this process (its libpq shares
-  nothing with psycopg's); a batch's texts are one text already, split once by Arrow as SQLite's
-  pages are. Measured: the driver takes 1.2 s of CPU to read nine columns of a million rows, 0.45 s
-  to read one (the split: 0.2-0.3 s); psycopg's COPY hands over one row a call; a CASE per cell
-  costs the server more than the whole read.
-- MySQL/MariaDB: one ordered query on a server-side cursor, each row one text of its values joined by
-  the unit separator, split into columns by Arrow (write_streamed). Keyset pages of GROUP_CONCAT cost
-  MariaDB 0.1 s a page through its secondary index.
+Each row is one text the database joins of its values' texts (row_texts: UNIT between them, ROW_END
+after the row). On PostgreSQL a batch that needs no quoting and no neutralised trigger is written as
+it came, its separators replaced (RowTexts.clean_csv; its labels applied in the same SQL); any other
+batch is split into columns and made into lines by Arrow's kernels (csv_lines).
+
+- SQLite: keyset pages, each page one text SQLite joins itself, read by the store's own SQLite in
+  this process (sqlite_pages).
+- PostgreSQL: the rows read by the ADBC PostgreSQL driver (the server's binary COPY into Arrow, in C)
+  in this process (its libpq shares nothing with psycopg's); a batch's texts lie end to end in its
+  buffer. Measured: the driver takes 1.2 s of CPU to read nine columns of a million rows, 0.45 s to
+  read one; psycopg's COPY hands over one row a call; a CASE per cell costs the server more than the
+  whole read (one CASE for a labelled column costs little).
+- MySQL/MariaDB: one ordered query on a server-side cursor, each row one text, split into columns by
+  Arrow (write_streamed). Keyset pages of GROUP_CONCAT cost MariaDB 0.1 s a page through its
+  secondary index.
 The same bytes as the row-by-row writer (tests/integration/test_export_fast.py holds them side by side).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from pathlib import Path
 from typing import Any
@@ -29,6 +32,7 @@ from desktop_app.domain.table_spec import Storage
 from desktop_app.exports import adbc_ahead, cell_sql
 from desktop_app.exports.definition import ExportDefinition
 from desktop_app.exports.mysql_rows import RowTooLong
+from desktop_app.exports.row_texts import ROW_END, UNIT, RowTexts, SeparatorInData
 from desktop_app.imports.error_csv import DANGEROUS, neutralise
 from desktop_app.store.business_rows import BusinessTable
 
@@ -41,13 +45,17 @@ STREAM_ROWS = 20_000  # rows per write and per progress report on MySQL/MariaDB
 BATCH_BYTES = 2 << 20
 
 Progress = Callable[[int], None]  # rows written since the last call; may raise to stop
-Sink = Callable[[Any], None]  # takes each Arrow batch of the columns' value texts, in the file's order
+Sink = Callable[[Any], None]  # takes each batch, in the file's order: RowTexts, or Arrow columns of value texts
+Labels = Sequence[Mapping[str, str]]  # per column, stored value text -> the text shown instead
 
 
-def value_texts(engine: Engine, definition: ExportDefinition, table: BusinessTable) -> list[str]:
-    """The SQL of each column's value text, in the file's order."""
+def value_texts(engine: Engine, definition: ExportDefinition, table: BusinessTable,
+                labels: Labels | None = None) -> list[str]:  # fmt: skip
+    """The SQL of each column's value text, in the file's order; with `labels`, a stored text shown
+    as its label (compared byte for byte, whatever the column's collation)."""
     quote, dialect = engine.dialect.identifier_preparer.quote, engine.dialect.name
-    return [cell_sql.value_text(dialect, quote(c.key), *table.storage_of(c.key)) for c in definition.columns]
+    texts = [cell_sql.value_text(dialect, quote(c.key), *table.storage_of(c.key)) for c in definition.columns]
+    return [cell_sql.labelled(dialect, t, shown) for t, shown in zip(texts, labels, strict=True)] if labels else texts
 
 
 def _bound(engine: Engine, statement: Any) -> tuple[str, list[Any] | dict[str, Any]]:
@@ -67,11 +75,9 @@ def _bound(engine: Engine, statement: Any) -> tuple[str, list[Any] | dict[str, A
 
 def read_sqlite(engine: Engine, definition: ExportDefinition, table: BusinessTable, where: Sequence[Any],
                 sink: Sink, progress: Progress) -> None:  # fmt: skip
-    """Keyset pages that SQLite joins into one text each (sqlite_pages), split and made into lines by
-    Arrow while SQLite reads the next page."""
+    """Keyset pages that SQLite joins into one text each (sqlite_pages), written while SQLite reads the
+    next page."""
     from concurrent.futures import ThreadPoolExecutor
-
-    import pyarrow as pa
 
     from desktop_app.exports import sqlite_pages
     from desktop_app.store.db import READONLY
@@ -86,13 +92,14 @@ def read_sqlite(engine: Engine, definition: ExportDefinition, table: BusinessTab
     with engine.connect().execution_options(**{READONLY: True}) as conn, conn.begin():
         if sqlite_pages.has_null_key(conn, table.table, table.key):
             raise SeparatorInData  # rows a keyset cannot reach: row by row
-        reads = sqlite_pages.pages(conn, table.table, table.key, line, where, separator=UNIT)
+        # ROW_END joins the rows and follows the last (a || in every row would cost SQLite more)
+        reads = sqlite_pages.pages(conn, table.table, table.key, line, where, separator=ROW_END, end=ROW_END)
         with ThreadPoolExecutor(max_workers=1) as pool:
             ahead = pool.submit(next, reads, None)
             try:
                 while (page := ahead.result()) is not None:
                     ahead = pool.submit(next, reads, None)
-                    sink(_fields(pa.array([page.text], pa.string()), page.rows, width))
+                    sink(_fields(page.data, page.rows, width))
                     progress(page.rows)
             except BaseException:
                 with suppress(BaseException):
@@ -101,8 +108,8 @@ def read_sqlite(engine: Engine, definition: ExportDefinition, table: BusinessTab
 
 
 def read_postgresql(engine: Engine, definition: ExportDefinition, table: BusinessTable, where: Sequence[Any],
-                    sink: Sink, progress: Progress) -> None:  # fmt: skip
-    """The rendered query through the ADBC PostgreSQL driver, its Arrow batches made into lines here."""
+                    sink: Sink, progress: Progress, labels: Labels | None = None) -> None:  # fmt: skip
+    """The rows' texts through the ADBC PostgreSQL driver, each Arrow batch's texts handed on as one."""
     # The driver manager's low-level API, not its DB-API module: that one imports pyarrow.dataset
     # (and pandas wherever pandas is installed).
     import adbc_driver_manager as adbc
@@ -115,14 +122,14 @@ def read_postgresql(engine: Engine, definition: ExportDefinition, table: Busines
     # whole result in memory (477 MB for the 1,000,000 rows); SQLAlchemy quotes them for the dialect
     # and the session below reads them as it assumes (standard strings: a backslash is a backslash).
     t = table.table
-    line: Any = sa.literal_column(_line_sql(engine, definition, table, ended=True))
+    line: Any = sa.literal_column(_line_sql(engine, definition, table, labels, ended=True))
     statement = sa.select(line).select_from(t).where(*where).order_by(*(t.c[k] for k in table.key))
     sql = str(statement.compile(dialect=engine.dialect, compile_kwargs={"literal_binds": True}))
     width = len(definition.columns)
 
     def split(batch: Any) -> None:
         if batch.num_rows:
-            sink(_fields(_joined(batch.column(0)), batch.num_rows, width))
+            sink(_fields(_texts_of(batch.column(0)), batch.num_rows, width))
 
     uri = adbc_ahead.adbc_uri(engine.url)
     database = adbc_ahead.take(uri) or adbc_driver_postgresql.connect(uri)
@@ -142,33 +149,26 @@ def read_postgresql(engine: Engine, definition: ExportDefinition, table: Busines
                 reader.close()
 
 
-def _joined(lines: Any) -> Any:
-    """A batch of row texts, each ended by UNIT, as one text (an Arrow array of one) of all their
-    values joined by UNIT, rows too: the texts' bytes as they lie in the batch, the last UNIT left off."""
+def _texts_of(lines: Any) -> bytes:
+    """A batch's row texts as the bytes they are end to end in its buffer."""
     import pyarrow as pa
 
     lines = lines.cast(pa.string())
     offsets = memoryview(lines.buffers()[1]).cast("i")
     start, end = offsets[lines.offset], offsets[lines.offset + len(lines)]
-    bounds = pa.array([0, end - start - 1], pa.int32()).buffers()[1]
-    return pa.Array.from_buffers(pa.string(), 1, [None, bounds, lines.buffers()[2].slice(start, end - start)])
+    return memoryview(lines.buffers()[2])[start:end].tobytes()
 
 
-UNIT = "\x1f"  # ASCII's own field separator: a row comes over as one value
-
-
-class SeparatorInData(Exception):
-    """A value holds the field separator: the export is written row by row instead."""
-
-
-def _line_sql(engine: Engine, definition: ExportDefinition, table: BusinessTable, *, ended: bool = False) -> str:
+def _line_sql(engine: Engine, definition: ExportDefinition, table: BusinessTable, labels: Labels | None = None, *,
+              ended: bool = False) -> str:  # fmt: skip
     """SQL for one row as one text: its values' texts joined by UNIT (a NULL as an empty text); `ended`:
-    the last value followed by UNIT too."""
+    followed by ROW_END."""
     dialect = engine.dialect.name
-    texts = value_texts(engine, definition, table)
+    texts = value_texts(engine, definition, table, labels)
     empty = "coalesce" if dialect == "postgresql" else "IFNULL"
-    values = [f"{empty}({t}, '')" for t in texts] + (["''"] if ended else [])
-    return f"concat_ws({cell_sql.literal(UNIT, dialect)}, " + ", ".join(values) + ")"
+    values = [f"{empty}({t}, '')" for t in texts]
+    line = f"concat_ws({cell_sql.literal(UNIT, dialect)}, " + ", ".join(values) + ")"
+    return f"{line} || {cell_sql.literal(ROW_END, dialect)}" if ended else line
 
 
 def cell_specs(definition: ExportDefinition, table: BusinessTable) -> list[Any]:
@@ -198,17 +198,10 @@ def _split(lines: Any, width: int) -> Any:
     return pa.record_batch([pc.list_element(fields, i) for i in range(width)], names=[f"c{i}" for i in range(width)])
 
 
-def _fields(page: Any, rows: int, width: int) -> Any:
-    """A page of `rows` rows, every value text joined by UNIT (rows too), as a batch of columns: one
-    split, and a value holding UNIT shows as a field too many."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    flat = pc.list_flatten(pc.split_pattern(page, UNIT))
-    if len(flat) != rows * width:
-        raise SeparatorInData
-    grid = pa.FixedSizeListArray.from_arrays(flat, width)
-    return pa.record_batch([pc.list_element(grid, i) for i in range(width)], names=[f"c{i}" for i in range(width)])
+def _fields(page: bytes, rows: int, width: int) -> RowTexts:
+    """A page (or batch) of `rows` rows as the database joined them, as a batch to write: split into
+    columns only if it needs more than its separators replaced (RowTexts)."""
+    return RowTexts(page, rows, width)
 
 
 def _texts(rows: list[bytes], encoding: str) -> Any:
@@ -264,18 +257,35 @@ def write_fast(engine: Engine, definition: ExportDefinition, table: BusinessTabl
     """Append the rows (in key order, passing ``where``) to the CSV file ``out`` already holding its
     header; False (the file as it was) when a value holds a separator the fast path uses, or (SQLite)
     a key holds a NULL: the caller writes row by row then."""
+    from desktop_app.exports.cell_spec import CellSpec
     from desktop_app.exports.csv_lines import csv_bytes
 
-    read = READERS.get(engine.dialect.name, read_streamed)
     specs = cell_specs(definition, table)
+    read = READERS.get(engine.dialect.name, read_streamed)
+    options: dict[str, Any] = {}
+    # PostgreSQL: the labels in the rows' SQL, and a batch that needs nothing more written as it came.
+    # Not SQLite: its reading thread is its export's slowest part (2.5 s of a million rows), and the
+    # bytes work of writing a batch as it came holds the GIL that thread needs between its pages
+    # (measured, four pairs: 3.3-4.6 s -> 4.0-5.4 s); Arrow's kernels let go of it.
+    whole = read is read_postgresql
+    if whole:
+        options["labels"] = [spec.labels for spec in specs]
+        specs = [CellSpec({}, spec.triggers) for spec in specs]
+    triggers = tuple(sorted({t for spec in specs for t in spec.triggers}))
     size = out.stat().st_size
     with out.open("ab") as handle:
         try:
 
             def sink(batch: Any) -> None:
-                handle.write(csv_bytes(batch, encoding, specs))
+                if isinstance(batch, RowTexts):
+                    # a trigger where a column takes none (a date's text never starts with one) goes
+                    # cell by cell: the union is only ever more careful
+                    lines = batch.clean_csv(triggers, encoding) if whole else None
+                    handle.write(lines if lines is not None else csv_bytes(batch.columns(), encoding, specs))
+                else:
+                    handle.write(csv_bytes(batch, encoding, specs))
 
-            read(engine, definition, table, where, sink, progress)
+            read(engine, definition, table, where, sink, progress, **options)
         except (SeparatorInData, RowTooLong):
             handle.truncate(size)
             return False

@@ -72,6 +72,8 @@ def write_fast_xlsx(engine: Engine, definition: ExportDefinition, table: Busines
     try:
 
         def sink(batch: Any) -> None:
+            if isinstance(batch, fast_csv.RowTexts):
+                batch = batch.columns()
             # a slice at a time: a row's Python values and its XML live only as long as the slice
             for start in range(0, batch.num_rows, SLICE_ROWS):
                 writer.write_rows(typed_rows(batch.slice(start, SLICE_ROWS), typers))

@@ -297,3 +297,52 @@ def test_the_command_lines_export_reads_through_the_database_begun_ahead(
     by_rows = ["--imported-by", imported, "--wait", "--output", str(tmp_path / "r.csv")]
     assert main([*data, "export", "orders", *by_rows]) == 0
     assert opened == []
+
+
+def test_labels_in_the_rows_sql_match_byte_for_byte(
+    core: Core, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:  # fmt: skip
+    """On PostgreSQL a CSV's labels are applied in the rows' SQL: a stored text that only looks like a
+    labelled one (another case, a trailing space) keeps its text, as on the row path (and on every
+    database); a batch that needs nothing more is written as it came, one that does cell by cell, one
+    holding the row separator row by row."""
+    import sqlalchemy as sa
+
+    from desktop_app.exports.row_texts import ROW_END, RowTexts
+
+    monkeypatch.setattr(sqlite_pages, "PAGE_ROWS", 3)
+    monkeypatch.setattr(fast_csv, "STREAM_ROWS", 3)
+    monkeypatch.setattr(fast_csv, "BATCH_BYTES", 1)  # PostgreSQL's driver: a row or so a batch
+    written_as_they_came: list[bool] = []
+    clean_csv = RowTexts.clean_csv
+
+    def counted(self: RowTexts, *args: Any) -> Any:
+        lines = clean_csv(self, *args)
+        written_as_they_came.append(lines is not None)
+        return lines
+
+    monkeypatch.setattr(RowTexts, "clean_csv", counted)
+    rows = [row(n, 备注="plain") for n in range(1, 10)]
+    rows[7] = row(8, 备注="a, b")  # the third batch needs quotes
+    task = run_import(core, write_csv(tmp_path / "c.csv", rows))
+    assert task.success_count == 9, task.error_msg
+    with core.store.engine.begin() as conn:  # an import stores the canonical texts: these by hand
+        conn.execute(sa.text("UPDATE customers SET level = 'GOLD' WHERE code = 'C000002'"))
+        conn.execute(sa.text("UPDATE customers SET level = 'gold ' WHERE code = 'C000005'"))
+
+    def both() -> tuple[bytes, bytes]:
+        fast = run_export(core, "customers")
+        slow = run_export(core, "customers", filters={"imported_by": task.task_no})  # row by row
+        assert fast.status is TaskStatus.SUCCEEDED and fast.total_count == 9
+        return Path(fast.result_path or "").read_bytes(), Path(slow.result_path or "").read_bytes()
+
+    fast, slow = both()
+    assert fast == slow
+    text = fast.decode("utf-8-sig")
+    assert "金卡" in text and ",GOLD," in text and ",gold ," in text and '"a, b"' in text
+    if core.store.engine.dialect.name == "postgresql":  # the others' batches go cell by cell
+        assert True in written_as_they_came and False in written_as_they_came
+    with core.store.engine.begin() as conn:
+        conn.execute(sa.text("UPDATE customers SET note = :v WHERE code = 'C000004'"), {"v": f"x{ROW_END}y"})
+    fast, slow = both()
+    assert fast == slow and f"x{ROW_END}y".encode() in fast
