@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from contextlib import suppress
-from typing import Any
+from collections.abc import Sequence
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -91,28 +88,3 @@ def csv_bytes(batch: pa.RecordBatch | pa.Table, encoding: str = "utf-8", specs: 
     if encoding in ("utf-8", "utf-8-sig"):
         return bytes(text)
     return bytes(text).decode("utf-8").encode(encoding)
-
-
-def _next(reader: Any) -> Any:
-    try:
-        return reader.read_next_batch()
-    except StopIteration:
-        return None
-
-
-def drain(reader: Any, sink: Callable[[Any], None], written: Callable[[int], None]) -> None:
-    """Hand each batch of a record batch reader to ``sink``; ``written`` hears each batch's rows (and may
-    raise to stop). The driver reads the next batch while this one is rendered: the driver and Arrow's
-    kernels let go of the GIL, so the read and the rendering overlap on two cores."""
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        ahead = pool.submit(_next, reader)
-        try:
-            while (batch := ahead.result()) is not None:
-                ahead = pool.submit(_next, reader)
-                sink(batch)
-                written(batch.num_rows)
-        except BaseException:
-            # the read in flight ends before the caller closes the statement under it
-            with suppress(BaseException):
-                ahead.result()
-            raise

@@ -21,9 +21,10 @@ The same bytes as the row-by-row writer (tests/integration/test_export_fast.py h
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy import Engine
@@ -35,6 +36,8 @@ from desktop_app.exports.mysql_rows import RowTooLong
 from desktop_app.exports.row_texts import ROW_END, UNIT, RowTexts, SeparatorInData
 from desktop_app.imports.error_csv import DANGEROUS, neutralise
 from desktop_app.store.business_rows import BusinessTable
+
+T = TypeVar("T")
 
 STREAM_ROWS = 20_000  # rows per write and per progress report on MySQL/MariaDB
 
@@ -76,9 +79,7 @@ def _bound(engine: Engine, statement: Any) -> tuple[str, list[Any] | dict[str, A
 def read_sqlite(engine: Engine, definition: ExportDefinition, table: BusinessTable, where: Sequence[Any],
                 sink: Sink, progress: Progress) -> None:  # fmt: skip
     """Keyset pages that SQLite joins into one text each (sqlite_pages), written while SQLite reads the
-    next page."""
-    from concurrent.futures import ThreadPoolExecutor
-
+    next page (its steps let go of the GIL)."""
     from desktop_app.exports import sqlite_pages
     from desktop_app.store.db import READONLY
 
@@ -94,17 +95,12 @@ def read_sqlite(engine: Engine, definition: ExportDefinition, table: BusinessTab
             raise SeparatorInData  # rows a keyset cannot reach: row by row
         # ROW_END joins the rows and follows the last (a || in every row would cost SQLite more)
         reads = sqlite_pages.pages(conn, table.table, table.key, line, where, separator=ROW_END, end=ROW_END)
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            ahead = pool.submit(next, reads, None)
-            try:
-                while (page := ahead.result()) is not None:
-                    ahead = pool.submit(next, reads, None)
-                    sink(_fields(page.data, page.rows, width))
-                    progress(page.rows)
-            except BaseException:
-                with suppress(BaseException):
-                    ahead.result()  # the page in flight ends before its connection closes
-                raise
+
+        def written(page: sqlite_pages.Page) -> None:
+            sink(_fields(page.data, page.rows, width))
+            progress(page.rows)
+
+        _read_ahead(lambda: next(reads, None), written)
 
 
 def read_postgresql(engine: Engine, definition: ExportDefinition, table: BusinessTable, where: Sequence[Any],
@@ -116,8 +112,6 @@ def read_postgresql(engine: Engine, definition: ExportDefinition, table: Busines
     import adbc_driver_postgresql
     import pyarrow as pa
 
-    from desktop_app.exports.csv_lines import drain
-
     # The filters' values as literals: with bound parameters the driver cannot use COPY and holds the
     # whole result in memory (477 MB for the 1,000,000 rows); SQLAlchemy quotes them for the dialect
     # and the session below reads them as it assumes (standard strings: a backslash is a backslash).
@@ -127,9 +121,16 @@ def read_postgresql(engine: Engine, definition: ExportDefinition, table: Busines
     sql = str(statement.compile(dialect=engine.dialect, compile_kwargs={"literal_binds": True}))
     width = len(definition.columns)
 
-    def split(batch: Any) -> None:
+    def written(batch: Any) -> None:
         if batch.num_rows:
             sink(_fields(_texts_of(batch.column(0)), batch.num_rows, width))
+            progress(batch.num_rows)
+
+    def read(reader: Any) -> Any:
+        try:
+            return reader.read_next_batch()
+        except StopIteration:
+            return None
 
     uri = adbc_ahead.adbc_uri(engine.url)
     database = adbc_ahead.take(uri) or adbc_driver_postgresql.connect(uri)
@@ -144,16 +145,34 @@ def read_postgresql(engine: Engine, definition: ExportDefinition, table: Busines
             stream, _ = query.execute_query()
             reader = pa.RecordBatchReader._import_from_c(stream.address)
             try:
-                drain(reader, split, progress)
+                _read_ahead(lambda: read(reader), written)
             finally:
                 reader.close()
+
+
+def _read_ahead(read: Callable[[], T | None], write: Callable[[T], None]) -> None:
+    """write() each item read() gives until None, the next one read on a thread of its own meanwhile:
+    the database's reads (an SQLite step, the ADBC driver's batch) let go of the GIL, so a read and a
+    write overlap on two cores. A write that raises (a stop) waits for the read in flight to end
+    before its connection or statement is closed under it."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        ahead = pool.submit(read)
+        try:
+            while (item := ahead.result()) is not None:
+                ahead = pool.submit(read)
+                write(item)
+        except BaseException:
+            with suppress(BaseException):
+                ahead.result()
+            raise
 
 
 def _texts_of(lines: Any) -> bytes:
     """A batch's row texts as the bytes they are end to end in its buffer."""
     import pyarrow as pa
 
-    lines = lines.cast(pa.string())
+    if lines.type != pa.string():  # (a cast, even to its own type, loads Arrow's compute functions)
+        lines = lines.cast(pa.string())
     offsets = memoryview(lines.buffers()[1]).cast("i")
     start, end = offsets[lines.offset], offsets[lines.offset + len(lines)]
     return memoryview(lines.buffers()[2])[start:end].tobytes()
@@ -258,7 +277,6 @@ def write_fast(engine: Engine, definition: ExportDefinition, table: BusinessTabl
     header; False (the file as it was) when a value holds a separator the fast path uses, or (SQLite)
     a key holds a NULL: the caller writes row by row then."""
     from desktop_app.exports.cell_spec import CellSpec
-    from desktop_app.exports.csv_lines import csv_bytes
 
     specs = cell_specs(definition, table)
     read = READERS.get(engine.dialect.name, read_streamed)
@@ -281,9 +299,14 @@ def write_fast(engine: Engine, definition: ExportDefinition, table: BusinessTabl
                     # a trigger where a column takes none (a date's text never starts with one) goes
                     # cell by cell: the union is only ever more careful
                     lines = batch.clean_csv(triggers, encoding) if whole else None
-                    handle.write(lines if lines is not None else csv_bytes(batch.columns(), encoding, specs))
-                else:
-                    handle.write(csv_bytes(batch, encoding, specs))
+                    if lines is not None:
+                        handle.write(lines)
+                        return
+                    batch = batch.columns()
+                # Arrow's compute functions loaded by the first batch that needs them (~40 ms)
+                from desktop_app.exports.csv_lines import csv_bytes
+
+                handle.write(csv_bytes(batch, encoding, specs))
 
             read(engine, definition, table, where, sink, progress, **options)
         except (SeparatorInData, RowTooLong):

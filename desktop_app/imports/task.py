@@ -8,7 +8,6 @@ from desktop_app.domain.task import Lane, TaskOutcome
 from desktop_app.imports.error_csv import cut_back_to_checkpoint, keep_error_rows
 from desktop_app.imports.import_type import ImportType
 from desktop_app.imports.options import ImportOptions
-from desktop_app.imports.pipeline import ImportRun
 from desktop_app.imports.progress_state import ImportCheckpoint
 from desktop_app.imports.type_catalog import TypeCatalog
 from desktop_app.imports.type_schema import open_business_table
@@ -39,6 +38,10 @@ class ImportHandler:
         # The type's table made ready (created, or a new column added) before the first row; a type
         # that does not fit its table fails here with import_type_invalid.
         table = open_business_table(ctx.store.engine, itype, prepare=True)
+        # the pipeline (its readers, Arrow's compute functions) loaded when an import runs: the command
+        # line's other commands (an export, a task list) never load it
+        from desktop_app.imports.pipeline import ImportRun
+
         return ImportRun(ctx, itype, options, table).run()
 
     def on_hand_back(self, ctx: TaskContext) -> None:
