@@ -61,12 +61,11 @@ class RowTexts:
             return None
         if any(special in data for special in _NEEDS_QUOTES):
             return None
-        if data.count(_ROW_END) != self.rows or data.count(_UNIT) != self.rows * (self.width - 1):
+        marked = data.translate(_marking(triggers))  # ROW_END made UNIT: one count of both
+        if marked.count(_UNIT) != self.rows * self.width:
             return None  # a value holds a separator: the split says so
-        if triggers:
-            marked = data.translate(_marking(triggers))
-            if marked.startswith(_MARK) or _UNIT + _MARK in marked:
-                return None
+        if triggers and (marked.startswith(_MARK) or _UNIT + _MARK in marked):
+            return None
         lines = data.replace(_UNIT, b",").replace(_ROW_END, b"\r\n")
         if encoding in ("utf-8", "utf-8-sig"):
             return lines

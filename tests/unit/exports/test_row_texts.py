@@ -75,3 +75,8 @@ def test_a_batch_needing_more_goes_cell_by_cell(rows: list[list[str]]) -> None:
 def test_one_column_rows_go_cell_by_cell() -> None:
     # the csv module writes a row of one empty value as "": the cell path does too
     assert RowTexts(joined([["x"], [""]]), 2, 1).clean_csv(DANGEROUS, "utf-8") is None
+
+
+def test_without_triggers_a_leading_sign_is_written_as_it_is() -> None:
+    rows = [["=1", "-2"], ["+3", "@4"]]
+    assert RowTexts(joined(rows), 2, 2).clean_csv((), "utf-8") == csv_module(rows, ())
