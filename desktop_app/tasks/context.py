@@ -77,6 +77,7 @@ class TaskContext:
         self._dirty = False
         self.cancel_requested = task.cancel_requested
         self._saved_checkpoint = task.checkpoint  # the newest committed one
+        self._doubtful_checkpoint: dict[str, Any] | None = None
 
     @property
     def params(self) -> dict[str, Any]:
@@ -90,6 +91,12 @@ class TaskContext:
     def saved_checkpoint(self) -> dict[str, Any] | None:
         """The checkpoint of the last batch committed (this run's, else the one it started from)."""
         return self._saved_checkpoint
+
+    @property
+    def doubtful_checkpoint(self) -> dict[str, Any] | None:
+        """The checkpoint of a batch whose COMMIT raised (the connection lost as it went: the server may
+        have committed it, the newest checkpoint then); None once a later batch committed."""
+        return self._doubtful_checkpoint
 
     @property
     def work_dir(self) -> Path:
@@ -145,28 +152,37 @@ class TaskContext:
         if stage is not None:
             self._state.stage = stage
         previous = self._state.counts
-        with _transaction(self.store.engine, connection) as conn:
-            # Ownership first: this fenced write locks our task row (SQLite: the database) until the
-            # commit, so no rescuer can take the task while `work` runs, and a worker that lost it
-            # (asleep through its own recovery) stops here before it writes anything, files included.
-            self.store.report_progress(self.fence, conn=conn, read_cancel=False)
-            result = work(conn)
-            if counts is not None:
-                self._state.counts = counts() if callable(counts) else counts
-            saved = checkpoint() if callable(checkpoint) else checkpoint
-            try:
-                self.cancel_requested = self.store.report_progress(
-                    self.fence,
-                    progress=self._state.progress,
-                    stage=self._state.stage,
-                    counts=self._state.counts,
-                    checkpoint=saved,
-                    conn=conn,
-                )
-            except BaseException:
-                self._state.counts = previous
-                raise
+        doubtful: dict[str, Any] | None = None
+        try:
+            with _transaction(self.store.engine, connection) as conn:
+                # Ownership first: this fenced write locks our task row (SQLite: the database) until the
+                # commit, so no rescuer can take the task while `work` runs, and a worker that lost it
+                # (asleep through its own recovery) stops here before it writes anything, files included.
+                self.store.report_progress(self.fence, conn=conn, read_cancel=False)
+                result = work(conn)
+                if counts is not None:
+                    self._state.counts = counts() if callable(counts) else counts
+                saved = checkpoint() if callable(checkpoint) else checkpoint
+                try:
+                    self.cancel_requested = self.store.report_progress(
+                        self.fence,
+                        progress=self._state.progress,
+                        stage=self._state.stage,
+                        counts=self._state.counts,
+                        checkpoint=saved,
+                        conn=conn,
+                    )
+                except BaseException:
+                    self._state.counts = previous
+                    raise
+                # from here the batch is the server's: a connection lost at COMMIT leaves it in doubt
+                doubtful = saved
+        except BaseException:
+            if doubtful is not None:
+                self._doubtful_checkpoint = doubtful
+            raise
         self._saved_checkpoint = saved
+        self._doubtful_checkpoint = None
         now = self._clock()
         self._last_db = now
         self._notify(now)

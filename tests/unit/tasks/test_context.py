@@ -18,6 +18,8 @@ from desktop_app.tasks.context import Stopped, StopReason, TaskContext
 class FakeStore:
     """Counts the progress writes a context makes; says whether a cancel was requested."""
 
+    engine = None  # a batch's transaction is stood in for (_commits)
+
     def __init__(self) -> None:
         self.writes: list[dict[str, Any]] = []
         self.cancel = False
@@ -85,3 +87,70 @@ def test_shutdown_stops_at_the_next_boundary(tmp_path: Path) -> None:
     with pytest.raises(Stopped) as info:
         ctx.check_stop()
     assert info.value.reason is StopReason.SHUTDOWN
+
+
+def _commits(raise_at_commit: bool) -> Any:
+    """A stand-in for the batch's transaction: the COMMIT at the block's end raises (the connection lost
+    as it went: the server may have committed) or goes through."""
+    from contextlib import contextmanager
+
+    @contextmanager
+    def transaction(engine: Any, connection: Any) -> Any:
+        yield object()
+        if raise_at_commit:
+            raise ConnectionError("server closed the connection unexpectedly")
+
+    return transaction
+
+
+def test_a_batch_whose_commit_raised_is_in_doubt_until_one_commits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from desktop_app.tasks import context
+
+    ctx, *_ = make(tmp_path)
+    monkeypatch.setattr(context, "_transaction", _commits(raise_at_commit=True))
+    with pytest.raises(ConnectionError):
+        ctx.commit_batch(lambda conn: None, checkpoint={"row": 500, "error_bytes": 120})
+    assert ctx.saved_checkpoint is None and ctx.doubtful_checkpoint == {"row": 500, "error_bytes": 120}
+    monkeypatch.setattr(context, "_transaction", _commits(raise_at_commit=False))
+    ctx.commit_batch(lambda conn: None, checkpoint={"row": 1000, "error_bytes": 240})
+    assert ctx.saved_checkpoint == {"row": 1000, "error_bytes": 240} and ctx.doubtful_checkpoint is None
+
+
+def test_a_batch_that_failed_before_its_commit_is_not_in_doubt(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:  # fmt: skip
+    from desktop_app.tasks import context
+
+    ctx, *_ = make(tmp_path)
+    monkeypatch.setattr(context, "_transaction", _commits(raise_at_commit=False))
+
+    def refused(conn: Any) -> None:
+        raise ValueError("the batch's own statement failed: rolled back")
+
+    with pytest.raises(ValueError):
+        ctx.commit_batch(refused, checkpoint={"row": 500, "error_bytes": 120})
+    assert ctx.doubtful_checkpoint is None
+
+
+def test_a_hand_back_keeps_the_error_rows_of_a_batch_in_doubt(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:  # fmt: skip
+    """The resume's writer cuts the error file to the checkpoint the server holds; the hand-back must
+    never cut it shorter (the rows of a batch that did commit would be lost)."""
+    from desktop_app.imports.error_csv import cut_back_to_checkpoint, error_csv_work_file
+    from desktop_app.tasks import context
+
+    task = TaskRecord(id=1, task_no="T261203-ABC123", task_type="import", lane=Lane.LONG, status=TaskStatus.RUNNING,
+                      params={}, owner="o", attempt=1)  # fmt: skip
+    ctx = TaskContext(task=task, store=FakeStore(), fence=Fence(1, "o", 1), paths=Paths(tmp_path, tmp_path),  # type: ignore[arg-type]
+                      settings=Settings(), stop_event=threading.Event())  # fmt: skip
+    work = error_csv_work_file(ctx)
+    work.parent.mkdir(parents=True, exist_ok=True)
+    work.write_bytes(b"header\r\n" + b"row 1001\r\n" + b"row 2001\r\n" + b"half a ro")
+    monkeypatch.setattr(context, "_transaction", _commits(raise_at_commit=True))
+    with pytest.raises(ConnectionError):
+        ctx.commit_batch(lambda conn: None, checkpoint={"row": 2500, "error_bytes": 28})
+    cut_back_to_checkpoint(ctx)
+    assert work.read_bytes() == b"header\r\nrow 1001\r\nrow 2001\r\n"
