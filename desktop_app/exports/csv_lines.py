@@ -8,6 +8,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from desktop_app.exports.cell_spec import CellSpec
+from desktop_app.exports.row_texts import texts_bytes
 
 NEEDS_QUOTES = '[,"\r\n]'  # as the csv module's QUOTE_MINIMAL decides
 _SPECIAL = (b",", b'"', b"\r", b"\n")
@@ -82,9 +83,7 @@ def csv_bytes(batch: pa.RecordBatch | pa.Table, encoding: str = "utf-8", specs: 
     else:
         lines = pc.binary_join_element_wise(*fields, ",")
     lines = pc.binary_join_element_wise(lines, "\r\n", "")
-    offsets = memoryview(lines.buffers()[1]).cast("i")
-    start, end = offsets[lines.offset], offsets[lines.offset + len(lines)]
-    text = memoryview(lines.buffers()[2])[start:end]
+    text = texts_bytes(lines)
     if encoding in ("utf-8", "utf-8-sig"):
         return bytes(text)
     return bytes(text).decode("utf-8").encode(encoding)

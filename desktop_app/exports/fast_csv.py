@@ -33,7 +33,7 @@ from desktop_app.domain.table_spec import Storage
 from desktop_app.exports import adbc_ahead, cell_sql
 from desktop_app.exports.definition import ExportDefinition
 from desktop_app.exports.mysql_rows import RowTooLong
-from desktop_app.exports.row_texts import ROW_END, UNIT, RowTexts, SeparatorInData
+from desktop_app.exports.row_texts import ROW_END, UNIT, RowTexts, SeparatorInData, texts_bytes
 from desktop_app.imports.error_csv import DANGEROUS, neutralise
 from desktop_app.store.business_rows import BusinessTable
 
@@ -173,9 +173,7 @@ def _texts_of(lines: Any) -> bytes:
 
     if lines.type != pa.string():  # (a cast, even to its own type, loads Arrow's compute functions)
         lines = lines.cast(pa.string())
-    offsets = memoryview(lines.buffers()[1]).cast("i")
-    start, end = offsets[lines.offset], offsets[lines.offset + len(lines)]
-    return memoryview(lines.buffers()[2])[start:end].tobytes()
+    return texts_bytes(lines).tobytes()
 
 
 def _line_sql(engine: Engine, definition: ExportDefinition, table: BusinessTable, labels: Labels | None = None, *,

@@ -72,6 +72,13 @@ class RowTexts:
         return lines.decode("utf-8").encode(encoding)
 
 
+def texts_bytes(texts: Any) -> memoryview:
+    """An Arrow string array's texts as the bytes they are end to end in its data buffer (no copy)."""
+    offsets = memoryview(texts.buffers()[1]).cast("i")
+    start, end = offsets[texts.offset], offsets[texts.offset + len(texts)]
+    return memoryview(texts.buffers()[2])[start:end]
+
+
 _MARKINGS: dict[tuple[str, ...], bytes] = {}
 
 

@@ -177,8 +177,8 @@ def keep_error_rows(ctx: TaskContext) -> dict[str, Any]:
     work = owned(ctx.results_dir, error_csv_work_file(ctx), task_no=ctx.task.task_no) if folder else None
     if folder is None or work is None or not work.is_file():
         return {}
-    committed = (ctx.saved_checkpoint or {}).get("error_bytes")
-    if isinstance(committed, int) and 0 < committed < work.stat().st_size:
+    committed = _error_bytes(ctx.saved_checkpoint)
+    if 0 < committed < work.stat().st_size:
         # Only the rows of committed batches: what a failed batch (a full disk) wrote after them may
         # end mid-row, and a partial file is never handed over as the result.
         with work.open("r+b") as raw:
