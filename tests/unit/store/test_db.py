@@ -58,6 +58,24 @@ def test_sqlite_pragmas_and_immediate_transactions(tmp_path: Path) -> None:
         engine.dispose()
 
 
+def test_a_new_sqlite_database_gets_large_pages_and_an_old_one_keeps_its_own(tmp_path: Path) -> None:
+    old = sqlite3.connect(tmp_path / "old.sqlite3")  # a desk made before: SQLite's 4 KB pages, with a table
+    old.execute("CREATE TABLE t (x)")
+    old.close()
+    for name, pages in (("new.sqlite3", db.SQLITE_PAGE_BYTES), ("old.sqlite3", 4096)):
+        engine = db.make_engine(f"sqlite:///{tmp_path / name}")
+        try:
+            with engine.begin() as conn:
+                conn.execute(text("CREATE TABLE IF NOT EXISTS t (x)"))
+                conn.execute(text("INSERT INTO t VALUES (1)"))
+            with engine.connect() as conn:
+                assert conn.execute(text("PRAGMA page_size")).scalar() == pages
+                assert conn.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+                assert conn.execute(text("SELECT COUNT(*) FROM t")).scalar() == 1
+        finally:
+            engine.dispose()
+
+
 @pytest.mark.parametrize("url", ["not a url", "oracle://x/y", "postgresql+nosuchdriver://h/d"])
 def test_bad_database_urls_are_plain_errors(url: str) -> None:
     with pytest.raises(PermanentError) as info:
