@@ -190,9 +190,9 @@ def lag_during_imports(app: Any, rows: int, db_url: str | None = None) -> dict[s
         desk.start()
         desk.window.resize(1400, 800)
         desk.window.show()
-        from desktop_app.ui.main import freeze_startup_heap
+        from desktop_app.ui.main import settle_startup
 
-        freeze_startup_heap()  # as `python -m desktop_app` does once the window is up
+        settle_startup()  # as `python -m desktop_app` does once the window is up
         size_mb = int(a.stat().st_size / 2**20) + 10
         params = {**import_params(core.settings), "max_file_mb": size_mb, "max_rows": rows + 10}
         # The code pattern C + 6 digits allows 1,000,000 codes: the second file re-uses them, so it
