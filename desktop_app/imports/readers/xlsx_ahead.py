@@ -41,7 +41,7 @@ def _count_first_sheet(path: Path) -> Counted | None:
                 book.read_manifest()
                 book.read_workbook()
                 book.read_worksheets()
-            first = next((s for s in book.sheets if not s.chart), None)
+            first = book.first_sheet()
             if first is None:
                 return None
             return first.part, count_row_tags(archive, first.part)

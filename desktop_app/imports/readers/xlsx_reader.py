@@ -107,7 +107,7 @@ class XlsxReader(ExcelReaderBase):
             if chosen is None or chosen.chart:
                 raise no_sheet(name)
         else:
-            chosen = next((s for s in sheets if not s.chart), None)
+            chosen = self._book.first_sheet()
             if chosen is None:
                 return None
         self._member = self._sheet_member(chosen.part)
