@@ -41,7 +41,7 @@ def _count_first_sheet(path: Path) -> Counted | None:
                 book.read_manifest()
                 book.read_workbook()
                 book.read_worksheets()
-            first = book.first_sheet()
+            first = next((s for s in book.sheets if not s.chart), None)
             if first is None:
                 return None
             return first.part, count_row_tags(archive, first.part)

@@ -78,10 +78,6 @@ class BookReader(ExcelReader):
             if rel.target in self.valid_files:
                 self.sheets.append(SheetRef(sheet.name, rel.target, "chartsheet" in rel.Type))
 
-    def first_sheet(self) -> SheetRef | None:
-        """The sheet an import reads when it names none: the first that is not a chart."""
-        return next((s for s in self.sheets if not s.chart), None)
-
 
 def read_shared_strings(
     source: IO[bytes] | Any, limits: ReadLimits, overrun: Callable[[], PermanentError]

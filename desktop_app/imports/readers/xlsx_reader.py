@@ -107,7 +107,7 @@ class XlsxReader(ExcelReaderBase):
             if chosen is None or chosen.chart:
                 raise no_sheet(name)
         else:
-            chosen = self._book.first_sheet()
+            chosen = next((s for s in sheets if not s.chart), None)
             if chosen is None:
                 return None
         self._member = self._sheet_member(chosen.part)
