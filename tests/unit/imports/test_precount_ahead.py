@@ -69,8 +69,8 @@ def test_the_count_ahead_raises_what_the_count_now_raises(tmp_path: Path) -> Non
     assert now.value.code is ErrorCode.CSV_NUL_BYTES
 
 
-def test_only_a_csvs_lines_are_counted_ahead(tmp_path: Path) -> None:
+def test_only_a_csv_is_counted_ahead(tmp_path: Path) -> None:
     path = tmp_path / "a.xlsx"
     path.write_bytes(b"PK\x03\x04")
     count_ahead(path)
-    assert precount._COUNT_AHEAD.take(path) is None  # an .xlsx has its sheet's row tags counted (xlsx_ahead)
+    assert precount._COUNT_AHEAD.take(path) is None
