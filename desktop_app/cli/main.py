@@ -46,8 +46,8 @@ def main(argv: Sequence[str] | None = None, *, leave_when_done: bool = False) ->
     logging.getLogger().addHandler(logging.NullHandler())
     args = build_parser().parse_args(argv)
     if args.command == "import" and leave_when_done:
-        # the file's hash (its idempotency key) and its line count (a CSV's lines, an .xlsx sheet's row
-        # tags), each on a thread of its own, while the program loads
+        # the file's hash (its idempotency key) and its line count, each on a thread of its own, while
+        # the program loads
         from pathlib import Path
 
         from desktop_app.imports.precount import count_ahead
@@ -55,7 +55,7 @@ def main(argv: Sequence[str] | None = None, *, leave_when_done: bool = False) ->
 
         path = Path(args.file).expanduser().resolve()
         hash_ahead(path)
-        count_ahead(path, sheet=args.sheet)
+        count_ahead(path)
     code = _run(args)
     if leave_when_done and args.command is not None:
         leave(code)

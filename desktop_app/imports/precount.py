@@ -41,19 +41,13 @@ def line_bound(path: Path, encoding: str | None) -> int | None:
     return _line_bound(path, encoding)
 
 
-def count_ahead(path: Path, sheet: str | None = None) -> None:
+def count_ahead(path: Path) -> None:
     """Begin a CSV's line_bound as UTF-8 (most files are) on a thread of its own while the command line
     loads: the pass over a 90.8 MB file takes 0.11 s on the import's path otherwise, measured; Arrow's
     UTF-8 check lets go of the GIL, so the pass runs beside the loading on the other core. A
-    file the reader finds in another encoding is counted then, as before. An .xlsx file's first sheet
-    (no `sheet` named) has its row tags counted ahead the same way (readers.xlsx_ahead)."""
-    kind = FORMATS.get(path.suffix.lower())
-    if kind == "csv":
+    file the reader finds in another encoding is counted then, as before."""
+    if FORMATS.get(path.suffix.lower()) == "csv":
         _COUNT_AHEAD.begin(path)
-    elif kind == "xlsx" and sheet is None:
-        from desktop_app.imports.readers import xlsx_ahead
-
-        xlsx_ahead.count_ahead(path)
 
 
 def _is_utf8(encoding: str) -> bool:

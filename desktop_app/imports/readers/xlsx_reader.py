@@ -187,16 +187,13 @@ class XlsxReader(ExcelReaderBase):
         header's (xlsx_plain.count_row_tags); None when bytes cannot tell (count_rows then counts)."""
         if self._sheet is None or self.sheet_rows is not None:
             return None
-        from . import xlsx_ahead
         from .xlsx_plain import count_row_tags
 
         assert self._archive is not None
-        found = xlsx_ahead.take(self.path, self._sheet.part)  # the command line's, begun while it loaded
-        if found is xlsx_ahead.MISSING:
-            try:
-                found = count_row_tags(self._archive, self._sheet.part)
-            except Exception:  # a damaged part: the count that parses says what it says
-                return None
+        try:
+            found = count_row_tags(self._archive, self._sheet.part)
+        except Exception:  # a damaged part: the count that parses says what it says
+            return None
         if found is None:
             return None
         tags, self.rows_in_order = found
