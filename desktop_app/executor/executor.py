@@ -21,7 +21,7 @@ from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 from desktop_app.config import Paths, Settings
 from desktop_app.domain.errors import BatchDeskError, ErrorCode, Lang, message
 from desktop_app.domain.stages import Stage, stage_text
-from desktop_app.domain.task import Lane, SubmitResult, TaskRecord
+from desktop_app.domain.task import Lane, Progress, SubmitResult, TaskRecord
 from desktop_app.store.tasks import TaskStore
 from desktop_app.tasks.identity import host_name, make_owner, owner_alive
 from desktop_app.tasks.maintenance import CleanupHandler
@@ -115,6 +115,11 @@ class Executor(QObject):
         self._wake = threading.Event()
         self._stop = threading.Event()  # asks running handlers to stop at their next batch
         self._quit = threading.Event()  # ends the scheduler loop
+        # Held by a claim round from its look at _stop to its last task handed to the pool, and by
+        # shutdown() to set _stop: a round that began before the stop (its claim waiting on a busy
+        # database) could otherwise claim a task the stop had just sent back to pending, and start it
+        # after the pool's wait had ended (seen: an undo run again as the window closed, then failed).
+        self._claiming = threading.Lock()
         self._thread: threading.Thread | None = None
         self._idle = threading.Condition(self._lock)
 
@@ -152,7 +157,8 @@ class Executor(QObject):
     def shutdown(self, timeout: float = 60.0) -> bool:
         """Graceful stop: running tasks stop at a batch boundary and go back to pending with their
         checkpoint. Returns True when every worker ended in time."""
-        self._stop.set()
+        with self._claiming:
+            self._stop.set()
         self._wake.set()
         # The scheduler keeps heartbeating (it no longer claims) until the running tasks have
         # reached their batch boundary and gone back to pending: they must not look dead meanwhile.
@@ -253,8 +259,9 @@ class Executor(QObject):
                 if now >= next_rescue and not self._stop.is_set():
                     self._rescue()
                     next_rescue = now + max(1.0, min(30.0, self.settings.stale_after / 3))
-                if not self._stop.is_set():
-                    self._claim()
+                with self._claiming:
+                    if not self._stop.is_set():
+                        self._claim()
             except Exception as exc:
                 # The database may be down or busy for a while: keep polling, never die silently; a
                 # passing state (busy, locked, unreachable) is one plain line, a bug its traceback.
@@ -319,6 +326,13 @@ class Executor(QObject):
             ):
                 self._start(task)
 
+    def _tell_progress(self, progress: Progress) -> None:
+        """A task's progress to whoever listens; a task never fails because no one can hear it."""
+        try:
+            self.progress.emit(progress)
+        except RuntimeError:  # the executor's Qt side is already gone (the window closed)
+            log.debug("[%s] progress after the executor was deleted", progress.task_no)
+
     def _start(self, task: TaskRecord) -> None:
         with self._lock:
             self._running[task.id] = (task.attempt, task.lane)
@@ -333,7 +347,7 @@ class Executor(QObject):
                     paths=self.paths,
                     settings=self.settings,
                     stop_event=self._stop,
-                    listener=self.progress.emit,
+                    listener=self._tell_progress,
                     lang=self.lang,
                 )
             except Exception:
