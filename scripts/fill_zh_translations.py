@@ -233,6 +233,7 @@ ZH: dict[tuple[str, str], str] = {
     ("TaskNotices", "Add the missing names and complete"): "添加缺少的名称并补全",
     ("TaskNotices", " (%1 rows name something not found yet: see the details)"):
         "（有 %1 行引用的名称尚未找到，见详情）",
+    ("TaskNotices", " (it ended before the cancel could stop it)"): "（取消生效之前，任务已经结束）",
     ("SubmitPanel", "F&ile:"): "文件(&I)：",
     ("WindowMenus", "Co&py rows"): "复制行(&P)",
     ("WindowMenus", "Q&ueue the file…"): "排队导入该文件(&U)…",

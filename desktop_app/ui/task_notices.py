@@ -8,6 +8,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtGui import QAction
 
+from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
 from desktop_app.ui.notice_bar import NoticeBar
 from desktop_app.ui.outcomes import EXPORT_TASK, SYSTEM_TASKS, Tone, ended_text, tone
@@ -51,6 +52,10 @@ class TaskNotices(QObject):
     def _show_ended(self, record: TaskRecord, *, opened: bool) -> None:
         buttons: list[tuple[str, Callable[[], Any]]] = []
         text = ended_text(record, shown_file_name(record))
+        if record.cancel_requested and record.status is not TaskStatus.CANCELLED:
+            # Asked to cancel, it reached its end before its next batch boundary: said, so the clerk
+            # does not take the rows for stopped (a million-row import can end in seconds).
+            text += self.tr(" (it ended before the cancel could stop it)")
         # The next step first, where the clerk reads that the task ended: a cancelled import's remaining rows,
         # an import's names not found (a green "Succeeded" alone would hide that rows wait for them).
         if can_resume(record):

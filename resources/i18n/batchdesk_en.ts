@@ -1510,6 +1510,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source> (it ended before the cancel could stop it)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Import the remaining rows</source>
         <translation type="unfinished"></translation>
     </message>

@@ -1510,6 +1510,10 @@
         <translation>显示任务</translation>
     </message>
     <message>
+        <source> (it ended before the cancel could stop it)</source>
+        <translation>（取消生效之前，任务已经结束）</translation>
+    </message>
+    <message>
         <source>Import the remaining rows</source>
         <translation>导入其余的行</translation>
     </message>

@@ -144,3 +144,25 @@ def test_the_settings_notice_follows_a_switch_of_language(qtbot: Any, make_desk:
     desk.set_language("zh")
     qtbot.waitUntil(lambda: "无效" in notice.text())
     assert "max_file_mb" in notice.text() and "not valid" not in notice.text()
+
+
+def test_an_import_that_ended_before_its_cancel_could_stop_it_says_so(
+    qtbot: Any, make_desk: Any, tmp_path: Path
+) -> None:
+    # seen by a clerk: a million-row import ends in seconds, and one cancelled while it ran ended
+    # "Done" with nothing saying that the cancel had come too late
+    data_dir, _path, stopped = stopped_import(tmp_path)
+    window = make_desk(data_dir=data_dir).window
+    qtbot.waitUntil(lambda: window.model.rowCount() == 1, timeout=TIMEOUT)
+    late = " (it ended before the cancel could stop it)"
+    for status in (TaskStatus.SUCCEEDED, TaskStatus.PARTIALLY_SUCCEEDED, TaskStatus.FAILED):
+        window.notices.task_ended(replace(stopped, status=status, cancel_requested=True))
+        assert window.notice.text().endswith(late), window.notice.text()
+    window.notices.task_ended(replace(stopped, status=TaskStatus.SUCCEEDED, cancel_requested=False))
+    assert late not in window.notice.text()
+    window.notices.task_ended(replace(stopped, cancel_requested=True))  # cancelled: the cancel did stop it
+    assert stopped.status is TaskStatus.CANCELLED and late not in window.notice.text()
+    chinese = make_desk(data_dir=data_dir, language="zh").window
+    qtbot.waitUntil(lambda: chinese.model.rowCount() == 1, timeout=TIMEOUT)
+    chinese.notices.task_ended(replace(stopped, status=TaskStatus.SUCCEEDED, cancel_requested=True))
+    assert chinese.notice.text().endswith("（取消生效之前，任务已经结束）"), chinese.notice.text()
