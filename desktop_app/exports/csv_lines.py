@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from desktop_app.domain.formula_cells import PLAIN_NEGATIVE_NUMBER
 from desktop_app.exports.cell_spec import CellSpec
 from desktop_app.exports.row_texts import texts_bytes
 
@@ -31,6 +32,9 @@ def _neutralised(texts: pa.Array, triggers: tuple[str, ...]) -> pa.Array:
     starts = _starts_with(texts, triggers)
     if not pc.any(starts).as_py():
         return texts
+    if "-" in triggers:  # a plain negative number is no formula (formula_cells): left as it is
+        numbers = pc.fill_null(pc.match_substring_regex(texts, f"^{PLAIN_NEGATIVE_NUMBER}$"), False)
+        starts = pc.and_(starts, pc.invert(numbers))
     return pc.if_else(starts, pc.binary_join_element_wise("'", texts, ""), texts)
 
 

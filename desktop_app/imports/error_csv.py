@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from desktop_app.domain.errors import Lang
+from desktop_app.domain.formula_cells import TRIGGERS, needs_neutralising
 from desktop_app.domain.task import TaskRecord
 from desktop_app.imports.readers import Cell, cell_to_text
 from desktop_app.tasks.context import TaskContext
@@ -35,14 +36,13 @@ ROW_COLUMNS = frozenset(words[0] for words in MARKERS.values())
 CODES_COLUMNS = frozenset(words[1] for words in MARKERS.values())
 REASONS_COLUMNS = frozenset(words[2] for words in MARKERS.values())
 MARKER_COLUMNS = ROW_COLUMNS | CODES_COLUMNS | REASONS_COLUMNS
-# OWASP CSV injection: a spreadsheet runs cells that start with these.
-DANGEROUS = ("=", "+", "-", "@", "\t", "\r")
+DANGEROUS = TRIGGERS  # OWASP CSV injection: a spreadsheet runs cells that start with these
 BOM = "\ufeff"
 NAME_PATTERN = re.compile(r"(T\d{6}-[0-9A-Z]{6})-errors")
 
 
 def neutralise(text: str) -> str:
-    return "'" + text if text.startswith(DANGEROUS) else text
+    return "'" + text if needs_neutralising(text) else text
 
 
 def restore(text: str) -> str:

@@ -14,7 +14,7 @@ from desktop_app.domain.status import TaskStatus
 from desktop_app.exports import fast_csv, fast_xlsx, sqlite_pages
 from tests.support.customers import row, run_import, write_csv
 from tests.support.exports import run_export
-from tests.support.imports import ORDER_HEADER, order_row, run_type_import, write_rows, write_type
+from tests.support.imports import ORDER_HEADER, ORDERS, order_row, run_type_import, write_rows, write_type
 
 TRICKY = ["a,b", 'say "hi"', "two\nlines", "=SUM(A1)", "+1", "-2", "@me", "中文，全角", "x\r\ny", "plain", "'quoted"]
 
@@ -346,3 +346,21 @@ def test_labels_in_the_rows_sql_match_byte_for_byte(
         conn.execute(sa.text("UPDATE customers SET note = :v WHERE code = 'C000004'"), {"v": f"x{ROW_END}y"})
     fast, slow = both()
     assert fast == slow and f"x{ROW_END}y".encode() in fast
+
+
+def test_negative_numbers_stay_numbers_on_both_paths(core: Core, tmp_path: Path) -> None:
+    # a quantity returned and a price refunded: "-3" and "-12.50" are numbers a clerk's sum adds, not
+    # formulas (an apostrophe before them made them text); a "-" formula in a text is still neutralised
+    signed = ORDERS.replace("integer_min = 0", "integer_min = -1000")
+    signed = signed.replace("decimal_min = 0", "decimal_min = -100000")
+    assert signed != ORDERS
+    write_type(core, signed)
+    rows = [order_row(1, 1, 数量="-3", 单价="-12.50", 品名="-2+3"), order_row(2, 1), order_row(3, 1, 数量="-0")]
+    task = run_type_import(core, write_rows(tmp_path / "o.csv", ORDER_HEADER, rows), "orders")
+    assert task.status is TaskStatus.SUCCEEDED and task.success_count == 3, task.error_msg
+    fast = run_export(core, "orders")
+    slow = run_export(core, "orders", filters={"imported_by": task.task_no})  # row by row
+    fast_bytes = Path(fast.result_path or "").read_bytes()
+    assert fast_bytes == Path(slow.result_path or "").read_bytes()
+    first = next(line for line in fast_bytes.decode("utf-8-sig").splitlines() if line.startswith("SO0001"))
+    assert first.split(",")[2:5] == ["'-2+3", "-3", "-12.50"], first

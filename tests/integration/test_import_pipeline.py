@@ -292,7 +292,7 @@ def test_error_csv_neutralises_formulas_and_reimports(core: Core, tmp_path: Path
     rows = [
         row(1),
         row(2, 姓名='=HYPERLINK("x")', 手机号="bad"),
-        row(3, 信用额度="-5"),
+        row(3, 信用额度="-5"),  # a plain negative number: no formula, left as it is (its sum still adds it)
         row(4, 备注="@note", 邮箱="x"),
     ]
     first = run_import(core, write_csv(tmp_path / "orig.csv", rows))
@@ -301,7 +301,7 @@ def test_error_csv_neutralises_formulas_and_reimports(core: Core, tmp_path: Path
         lines = list(csv.reader(handle))
     assert lines[0][0] == "行号" and lines[0][1:10] == HEADER and lines[0][-2:] == ["错误代码", "错误原因"]
     cells = {int(line[0]): line for line in lines[1:]}
-    assert cells[3][2] == '\'=HYPERLINK("x")' and cells[4][7] == "'-5" and cells[5][9] == "'@note"
+    assert cells[3][2] == '\'=HYPERLINK("x")' and cells[4][7] == "-5" and cells[5][9] == "'@note"
     # the clerk fixes the cells in Excel and imports the error CSV back
     fixed_path = tmp_path / f"{first.task_no}-errors-fixed.csv"
     for number, line in cells.items():

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from desktop_app.domain.formula_cells import needs_neutralising
 from desktop_app.exports.cell_spec import CellSpec
 from desktop_app.exports.csv_lines import csv_bytes
 from desktop_app.imports.error_csv import DANGEROUS, neutralise
@@ -17,9 +18,11 @@ from desktop_app.imports.error_csv import DANGEROUS, neutralise
 LABELS = {"gold": "金卡", "minus": "-1", "": "empty"}  # a label that is itself a trigger, one for ''
 SPECS = [CellSpec({k: neutralise(v) for k, v in LABELS.items()}, DANGEROUS), CellSpec({}, DANGEROUS), CellSpec()]
 
-# texts a column holds: triggers at the start and inside, quotes, line breaks, CJK (a UTF-8 lead byte
-# is never an ASCII trigger), empty texts, the labelled values; NULLs besides
-pieces = st.sampled_from(["=", "+", "-", "@", "\t", "\r", "\n", ",", '"', "'", "a", "中", "é", "gold", "minus", " "])
+# texts a column holds: triggers at the start and inside, plain negative numbers (left as they are),
+# quotes, line breaks, CJK (a UTF-8 lead byte is never an ASCII trigger), empty texts, the labelled
+# values, numbers after a "-" (plain, fullwidth, broken); NULLs besides
+pieces = st.sampled_from(["=", "+", "-", "@", "\t", "\r", "\n", ",", '"', "'", "a", "中", "é", "gold", "minus", " ",
+                          "5", "0.25", ".", "E3", "e-2", "５"])  # fmt: skip
 texts = st.one_of(st.none(), st.lists(pieces, max_size=5).map("".join))
 
 
@@ -35,7 +38,7 @@ def expected(rows: list[list[str | None]], specs: list[CellSpec]) -> bytes:
             elif value in spec.labels:
                 cells.append(spec.labels[value])
             else:
-                cells.append("'" + value if spec.triggers and value.startswith(spec.triggers) else value)
+                cells.append("'" + value if spec.triggers and needs_neutralising(value) else value)
         writer.writerow(cells)
     return out.getvalue().encode("utf-8")
 

@@ -100,11 +100,11 @@ def test_a_row_the_clerk_added_to_the_error_csv_has_no_original_row(tmp_path: Pa
 def test_the_headers_follow_the_desks_language_and_are_neutralised(tmp_path: Path) -> None:
     path = tmp_path / "e.csv"
     writer = ErrorCsvWriter(path, ['=HYPERLINK("http://x","y")', "@a", "plain"], lang="en")
-    writer.write(2, ["=1+1", "-2", "ok"], ["pattern_mismatch"], ["=bad"])
+    writer.write(2, ["=1+1", "-2+3", "ok"], ["pattern_mismatch"], ["=bad"])
     writer.close()
     assert _rows(path) == [
         ["Row number", '\'=HYPERLINK("http://x","y")', "'@a", "plain", "Error codes", "Error reasons"],
-        ["2", "'=1+1", "'-2", "ok", "pattern_mismatch", "'=bad"],
+        ["2", "'=1+1", "'-2+3", "ok", "pattern_mismatch", "'=bad"],
     ]
 
 
