@@ -234,6 +234,7 @@ ZH: dict[tuple[str, str], str] = {
     ("TaskNotices", " (%1 rows name something not found yet: see the details)"):
         "（有 %1 行引用的名称尚未找到，见详情）",
     ("TaskNotices", " (it ended before the cancel could stop it)"): "（取消生效之前，任务已经结束）",
+    ("ImportCatalog", "Undo of %1"): "撤销 %1",
     ("SubmitPanel", "F&ile:"): "文件(&I)：",
     ("WindowMenus", "Co&py rows"): "复制行(&P)",
     ("WindowMenus", "Q&ueue the file…"): "排队导入该文件(&U)…",

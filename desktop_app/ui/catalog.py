@@ -15,6 +15,7 @@ from desktop_app.domain.task import TaskRecord
 from desktop_app.exports.task import ExportHandler
 from desktop_app.imports.completion import CompleteReferencesHandler
 from desktop_app.imports.missing_references import describe, missing_of
+from desktop_app.imports.undo import UndoHandler
 from desktop_app.tasks.maintenance import CleanupHandler
 
 if TYPE_CHECKING:
@@ -36,6 +37,7 @@ class ColumnInfo:
 EXPORT_TASK = ExportHandler.task_type
 COMPLETE_REFERENCES_TASK = CompleteReferencesHandler.task_type
 CLEANUP_TASK = CleanupHandler.task_type
+UNDO_TASK = UndoHandler.task_type
 
 
 class ImportCatalog:
@@ -199,6 +201,9 @@ class ImportCatalog:
             return QCoreApplication.translate("ImportCatalog", "Complete references")
         if record.task_type == CLEANUP_TASK:
             return QCoreApplication.translate("ImportCatalog", "Daily clean-up")
+        if record.task_type == UNDO_TASK:  # which import it takes back, where the list names the kind
+            undoes = str(record.params.get("undoes") or "")
+            return QCoreApplication.translate("ImportCatalog", "Undo of %1").replace("%1", undoes)
         import_type = record.params.get("import_type")
         text = self.title(str(import_type)) if import_type else record.task_type
         if record.params.get("dry_run"):

@@ -682,6 +682,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Undo of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source> (validate only)</source>
         <translation type="unfinished"></translation>
     </message>

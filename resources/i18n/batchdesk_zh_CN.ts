@@ -682,6 +682,10 @@
         <translation>每日清理</translation>
     </message>
     <message>
+        <source>Undo of %1</source>
+        <translation>撤销 %1</translation>
+    </message>
+    <message>
         <source> (validate only)</source>
         <translation>（仅校验）</translation>
     </message>

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QDialogButtonBox
 
 from desktop_app.domain.status import TaskStatus
 from desktop_app.ui.desk import Desk
+from desktop_app.ui.task_model import TYPE
 from tests.gui.conftest import SAMPLES, row_of
 from tests.gui.test_window_queue import TIMEOUT, open_preview, qtbot_left, wait_for_task, wait_status
 
@@ -114,6 +115,9 @@ def test_undo_an_import_after_a_question(qtbot: Any, make_desk: Any) -> None:
     assert undo.task_type == "undo" and undo.params["undoes"] == done.task_no
     ended = wait_status(qtbot, window, undo.task_no, TaskStatus.SUCCEEDED)
     assert ended.to_json()["deleted_count"] == 60
+    # the list names which import it took back (seen by a clerk: the bare task type "undo")
+    shown = window.model.index(row_of(window.model, undo.task_no), TYPE).data(Qt.ItemDataRole.DisplayRole)
+    assert shown == f"Undo of {done.task_no}", shown
     # the undo's end reads its import again: the row knows it was undone, and offers no second undo
     qtbot.waitUntil(lambda: window.model.record(row_of(window.model, done.task_no)).to_json()["undone_by"] ==
                     undo.task_no, timeout=TIMEOUT)  # fmt: skip
