@@ -973,6 +973,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>%1 bytes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>%1 KB</source>
         <translation type="unfinished"></translation>
     </message>

@@ -973,6 +973,10 @@
         <translation>前 %1 行全部通过检查。</translation>
     </message>
     <message>
+        <source>%1 bytes</source>
+        <translation>%1 字节</translation>
+    </message>
+    <message>
         <source>%1 KB</source>
         <translation>%1 KB</translation>
     </message>

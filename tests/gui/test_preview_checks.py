@@ -155,6 +155,9 @@ def test_an_empty_file_says_why_it_cannot_queue(qtbot: Any, make_desk: Any, tmp_
     assert dialog is not None
     assert dialog.missing_label.text() == "Cannot queue: The file is empty: it has no data rows"
     assert not ok(dialog).isEnabled()
+    wait_counted(qtbot, dialog)
+    size = len(text.encode("utf-8"))  # its size in bytes, not "1 KB" (seen by a clerk on an empty file)
+    assert dialog.count_label.text().endswith(f" · {size} bytes"), dialog.count_label.text()
 
 
 def test_a_file_over_the_size_limit_offers_to_raise_it(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:

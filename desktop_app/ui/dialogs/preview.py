@@ -429,8 +429,10 @@ class PreviewDialog(QDialog):
         if sample is None:
             self.count_label.setText("")
             return
-        if sample.size < MIB:
-            size = self.tr("%1 KB").replace("%1", f"{max(1, round(sample.size / 1024)):,}")
+        if sample.size < 1024:  # an empty file read "1 KB" (seen by a clerk)
+            size = self.tr("%1 bytes").replace("%1", f"{sample.size:,}")
+        elif sample.size < MIB:
+            size = self.tr("%1 KB").replace("%1", f"{round(sample.size / 1024):,}")
         else:
             size = self.tr("%1 MB").replace("%1", f"{sample.size / MIB:.1f}")
         if count is None:
