@@ -47,7 +47,7 @@ def neutralise(text: str) -> str:
 
 def restore(text: str) -> str:
     """Undo neutralise() for a cell read back from an error CSV."""
-    if len(text) > 1 and text[0] == "'" and text[1] in "=+-@\t\r":
+    if len(text) > 1 and text[0] == "'" and text[1] in TRIGGERS:
         return text[1:]
     return text
 
