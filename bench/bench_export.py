@@ -31,6 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 from bench_import import BACKENDS, Measured, _parts, as_installed, database, fastest, run_measured, spread  # noqa: E402
+from machine import machine_facts, machine_line  # noqa: E402
 from make_customers import make  # noqa: E402
 
 GOAL = 0.5  # BatchDesk's CSV export speed as a share of the database's own
@@ -157,7 +158,8 @@ def main() -> None:
     if not source.exists():
         make(source, args.rows)
     as_installed()
-    figures: dict[str, object] = {"rows": args.rows, "load_before": uptime()}
+    figures: dict[str, object] = {"machine": machine_facts(), "rows": args.rows, "load_before": uptime()}
+    print(machine_line())
     print(uptime())
     for backend in args.backends:
         with database(backend, work) as url:

@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+from machine import cpu_model  # noqa: E402
 
 PROBE_MS = 10
 
@@ -260,7 +261,8 @@ def main() -> int:
     from PySide6.QtWidgets import QApplication
 
     app = QApplication([sys.argv[0]])
-    results: dict[str, Any] = {"platform": os.environ.get("QT_QPA_PLATFORM"), "cpus": os.cpu_count()}
+    results: dict[str, Any] = {"platform": os.environ.get("QT_QPA_PLATFORM"), "cpus": os.cpu_count(),
+                               "cpu": cpu_model()}  # fmt: skip
     if args.only_lag:
         results["lag"] = lag_during_imports(app, args.rows, args.db)
         print(json.dumps(results))

@@ -38,6 +38,7 @@ import psutil
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
+from machine import machine_facts, machine_line  # noqa: E402
 from make_customers import make  # noqa: E402
 
 PG_URL = os.environ.get("BATCHDESK_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
@@ -356,8 +357,7 @@ def main() -> None:
         make(small, args.small)
     as_installed()
     print(f"files: {big} ({big.stat().st_size / 1e6:.1f} MB), {small} ({small.stat().st_size / 1e6:.1f} MB)")
-    print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}, SQLite {sqlite3.sqlite_version}, "
-          f"load {os.getloadavg()[0]:.2f}")  # fmt: skip
+    print(f"{machine_line()}, SQLite {sqlite3.sqlite_version}")
     if args.tries > 1:
         print(f"each figure: the fastest of {args.tries} tries, the loader's and BatchDesk's interleaved; "
               "peak memory: the highest of them")  # fmt: skip
@@ -369,7 +369,8 @@ def main() -> None:
         all_met = all_met and not missed
         print(f"run {n}: " + ("every goal met" if not missed else "missed: " + "; ".join(missed)))
     print(f"goals held in all {len(runs)} runs: {'yes' if all_met else 'no'}")
-    print(json.dumps({"rows": args.rows, "small": args.small, "tries": args.tries, "runs": runs, "all_met": all_met}))
+    print(json.dumps({"machine": machine_facts(), "rows": args.rows, "small": args.small,
+                       "tries": args.tries, "runs": runs, "all_met": all_met}))
 
 
 if __name__ == "__main__":

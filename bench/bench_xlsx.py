@@ -23,6 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 from bench_import import as_installed, batchdesk, run_measured  # noqa: E402
+from machine import machine_line  # noqa: E402
 from make_customers_xlsx import write_customers_xlsx  # noqa: E402
 
 SPEED_ROWS, SPEED_GOAL, SPEED_MEMORY_MB = 200_000, 40_000, 250  # rows/s of the whole import, peak MB
@@ -67,7 +68,7 @@ def main() -> None:
     work = args.work or Path(tempfile.mkdtemp(prefix="bench-xlsx-"))
     work.mkdir(parents=True, exist_ok=True)
     as_installed()
-    print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}, load {os.getloadavg()[0]:.2f}")
+    print(machine_line())
     results: dict[str, object] = {}
     missed: list[str] = []
     for rows in (int(n) for n in args.rows.split(",") if n):
