@@ -178,6 +178,23 @@ def _import_outcome(r: TaskRecord) -> str | None:
     return text.replace("%1", _n(ok)).replace("%2", _n(total)).replace("%3", _n(bad))
 
 
+def linked_outcome(record: TaskRecord) -> str | None:
+    """The outcome of an import another task took further: "Undone by T…: Done: 60 rows imported", "Continued
+    by T…: Cancelled: 300 of 1,000 imported; they stay" (an undone or resumed import read as it ended, seen
+    by a clerk); outcome_text() for any other task."""
+    outcome = outcome_text(record)
+    if outcome is None:
+        return None
+    undone_by, resumed_by = record.summary.get("undone_by"), record.summary.get("resumed_by")
+    if undone_by:
+        text = QCoreApplication.translate("Outcomes", "Undone by %1 — %2").replace("%1", str(undone_by))
+    elif resumed_by:
+        text = QCoreApplication.translate("Outcomes", "Continued by %1 — %2").replace("%1", str(resumed_by))
+    else:
+        return outcome
+    return text.replace("%2", outcome)
+
+
 def ended_text(record: TaskRecord, file_name: str = "") -> str:
     """ "T250301-AB12CD (customers.csv) ended: Failed: 10 of 20 imported, 10 rows with errors", for a notice."""
     what = outcome_text(record) or shown_status(record)

@@ -95,6 +95,9 @@ class TaskActions(QObject):
             return
         dry_run = bool(record.params.get("dry_run"))
         expired = bool(record.summary.get("expired"))  # replaced by a newer export, or cleaned up
+        # an undone import's rows are gone: completing their references or re-importing the rows it could not
+        # import would build on rows that are no longer there
+        undone = bool(record.summary.get("undone_by"))
         done = record.status in (TaskStatus.SUCCEEDED, TaskStatus.PARTIALLY_SUCCEEDED)
         # a file saved where the clerk chose is the clerk's to move or delete: no dead link once it is gone
         saved_elsewhere = bool(record.params.get("output"))
@@ -103,7 +106,8 @@ class TaskActions(QObject):
                                     and (not saved_elsewhere or Path(record.result_path or "").is_file()))  # fmt: skip
         self.open_errors.setEnabled(bool(record.error_csv) and not expired)
         self.open_folder.setEnabled(bool(record.error_csv or record.result_path) and not expired)
-        self.reimport.setEnabled(record.status.is_final and bool(record.error_csv) and not dry_run and not expired)
+        self.reimport.setEnabled(record.status.is_final and bool(record.error_csv) and not dry_run and not expired
+                                and not undone)  # fmt: skip
         self.cancel.setEnabled(record.status.is_active and not record.cancel_requested)
         self.resume.setEnabled(can_resume(record))
         # a stopped import goes on where it stopped (or did already, as another task); running its whole file
@@ -115,7 +119,7 @@ class TaskActions(QObject):
                               and record.error_code not in FILE_AT_FAULT)  # fmt: skip
         self.import_for_real.setEnabled(done and dry_run)
         self.complete_references.setEnabled(record.task_type == IMPORT_TASK and record.status.is_final
-                                            and record.pending_completion_count > 0 and not dry_run)  # fmt: skip
+                                            and record.pending_completion_count > 0 and not dry_run and not undone)  # fmt: skip
         self.add_references.setEnabled(bool(addable_tables(record)))
         self.undo.setEnabled(undoable(record))
         self.details.setEnabled(True)
@@ -289,7 +293,8 @@ class TaskActions(QObject):
 
 def addable_tables(record: TaskRecord) -> list[str]:
     """The reference tables an ended import's missing names may be added to (its type allows it)."""
-    if record.task_type != IMPORT_TASK or not record.status.is_final or record.params.get("dry_run"):
+    if (record.task_type != IMPORT_TASK or not record.status.is_final or record.params.get("dry_run")
+            or record.summary.get("undone_by")):  # fmt: skip
         return []
     return list(dict.fromkeys(m.table for m in missing_of(record.summary) if m.can_add))
 

@@ -15,7 +15,7 @@ from PySide6.QtGui import QColor, QFont
 from desktop_app.domain.phrase import stored_phrase
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import Progress, TaskRecord
-from desktop_app.ui.outcomes import file_rows, outcome_text, shown_progress, shown_status, tone
+from desktop_app.ui.outcomes import file_rows, linked_outcome, shown_progress, shown_status, tone
 from desktop_app.ui.task_speed import SpeedMeter, format_rate, format_remaining
 from desktop_app.ui.texts import expired_text, expired_tip, retry_text, shown_error, window_lang
 
@@ -45,8 +45,8 @@ def shown_file_name(record: TaskRecord) -> str:
 def shown_stage(record: TaskRecord) -> str:
     """The stage cell: "Retry 2 of 3 at 14:05" while waiting for a retry, "Replaced by T…" for an
     export whose file a newer one replaced, how it ended in words ("Failed: 10 of 20 imported, 10 rows
-    with errors"), else the task's own stage in the window's language."""
-    return retry_text(record) or expired_text(record) or outcome_text(record) or record.stage_in(window_lang())
+    with errors"; "Undone by T…: …" once another task undid it), else the task's own stage in the window's language."""
+    return retry_text(record) or expired_text(record) or linked_outcome(record) or record.stage_in(window_lang())
 
 
 def utc_now() -> dt.datetime:
