@@ -42,7 +42,8 @@ class _Pending:
     counts: tuple[int, int, int] = (0, 0, 0)
 
 
-ANNOTATED = "annotated"  # an ended task's summary: the task numbers its run annotated
+ANNOTATED = "annotated"  # an ended task's summary: the task numbers its run annotated (True: too many to name)
+ANNOTATED_MAX = 500  # a clean-up may mark thousands: past this, a view reads its whole list again
 
 
 class TaskContext:
@@ -118,6 +119,12 @@ class TaskContext:
         self.store.annotate(other.id, **fields)
         if other.task_no not in self.annotated:
             self.annotated.append(other.task_no)
+
+    def annotated_summary(self) -> dict[str, Any]:
+        """What the run's end adds to its summary about the other tasks it changed (nothing if none)."""
+        if not self.annotated:
+            return {}
+        return {ANNOTATED: self.annotated if len(self.annotated) <= ANNOTATED_MAX else True}
 
     # --- progress ------------------------------------------------------------------------
 

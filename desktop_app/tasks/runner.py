@@ -19,7 +19,7 @@ from desktop_app.domain.task import Progress, TaskRecord
 from desktop_app.log import TaskAdapter, task_logger
 from desktop_app.store.db_errors import classify, is_passing
 from desktop_app.store.tasks import Fence, LostOwnership, TaskStore
-from desktop_app.tasks.context import ANNOTATED, Stopped, StopReason, TaskContext
+from desktop_app.tasks.context import Stopped, StopReason, TaskContext
 from desktop_app.tasks.registry import HandlerRegistry, TaskHandler
 from desktop_app.tasks.result_paths import is_task_no
 
@@ -90,7 +90,7 @@ def run_task(
             result_path=outcome.result_path,
             error_code=outcome.error_code,
             error_msg=outcome.error_msg,
-            summary={**outcome.summary, ANNOTATED: ctx.annotated} if ctx.annotated else outcome.summary,
+            summary={**outcome.summary, **ctx.annotated_summary()},
             stage=_final_stage(outcome.status, lang),
         ):
             tlog.info("ended %s: total %d, ok %d, failed %d", outcome.status.value,

@@ -378,8 +378,13 @@ class TaskService(QObject):
         """A task that ended may have changed other rows (an export marks the files it replaced as
         expired, a completion lowers its import's pending count, an undo marks its imports undone): the
         engine names them in its summary, whatever the type. Read those rows again."""
-        if record.status.is_final:
-            self._reread([str(n) for n in record.summary.get(ANNOTATED) or []])
+        if not record.status.is_final:
+            return
+        annotated = record.summary.get(ANNOTATED)
+        if annotated is True:  # too many to read one by one (a clean-up's): the list is read again
+            self.list_stale.emit()
+        elif isinstance(annotated, list):
+            self._reread([str(n) for n in annotated])
 
     def _reread(self, related: list[str]) -> None:
         if not related:
