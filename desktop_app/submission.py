@@ -183,7 +183,7 @@ class Submitter:
         column whose type does not say ``allow_add = true``. With ``creator``, only that clerk's imports."""
         if add or creator is not None:
             source = self.store.find(task_no, creator=creator)
-            if source is None or source.task_type != ImportHandler.task_type:
+            if source is None or not ImportHandler.kind.owns(source):
                 raise PermanentError(ErrorCode.TASK_NOT_FOUND, task_no=task_no)
             if add:
                 self._check_addable(source)

@@ -38,6 +38,9 @@ ZH: dict[tuple[str, str], str] = {
     ("PreviewDialog", "Or tick “Raise the size limit … for this file” below to import it whole."):
         "也可以勾选下方的“仅对这个文件把大小上限提高到…”，整个文件照常导入。",
     ("UndoQuestion", "Undo import %1?"): "撤销导入 %1？",
+    # an import another task undid or continued, as the list reads it (%2: how it ended)
+    ("Outcomes", "Undone by %1 — %2"): "已被 %1 撤销 — %2",
+    ("Outcomes", "Continued by %1 — %2"): "已由 %1 继续导入 — %2",
     ("UndoQuestion", "Undo this import?"): "撤销这次导入？",
     ("UndoQuestion", "&Undo the import"): "撤销导入(&U)",
     ("UndoQuestion", "&Keep the rows"): "保留这些行(&K)",

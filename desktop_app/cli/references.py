@@ -21,7 +21,7 @@ def cmd_references(core: Core, args: argparse.Namespace) -> int:
     viewer = viewer_of(core, args)
     task_no = args.task_no.strip().upper()
     source = core.store.find(task_no, creator=viewer.creator_filter)
-    if source is None or source.task_type != ImportHandler.task_type:
+    if source is None or not ImportHandler.kind.owns(source):
         raise PermanentError(ErrorCode.TASK_NOT_FOUND, task_no=task_no)
     extra: dict[str, object] = {}
     code = EXIT_OK

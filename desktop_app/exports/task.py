@@ -21,7 +21,7 @@ from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.stages import Stage, stage_text
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.table_spec import Storage
-from desktop_app.domain.task import Lane, TaskOutcome
+from desktop_app.domain.task import TaskOutcome
 from desktop_app.exports.definition import (
     IMPORTED_BY,
     ExportDefinition,
@@ -38,7 +38,9 @@ from desktop_app.imports.type_catalog import TypeCatalog
 from desktop_app.imports.type_schema import open_business_table
 from desktop_app.imports.written_rows import log_pages, logged_actions, parse_key_text
 from desktop_app.store.business_rows import BusinessTable
+from desktop_app.tasks import builtin_kinds
 from desktop_app.tasks.context import TaskContext
+from desktop_app.tasks.kinds import TaskKind
 from desktop_app.tasks.result_paths import owned
 
 log = logging.getLogger(__name__)
@@ -56,8 +58,9 @@ class ExportHandler:
     """Exports the table of any import type to CSV or XLSX, as the type imports it back; a definition
     file (resources/exports/*.toml) may name the columns, labels and filters of one."""
 
-    task_type: ClassVar[str] = "export"
-    lane = Lane.LONG
+    kind: ClassVar[TaskKind] = builtin_kinds.EXPORT
+    task_type: ClassVar[str] = kind.name
+    lane = kind.lane
 
     def __init__(self, catalog: TypeCatalog, definitions: dict[str, ExportDefinition] | None = None) -> None:
         self.catalog = catalog
@@ -195,7 +198,7 @@ class ExportHandler:
             target = owned(exports, older.result_path, task_no=older.task_no) if older.result_path else None
             if target is not None and target != final.resolve() and target.is_file():
                 target.unlink(missing_ok=True)
-            ctx.store.annotate(older.id, expired=True, replaced_by=ctx.task.task_no)
+            ctx.annotate(older, expired=True, replaced_by=ctx.task.task_no)
             replaced.append(older.task_no)
         return replaced
 

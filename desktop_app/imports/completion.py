@@ -12,7 +12,7 @@ from sqlalchemy.exc import DataError, IntegrityError
 from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.table_spec import TableReference
-from desktop_app.domain.task import Lane, TaskOutcome
+from desktop_app.domain.task import TaskOutcome
 from desktop_app.imports.missing_references import SUMMARY_KEY, as_summary, find_missing
 from desktop_app.imports.resume import import_chain
 from desktop_app.imports.table_spec import references_of
@@ -20,25 +20,26 @@ from desktop_app.imports.type_catalog import TypeCatalog
 from desktop_app.imports.type_schema import open_business_table
 from desktop_app.imports.written_rows import complete_references
 from desktop_app.store.business_rows import BusinessTable
+from desktop_app.tasks import builtin_kinds
 from desktop_app.tasks.context import TaskContext
+from desktop_app.tasks.kinds import TaskKind
 
 
 class CompleteReferencesHandler:
     """Resolves the references an import left pending (e.g. a department created since); with
     ``add`` it adds the missing names first (params: ``task_no``, ``add``)."""
 
-    task_type: ClassVar[str] = "complete_references"
-    lane = Lane.SHORT
+    kind: ClassVar[TaskKind] = builtin_kinds.COMPLETE_REFERENCES
+    task_type: ClassVar[str] = kind.name
+    lane = kind.lane
 
     def __init__(self, catalog: TypeCatalog) -> None:
         self.catalog = catalog
 
     def run(self, ctx: TaskContext) -> TaskOutcome:
-        from desktop_app.imports.task import ImportHandler
-
         task_no = str(ctx.params.get("task_no", ""))
         source = ctx.store.get(task_no)
-        if source is None or source.task_type != ImportHandler.task_type:
+        if source is None or not builtin_kinds.IMPORT.owns(source):
             raise PermanentError(ErrorCode.TASK_NOT_FOUND, task_no=task_no)
         itype = self.catalog.get(str(source.params.get("import_type")))
         table = open_business_table(ctx.store.engine, itype, prepare=False)
@@ -57,7 +58,7 @@ class CompleteReferencesHandler:
                         added += _add(conn, table, ref, names[ref.column])
             left = sum(complete_references(conn, table, refs, number) for number in chain)
             missing = find_missing(conn, table, refs, chain) if left else []
-        ctx.store.annotate(source.id, pending_completion_count=left, **{SUMMARY_KEY: as_summary(missing)})
+        ctx.annotate(source, pending_completion_count=left, **{SUMMARY_KEY: as_summary(missing)})
         done = max(0, before - left)
         return TaskOutcome(TaskStatus.SUCCEEDED, total_count=before, success_count=done,
                            summary={"completes": task_no, "pending_completion_count": left,

@@ -24,9 +24,9 @@ from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
 from desktop_app.imports.progress_state import ImportCheckpoint
 from desktop_app.store.tasks import TaskStore
+from desktop_app.tasks import builtin_kinds
 from desktop_app.tasks.result_paths import owned
 
-IMPORT_TASK = "import"
 RESUMES = "resumes"  # the param: the task number of the stopped import a task continues
 RESUMED_BY = "resumed_by"  # the stopped task's summary: the task that continues it
 
@@ -44,7 +44,7 @@ class ResumeProblem(StrEnum):
 
 def resume_problem(task: TaskRecord) -> ResumeProblem | None:
     """Why "Import the remaining rows" does not apply to this task, or None when it does."""
-    if task.task_type != IMPORT_TASK or "file" not in task.params:
+    if not builtin_kinds.IMPORT.owns(task) or "file" not in task.params:
         return ResumeProblem.NOT_IMPORT
     if task.params.get("dry_run"):
         return ResumeProblem.DRY_RUN

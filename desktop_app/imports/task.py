@@ -4,21 +4,24 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from desktop_app.domain.task import Lane, TaskOutcome
+from desktop_app.domain.task import TaskOutcome
 from desktop_app.imports.error_csv import cut_back_to_checkpoint, keep_error_rows
 from desktop_app.imports.import_type import ImportType
 from desktop_app.imports.options import ImportOptions
 from desktop_app.imports.progress_state import ImportCheckpoint
 from desktop_app.imports.type_catalog import TypeCatalog
 from desktop_app.imports.type_schema import open_business_table
+from desktop_app.tasks import builtin_kinds
 from desktop_app.tasks.context import TaskContext
+from desktop_app.tasks.kinds import TaskKind
 
 
 class ImportHandler:
     """Imports a CSV/XLSX/XLS file with a declarative import type, in one of the four modes."""
 
-    task_type: ClassVar[str] = "import"
-    lane = Lane.LONG
+    kind: ClassVar[TaskKind] = builtin_kinds.IMPORT
+    task_type: ClassVar[str] = kind.name
+    lane = kind.lane
 
     def __init__(self, catalog: TypeCatalog) -> None:
         self.catalog = catalog

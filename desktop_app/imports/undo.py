@@ -19,7 +19,7 @@ from desktop_app.domain.errors import ErrorCode, PermanentError, message
 from desktop_app.domain.stages import Stage, stage_text
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.table_spec import Storage
-from desktop_app.domain.task import Lane, TaskOutcome, TaskRecord
+from desktop_app.domain.task import TaskOutcome, TaskRecord
 from desktop_app.domain.values import canonical, parse_canonical, signature
 from desktop_app.imports import error_csv
 from desktop_app.imports.import_type import ImportType
@@ -30,18 +30,18 @@ from desktop_app.imports.written_rows import parse_key_text
 from desktop_app.store import import_log
 from desktop_app.store.business_rows import BusinessTable, Key, StoredRow
 from desktop_app.store.import_log import LogAction, LogEntry
+from desktop_app.tasks import builtin_kinds
 from desktop_app.tasks.context import TaskContext
+from desktop_app.tasks.kinds import TaskKind
 
 PAGE = 500
 
 
 def undo_problem(task: TaskRecord) -> str | None:
     """Why a task cannot be undone (in English, for the one-line refusal), or None."""
-    from desktop_app.imports.task import ImportHandler
-
-    if task.task_type == UndoHandler.task_type:
+    if builtin_kinds.UNDO.owns(task):
         return "it is an undo itself"
-    if task.task_type != ImportHandler.task_type:
+    if not builtin_kinds.IMPORT.owns(task):
         return "only an import can be undone"
     if not task.status.is_final:
         return "it has not finished yet"
@@ -66,8 +66,9 @@ class _Progress:
 class UndoHandler:
     """Undoes one import task (params: ``undoes`` = its task number)."""
 
-    task_type: ClassVar[str] = "undo"
-    lane = Lane.LONG
+    kind: ClassVar[TaskKind] = builtin_kinds.UNDO
+    task_type: ClassVar[str] = kind.name
+    lane = kind.lane
 
     def __init__(self, catalog: TypeCatalog) -> None:
         self.catalog = catalog
@@ -281,7 +282,7 @@ class _Undo:
         for task_no in self.chain:  # each is undone now: the file may be imported again
             member = self.source if task_no == self.source.task_no else self.ctx.store.get(task_no)
             if member is not None:
-                self.ctx.store.annotate(member.id, undone_by=self.ctx.task.task_no)
+                self.ctx.annotate(member, undone_by=self.ctx.task.task_no)
         total, success, fail = self._counts()
         return TaskOutcome(
             status=TaskStatus.PARTIALLY_SUCCEEDED if s.kept else TaskStatus.SUCCEEDED,

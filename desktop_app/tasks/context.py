@@ -42,6 +42,10 @@ class _Pending:
     counts: tuple[int, int, int] = (0, 0, 0)
 
 
+ANNOTATED = "annotated"  # an ended task's summary: the task numbers its run annotated (True: too many to name)
+ANNOTATED_MAX = 500  # a clean-up may mark thousands: past this, a view reads its whole list again
+
+
 class TaskContext:
     """The handler's window on the engine. Progress goes to the database at most every
     `progress_db_interval` and to listeners at most every `progress_signal_interval`."""
@@ -78,6 +82,7 @@ class TaskContext:
         self.cancel_requested = task.cancel_requested
         self._saved_checkpoint = task.checkpoint  # the newest committed one
         self._doubtful_checkpoint: dict[str, Any] | None = None
+        self.annotated: list[str] = []  # the other tasks this run wrote facts on, in the order it did
 
     @property
     def params(self) -> dict[str, Any]:
@@ -105,6 +110,21 @@ class TaskContext:
     @property
     def results_dir(self) -> Path:
         return self.paths.results_dir
+
+    # --- other tasks ---------------------------------------------------------------------
+
+    def annotate(self, other: TaskRecord, **fields: Any) -> None:
+        """Write facts on another task (an import undone, an export replaced) and remember it: the run's end
+        names the tasks it changed (ANNOTATED), so a view reads them again without knowing the type."""
+        self.store.annotate(other.id, **fields)
+        if other.task_no not in self.annotated:
+            self.annotated.append(other.task_no)
+
+    def annotated_summary(self) -> dict[str, Any]:
+        """What the run's end adds to its summary about the other tasks it changed (nothing if none)."""
+        if not self.annotated:
+            return {}
+        return {ANNOTATED: self.annotated if len(self.annotated) <= ANNOTATED_MAX else True}
 
     # --- progress ------------------------------------------------------------------------
 

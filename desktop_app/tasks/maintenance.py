@@ -8,10 +8,12 @@ from pathlib import Path
 from typing import ClassVar
 
 from desktop_app.domain.status import TaskStatus
-from desktop_app.domain.task import Lane, TaskOutcome, TaskRecord
+from desktop_app.domain.task import TaskOutcome, TaskRecord
 from desktop_app.store.archive import archive_ended_before
+from desktop_app.tasks import builtin_kinds
 from desktop_app.tasks.context import TaskContext
 from desktop_app.tasks.identity import host_name
+from desktop_app.tasks.kinds import TaskKind
 from desktop_app.tasks.result_paths import owned, task_folder
 
 
@@ -23,8 +25,9 @@ class CleanupHandler:
     Only files inside the results folder are ever deleted (tasks/result_paths.py): the task table may
     hold anything."""
 
-    task_type: ClassVar[str] = "cleanup"
-    lane = Lane.SHORT
+    kind: ClassVar[TaskKind] = builtin_kinds.CLEANUP
+    task_type: ClassVar[str] = kind.name
+    lane = kind.lane
 
     def run(self, ctx: TaskContext) -> TaskOutcome:
         days = int(ctx.params.get("retention_days", ctx.settings.result_retention_days))
@@ -39,7 +42,7 @@ class CleanupHandler:
             if _desk_of(task) not in (None, here):
                 continue  # its files are on the desk that ran it: that desk's clean-up expires them
             removed += _remove_files(ctx.results_dir, task)
-            ctx.store.annotate(task.id, expired=True, expired_by=ctx.task.task_no)
+            ctx.annotate(task, expired=True, expired_by=ctx.task.task_no)
         archived = archive_ended_before(ctx.store, _utc_days_ago(archive_days))
         return TaskOutcome(TaskStatus.SUCCEEDED, total_count=removed, success_count=removed,
                            summary={"retention_days": days, "removed": removed, "archive_days": archive_days,

@@ -7,7 +7,9 @@ from typing import ClassVar, Protocol, runtime_checkable
 
 from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.task import Lane, TaskOutcome
+from desktop_app.tasks.builtin_kinds import builtin_task_kinds
 from desktop_app.tasks.context import TaskContext
+from desktop_app.tasks.kinds import TaskKind, TaskKinds
 
 
 @runtime_checkable
@@ -50,3 +52,12 @@ class HandlerRegistry:
 
     def lane_of(self, task_type: str) -> Lane:
         return self.get(task_type).lane
+
+    def kinds(self) -> TaskKinds:
+        """What the window needs of each type: the handler's kind; the built-in kinds besides (a list shows
+        the tasks another desk made, and a handler without a kind under a built-in name, a test's stand-in,
+        is that type); any other type reads plainly."""
+        builtin = builtin_task_kinds()
+        own = {h.task_type: getattr(h, "kind", None) or builtin.known(h.task_type)
+               or TaskKind(name=h.task_type, lane=h.lane) for h in self}  # fmt: skip
+        return TaskKinds.of_kinds([*own.values(), *(k for k in builtin if k.name not in own)])

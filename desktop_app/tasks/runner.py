@@ -90,7 +90,7 @@ def run_task(
             result_path=outcome.result_path,
             error_code=outcome.error_code,
             error_msg=outcome.error_msg,
-            summary=outcome.summary,
+            summary={**outcome.summary, **ctx.annotated_summary()},
             stage=_final_stage(outcome.status, lang),
         ):
             tlog.info("ended %s: total %d, ok %d, failed %d", outcome.status.value,

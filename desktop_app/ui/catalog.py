@@ -12,11 +12,8 @@ from PySide6.QtCore import QCoreApplication
 
 from desktop_app.domain.errors import Lang
 from desktop_app.domain.task import TaskRecord
-from desktop_app.exports.task import ExportHandler
-from desktop_app.imports.completion import CompleteReferencesHandler
 from desktop_app.imports.missing_references import describe, missing_of
-from desktop_app.imports.undo import UndoHandler
-from desktop_app.tasks.maintenance import CleanupHandler
+from desktop_app.tasks.kinds import TaskKind, Title
 
 if TYPE_CHECKING:
     from desktop_app.exports.definition import ExportDefinition, ExportFilter
@@ -32,12 +29,6 @@ class ColumnInfo:
     key: str
     label: str
     required: bool
-
-
-EXPORT_TASK = ExportHandler.task_type
-COMPLETE_REFERENCES_TASK = CompleteReferencesHandler.task_type
-CLEANUP_TASK = CleanupHandler.task_type
-UNDO_TASK = UndoHandler.task_type
 
 
 class ImportCatalog:
@@ -191,18 +182,18 @@ class ImportCatalog:
 
     # --- the task list ------------------------------------------------------------------
 
-    def describe(self, record: TaskRecord) -> str:
-        """How the task list names a task's type: the import type's title (marked when validate-only),
-        the export's title and format, or the system task's name."""
-        if record.task_type == EXPORT_TASK:
+    def describe(self, record: TaskRecord, kind: TaskKind) -> str:
+        """How the task list names a task's type, as its kind's title says: the import type's title (marked
+        when validate-only), the export's title and format, or the system task's name."""
+        if kind.title is Title.EXPORT:
             fmt = str(record.params.get("format", "csv")).upper()
             return f"{self.export_title(str(record.params.get('export', '')))} ({fmt})"
-        if record.task_type == COMPLETE_REFERENCES_TASK:
+        if kind.title is Title.COMPLETE_REFERENCES:
             return QCoreApplication.translate("ImportCatalog", "Complete references")
-        if record.task_type == CLEANUP_TASK:
+        if kind.title is Title.CLEANUP:
             return QCoreApplication.translate("ImportCatalog", "Daily clean-up")
-        if record.task_type == UNDO_TASK:  # which import it takes back, where the list names the kind
-            undoes = str(record.params.get("undoes") or "")
+        if kind.title is Title.UNDO_OF:  # which import it takes back, where the list names the kind
+            undoes = str(record.params.get(kind.source or "") or "")
             return QCoreApplication.translate("ImportCatalog", "Undo of %1").replace("%1", undoes)
         import_type = record.params.get("import_type")
         text = self.title(str(import_type)) if import_type else record.task_type

@@ -79,12 +79,14 @@ class Desk(QObject):
         self.translations = Translations(app, cache_dir or core.paths.data_dir / "cache" / "i18n")
         self.translations.switch(core.lang)
         self.catalog = ImportCatalog.load(core.lang, exports=export_definitions(core), source=core.catalog)
+        self.kinds = core.registry.kinds()  # what each task type shows and offers, handed to the window
         self.service = TaskService(self.executor, core.store, core.paths.log_dir, refresh_ms=refresh_ms,
-                                   submitter=core.submitter(), parent=self)  # fmt: skip
-        self.tray = Tray(app_icon(), self)
+                                   submitter=core.submitter(), kinds=self.kinds, parent=self)  # fmt: skip
+        self.tray = Tray(app_icon(), self.kinds, self)
         self.window = MainWindow(
             service=self.service,
             catalog=self.catalog,
+            kinds=self.kinds,
             memory=MappingMemory.in_dir(core.paths.data_dir),
             settings=core.settings,
             results_dir=core.paths.results_dir,

@@ -23,7 +23,8 @@ from PySide6.QtWidgets import (
 
 from desktop_app.domain.task import TaskRecord
 from desktop_app.imports.resume import RESUMED_BY, RESUMES, stopped_early
-from desktop_app.ui.catalog import EXPORT_TASK, ImportCatalog
+from desktop_app.tasks.kinds import TaskKinds, Words
+from desktop_app.ui.catalog import ImportCatalog
 from desktop_app.ui.collapsible import Collapsible
 from desktop_app.ui.encodings import detected_words, encoding_words
 from desktop_app.ui.outcomes import file_rows, shown_progress, shown_status, stopped_at
@@ -46,12 +47,13 @@ class DetailsPanel(QWidget):
     """Read-only; shows the selected task and follows its changes. Everything scrolls inside the panel,
     so a long task never makes the window taller."""
 
-    def __init__(self, catalog: ImportCatalog | None = None, parent: QWidget | None = None, *,
+    def __init__(self, catalog: ImportCatalog | None = None, parent: QWidget | None = None, *, kinds: TaskKinds,
                  actions: Sequence[QAction] = ()) -> None:  # fmt: skip
         """``actions``: the next steps a task may offer (import the remaining rows, ...), each a button
         shown while its action is enabled for the task shown."""
         super().__init__(parent)
         self._catalog = catalog
+        self._kinds = kinds
         self.record: TaskRecord | None = None
         self._form, self._tech_form = QFormLayout(), QFormLayout()
         self._labels: dict[str, QLabel] = {}
@@ -124,7 +126,7 @@ class DetailsPanel(QWidget):
                 label.setText("")
             self.log_view.clear()
             return
-        export = record.task_type == EXPORT_TASK
+        export = self._kinds.of(record).words is Words.EXPORT
         for key, label in self._labels.items():
             text = self._text(record, key)
             label.setText(text)
@@ -140,16 +142,17 @@ class DetailsPanel(QWidget):
             self.log_view.setPlainText("\n".join(lines) if lines else self.tr("(no log lines)"))
 
     def _text(self, r: TaskRecord, key: str) -> str:
-        export = r.task_type == EXPORT_TASK
+        kind = self._kinds.of(r)
+        export = kind.words is Words.EXPORT
         values: dict[str, object] = {
             "task_no": r.task_no,
-            "type": self._catalog.describe(r) if self._catalog else r.params.get("import_type") or r.task_type,
+            "type": self._catalog.describe(r, kind) if self._catalog else r.params.get("import_type") or r.task_type,
             "export_filters": self._catalog.export_filter_text(r) if self._catalog and export else "",
             "export_format": format_text(r.params) if export else "",
             "replaced": self._replaced(r),
-            "status": shown_status(r) + (self.tr(" (cancel requested)") if r.cancel_requested else ""),
-            "stage": shown_stage(r),
-            "progress": f"{shown_progress(r)}%",
+            "status": shown_status(r, kind) + (self.tr(" (cancel requested)") if r.cancel_requested else ""),
+            "stage": shown_stage(r, kind),
+            "progress": f"{shown_progress(r, kind)}%",
             "counts": self._counts(r),
             "pending_completion": r.pending_completion_count,
             "stopped": self._stopped(r),

@@ -14,6 +14,7 @@ from desktop_app.config import Settings
 from desktop_app.domain.task import SubmitResult, TaskRecord
 from desktop_app.imports.options import ImportOptions
 from desktop_app.imports.resume import RESUMES
+from desktop_app.tasks.kinds import Duplicate, TaskKinds, Words
 from desktop_app.ui.catalog import ImportCatalog
 from desktop_app.ui.details import DetailsPanel
 from desktop_app.ui.details_pane import DetailsPane
@@ -28,7 +29,6 @@ from desktop_app.ui.filter_bar import FilterBar
 from desktop_app.ui.mapping_memory import MappingMemory
 from desktop_app.ui.menus import WindowMenus
 from desktop_app.ui.notice_bar import NoticeBar
-from desktop_app.ui.outcomes import CLEANUP_TASK
 from desktop_app.ui.submit_panel import SubmitPanel
 from desktop_app.ui.summary_line import SummaryLine
 from desktop_app.ui.table_copy import rows_as_text
@@ -36,7 +36,7 @@ from desktop_app.ui.task_actions import TaskActions, can_resume
 from desktop_app.ui.task_filter import TaskFilterProxy
 from desktop_app.ui.task_model import COLUMN_COUNT, RecordRole, TaskTableModel
 from desktop_app.ui.task_notices import TaskNotices
-from desktop_app.ui.task_service import EXPORT_TASK, IMPORT_TASK, TaskService
+from desktop_app.ui.task_service import TaskService
 from desktop_app.ui.task_table import TaskTable
 from desktop_app.ui.tray import Tray
 from desktop_app.ui.view_options import ViewOptions, flag
@@ -64,6 +64,7 @@ class MainWindow(QMainWindow):
         *,
         service: TaskService,
         catalog: ImportCatalog,
+        kinds: TaskKinds,
         memory: MappingMemory,
         settings: Settings,
         results_dir: Path,
@@ -93,20 +94,22 @@ class MainWindow(QMainWindow):
         self.allow_close = False
         self._placed = False
 
-        self.model = TaskTableModel(service.load_page, page_size=page_size, describe_type=catalog.describe, parent=self)
+        self.kinds = kinds  # what each task type shows and offers (the window asks them, never a type's name)
+        self.model = TaskTableModel(service.load_page, kinds=kinds, page_size=page_size,
+                                    describe_type=lambda r: catalog.describe(r, kinds.of(r)), parent=self)  # fmt: skip
         self.proxy = TaskFilterProxy(self.model, self)
         self.panel = SubmitPanel(catalog, self._background)
         self.filters = FilterBar()
         self.table = TaskTable(self.proxy)
         self.fitter = self.table.fitter
         self._results_dir = results_dir
-        self.actions_ = TaskActions(service, results_dir=results_dir, parent=self)
-        self.details = DetailsPanel(catalog, actions=[self.actions_.resume, self.actions_.add_references,
+        self.actions_ = TaskActions(service, kinds=kinds, results_dir=results_dir, parent=self)
+        self.details = DetailsPanel(catalog, kinds=kinds, actions=[self.actions_.resume, self.actions_.add_references,
                                                       self.actions_.complete_references])  # fmt: skip
         # The details sit beside or below the list, inside the window: opening them never grows it.
         self.details_dock = DetailsPane(self.details)
         self.notice = NoticeBar()
-        self.summary = SummaryLine()
+        self.summary = SummaryLine(kinds)
         list_box = QWidget()
         list_layout = QVBoxLayout(list_box)
         list_layout.setContentsMargins(0, 0, 0, 0)
@@ -417,7 +420,8 @@ class MainWindow(QMainWindow):
         if not self.export_action.isEnabled():
             return
         selected = self.selected_record()
-        imported_by = selected.task_no if selected is not None and selected.task_type == IMPORT_TASK else None
+        imported_by = (selected.task_no if selected is not None and self.kinds.of(selected).words is Words.IMPORT
+                       else None)  # fmt: skip
         dialog = ExportDialog(self.catalog, imported_by=imported_by, results_dir=self._results_dir, parent=self)
         self.export_dialog = dialog
         dialog.accepted.connect(lambda: self._export(dialog.request()))
@@ -443,11 +447,12 @@ class MainWindow(QMainWindow):
             return
         if result.duplicate_of:
             self.select_task(task.id)
-            if task.task_type == EXPORT_TASK:
+            duplicate = self.kinds.of(task).duplicate
+            if duplicate is Duplicate.EXPORT:
                 text = self.tr("The same export is already queued as task %s.")
-            elif task.task_type == IMPORT_TASK and task.params.get(RESUMES) and task.status.is_final:
+            elif duplicate is Duplicate.FILE and task.params.get(RESUMES) and task.status.is_final:
                 text = self.tr("The remaining rows of this file were already imported by task %s.")
-            elif task.task_type == IMPORT_TASK:
+            elif duplicate is Duplicate.FILE:
                 text = self.tr("This file is already queued as task %s.")
             else:
                 text = self.tr("The same request is already queued as task %s.")
@@ -465,7 +470,7 @@ class MainWindow(QMainWindow):
 
     def _ask_import_again(self, result: SubmitResult) -> None:
         task = result.task
-        if can_resume(task):
+        if can_resume(task, self.kinds.of(task)):
             self._ask_resume(task)
             return
         date = task.ended_at.date().isoformat() if task.ended_at else "?"
@@ -525,7 +530,7 @@ class MainWindow(QMainWindow):
     def _task_ended(self, record: TaskRecord) -> None:
         """A task seen running ended: a notice above the list (its file opens if the clerk asked), and a
         tray notification when the window is not in front."""
-        if record.task_type == CLEANUP_TASK:
+        if self.kinds.of(record).quiet:
             return
         self.notices.task_ended(record)
         if not self.isActiveWindow() or self.isMinimized() or not self.isVisible():
@@ -538,7 +543,7 @@ class MainWindow(QMainWindow):
         if self.cancel_question is not None:
             self.cancel_question.raise_()
             return
-        box = CancelQuestion(self._fresh(record), self, fresh=lambda: self._fresh(record))
+        box = CancelQuestion(self._fresh(record), self, fresh=lambda: self._fresh(record), kind=self.kinds.of(record))
         self.cancel_question = box
 
         def answered(_result: int) -> None:

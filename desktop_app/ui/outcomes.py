@@ -8,11 +8,8 @@ from PySide6.QtCore import QCoreApplication
 
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
-from desktop_app.ui.catalog import CLEANUP_TASK, COMPLETE_REFERENCES_TASK, EXPORT_TASK
-from desktop_app.ui.task_service import IMPORT_TASK
+from desktop_app.tasks.kinds import LinkWord, TaskKind, Words
 from desktop_app.ui.texts import shown_error, status_text
-
-SYSTEM_TASKS = frozenset({COMPLETE_REFERENCES_TASK, CLEANUP_TASK})  # queued for the clerk, not by them
 
 
 class Tone(StrEnum):
@@ -59,7 +56,7 @@ def stopped_at(record: TaskRecord) -> tuple[int, int | None]:
     return done, file_rows(record)
 
 
-def shown_progress(record: TaskRecord) -> int:
+def shown_progress(record: TaskRecord, kind: TaskKind) -> int:
     """The progress cell: a running task's progress; an ended one's as it ended, in rows. A failed import
     that read its whole file showed 98 % (its last tick, before the summary); 100 % when every row was
     read, whatever the outcome; else the share of the file's rows read, never rounded up to 100."""
@@ -67,7 +64,7 @@ def shown_progress(record: TaskRecord) -> int:
         return record.progress
     if record.status in (TaskStatus.SUCCEEDED, TaskStatus.PARTIALLY_SUCCEEDED):
         return 100
-    if record.task_type == IMPORT_TASK and record.status is TaskStatus.FAILED and not record.error_code:
+    if kind.words is Words.IMPORT and record.status is TaskStatus.FAILED and not record.error_code:
         return 100  # failed by its rows' errors: the whole file was read (imports/resume.py, FINISHED)
     # as the Processed cell beside it reads them ("132,000 / 200,000")
     done, total = record.success_count + record.fail_count, file_rows(record)
@@ -76,19 +73,19 @@ def shown_progress(record: TaskRecord) -> int:
     return 100 if done >= total else min(99, 100 * done // total)
 
 
-def completed_nothing(record: TaskRecord) -> bool:
+def completed_nothing(record: TaskRecord, kind: TaskKind) -> bool:
     """A completion that "succeeded" without completing one of the references it was asked for."""
-    return (record.task_type == COMPLETE_REFERENCES_TASK and record.status is TaskStatus.SUCCEEDED
+    return (kind.words is Words.COMPLETION and record.status is TaskStatus.SUCCEEDED
             and record.total_count > 0 and record.success_count == 0)  # fmt: skip
 
 
-def tone(record: TaskRecord) -> Tone:
-    return Tone.WARNING if completed_nothing(record) else _TONES[record.status]
+def tone(record: TaskRecord, kind: TaskKind) -> Tone:
+    return Tone.WARNING if completed_nothing(record, kind) else _TONES[record.status]
 
 
-def shown_status(record: TaskRecord) -> str:
+def shown_status(record: TaskRecord, kind: TaskKind) -> str:
     """The status cell: the status's word, except where that word would mislead."""
-    if completed_nothing(record):
+    if completed_nothing(record, kind):
         return QCoreApplication.translate("Outcomes", "Nothing completed")
     return status_text(record.status)
 
@@ -98,19 +95,19 @@ def status_words() -> list[str]:
     return [status_text(s) for s in TaskStatus] + [QCoreApplication.translate("Outcomes", "Nothing completed")]
 
 
-def outcome_text(record: TaskRecord) -> str | None:
-    """The words for an ended task (its stage cell, the notices); None while it is active."""
+def outcome_text(record: TaskRecord, kind: TaskKind) -> str | None:
+    """The words for an ended task (its stage cell, the notices), in its kind's words; None while it is active."""
     if record.status.is_active:
         return None
-    if record.task_type == IMPORT_TASK:
+    if kind.words is Words.IMPORT:
         return _import_outcome(record)
-    if record.task_type == COMPLETE_REFERENCES_TASK and record.status is TaskStatus.SUCCEEDED:
-        if completed_nothing(record):
+    if kind.words is Words.COMPLETION and record.status is TaskStatus.SUCCEEDED:
+        if completed_nothing(record, kind):
             return (QCoreApplication.translate("Outcomes", "Nothing completed: %1 references are still not found")
                     .replace("%1", _n(record.total_count)))  # fmt: skip
         return (QCoreApplication.translate("Outcomes", "Completed %1 of %2 references")
                 .replace("%1", _n(record.success_count)).replace("%2", _n(record.total_count)))  # fmt: skip
-    if record.task_type == EXPORT_TASK and record.status is TaskStatus.SUCCEEDED:
+    if kind.words is Words.EXPORT and record.status is TaskStatus.SUCCEEDED:
         return QCoreApplication.translate("Outcomes", "Done: %1 rows exported").replace("%1", _n(record.total_count))
     if record.status is TaskStatus.FAILED and record.error_msg:
         return QCoreApplication.translate("Outcomes", "Failed: %1").replace("%1", shown_error(record))
@@ -178,9 +175,25 @@ def _import_outcome(r: TaskRecord) -> str | None:
     return text.replace("%1", _n(ok)).replace("%2", _n(total)).replace("%3", _n(bad))
 
 
-def ended_text(record: TaskRecord, file_name: str = "") -> str:
+def linked_outcome(record: TaskRecord, kind: TaskKind) -> str | None:
+    """The outcome of an import another task took further: "Undone by T…: Done: 60 rows imported", "Continued
+    by T…: Cancelled: 300 of 1,000 imported; they stay" (an undone or resumed import read as it ended, seen
+    by a clerk); outcome_text() for any other task."""
+    outcome = outcome_text(record, kind)
+    link = kind.link(record)
+    if outcome is None or link is None or link[0] is LinkWord.REPLACED_BY:  # a replaced export reads expired_text
+        return outcome
+    word, other = link
+    if word is LinkWord.UNDONE_BY:
+        text = QCoreApplication.translate("Outcomes", "Undone by %1 — %2")
+    else:
+        text = QCoreApplication.translate("Outcomes", "Continued by %1 — %2")
+    return text.replace("%1", other).replace("%2", outcome)
+
+
+def ended_text(record: TaskRecord, kind: TaskKind, file_name: str = "") -> str:
     """ "T250301-AB12CD (customers.csv) ended: Failed: 10 of 20 imported, 10 rows with errors", for a notice."""
-    what = outcome_text(record) or shown_status(record)
+    what = outcome_text(record, kind) or shown_status(record, kind)
     text = (QCoreApplication.translate("Outcomes", "%1 (%2) ended: %3") if file_name
             else QCoreApplication.translate("Outcomes", "%1 ended: %3"))  # fmt: skip
     return text.replace("%1", record.task_no).replace("%2", file_name).replace("%3", what)

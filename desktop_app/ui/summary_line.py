@@ -8,13 +8,14 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
 from desktop_app.domain.task import TaskRecord
+from desktop_app.tasks.kinds import TaskKind, TaskKinds
 from desktop_app.ui.task_model import shown_file_name, shown_stage
 from desktop_app.ui.texts import shown_error
 
 
-def summary_html(record: TaskRecord, speed: str | None = None) -> str:
+def summary_html(record: TaskRecord, kind: TaskKind, speed: str | None = None) -> str:
     """ "<b>T…</b> customers.csv: Failed: 10 of 20 imported, 10 rows with errors. 10 rows failed (…)"."""
-    stage = shown_stage(record)
+    stage = shown_stage(record, kind)
     parts = [stage] if stage else []
     if speed and record.status.is_active:
         parts.append(speed)
@@ -29,8 +30,9 @@ def summary_html(record: TaskRecord, speed: str | None = None) -> str:
 class SummaryLine(QLabel):
     """Rich text, wrapped, selectable; empty while no task is selected."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, kinds: TaskKinds, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._kinds = kinds
         self.setWordWrap(True)
         self.setTextFormat(Qt.TextFormat.RichText)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -38,7 +40,7 @@ class SummaryLine(QLabel):
         self.setContentsMargins(4, 2, 4, 2)
 
     def show_record(self, record: TaskRecord | None, speed: str | None = None) -> None:
-        self.setText(summary_html(record, speed) if record is not None else "")
+        self.setText(summary_html(record, self._kinds.of(record), speed) if record is not None else "")
 
     def plain_text(self) -> str:
         """The line without its markup (for tests and the accessible description)."""

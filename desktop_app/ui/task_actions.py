@@ -14,8 +14,9 @@ from desktop_app.domain.task import TaskRecord
 from desktop_app.imports.error_csv import looks_unedited
 from desktop_app.imports.missing_references import missing_of
 from desktop_app.imports.resume import RESUMED_BY, stopped_early
+from desktop_app.tasks.kinds import Action, TaskKind, TaskKinds, Words
 from desktop_app.ui.reveal import open_local
-from desktop_app.ui.task_service import EXPORT_TASK, IMPORT_TASK, TaskService
+from desktop_app.ui.task_service import TaskService
 
 
 class TaskActions(QObject):
@@ -44,12 +45,14 @@ class TaskActions(QObject):
         self,
         service: TaskService,
         *,
+        kinds: TaskKinds,
         results_dir: Path,
         opener: Callable[[Path], bool] = open_local,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
         self._service = service
+        self._kinds = kinds
         self._results_dir = results_dir
         self._opener = opener
         self.record: TaskRecord | None = None
@@ -93,36 +96,43 @@ class TaskActions(QObject):
             for action in self.all():
                 action.setEnabled(False)
             return
+        kind = self._kinds.of(record)
         dry_run = bool(record.params.get("dry_run"))
         expired = bool(record.summary.get("expired"))  # replaced by a newer export, or cleaned up
+        # an undone import's rows are gone: completing their references or re-importing the rows it could not
+        # import would build on rows that are no longer there
+        undone = bool(record.summary.get("undone_by"))
         done = record.status in (TaskStatus.SUCCEEDED, TaskStatus.PARTIALLY_SUCCEEDED)
         # a file saved where the clerk chose is the clerk's to move or delete: no dead link once it is gone
         saved_elsewhere = bool(record.params.get("output"))
-        self.open_result.setEnabled(record.task_type == EXPORT_TASK and done and bool(record.result_path)
+        self.open_result.setEnabled(kind.allows(Action.OPEN_RESULT) and done and bool(record.result_path)
                                     and not expired
                                     and (not saved_elsewhere or Path(record.result_path or "").is_file()))  # fmt: skip
-        self.open_errors.setEnabled(bool(record.error_csv) and not expired)
+        self.open_errors.setEnabled(kind.allows(Action.OPEN_ERRORS) and bool(record.error_csv) and not expired)
         self.open_folder.setEnabled(bool(record.error_csv or record.result_path) and not expired)
-        self.reimport.setEnabled(record.status.is_final and bool(record.error_csv) and not dry_run and not expired)
-        self.cancel.setEnabled(record.status.is_active and not record.cancel_requested)
-        self.resume.setEnabled(can_resume(record))
+        self.reimport.setEnabled(kind.allows(Action.OPEN_ERRORS) and record.status.is_final
+                                 and bool(record.error_csv) and not dry_run and not expired and not undone)  # fmt: skip
+        self.cancel.setEnabled(kind.allows(Action.CANCEL) and record.status.is_active and not record.cancel_requested)
+        self.resume.setEnabled(can_resume(record, kind))
         # a stopped import goes on where it stopped (or did already, as another task); running its whole file
         # again would fail every row already in as already_exists. An import failed by its rows (too many bad
         # ones, no error code) would fail them again: the clerk fixes the error file and re-imports it. A file
         # at fault (corrupt, empty, a column missing, ...) fails the same way again: the clerk fixes the file.
-        self.retry.setEnabled(record.status is TaskStatus.FAILED and bool(record.params.get("file"))
-                              and not stopped_early(record) and not failed_by_its_rows(record)
+        self.retry.setEnabled(kind.allows(Action.RETRY) and record.status is TaskStatus.FAILED
+                              and bool(record.params.get("file"))
+                              and not stopped_early(record) and not failed_by_its_rows(record, kind)
                               and record.error_code not in FILE_AT_FAULT)  # fmt: skip
-        self.import_for_real.setEnabled(done and dry_run)
-        self.complete_references.setEnabled(record.task_type == IMPORT_TASK and record.status.is_final
-                                            and record.pending_completion_count > 0 and not dry_run)  # fmt: skip
-        self.add_references.setEnabled(bool(addable_tables(record)))
-        self.undo.setEnabled(undoable(record))
+        self.import_for_real.setEnabled(kind.allows(Action.APPLY) and done and dry_run)
+        self.complete_references.setEnabled(kind.allows(Action.COMPLETE_REFERENCES) and record.status.is_final
+                                            and record.pending_completion_count > 0 and not dry_run
+                                            and not undone)  # fmt: skip
+        self.add_references.setEnabled(bool(addable_tables(record, kind)))
+        self.undo.setEnabled(undoable(record, kind))
         self.details.setEnabled(True)
         self.open_when_done.blockSignals(True)
         self.open_when_done.setChecked(record.task_no in self.open_when_done_tasks)
         self.open_when_done.blockSignals(False)
-        self.open_when_done.setEnabled(record.status.is_active and record.task_type in (IMPORT_TASK, EXPORT_TASK)
+        self.open_when_done.setEnabled(record.status.is_active and kind.allows(Action.OPEN_WHEN_DONE)
                                        and not bool(record.params.get("dry_run")))  # fmt: skip
 
     # --- what each does ------------------------------------------------------------------
@@ -171,7 +181,8 @@ class TaskActions(QObject):
         if record.task_no not in self.open_when_done_tasks:
             return False
         self.open_when_done_tasks.discard(record.task_no)
-        if record.task_type == EXPORT_TASK and record.result_path and record.status is TaskStatus.SUCCEEDED:
+        if (self._kinds.of(record).allows(Action.OPEN_RESULT) and record.result_path
+                and record.status is TaskStatus.SUCCEEDED):  # fmt: skip
             self._open(Path(record.result_path))
         elif record.error_csv and Path(record.error_csv).exists():
             self._open(Path(record.error_csv))
@@ -207,7 +218,7 @@ class TaskActions(QObject):
             self._submit(self._service.retry(self.record))
 
     def _resume(self) -> None:
-        if self.record is not None and can_resume(self.record):
+        if self.record is not None and can_resume(self.record, self._kinds.of(self.record)):
             self._submit(self._service.resume(self.record))
 
     def _import_for_real(self) -> None:
@@ -219,11 +230,11 @@ class TaskActions(QObject):
             self._submit(self._service.complete_references(self.record))
 
     def _add_references(self) -> None:
-        if self.record is not None and addable_tables(self.record):
+        if self.record is not None and addable_tables(self.record, self._kinds.of(self.record)):
             self._submit(self._service.complete_references(self.record, add=True))
 
     def _undo(self) -> None:
-        if self.record is not None and undoable(self.record):
+        if self.record is not None and undoable(self.record, self._kinds.of(self.record)):
             self.undo_requested.emit(self.record)
 
     def confirm_undo(self, record: TaskRecord) -> None:
@@ -287,28 +298,29 @@ class TaskActions(QObject):
             action.setIconText(text)
 
 
-def addable_tables(record: TaskRecord) -> list[str]:
+def addable_tables(record: TaskRecord, kind: TaskKind) -> list[str]:
     """The reference tables an ended import's missing names may be added to (its type allows it)."""
-    if record.task_type != IMPORT_TASK or not record.status.is_final or record.params.get("dry_run"):
+    if (not kind.allows(Action.COMPLETE_REFERENCES) or not record.status.is_final or record.params.get("dry_run")
+            or record.summary.get("undone_by")):  # fmt: skip
         return []
     return list(dict.fromkeys(m.table for m in missing_of(record.summary) if m.can_add))
 
 
-def failed_by_its_rows(record: TaskRecord) -> bool:
+def failed_by_its_rows(record: TaskRecord, kind: TaskKind) -> bool:
     """An import that read its whole file and failed because too many rows were bad (it has no error code:
     the error file names each row); running the same file again gives the same failure."""
-    return (record.task_type == IMPORT_TASK and record.status is TaskStatus.FAILED and not record.error_code
+    return (kind.words is Words.IMPORT and record.status is TaskStatus.FAILED and not record.error_code
             and record.fail_count > 0)  # fmt: skip
 
 
-def can_resume(record: TaskRecord) -> bool:
+def can_resume(record: TaskRecord, kind: TaskKind) -> bool:
     """A cancelled or early-failed import not continued yet: "Import the remaining rows" applies."""
-    return stopped_early(record) and not record.summary.get(RESUMED_BY)
+    return kind.allows(Action.RESUME) and stopped_early(record) and not record.summary.get(RESUMED_BY)
 
 
-def undoable(record: TaskRecord) -> bool:
+def undoable(record: TaskRecord, kind: TaskKind) -> bool:
     """An import that ended, wrote rows (inserted or updated some) and was not undone yet."""
-    if record.task_type != IMPORT_TASK or not record.status.is_final or record.params.get("dry_run"):
+    if not kind.allows(Action.UNDO) or not record.status.is_final or record.params.get("dry_run"):
         return False
     counts = record.to_json()
     return not counts.get("undone_by") and bool(counts.get("inserted_count") or counts.get("updated_count"))

@@ -8,7 +8,6 @@ from collections.abc import Callable, Iterable
 from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QSortFilterProxyModel
 
 from desktop_app.domain.status import TaskStatus
-from desktop_app.ui.outcomes import SYSTEM_TASKS
 from desktop_app.ui.task_model import SortRole, TaskTableModel, shown_file_name, shown_stage
 from desktop_app.ui.texts import shown_error
 
@@ -64,7 +63,7 @@ class TaskFilterProxy(QSortFilterProxyModel):
 
     def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex) -> bool:
         record = self._source.record(source_row)
-        if not self._system_shown and record.task_type in SYSTEM_TASKS:
+        if not self._system_shown and self._source.kinds.of(record).system:
             return False
         if self._statuses is not None and record.status not in self._statuses:
             return False
@@ -75,6 +74,6 @@ class TaskFilterProxy(QSortFilterProxyModel):
             return True
         haystack = " ".join(
             (record.task_no, shown_file_name(record), record.task_type, str(record.params.get("import_type", "")),
-             shown_stage(record), shown_error(record))
+             shown_stage(record, self._source.kinds.of(record)), shown_error(record))
         ).casefold()  # fmt: skip
         return self._text in haystack

@@ -15,7 +15,8 @@ from PySide6.QtGui import QColor, QFont
 from desktop_app.domain.phrase import stored_phrase
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import Progress, TaskRecord
-from desktop_app.ui.outcomes import file_rows, outcome_text, shown_progress, shown_status, tone
+from desktop_app.tasks.kinds import TaskKind, TaskKinds
+from desktop_app.ui.outcomes import file_rows, linked_outcome, shown_progress, shown_status, tone
 from desktop_app.ui.task_speed import SpeedMeter, format_rate, format_remaining
 from desktop_app.ui.texts import expired_text, expired_tip, retry_text, shown_error, window_lang
 
@@ -42,11 +43,11 @@ def shown_file_name(record: TaskRecord) -> str:
     return Path(record.result_path).name if record.result_path else ""
 
 
-def shown_stage(record: TaskRecord) -> str:
+def shown_stage(record: TaskRecord, kind: TaskKind) -> str:
     """The stage cell: "Retry 2 of 3 at 14:05" while waiting for a retry, "Replaced by T…" for an
     export whose file a newer one replaced, how it ended in words ("Failed: 10 of 20 imported, 10 rows
-    with errors"), else the task's own stage in the window's language."""
-    return retry_text(record) or expired_text(record) or outcome_text(record) or record.stage_in(window_lang())
+    with errors"; "Undone by T…: …" once another task undid it), else the task's own stage in the window's language."""
+    return retry_text(record) or expired_text(record) or linked_outcome(record, kind) or record.stage_in(window_lang())
 
 
 def utc_now() -> dt.datetime:
@@ -91,6 +92,7 @@ class TaskTableModel(QAbstractTableModel):
         self,
         request_page: Callable[[int | None, int], None],
         *,
+        kinds: TaskKinds,
         page_size: int = 500,
         describe_type: Callable[[TaskRecord], str] | None = None,
         now: Callable[[], dt.datetime] = utc_now,
@@ -98,6 +100,7 @@ class TaskTableModel(QAbstractTableModel):
     ) -> None:
         super().__init__(parent)
         self._request_page = request_page
+        self.kinds = kinds  # what each task type shows (its words) and offers, from the composition root
         self._page_size = page_size
         self._describe_type = describe_type or (lambda record: record.task_type)
         self._now = now
@@ -146,7 +149,7 @@ class TaskTableModel(QAbstractTableModel):
         if role == SortRole:
             return self._sort_value(record, column)
         if role == ToneRole:
-            return tone(record).value
+            return tone(record, self.kinds.of(record)).value
         if role == Qt.ItemDataRole.TextAlignmentRole and column in NUMBERS:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.BackgroundRole and record.id == self._highlight:
@@ -207,11 +210,11 @@ class TaskTableModel(QAbstractTableModel):
         if column == FILE:
             return shown_file_name(record)
         if column == STATUS:
-            return shown_status(record)
+            return shown_status(record, self.kinds.of(record))
         if column == STAGE:
-            return shown_stage(record)
+            return shown_stage(record, self.kinds.of(record))
         if column == PROGRESS:
-            return shown_progress(record)
+            return shown_progress(record, self.kinds.of(record))
         if column == PROCESSED:  # of the file's rows when known: a cancelled import reads 50,000 / 200,000
             done = record.success_count + record.fail_count
             total = file_rows(record) or record.total_count
@@ -232,7 +235,7 @@ class TaskTableModel(QAbstractTableModel):
         values: dict[int, Any] = {
             TASK_NO: record.id,
             STATUS: STATUS_ORDER[record.status],
-            PROGRESS: shown_progress(record),
+            PROGRESS: shown_progress(record, self.kinds.of(record)),
             PROCESSED: record.success_count + record.fail_count,
             SUCCESS: record.success_count,
             FAIL: record.fail_count,

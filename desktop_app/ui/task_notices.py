@@ -10,8 +10,9 @@ from PySide6.QtGui import QAction
 
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
+from desktop_app.tasks.kinds import Action
 from desktop_app.ui.notice_bar import NoticeBar
-from desktop_app.ui.outcomes import EXPORT_TASK, SYSTEM_TASKS, Tone, ended_text, tone
+from desktop_app.ui.outcomes import Tone, ended_text, tone
 from desktop_app.ui.task_actions import TaskActions, addable_tables, can_resume
 from desktop_app.ui.task_model import TaskTableModel, shown_file_name
 from desktop_app.ui.texts import status_text
@@ -51,16 +52,17 @@ class TaskNotices(QObject):
 
     def _show_ended(self, record: TaskRecord, *, opened: bool) -> None:
         buttons: list[tuple[str, Callable[[], Any]]] = []
-        text = ended_text(record, shown_file_name(record))
+        kind = self._model.kinds.of(record)
+        text = ended_text(record, kind, shown_file_name(record))
         if record.cancel_requested and record.status is not TaskStatus.CANCELLED:
             # Asked to cancel, it reached its end before its next batch boundary: said, so the clerk
             # does not take the rows for stopped (a million-row import can end in seconds).
             text += self.tr(" (it ended before the cancel could stop it)")
         # The next step first, where the clerk reads that the task ended: a cancelled import's remaining rows,
         # an import's names not found (a green "Succeeded" alone would hide that rows wait for them).
-        if can_resume(record):
+        if can_resume(record, kind):
             buttons.append((self.tr("Import the remaining rows"), lambda: self._act_on(record, self._actions.resume)))
-        elif addable_tables(record) and record.pending_completion_count:
+        elif addable_tables(record, kind) and record.pending_completion_count:
             # the space is the translation's: Chinese puts none before its full-width bracket
             waiting = self.tr(" (%1 rows name something not found yet: see the details)")
             text += waiting.replace("%1", f"{record.pending_completion_count:,}")
@@ -68,15 +70,15 @@ class TaskNotices(QObject):
                             lambda: self._act_on(record, self._actions.add_references)))  # fmt: skip
         if record.error_csv and not opened:
             buttons.append((self.tr("Open error file"), lambda: self._act_on(record, self._actions.open_errors)))
-        if record.task_type == EXPORT_TASK and record.result_path and not opened:
+        if kind.allows(Action.OPEN_RESULT) and record.result_path and not opened:
             buttons.append((self.tr("Open the file"), lambda: self._act_on(record, self._actions.open_result)))
-        source = self._model.find(str(record.params.get("task_no") or ""))
-        if record.task_type in SYSTEM_TASKS and source is not None:
+        source = self._model.find(str(record.params.get(kind.source) or "")) if kind.source else None
+        if kind.system and source is not None:
             buttons.append((self.tr("Show the import"), lambda: self.reveal(source.id)))
-        elif record.task_type not in SYSTEM_TASKS:
+        elif not kind.system:
             buttons.append((self.tr("Show the task"), lambda: self.reveal(record.id)))
         # It stays until the clerk closes it or a newer notice comes: a clerk back at the desk still sees it.
-        self._notice.show_notice(text, tone(record), buttons, timeout_ms=0,
+        self._notice.show_notice(text, tone(record, kind), buttons, timeout_ms=0,
                                  again=lambda: self._show_ended(record, opened=opened))  # fmt: skip
 
     def reveal(self, task_id: int) -> None:

@@ -15,17 +15,16 @@ from desktop_app.domain.task import Progress, SubmitResult, TaskRecord
 from desktop_app.domain.viewer import Viewer
 from desktop_app.executor.executor import Executor
 from desktop_app.exports.task import ExportHandler
-from desktop_app.imports.completion import CompleteReferencesHandler
 from desktop_app.imports.options import ImportOptions
 from desktop_app.imports.regional import DateOrder
 from desktop_app.imports.resume import RESUMES
 from desktop_app.imports.task import ImportHandler
-from desktop_app.imports.undo import UndoHandler
 from desktop_app.log import task_log_lines
 from desktop_app.store import admins
 from desktop_app.store.tasks import TaskStore
 from desktop_app.submission import Submitter
-from desktop_app.tasks.maintenance import CleanupHandler
+from desktop_app.tasks.context import ANNOTATED
+from desktop_app.tasks.kinds import TaskKinds
 from desktop_app.tasks.submit import current_user
 from desktop_app.ui.background import Background
 from desktop_app.ui.plain_errors import plain_error, plain_reason
@@ -34,7 +33,6 @@ log = logging.getLogger(__name__)
 
 IMPORT_TASK = ImportHandler.task_type
 EXPORT_TASK = ExportHandler.task_type
-COMPLETE_REFERENCES_TASK = CompleteReferencesHandler.task_type
 # The refresh reads again what changed this long before the newest change it saw: a transaction that
 # stamped its rows earlier but committed later (another desk's) is not skipped.
 REFRESH_OVERLAP = dt.timedelta(seconds=2)
@@ -103,6 +101,7 @@ class TaskService(QObject):
         log_dir: Path,
         *,
         submitter: Submitter,
+        kinds: TaskKinds,
         user: str | None = None,
         refresh_ms: int = 3000,
         parent: QObject | None = None,
@@ -112,6 +111,7 @@ class TaskService(QObject):
         self._store = store
         # the one submission path (the command line's and the demo's too)
         self.submitter = submitter
+        self._kinds = kinds
         self._log_dir = log_dir
         self._user = user or current_user()
         # Until the first page says otherwise (a look-up in the database), a clerk sees only their own.
@@ -375,19 +375,16 @@ class TaskService(QObject):
         self._reread_related(record)
 
     def _reread_related(self, record: TaskRecord) -> None:
-        """A task that ended may have changed other rows: an export marks the files it replaced as
-        expired, a completion lowers its import's pending count, an undo marks its import undone.
-        Read those rows again."""
+        """A task that ended may have changed other rows (an export marks the files it replaced as
+        expired, a completion lowers its import's pending count, an undo marks its imports undone): the
+        engine names them in its summary, whatever the type. Read those rows again."""
         if not record.status.is_final:
             return
-        related: list[str] = []
-        if record.task_type == EXPORT_TASK:
-            related = [str(n) for n in record.summary.get("replaces") or []]
-        elif record.task_type == COMPLETE_REFERENCES_TASK and record.params.get("task_no"):
-            related = [str(record.params["task_no"])]
-        elif record.task_type == UndoHandler.task_type and record.params.get("undoes"):
-            related = [str(record.params["undoes"])]
-        self._reread(related)
+        annotated = record.summary.get(ANNOTATED)
+        if annotated is True:  # too many to read one by one (a clean-up's): the list is read again
+            self.list_stale.emit()
+        elif isinstance(annotated, list):
+            self._reread([str(n) for n in annotated])
 
     def _reread(self, related: list[str]) -> None:
         if not related:
@@ -424,7 +421,7 @@ class TaskService(QObject):
             self.busy_changed.emit(False)
 
     def _publish(self, record: TaskRecord) -> None:
-        if (record.task_type == CleanupHandler.task_type and record.status.is_final and record.summary.get("archived")
+        if (self._kinds.of(record).sweeps and record.status.is_final and record.summary.get("archived")
                 and record.id not in self._archive_swept):  # fmt: skip
             # The clean-up moved tasks out of the task table; the list's rows of them would stay until
             # a restart (the refresh reads changed rows, and a moved one is no longer there).

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QMenu, QSystemTrayIcon
 
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
+from desktop_app.tasks.kinds import TaskKinds
 from desktop_app.ui.outcomes import shown_status
 from desktop_app.ui.texts import shown_error
 
@@ -23,8 +24,9 @@ class Tray(QObject):
     show_requested = Signal()
     quit_requested = Signal()
 
-    def __init__(self, icon: QIcon, parent: QObject | None = None) -> None:
+    def __init__(self, icon: QIcon, kinds: TaskKinds, parent: QObject | None = None) -> None:
         super().__init__(parent)
+        self._kinds = kinds
         self.available = QSystemTrayIcon.isSystemTrayAvailable()
         self.sent: list[tuple[str, str]] = []  # what was notified (also where no tray exists)
         self._icon = QSystemTrayIcon(icon, self) if self.available else None
@@ -47,7 +49,8 @@ class Tray(QObject):
             self.show_requested.emit()
 
     def task_ended(self, record: TaskRecord) -> None:
-        title = self.tr("%1: %2").replace("%1", record.task_no).replace("%2", shown_status(record))
+        status = shown_status(record, self._kinds.of(record))
+        title = self.tr("%1: %2").replace("%1", record.task_no).replace("%2", status)
         text = (self.tr("%1 — %2 rows, %3 succeeded, %4 failed")
                 .replace("%1", record.file_name)
                 .replace("%2", f"{record.total_count:,}")

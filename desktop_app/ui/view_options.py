@@ -9,7 +9,7 @@ from PySide6.QtCore import QObject, QSettings, Signal
 from desktop_app.domain.task import TaskRecord
 from desktop_app.ui.menus import WindowMenus
 from desktop_app.ui.notice_bar import NoticeBar
-from desktop_app.ui.outcomes import SYSTEM_TASKS, Tone
+from desktop_app.ui.outcomes import Tone
 from desktop_app.ui.task_filter import TaskFilterProxy
 from desktop_app.ui.task_model import TaskTableModel
 
@@ -39,7 +39,7 @@ class ViewOptions(QObject):
 
     def hides_for_good(self, record: TaskRecord) -> bool:
         """A system task while they are not shown: selecting it must not turn them all on."""
-        return record.task_type in SYSTEM_TASKS and not self._menus.system_action.isChecked()
+        return self._model.kinds.of(record).system and not self._menus.system_action.isChecked()
 
     def show_cleared_if_hidden(self) -> bool:
         """Show the cleared tasks (to select one of them); False when none were cleared."""

@@ -930,6 +930,14 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Undone by %1 — %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Continued by %1 — %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>%1 (%2) ended: %3</source>
         <translation type="unfinished"></translation>
     </message>

@@ -930,6 +930,14 @@
         <translation>导入 %1 行后失败：%2</translation>
     </message>
     <message>
+        <source>Undone by %1 — %2</source>
+        <translation>已被 %1 撤销 — %2</translation>
+    </message>
+    <message>
+        <source>Continued by %1 — %2</source>
+        <translation>已由 %1 继续导入 — %2</translation>
+    </message>
+    <message>
         <source>%1 (%2) ended: %3</source>
         <translation>%1（%2）已结束：%3</translation>
     </message>

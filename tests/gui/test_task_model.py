@@ -10,6 +10,7 @@ from PySide6.QtCore import QModelIndex, Qt
 
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import Lane, Progress, TaskRecord
+from desktop_app.tasks.builtin_kinds import builtin_task_kinds
 from desktop_app.ui.task_filter import FAILED_LIST, TaskFilterProxy
 from desktop_app.ui.task_model import (
     COLUMN_COUNT,
@@ -28,6 +29,7 @@ from desktop_app.ui.task_model import (
 )
 
 NOW = dt.datetime(2025, 3, 1, 12, 0, 0)
+KINDS = builtin_task_kinds()
 
 
 def task(task_id: int, status: TaskStatus = TaskStatus.PENDING, **changes: object) -> TaskRecord:
@@ -55,7 +57,7 @@ class Pages:
 
 def loaded_model(count: int, page_size: int = 500) -> tuple[TaskTableModel, Pages]:
     pages = Pages(count)
-    model = TaskTableModel(pages.request, page_size=page_size, now=lambda: NOW)
+    model = TaskTableModel(pages.request, kinds=KINDS, page_size=page_size, now=lambda: NOW)
     while model.canFetchMore(QModelIndex()):
         model.fetchMore(QModelIndex())
         pages.answer(model)
@@ -69,7 +71,7 @@ def test_the_model_passes_qt_consistency_checks(qtmodeltester) -> None:  # type:
 
 def test_pages_are_fetched_lazily_and_only_when_asked() -> None:
     pages = Pages(1200)
-    model = TaskTableModel(pages.request, page_size=500)
+    model = TaskTableModel(pages.request, kinds=KINDS, page_size=500)
     assert model.rowCount() == 0 and model.canFetchMore(QModelIndex())
     model.fetchMore(QModelIndex())
     assert pages.requests == [(None, 500)]
@@ -127,7 +129,7 @@ def test_new_tasks_go_on_top_and_unloaded_ones_are_left_to_their_page() -> None:
     model.rowsInserted.connect(lambda _p, first, _last: inserted.append(first))
     assert model.upsert(task(1201)) == 0
     assert inserted == [0] and model.rowCount() == 1201
-    partial = TaskTableModel(pages.request, page_size=500)
+    partial = TaskTableModel(pages.request, kinds=KINDS, page_size=500)
     partial.fetchMore(QModelIndex())
     pages.answer(partial)
     assert partial.upsert(task(3, TaskStatus.RUNNING)) is None, "beyond the loaded page"
@@ -136,7 +138,7 @@ def test_new_tasks_go_on_top_and_unloaded_ones_are_left_to_their_page() -> None:
 
 def test_a_page_does_not_duplicate_a_task_the_model_already_has() -> None:
     pages = Pages(600)
-    model = TaskTableModel(pages.request, page_size=500)
+    model = TaskTableModel(pages.request, kinds=KINDS, page_size=500)
     model.fetchMore(QModelIndex())
     model.upsert(task(601))  # submitted while the first page was being read
     pages.tasks.insert(0, task(601))
@@ -222,7 +224,7 @@ def test_a_running_task_shows_rows_per_second_and_the_time_left() -> None:
 
     clock = [NOW]
     pages = Pages(2)
-    model = TaskTableModel(pages.request, now=lambda: clock[0])
+    model = TaskTableModel(pages.request, kinds=KINDS, now=lambda: clock[0])
     model.fetchMore(QModelIndex())
     pages.answer(model)
     running = replace(model.record(0), status=TaskStatus.RUNNING, started_at=NOW)
@@ -245,7 +247,7 @@ def test_processed_and_the_time_left_use_the_files_own_row_count() -> None:
 
     clock = [NOW]
     pages = Pages(2)
-    model = TaskTableModel(pages.request, now=lambda: clock[0])
+    model = TaskTableModel(pages.request, kinds=KINDS, now=lambda: clock[0])
     model.fetchMore(QModelIndex())
     pages.answer(model)
     cancelled = replace(model.record(1), status=TaskStatus.CANCELLED, total_count=50_000, success_count=50_000,
@@ -280,3 +282,20 @@ def test_an_ended_task_shows_its_progress_as_it_ended() -> None:
     running = replace(model.record(2), status=TaskStatus.RUNNING, progress=70)
     model.upsert(running)
     assert model.index(2, PROGRESS).data() == 70, "a running task shows its own progress"
+
+
+def test_an_undone_import_reads_undone_by_with_its_counts() -> None:
+    """Seen by a clerk (issue 28): an undone import looked unchanged in the list, "Done: 60 rows imported"."""
+    model, _ = loaded_model(1)
+    ended = replace(model.record(0), status=TaskStatus.SUCCEEDED, total_count=60, success_count=60,
+                    summary={"inserted_count": 60, "undone_by": "T250301-UNDO01"})  # fmt: skip
+    model.upsert(ended)
+    assert model.index(0, STAGE).data() == "Undone by T250301-UNDO01 — Done: 60 rows imported"
+
+
+def test_a_resumed_import_reads_continued_by_not_just_cancelled() -> None:
+    model, _ = loaded_model(1)
+    stopped = replace(model.record(0), status=TaskStatus.CANCELLED, total_count=300, success_count=300,
+                      checkpoint={"rows_in_file": 1000}, summary={"resumed_by": "T250301-NEXT01"})  # fmt: skip
+    model.upsert(stopped)
+    assert model.index(0, STAGE).data() == ("Continued by T250301-NEXT01 — Cancelled: 300 of 1,000 imported; they stay")

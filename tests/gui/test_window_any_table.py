@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QDialogButtonBox
 
 from desktop_app.domain.status import TaskStatus
 from desktop_app.ui.desk import Desk
-from desktop_app.ui.task_model import TYPE
+from desktop_app.ui.task_model import STAGE, TYPE
 from tests.gui.conftest import SAMPLES, row_of
 from tests.gui.test_window_queue import TIMEOUT, open_preview, qtbot_left, wait_for_task, wait_status
 
@@ -123,3 +123,7 @@ def test_undo_an_import_after_a_question(qtbot: Any, make_desk: Any) -> None:
                     undo.task_no, timeout=TIMEOUT)  # fmt: skip
     window.select_task(done.id)
     qtbot.waitUntil(lambda: not actions.undo.isEnabled(), timeout=TIMEOUT)  # undone: not again
+    # and the list says so, with its counts (seen by a clerk: it read "Done: 60 rows imported" as before)
+    stage = window.model.index(row_of(window.model, done.task_no), STAGE).data(Qt.ItemDataRole.DisplayRole)
+    assert stage == f"Undone by {undo.task_no} — Done: 60 rows imported", stage
+    assert not actions.resume.isEnabled() and not actions.reimport.isEnabled()

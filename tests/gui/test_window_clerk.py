@@ -93,10 +93,13 @@ def test_the_question_counts_the_rows_of_the_file_not_only_those_processed(qtbot
     desk, task = running_task(qtbot, make_desk)
     live = desk.window.model.record(desk.window.model.row_of(task.id) or 0)
     # what a real import reports: processed so far as its total; its file's row count in the checkpoint
-    box = CancelQuestion(replace(live, total_count=5_000, success_count=4_990, fail_count=10), desk.window)
+    box = CancelQuestion(
+        replace(live, total_count=5_000, success_count=4_990, fail_count=10), desk.window, kind=desk.kinds.of(live)
+    )
     assert box.informativeText().startswith("4,990 rows are in.")
     box = CancelQuestion(replace(live, total_count=5_000, success_count=4_990, fail_count=10,
-                                 checkpoint={"rows_in_file": 200_000}), desk.window)  # fmt: skip
+                                 checkpoint={"rows_in_file": 200_000}), desk.window,
+                         kind=desk.kinds.of(live))  # fmt: skip
     assert box.informativeText().startswith("4,990 of 200,000 rows are in.")
 
 

@@ -131,3 +131,24 @@ def test_the_error_csv_follows_the_switch_and_a_repair_reads_either_language(
     assert _header(repaired_in_en.error_csv) == [MARKERS["en"][0], *original, *MARKERS["en"][1:]]
     first, again = _rows(english.error_csv), _rows(repaired_in_en.error_csv)
     assert [r[0] for r in again] == [r[0] for r in first]  # the rows of the clerk's original file
+
+
+def test_an_undone_import_reads_undone_by_in_chinese(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    from sqlalchemy import update
+
+    from desktop_app.store.schema import tasks
+
+    data_dir = tmp_path / "data"
+    core = build_core(data_dir=data_dir, handlers=[], overrides={"daily_cleanup": False})
+    done = core.store.submit(task_type="import", params={"file": str(ERRORS), "import_type": "customers"},
+                             creator="t").task  # fmt: skip
+    with core.store.engine.begin() as conn:
+        conn.execute(update(tasks).where(tasks.c.id == done.id)
+                     .values(status=TaskStatus.SUCCEEDED.value, total_count=60, success_count=60,
+                             summary={"inserted_count": 60, "undone_by": "T250301-UNDO01"}))  # fmt: skip
+    core.store.engine.dispose()
+    desk: Desk = make_desk([], data_dir=data_dir)
+    window = desk.window
+    wait_status(qtbot, window, done.task_no, TaskStatus.SUCCEEDED)
+    _switch(qtbot, desk, "zh")
+    assert cell(window, done.task_no, STAGE) == "已被 T250301-UNDO01 撤销 — 已完成：导入 60 行"

@@ -21,7 +21,7 @@ def test_the_cancel_question_follows_the_rows_in_while_it_is_open(qtbot: Any, ma
     desk, task = running_task(qtbot, make_desk)
     live = desk.window.model.record(desk.window.model.row_of(task.id) or 0)
     latest = [replace(live, total_count=200_000, success_count=1_000, fail_count=0)]
-    box = CancelQuestion(latest[0], desk.window, fresh=lambda: latest[0])
+    box = CancelQuestion(latest[0], desk.window, fresh=lambda: latest[0], kind=desk.kinds.of(live))
     box.open()
     assert box.informativeText().startswith("1,000 of 200,000 rows are in.")
     # the import goes on while the clerk reads: the number they answer to is the list's, not the opening's

@@ -60,4 +60,7 @@ def test_the_task_type_example(tmp_path: Path) -> None:
     task = core.store.submit(task_type="count_rows", params={}, creator="me", lane=Lane.SHORT).task
     ended = run_now(core, task.id)
     assert ended.status is TaskStatus.SUCCEEDED and ended.success_count == 3 and ended.checkpoint == {"done": 3}
+    # the window gets its kind from the registry: its name, its lane, what a clerk may do with it
+    kind = core.registry.kinds().of(ended)
+    assert kind is namespace["COUNT_ROWS"] and kind.lane is Lane.SHORT and not kind.system
     core.store.engine.dispose()

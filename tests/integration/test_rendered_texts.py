@@ -26,6 +26,7 @@ from desktop_app.store import migrate
 from desktop_app.store.db import make_engine
 from desktop_app.store.schema import tasks
 from desktop_app.store.tasks import Fence
+from desktop_app.tasks.builtin_kinds import builtin_task_kinds
 from desktop_app.tasks.runner import run_task
 from desktop_app.tasks.submit import submit_file
 from desktop_app.ui.task_model import STAGE, STATUS, TaskTableModel
@@ -189,7 +190,7 @@ def test_a_task_that_failed_in_one_language_reads_in_the_other_in_the_window_lis
     core: Core, tmp_path: Path, qapp: Any, written: Lang
 ) -> None:
     failed = _failed_import(core, tmp_path, written)
-    model = TaskTableModel(lambda _before, _limit: None)
+    model = TaskTableModel(lambda _before, _limit: None, kinds=builtin_task_kinds())
     model.upsert(failed)
     before = QLocale()
     try:

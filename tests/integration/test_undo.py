@@ -51,6 +51,7 @@ def test_undo_of_an_insert_deletes_its_rows_and_the_file_may_come_again(core: Co
     imported = core.store.get(task.task_no)
     assert imported is not None and imported.to_json()["undone_by"] == done.task_no
     assert core.store.get(keep.task_no).to_json()["undone_by"] is None  # type: ignore[union-attr]
+    assert done.summary["annotated"] == [task.task_no]  # what the run changed, named for a view to read again
     again = core.submitter().submit_import(ImportOptions(file=path, import_type="products"), user="tester")
     assert not again.refused  # no longer "already imported"
     assert run_now(core, again.task.id).success_count == 20

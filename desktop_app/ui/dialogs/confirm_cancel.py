@@ -9,10 +9,9 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
-from desktop_app.ui.catalog import EXPORT_TASK
+from desktop_app.tasks.kinds import Stops, TaskKind
 from desktop_app.ui.outcomes import file_rows
 from desktop_app.ui.task_model import shown_file_name
-from desktop_app.ui.task_service import IMPORT_TASK
 
 REFRESH_MS = 200  # the rows-in count follows the running import while the question is open (as often as the list)
 
@@ -24,8 +23,9 @@ class CancelQuestion(QMessageBox):
     number they answer to is the one the task list shows, not the one of the moment the question opened."""
 
     def __init__(self, record: TaskRecord, parent: QWidget | None = None,
-                 fresh: Callable[[], TaskRecord] | None = None) -> None:  # fmt: skip
+                 fresh: Callable[[], TaskRecord] | None = None, *, kind: TaskKind) -> None:  # fmt: skip
         super().__init__(QMessageBox.Icon.Question, "", "", QMessageBox.StandardButton.NoButton, parent)
+        self._kind = kind
         self.record = record
         self._fresh = fresh
         self._timer = QTimer(self)
@@ -61,9 +61,9 @@ class CancelQuestion(QMessageBox):
         """What cancelling leaves behind, in words: "12,000 of 200,000 rows are in; they stay …"."""
         if record.status is TaskStatus.PENDING:
             return self.tr("It has not started yet: nothing is imported.")
-        if record.task_type == EXPORT_TASK:
+        if self._kind.stops is Stops.NO_FILE:
             return self.tr("The export stops; no file is written.")
-        if record.task_type != IMPORT_TASK:
+        if self._kind.stops is not Stops.ROWS_STAY:
             return self.tr("The task stops where it is.")
         if record.params.get("dry_run"):
             return self.tr("It only checks the file: nothing was imported.")

@@ -1,0 +1,29 @@
+"""The built-in task kinds, declared once: the handlers name theirs, the window gets them from the registry."""
+
+from __future__ import annotations
+
+from desktop_app.domain.task import Lane
+from desktop_app.tasks.kinds import Action, Duplicate, LinkWord, Stops, TaskKind, TaskKinds, Title, Words
+
+IMPORT = TaskKind(
+    name="import", lane=Lane.LONG, words=Words.IMPORT, title=Title.IMPORT_TYPE,
+    actions=frozenset({Action.CANCEL, Action.RETRY, Action.RESUME, Action.UNDO, Action.APPLY, Action.OPEN_ERRORS,
+                       Action.COMPLETE_REFERENCES, Action.OPEN_WHEN_DONE}),
+    duplicate=Duplicate.FILE, stops=Stops.ROWS_STAY, links=(LinkWord.UNDONE_BY, LinkWord.RESUMED_BY),
+)  # fmt: skip
+EXPORT = TaskKind(
+    name="export", lane=Lane.LONG, words=Words.EXPORT, title=Title.EXPORT,
+    actions=frozenset({Action.CANCEL, Action.OPEN_RESULT, Action.OPEN_WHEN_DONE}),
+    duplicate=Duplicate.EXPORT, stops=Stops.NO_FILE, links=(LinkWord.REPLACED_BY,),
+)  # fmt: skip
+UNDO = TaskKind(name="undo", lane=Lane.LONG, title=Title.UNDO_OF, source="undoes",
+                actions=frozenset({Action.CANCEL, Action.OPEN_ERRORS}))  # fmt: skip
+COMPLETE_REFERENCES = TaskKind(name="complete_references", lane=Lane.SHORT, words=Words.COMPLETION,
+                               title=Title.COMPLETE_REFERENCES, system=True, source="task_no",
+                               actions=frozenset({Action.CANCEL}))  # fmt: skip
+CLEANUP = TaskKind(name="cleanup", lane=Lane.SHORT, title=Title.CLEANUP, system=True, sweeps=True, quiet=True)
+
+
+def builtin_task_kinds() -> TaskKinds:
+    """The built-in kinds by name, for a view built without a registry (tests, a demo)."""
+    return TaskKinds.of_kinds((IMPORT, EXPORT, UNDO, COMPLETE_REFERENCES, CLEANUP))
