@@ -141,6 +141,11 @@ class Dialect(Protocol):
 
     # --- errors --------------------------------------------------------------------------------------
 
+    def lock_wait(self, exc: BaseException) -> bool:
+        """Whether an error (SQLAlchemy's, or the driver's own from a loader's cursor) is a lock wait
+        given up or a deadlock: another connection holds what the statement needed."""
+        ...
+
     def owns_error(self, exc: BaseException) -> bool:
         """Whether a SQLAlchemy error (its driver's error in .orig) is this database's to read."""
         ...

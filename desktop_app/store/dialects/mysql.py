@@ -22,6 +22,7 @@ PASSING = {1205, 1213, 1040, 1053, 1927, 2002, 2003, 2006, 2013, 2014, 2055, 403
 SCHEMA = {1146, 1054, 1049, 1051, 1109}
 PERMISSION = {1142, 1143, 1044, 1045, 1227, 1370}
 DISK_FULL = {1021, 1114}
+LOCK_WAITS = {1205, 1213}  # lock wait timeout (a row's or, lock_wait_timeout, a table's), deadlock
 # A row the database refuses (CHECK, NOT NULL, too long, out of range, a bad value, a foreign key):
 # PyMySQL raises some of these as OperationalError (every unknown errno >= 1000 is one), so the class
 # alone does not say it.
@@ -68,6 +69,9 @@ class MySQL:
             cursor.execute("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED")
             cursor.execute("SET time_zone = '+00:00'")
             cursor.execute(f"SET SESSION innodb_lock_wait_timeout = {lock_s}")
+            # a table another session holds by LOCK TABLES is waited for as long as a row (the
+            # server's default: a year, and the desk's task hangs with it)
+            cursor.execute(f"SET SESSION lock_wait_timeout = {lock_s}")
             cursor.execute("SELECT @@version")
             if "mariadb" in str(cursor.fetchone()[0]).lower():  # MySQL 8 has no idle transaction timeout
                 cursor.execute(f"SET SESSION idle_transaction_timeout = {idle_s}")
@@ -77,10 +81,10 @@ class MySQL:
 
     @contextmanager
     def short_lock_wait(self, conn: Connection, milliseconds: int) -> Iterator[None]:
-        # whole seconds only (MariaDB takes fractions of lock_wait_timeout, MySQL does not); LOCK TABLES
-        # holds the table's metadata lock, which a reader waits for lock_wait_timeout (a year by
-        # default), a row lock innodb_lock_wait_timeout: both for the look, then as they were
-        seconds = max(1, -(-int(milliseconds) // 1000))
+        # whole seconds; LOCK TABLES holds the table's metadata lock, which a reader waits for
+        # lock_wait_timeout, a row lock innodb_lock_wait_timeout: both for the look, then as they were;
+        # under a second: no wait at all (MariaDB's 0; MySQL takes 1 at least)
+        seconds = 0 if milliseconds < 1000 else -(-int(milliseconds) // 1000)
         before = conn.exec_driver_sql("SELECT @@SESSION.lock_wait_timeout, @@SESSION.innodb_lock_wait_timeout").one()
         conn.exec_driver_sql(f"SET SESSION lock_wait_timeout = {seconds}, innodb_lock_wait_timeout = {seconds}")
         try:
@@ -187,6 +191,9 @@ class MySQL:
 
     def before_migration(self, engine: Engine, revision: str) -> None:
         pass  # the server's own backups
+
+    def lock_wait(self, exc: BaseException) -> bool:
+        return errno(getattr(exc, "orig", None) or exc) in LOCK_WAITS
 
     def owns_error(self, exc: BaseException) -> bool:
         # first of the three: PyMySQL's errors carry a sqlstate too, a coarse one

@@ -24,6 +24,7 @@ PASSING = {"40001", "40P01", "55P03", "57014", "57P01", "57P02", "57P03", "57P05
 SCHEMA = {"42P01", "42703", "3F000", "3D000", "42704"}
 PERMISSION = {"42501", "28000", "28P01"}
 DISK_FULL = {"53100"}
+LOCK_WAITS = {"55P03", "40P01"}  # lock_timeout, deadlock
 _KINDS = (
     (PASSING, ErrorCode.DATABASE_UNAVAILABLE), (DISK_FULL, ErrorCode.DISK_FULL),
     (SCHEMA, ErrorCode.SCHEMA_MISMATCH), (PERMISSION, ErrorCode.PERMISSION_DENIED),
@@ -167,6 +168,10 @@ class PostgreSQL:
 
     def before_migration(self, engine: Engine, revision: str) -> None:
         pass  # the server's own backups
+
+    def lock_wait(self, exc: BaseException) -> bool:
+        orig = getattr(exc, "orig", None) or exc
+        return getattr(orig, "sqlstate", None) in LOCK_WAITS
 
     def owns_error(self, exc: BaseException) -> bool:
         orig = getattr(exc, "orig", None)

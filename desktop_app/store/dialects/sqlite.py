@@ -223,6 +223,9 @@ class SQLite:
             raw.close()
         log.info("backed up %s to %s before migrating", source, target)
 
+    def lock_wait(self, exc: BaseException) -> bool:
+        return False  # a busy file is the whole database's, not a table's (error_kind: passing)
+
     def owns_error(self, exc: BaseException) -> bool:
         orig = getattr(exc, "orig", None)
         if isinstance(getattr(orig, "sqlite_errorcode", None), int):
