@@ -27,7 +27,7 @@ TABLE = "locked_things"
 TYPE = (
     f'name = "things"\ntitle_zh = "东西"\ntitle_en = "Things"\ntable = "{TABLE}"\nunique_key = "code"\n'
     '\n[[columns]]\nkey = "code"\nlabel_zh = "编码"\nlabel_en = "Code"\naliases = ["编码", "code"]\n'
-    "required = true\nmax_length = 10\n"
+    "required = true\nmax_length = {length}\n"
     '\n[[columns]]\nkey = "amount"\nlabel_zh = "金额"\nlabel_en = "Amount"\naliases = ["金额", "amount"]\n'
     'kind = "decimal"\ndecimal_scale = 2\n'
 )
@@ -40,10 +40,12 @@ def core(db_url: str, tmp_path: Path) -> Iterator[Core]:
     if db_url.startswith("sqlite"):
         pytest.skip("SQLite has no table locks of another connection to wait for")
     core = build_core(data_dir=tmp_path / "data", db_url=db_url, overrides={"stale_after": STALE_AFTER})
-    write_type(core, TYPE, "things.toml")
+    write_type(core, TYPE.replace("{length}", "20"), "things.toml")
     first = write_rows(tmp_path / "first.csv", ["编码", "金额"], [["A1", "1.00"]])
     made = core.submitter().submit_import(ImportOptions(file=first, import_type="things"), user="tester")
     assert run_now(core, made.task.id).status is TaskStatus.SUCCEEDED  # the table exists, as a company's would
+    # a narrower max_length than the table's column: checking the type reads the stored texts' lengths
+    write_type(core, TYPE.replace("{length}", "10"), "things.toml")
     yield core
     core.store.engine.dispose()
 
