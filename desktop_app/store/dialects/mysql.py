@@ -14,7 +14,7 @@ from sqlalchemy.sql.elements import ColumnElement
 from desktop_app.domain.errors import ErrorCode
 from desktop_app.domain.table_spec import Storage, TableSpec
 from desktop_app.store.dialects.base import BulkPath, ExportRead
-from desktop_app.store.dialects.servers import lookup, pool_options, who
+from desktop_app.store.dialects.servers import ServerSchema, lookup, pool_options, who
 
 # Error numbers that pass: lock wait timeout, deadlock, too many connections, server shutdown,
 # connection killed or lost, cannot connect, query interrupted or over its time limit.
@@ -47,7 +47,7 @@ def errno(orig: object) -> int | None:
     return args[0] if args and isinstance(args[0], int) else None
 
 
-class MySQL:
+class MySQL(ServerSchema):
     """A MySQL or MariaDB server (PyMySQL)."""
 
     name = "mysql"
@@ -148,21 +148,6 @@ class MySQL:
 
     def count_quietly(self, conn: Connection) -> None:
         pass
-
-    def text_bound(self, stored: Any) -> int | None:
-        return getattr(stored, "length", None)
-
-    def char_length(self, column: Any) -> Any:
-        return func.char_length(column)
-
-    def integer_range(self, stored: Any) -> tuple[int, int] | None:
-        return None  # as its type says
-
-    def bounds_decimal_digits(self) -> bool:
-        return True
-
-    def spec_problems(self, spec: TableSpec) -> list[str]:
-        return []
 
     def key_folds_case(self, conn: Connection, spec: TableSpec) -> bool:
         """Whether the table compares a text key column case-insensitively (a *_ci collation)."""

@@ -15,7 +15,7 @@ from sqlalchemy.sql.elements import ColumnElement
 from desktop_app.domain.errors import ErrorCode
 from desktop_app.domain.table_spec import Storage, TableSpec
 from desktop_app.store.dialects.base import BulkPath, ExportRead
-from desktop_app.store.dialects.servers import lookup, pool_options, who
+from desktop_app.store.dialects.servers import ServerSchema, lookup, pool_options, who
 
 # SQLSTATEs that pass: class 08 (connection), serialisation failure, deadlock, lock not available
 # (lock_timeout), query cancelled (statement_timeout), the server shutting down or starting, too many
@@ -45,7 +45,7 @@ _HOLDERS = sa.text(
 )
 
 
-class PostgreSQL:
+class PostgreSQL(ServerSchema):
     """A PostgreSQL server (psycopg 3)."""
 
     name = "postgresql"
@@ -141,21 +141,6 @@ class PostgreSQL:
         # cores with two parallel workers (their CPU 0.2 s against 0.12-0.15 s; six alternating pairs:
         # 2.11-3.44 s -> 2.13-2.81 s)
         conn.exec_driver_sql("SET LOCAL max_parallel_workers_per_gather = 0")
-
-    def text_bound(self, stored: Any) -> int | None:
-        return getattr(stored, "length", None)
-
-    def char_length(self, column: Any) -> Any:
-        return func.char_length(column)
-
-    def integer_range(self, stored: Any) -> tuple[int, int] | None:
-        return None  # as its type says
-
-    def bounds_decimal_digits(self) -> bool:
-        return True
-
-    def spec_problems(self, spec: TableSpec) -> list[str]:
-        return []
 
     def key_folds_case(self, conn: Connection, spec: TableSpec) -> bool:
         return False  # a text compares case-sensitively (no *_ci collation)
