@@ -16,6 +16,8 @@ from typing import Any
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
 
+from desktop_app.store.dialects import ExportRead, UnknownDatabase, dialect_of
+
 _lock = threading.Lock()
 _begun: dict[str, Future[Any]] = {}
 
@@ -32,7 +34,10 @@ def begin(url: str) -> None:
         parsed = make_url(url)
     except ArgumentError:
         return
-    if parsed.get_backend_name() != "postgresql":
+    try:
+        if dialect_of(parsed).export_read is not ExportRead.ADBC_COPY:
+            return
+    except UnknownDatabase:
         return
     try:
         # imported here: an import on the thread would take the import lock the main thread needs

@@ -30,12 +30,13 @@ import sqlalchemy as sa
 from sqlalchemy import Engine
 
 from desktop_app.domain.table_spec import Storage
-from desktop_app.exports import adbc_ahead, cell_sql
+from desktop_app.exports import adbc_ahead
 from desktop_app.exports.definition import ExportDefinition
 from desktop_app.exports.mysql_rows import RowTooLong
 from desktop_app.exports.row_texts import ROW_END, UNIT, RowTexts, SeparatorInData, texts_bytes
 from desktop_app.imports.error_csv import DANGEROUS, neutralise
 from desktop_app.store.business_rows import BusinessTable
+from desktop_app.store.dialects import ExportRead, dialect_of
 
 T = TypeVar("T")
 
@@ -56,9 +57,9 @@ def value_texts(engine: Engine, definition: ExportDefinition, table: BusinessTab
                 labels: Labels | None = None) -> list[str]:  # fmt: skip
     """The SQL of each column's value text, in the file's order; with `labels`, a stored text shown
     as its label (compared byte for byte, whatever the column's collation)."""
-    quote, dialect = engine.dialect.identifier_preparer.quote, engine.dialect.name
-    texts = [cell_sql.value_text(dialect, quote(c.key), *table.storage_of(c.key)) for c in definition.columns]
-    return [cell_sql.labelled(dialect, t, shown) for t, shown in zip(texts, labels, strict=True)] if labels else texts
+    quote, dialect = engine.dialect.identifier_preparer.quote, dialect_of(engine)
+    texts = [dialect.value_text(quote(c.key), *table.storage_of(c.key)) for c in definition.columns]
+    return [dialect.labelled(t, shown) for t, shown in zip(texts, labels, strict=True)] if labels else texts
 
 
 def _bound(engine: Engine, statement: Any) -> tuple[str, list[Any] | dict[str, Any]]:
@@ -87,7 +88,7 @@ def read_sqlite(engine: Engine, definition: ExportDefinition, table: BusinessTab
     # SQLite's VM spends more on a CASE per cell than Arrow's kernels on the batch: it renders values only.
     # (printf, one call a row, takes a quarter less of its time, but ends a text at a NUL; measuring the
     # texts beside to catch that took as much again.)
-    line = f" || {cell_sql.literal(UNIT, 'sqlite')} || ".join(
+    line = f" || {dialect_of(engine).literal(UNIT)} || ".join(
         f"ifnull({text}, '')" for text in value_texts(engine, definition, table)
     )
     with engine.connect().execution_options(**{READONLY: True}) as conn, conn.begin():
@@ -135,7 +136,7 @@ def read_postgresql(engine: Engine, definition: ExportDefinition, table: Busines
     uri = adbc_ahead.adbc_uri(engine.url)
     database = adbc_ahead.take(uri) or adbc_driver_postgresql.connect(uri)
     with database, adbc.AdbcConnection(database) as conn:
-        for sql_setting in cell_sql.POSTGRESQL_SESSION:
+        for sql_setting in dialect_of(engine).export_session():
             with adbc.AdbcStatement(conn) as setting:
                 setting.set_sql_query(sql_setting)
                 setting.execute_update()
@@ -180,12 +181,11 @@ def _line_sql(engine: Engine, definition: ExportDefinition, table: BusinessTable
               ended: bool = False) -> str:  # fmt: skip
     """SQL for one row as one text: its values' texts joined by UNIT (a NULL as an empty text); `ended`:
     followed by ROW_END."""
-    dialect = engine.dialect.name
+    dialect = dialect_of(engine)
     texts = value_texts(engine, definition, table, labels)
-    empty = "coalesce" if dialect == "postgresql" else "IFNULL"
-    values = [f"{empty}({t}, '')" for t in texts]
-    line = f"concat_ws({cell_sql.literal(UNIT, dialect)}, " + ", ".join(values) + ")"
-    return f"{line} || {cell_sql.literal(ROW_END, dialect)}" if ended else line
+    values = [dialect.if_null(t, "''") for t in texts]
+    line = f"concat_ws({dialect.literal(UNIT)}, " + ", ".join(values) + ")"
+    return f"{line} || {dialect.literal(ROW_END)}" if ended else line
 
 
 def cell_specs(definition: ExportDefinition, table: BusinessTable) -> list[Any]:
@@ -277,7 +277,7 @@ def write_fast(engine: Engine, definition: ExportDefinition, table: BusinessTabl
     from desktop_app.exports.cell_spec import CellSpec
 
     specs = cell_specs(definition, table)
-    read = READERS.get(engine.dialect.name, read_streamed)
+    read = reader_of(engine)
     options: dict[str, Any] = {}
     # PostgreSQL: the labels in the rows' SQL, and a batch that needs nothing more written as it came.
     # Not SQLite: its reading thread is its export's slowest part (2.5 s of a million rows), and the
@@ -313,4 +313,13 @@ def write_fast(engine: Engine, definition: ExportDefinition, table: BusinessTabl
     return True
 
 
-READERS: dict[str, Callable[..., None]] = {"sqlite": read_sqlite, "postgresql": read_postgresql}  # else read_streamed
+READERS: dict[ExportRead, Callable[..., None]] = {
+    ExportRead.KEYSET_PAGES: read_sqlite,
+    ExportRead.ADBC_COPY: read_postgresql,
+    ExportRead.SERVER_CURSOR: read_streamed,
+}
+
+
+def reader_of(engine: Engine) -> Callable[..., None]:
+    """The fast read of the engine's database (its dialect's export_read)."""
+    return READERS[dialect_of(engine).export_read]

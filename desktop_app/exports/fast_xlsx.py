@@ -1,6 +1,6 @@
 """The XLSX export's fast path: the CSV fast path's value texts, typed again a column at a time by Arrow.
 
-The database renders each value's text exactly as writer.cell_text would (cell_sql), so a text typed
+The database renders each value's text exactly as writer.cell_text would (its dialect's value_text), so a text typed
 back (an integer, a decimal, a date, a boolean) is the value SQLAlchemy would have read; labelled
 columns take their label or their text, as the row path does. The rows then never pass through
 SQLAlchemy's per-cell processing (~50 s of the 1,000,000-row export on a server). A DATETIME column
@@ -68,7 +68,7 @@ def write_fast_xlsx(engine: Engine, definition: ExportDefinition, table: Busines
     if Storage.DATETIME in kinds:
         return False
     typers = [_typer(kind, c.labels) for kind, c in zip(kinds, definition.columns, strict=True)]
-    write = fast_csv.READERS.get(engine.dialect.name, fast_csv.read_streamed)
+    write = fast_csv.reader_of(engine)
     try:
 
         def sink(batch: Any) -> None:

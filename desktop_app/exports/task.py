@@ -38,6 +38,7 @@ from desktop_app.imports.type_catalog import TypeCatalog
 from desktop_app.imports.type_schema import open_business_table
 from desktop_app.imports.written_rows import log_pages, logged_actions, parse_key_text
 from desktop_app.store.business_rows import BusinessTable
+from desktop_app.store.dialects import dialect_of
 from desktop_app.tasks import builtin_kinds
 from desktop_app.tasks.context import TaskContext
 from desktop_app.tasks.kinds import TaskKind
@@ -243,11 +244,7 @@ class _Rows:
         t = self.table.table
         with self.ctx.store.reading() as conn:
             if self.imported_by is None:
-                if conn.dialect.name == "postgresql":
-                    # one backend, not three: the count runs beside the export's own read, which then
-                    # shares the cores with two parallel workers (their CPU 0.2 s against 0.12-0.15 s;
-                    # six alternating pairs: 2.11-3.44 s -> 2.13-2.81 s)
-                    conn.exec_driver_sql("SET LOCAL max_parallel_workers_per_gather = 0")
+                dialect_of(conn).count_quietly(conn)  # PostgreSQL: no parallel workers beside the read
                 return int(conn.execute(sa.select(sa.func.count()).select_from(t).where(*self.where)).scalar_one())
             source = self.ctx.store.get(self.imported_by)
             return source.success_count if source is not None else 0

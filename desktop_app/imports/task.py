@@ -9,8 +9,10 @@ from desktop_app.imports.error_csv import cut_back_to_checkpoint, keep_error_row
 from desktop_app.imports.import_type import ImportType
 from desktop_app.imports.options import ImportOptions
 from desktop_app.imports.progress_state import ImportCheckpoint
+from desktop_app.imports.table_spec import table_spec
 from desktop_app.imports.type_catalog import TypeCatalog
 from desktop_app.imports.type_schema import open_business_table
+from desktop_app.store.table_in_use import said_in_use
 from desktop_app.tasks import builtin_kinds
 from desktop_app.tasks.context import TaskContext
 from desktop_app.tasks.kinds import TaskKind
@@ -40,12 +42,15 @@ class ImportHandler:
         itype = self.check_import_type(options.import_type)
         # The type's table made ready (created, or a new column added) before the first row; a type
         # that does not fit its table fails here with import_type_invalid.
-        table = open_business_table(ctx.store.engine, itype, prepare=True)
         # the pipeline (its readers, Arrow's compute functions) loaded when an import runs: the command
         # line's other commands (an export, a task list) never load it
         from desktop_app.imports.pipeline import ImportRun
 
-        return ImportRun(ctx, itype, options, table).run()
+        # a table another program holds locked: one line (which table, by whom) and a retry, not the
+        # driver's error with its statement
+        with said_in_use(ctx.store.engine, table_spec(itype)):
+            table = open_business_table(ctx.store.engine, itype, prepare=True)
+            return ImportRun(ctx, itype, options, table).run()
 
     def on_hand_back(self, ctx: TaskContext) -> None:
         """Called before the task goes back to pending for a retry: its work files as its checkpoint has them."""

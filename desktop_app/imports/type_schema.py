@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from sqlalchemy import Engine
+from sqlalchemy.exc import DBAPIError
 
 from desktop_app.domain.errors import ErrorCode, PermanentError
+from desktop_app.domain.table_spec import TableSpec
 from desktop_app.imports.import_type import ImportType
 from desktop_app.imports.table_spec import table_spec
 from desktop_app.store.business_rows import BusinessTable
 from desktop_app.store.business_schema import SchemaPlan, ensure_table, key_folds_case, plan_table
+from desktop_app.store.dialects import dialect_of
+from desktop_app.store.table_in_use import LOOK_MS
 
 
 def type_problem(engine: Engine, itype: ImportType) -> str | None:
@@ -19,10 +23,25 @@ def type_problem(engine: Engine, itype: ImportType) -> str | None:
 def check_type(engine: Engine, itype: ImportType, *, reading: bool = False) -> SchemaPlan:
     """The type's plan; PermanentError import_type_invalid when it has a problem (a bad type never runs).
     `reading`: for an export, which never writes (business_schema.plan_table)."""
-    plan = plan_table(engine, table_spec(itype), reading=reading)
+    plan = _quick_plan(engine, table_spec(itype), reading=reading)
     if not plan.ok:
         raise PermanentError(ErrorCode.IMPORT_TYPE_INVALID, import_type=itype.name, problem=plan.problem)
     return plan
+
+
+def _quick_plan(engine: Engine, spec: TableSpec, *, reading: bool) -> SchemaPlan:
+    """The plan as accepting a task needs it, waiting for no lock: a table another connection holds
+    locked is planned without reading its rows (the stored texts' lengths), which the run checks
+    again before it writes (prepare_type), when the lock is gone or said as the table in use."""
+    dialect = dialect_of(engine)
+    with engine.connect() as conn:
+        try:
+            with dialect.short_lock_wait(conn, LOOK_MS):
+                return plan_table(conn, spec, reading=reading)
+        except DBAPIError as exc:
+            if not dialect.lock_wait(exc):
+                raise
+    return plan_table(engine, spec, reading=True)
 
 
 def prepare_type(engine: Engine, itype: ImportType, *, reading: bool = False) -> SchemaPlan:

@@ -18,8 +18,8 @@ from sqlalchemy.exc import IntegrityError
 
 from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.viewer import Viewer
-from desktop_app.store.clock import db_now
 from desktop_app.store.db import READONLY
+from desktop_app.store.dialects import dialect_of
 from desktop_app.store.schema import admins
 
 log = logging.getLogger(__name__)
@@ -36,7 +36,7 @@ class Admin:
 
 
 def embedded(engine: Engine) -> bool:
-    return engine.dialect.name == "sqlite"
+    return dialect_of(engine).embedded
 
 
 def viewer(engine: Engine, user: str) -> Viewer:
@@ -67,7 +67,7 @@ def add(engine: Engine, name: str, *, by: str) -> Admin:
         return existing[name]
     try:
         with engine.begin() as conn:
-            conn.execute(admins.insert().values(name=name, added_by=by, added_at=db_now(engine.dialect.name),
+            conn.execute(admins.insert().values(name=name, added_by=by, added_at=dialect_of(engine).now(),
                                                 first_key=FIRST if first else None))  # fmt: skip
     except IntegrityError:
         # Another desk named the first administrator (or this one) at the same moment: ask again.

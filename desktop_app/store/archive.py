@@ -29,7 +29,7 @@ def archive_ended_before(store: TaskStore, cutoff: Any, *, batch: int = BATCH) -
             .order_by(tasks.c.id)
             .limit(batch)
         )
-        if store.dialect != "sqlite":  # SQLite's BEGIN IMMEDIATE already serialises the writers
+        if store.dialect.row_locks:  # SQLite's BEGIN IMMEDIATE already serialises the writers
             query = query.with_for_update(skip_locked=True)
         with store.engine.begin() as conn:
             ids = list(conn.execute(query).scalars().all())

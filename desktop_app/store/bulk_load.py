@@ -26,11 +26,11 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pcsv
-import sqlalchemy as sa
 from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import DataError, IntegrityError
 
 from desktop_app.store.business_rows import TASK_NO
+from desktop_app.store.dialects import BulkPath, dialect_of
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +63,7 @@ class BulkLoader:
         if not TASK_NO.fullmatch(task_no):
             raise ValueError(f"not a task number: {task_no!r}")
         self.engine = engine
-        self.dialect = engine.dialect.name
+        self.dialect = dialect_of(engine)
         self.table = table
         self.task_no = task_no
         self._stage = work_dir / f"{task_no}-bulk-stage.sqlite3"
@@ -77,7 +77,7 @@ class BulkLoader:
     def connection(self, rows: pa.Table | None) -> Iterator[Connection]:
         """The connection for one batch, ready for load(): on SQLite the staged batch is attached (outside
         any transaction, as SQLite requires); on MySQL one that may send a local file."""
-        if self.dialect == "sqlite":
+        if self.dialect.bulk_path is BulkPath.ADBC_STAGE:
             with self.engine.connect() as conn:
                 if rows is None:
                     yield conn
@@ -94,7 +94,7 @@ class BulkLoader:
                     restore()  # the pool's connection again
                     raw.execute(f"DETACH DATABASE {STAGE_SCHEMA}")
             return
-        if self.dialect in ("mysql", "mariadb") and rows is not None:
+        if self.dialect.bulk_path is BulkPath.LOAD_DATA and rows is not None:
             _write_csv(rows, self._csv, null="NULL")
             with self._local_infile_engine().connect() as conn:
                 yield conn
@@ -135,11 +135,9 @@ class BulkLoader:
 
     @property
     def preloads(self) -> bool:
-        """Whether a batch may be loaded ahead (preload) while the batch before it commits: PostgreSQL,
-        whose COPY keeps one server process busy, unless made without (`ahead`). SQLite has one writer;
-        MySQL/MariaDB meet their goal without it, and the lock waits between two of their batches in
-        flight were not studied."""
-        return self.dialect == "postgresql" and self._ahead
+        """Whether a batch may be loaded ahead (preload) while the batch before it commits: where the
+        dialect says so (PostgreSQL), unless made without (`ahead`)."""
+        return self.dialect.bulk_preloads and self._ahead
 
     def preload(self, rows: pa.Table) -> Preloaded:
         """The batch loaded on a connection of its own, in a transaction left open for the batch's commit
@@ -163,9 +161,10 @@ class BulkLoader:
         return Preloaded(conn, loaded=True)
 
     def _load(self, conn: Connection, rows: pa.Table) -> None:
-        if self.dialect == "sqlite":
+        path = self.dialect.bulk_path
+        if path is BulkPath.ADBC_STAGE:
             loaded = self._insert_select(conn, rows)
-        elif self.dialect == "postgresql":
+        elif path is BulkPath.COPY:
             loaded = self._copy(conn, rows)
         else:
             loaded = self._load_data(conn, rows)
@@ -180,13 +179,7 @@ class BulkLoader:
         return IntegrityError, DataError, _ShortLoad, dbapi.IntegrityError, dbapi.DataError
 
     def _no_wait_for_disk(self, conn: Connection) -> None:
-        if self.dialect == "postgresql":
-            # This batch's commit does not wait for the server's disk (measured: 0.6-0.7 s of a
-            # million-row import, fifty commits). Safe for what an import promises: only a crash of the
-            # server itself can lose such a commit, and then its checkpoint with it, so the resumed
-            # import writes those rows again, once; and the task's end is an ordinary commit, which
-            # flushes the server's log up to it, every batch's commit before it included.
-            conn.exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
+        self.dialect.no_wait_for_disk(conn)  # PostgreSQL: synchronous_commit off for the batch
 
     def _columns(self, conn: Connection, rows: pa.Table) -> tuple[str, str]:
         quote = conn.dialect.identifier_preparer.quote
@@ -315,10 +308,3 @@ class _ShortLoad(Exception):
 
     def __init__(self, loaded: int, sent: int) -> None:
         super().__init__(f"{loaded} of {sent} rows loaded")
-
-
-def local_infile_allowed(engine: Engine) -> bool:
-    """Whether a MySQL/MariaDB server accepts LOAD DATA LOCAL (its local_infile setting)."""
-    with engine.connect() as conn:
-        value = conn.execute(sa.text("SELECT @@GLOBAL.local_infile")).scalar()
-    return str(value) in ("1", "ON", "on")

@@ -19,6 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from desktop_app.domain.table_spec import Storage, TableReference, TableSpec
 from desktop_app.domain.values import SEPARATOR, canonical
 from desktop_app.store.business_schema import table_object
+from desktop_app.store.dialects import dialect_of
 
 LOOKUP_CHUNK = 400  # keys per look-up: under every driver's parameter limit, composite keys included
 TASK_NO = re.compile(r"[A-Z0-9-]{1,32}")
@@ -42,7 +43,7 @@ class BusinessTable:
     def __init__(self, engine: Engine, spec: TableSpec, *, managed: bool, folds_case: bool = False) -> None:
         self.spec = spec
         self.managed = managed
-        self.dialect = engine.dialect.name
+        self.dialect = dialect_of(engine)
         self.table = table_object(spec, managed=managed)
         self.columns = tuple(c.name for c in spec.columns)  # the insert's value columns, in order
         self.key = spec.key

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import zlib
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,8 +23,9 @@ import sqlalchemy as sa
 from sqlalchemy import Connection, Engine, inspect
 from sqlalchemy.dialects import sqlite
 
-from desktop_app.domain.table_spec import SQLITE_DECIMAL_DIGITS, Storage, StoredColumn, TableSpec
+from desktop_app.domain.table_spec import Storage, StoredColumn, TableSpec
 from desktop_app.store.db_errors import is_missing_table
+from desktop_app.store.dialects import Dialect, dialect_of
 from desktop_app.store.schema import business_tables, metadata
 
 log = logging.getLogger(__name__)
@@ -143,11 +144,10 @@ def plan_table(engine: Engine | Connection, spec: TableSpec, *, reading: bool = 
         return SchemaPlan(spec, exists=True, managed=False, problems=(problem,))
     with _connection(engine) as conn:
         insp = inspect(conn)
-        dialect = conn.dialect.name
+        dialect = dialect_of(conn)
         exists = insp.has_table(spec.table, schema=spec.schema)
         problems = _reference_problems(insp, spec)
-        if dialect == "sqlite":
-            problems += _sqlite_digit_problems(spec)
+        problems += dialect.spec_problems(spec)
         if not exists:
             if not spec.create:
                 problems.insert(
@@ -186,12 +186,7 @@ def plan_table(engine: Engine | Connection, spec: TableSpec, *, reading: bool = 
                       problems=tuple(problems))  # fmt: skip
 
 
-def _text_bound(stored: Any, dialect: str) -> int | None:
-    """The length a server enforces on a text column (None: unbounded, or SQLite, which enforces none)."""
-    return None if dialect == "sqlite" else getattr(stored, "length", None)
-
-
-def _may_exceed(col: StoredColumn, found: Any, dialect: str) -> bool:
+def _may_exceed(col: StoredColumn, found: Any, dialect: Dialect) -> bool:
     """A stored text column whose values the table does not bound to the type's max_length."""
     if (
         col.storage is not Storage.TEXT
@@ -200,7 +195,7 @@ def _may_exceed(col: StoredColumn, found: Any, dialect: str) -> bool:
         or not isinstance(found["type"], sa.String)
     ):
         return False
-    have = _text_bound(found["type"], dialect)
+    have = dialect.text_bound(found["type"])
     return have is None or have > col.length
 
 
@@ -209,7 +204,7 @@ class _Longest:
     all read by one scan of the table, on first use (a scan per column cost a second or more each at a
     million rows, on every import and export)."""
 
-    def __init__(self, conn: Connection, spec: TableSpec, reflected: dict[str, Any], dialect: str, *,
+    def __init__(self, conn: Connection, spec: TableSpec, reflected: dict[str, Any], dialect: Dialect, *,
                  scan: bool = True) -> None:  # fmt: skip
         self._conn, self._spec, self._dialect = conn, spec, dialect
         self._names = [col.name for col in spec.columns if _may_exceed(col, reflected.get(col.name), dialect)]
@@ -226,13 +221,13 @@ class _Longest:
         return self._found[name]
 
     def _scan(self, names: list[str]) -> dict[str, int | None]:
-        length = sa.func.char_length if self._dialect != "sqlite" else sa.func.length
+        length = self._dialect.char_length
         maxima = sa.select(*(sa.func.max(length(sa.column(n))) for n in names)).select_from(_lightweight(self._spec))
         row = self._conn.execute(maxima).one()
         return {n: None if v is None else int(v) for n, v in zip(names, row, strict=True)}
 
 
-def _compare(col: StoredColumn, found: Any, longest: _Longest | None, *, dialect: str) -> tuple[str | None, bool]:
+def _compare(col: StoredColumn, found: Any, longest: _Longest | None, *, dialect: Dialect) -> tuple[str | None, bool]:
     """(problem, needs widening) for a column that exists; ``longest`` is None for a table not ours."""
     managed = longest is not None
     stored = found["type"]
@@ -247,7 +242,7 @@ def _compare(col: StoredColumn, found: Any, longest: _Longest | None, *, dialect
         return (f"the column holds {was.value if was else stored} values and the type now says {kind.value}: "
                 "a kind change cannot be applied to the stored data"), False  # fmt: skip
     if kind is Storage.TEXT:
-        have = _text_bound(stored, dialect)
+        have = dialect.text_bound(stored)
         if have is not None and (col.length is None or col.length > have):
             want = "unbounded text" if col.length is None else f"{col.length} characters"
             if managed:
@@ -271,7 +266,7 @@ def _compare(col: StoredColumn, found: Any, longest: _Longest | None, *, dialect
             and scale is not None
             and col.precision is not None
             and col.scale is not None
-            and dialect != "sqlite"
+            and dialect.bounds_decimal_digits()
             and precision - scale < col.precision - col.scale
         ):
             if managed:
@@ -279,7 +274,7 @@ def _compare(col: StoredColumn, found: Any, longest: _Longest | None, *, dialect
             return (f"the table keeps {precision - scale} digits before the decimal point, the type's bounds "
                     f"need {col.precision - col.scale}"), False  # fmt: skip
     if kind is Storage.INTEGER and not managed:
-        low, high = INTEGER_RANGES["big"] if dialect == "sqlite" else _integer_range(stored)
+        low, high = dialect.integer_range(stored) or _integer_range(stored)
         want_low = col.integer_min if col.integer_min is not None else INTEGER_RANGES["big"][0]
         want_high = col.integer_max if col.integer_max is not None else INTEGER_RANGES["big"][1]
         if want_low < low or want_high > high:
@@ -396,18 +391,6 @@ def _key_is_unique(insp: Any, spec: TableSpec) -> bool:
     return False
 
 
-def _sqlite_digit_problems(spec: TableSpec) -> list[str]:
-    """A decimal column SQLite cannot give back as written: more digits than its NUMERIC keeps."""
-    return [
-        f"{spec.source}: column {col.name!r}: SQLite keeps {SQLITE_DECIMAL_DIGITS} significant digits of a "
-        f"number and the column can hold {col.precision} ({col.scale} after the decimal point): give it a "
-        f"decimal_min and decimal_max that need at most {SQLITE_DECIMAL_DIGITS} digits with its decimal_scale, "
-        "or use a PostgreSQL or MySQL/MariaDB database"
-        for col in spec.columns
-        if col.storage is Storage.DECIMAL and (col.precision or 0) > SQLITE_DECIMAL_DIGITS
-    ]
-
-
 def _reference_problems(insp: Any, spec: TableSpec) -> list[str]:
     """Each referenced table must exist with its look-up column and an id."""
     problems = []
@@ -453,17 +436,7 @@ def _connection(engine: Engine | Connection) -> Iterator[Connection]:
 
 def key_folds_case(conn: Connection, spec: TableSpec) -> bool:
     """Whether the table compares a text key column case-insensitively (a MySQL *_ci collation)."""
-    if conn.dialect.name not in ("mysql", "mariadb"):
-        return False
-    texts = [c.name for c in spec.columns if c.name in spec.key and c.storage is Storage.TEXT]
-    if not texts:
-        return False
-    query = sa.text(
-        "SELECT COLLATION_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = COALESCE(:schema, DATABASE()) "
-        "AND TABLE_NAME = :table AND COLUMN_NAME IN :names"
-    ).bindparams(sa.bindparam("names", expanding=True))
-    rows = conn.execute(query, {"schema": spec.schema, "table": spec.table, "names": texts}).scalars().all()
-    return any((r or "").endswith("_ci") for r in rows)
+    return dialect_of(conn).key_folds_case(conn, spec)
 
 
 # --- applying ------------------------------------------------------------------------------------
@@ -519,23 +492,7 @@ def _apply(conn: Connection, plan: SchemaPlan) -> None:
                  spec.import_type)  # fmt: skip
 
 
-@contextmanager
-def _schema_lock(engine: Engine) -> Iterator[Connection]:
+def _schema_lock(engine: Engine) -> AbstractContextManager[Connection]:
     """Serialise DDL between desks: an advisory lock on PostgreSQL, a named lock on MySQL/MariaDB
-    (whose DDL commits on its own), BEGIN IMMEDIATE on SQLite."""
-    dialect = engine.dialect.name
-    if dialect in ("mysql", "mariadb"):
-        with engine.connect() as conn:
-            got = conn.execute(sa.text("SELECT GET_LOCK('batchdesk_business_schema', 60)")).scalar()
-            try:
-                if got != 1:
-                    raise RuntimeError("could not take the schema lock within 60 s")
-                yield conn
-                conn.commit()
-            finally:
-                conn.execute(sa.text("SELECT RELEASE_LOCK('batchdesk_business_schema')"))
-        return
-    with engine.begin() as conn:
-        if dialect == "postgresql":
-            conn.execute(sa.text("SELECT pg_advisory_xact_lock(728420)"))
-        yield conn
+    (whose DDL commits on its own), BEGIN IMMEDIATE on SQLite (the dialect's ddl_lock)."""
+    return dialect_of(engine).ddl_lock(engine, "batchdesk_business_schema", 728420)

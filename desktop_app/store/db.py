@@ -1,4 +1,4 @@
-"""Engines per back-end: SQLite in WAL with BEGIN IMMEDIATE, PostgreSQL and MariaDB/MySQL by URL."""
+"""Engines by URL, each set up by its dialect module (store/dialects); the session timeouts; network shares."""
 
 from __future__ import annotations
 
@@ -8,22 +8,22 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError
-from sqlalchemy.pool import NullPool
 
 from desktop_app.domain.errors import ErrorCode, PermanentError
+from desktop_app.store.dialects import READONLY as READONLY  # where callers have always found them
+from desktop_app.store.dialects import UnknownDatabase, dialect_of
+from desktop_app.store.dialects.sqlite import BUSY_TIMEOUT_MS as BUSY_TIMEOUT_MS
+from desktop_app.store.dialects.sqlite import SQLITE_PAGE_BYTES as SQLITE_PAGE_BYTES
 
 log = logging.getLogger(__name__)
 
-BUSY_TIMEOUT_MS = 15_000
-SQLITE_PAGE_BYTES = 16_384
 NETWORK_FS = {
     "nfs", "nfs4", "cifs", "smb", "smbfs", "smb2", "smb3", "afpfs", "afs", "sshfs", "fuse.sshfs",
     "9p", "davfs", "fuse.davfs2", "webdav", "ncpfs", "glusterfs", "ceph", "fuse.rclone",
 }  # fmt: skip
-READONLY = "batchdesk_readonly"
 
 
 def sqlite_url(path: Path) -> str:
@@ -101,113 +101,21 @@ def make_engine(url: str, *, stale_after: float = 90.0, **kwargs: Any) -> Engine
         parsed = make_url(url)
     except ArgumentError as exc:
         raise PermanentError(ErrorCode.DATABASE_UNAVAILABLE, detail=f"not a database URL: {url}") from exc
-    backend = parsed.get_backend_name()
     try:
-        if backend == "sqlite":
-            return _sqlite_engine(url, parsed.database, **kwargs)
-        if backend in ("postgresql", "mysql", "mariadb"):
-            engine = create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=20, **kwargs)
-            lock_s, idle_s = session_timeouts(stale_after)
-            if backend == "postgresql":
-                _install_postgresql_listeners(engine, lock_s, idle_s)
-            else:
-                _install_mysql_listeners(engine, lock_s, idle_s)
-            return engine
+        dialect = dialect_of(parsed)
+    except UnknownDatabase as exc:
+        raise PermanentError(
+            ErrorCode.DATABASE_UNAVAILABLE,
+            detail=f"unsupported database {exc.name}: use sqlite, postgresql+psycopg or mysql+pymysql",
+        ) from exc
+    lock_s, idle_s = session_timeouts(stale_after)
+    try:
+        return dialect.make_engine(url, parsed, lock_s, idle_s, **kwargs)
     except (NoSuchModuleError, ModuleNotFoundError) as exc:
         raise PermanentError(
             ErrorCode.DATABASE_UNAVAILABLE,
             detail=f"the driver for {parsed.drivername} is not installed ({exc})",
         ) from exc
-    raise PermanentError(
-        ErrorCode.DATABASE_UNAVAILABLE,
-        detail=f"unsupported database {backend}: use sqlite, postgresql+psycopg or mysql+pymysql",
-    )
-
-
-def _register_sqlite_adapters() -> None:
-    # Business rows go through the driver directly (store.business): teach sqlite3 the value types
-    # the validators produce, as SQLAlchemy's Numeric and Date types store them. A datetime (never with
-    # microseconds from the validator) is 'YYYY-MM-DD HH:MM:SS', the text business_schema.Stamp binds
-    # in look-ups: said here rather than left to sqlite3's default adapter, deprecated since 3.12.
-    import datetime
-    import sqlite3
-    from decimal import Decimal
-
-    sqlite3.register_adapter(Decimal, str)
-    sqlite3.register_adapter(datetime.date, datetime.date.isoformat)
-    sqlite3.register_adapter(datetime.datetime, lambda value: value.isoformat(" "))
-
-
-def _sqlite_engine(url: str, database: str | None, **kwargs: Any) -> Engine:
-    _register_sqlite_adapters()
-    if database and database != ":memory:":
-        path = Path(database)
-        if is_network_path(path.parent):
-            raise PermanentError(ErrorCode.NETWORK_SHARE, path=str(path.parent))
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise PermanentError(ErrorCode.DATA_DIR_UNUSABLE, path=str(path.parent),
-                                 detail=exc.strerror or str(exc)) from exc  # fmt: skip
-    engine = create_engine(
-        url,
-        poolclass=NullPool if database in (None, "", ":memory:") else None,
-        connect_args={"timeout": BUSY_TIMEOUT_MS / 1000, "check_same_thread": False},
-        **kwargs,
-    )
-
-    @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
-        # Let SQLAlchemy's "begin" event below emit BEGIN itself (the pysqlite recipe).
-        dbapi_conn.isolation_level = None
-        cursor = dbapi_conn.cursor()
-        # A new database file gets 16 KB pages (SQLite's default: 4 KB); on an existing one this does
-        # nothing. Measured on a million-row import (both sorted and unsorted keys): a quarter of the
-        # write calls, and its INSERT ... SELECT with its commits 20-45 % less CPU, the unsorted file the most.
-        cursor.execute(f"PRAGMA page_size={SQLITE_PAGE_BYTES}")
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-        cursor.execute("PRAGMA synchronous=NORMAL")
-        cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.close()
-
-    @event.listens_for(engine, "begin")
-    def _on_begin(conn: Any) -> None:
-        # A deferred transaction that reads then writes gets SQLITE_BUSY at once, ignoring the busy
-        # timeout; taking the write lock up front makes writers queue instead. Reads stay deferred.
-        if conn.get_execution_options().get(READONLY):
-            conn.exec_driver_sql("BEGIN")
-        else:
-            conn.exec_driver_sql("BEGIN IMMEDIATE")
-
-    return engine
-
-
-def _install_postgresql_listeners(engine: Engine, lock_s: int, idle_s: int) -> None:
-    @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
-        # Session settings of BatchDesk's own connections only: the server's are never changed.
-        autocommit = dbapi_conn.autocommit
-        dbapi_conn.autocommit = True
-        cursor = dbapi_conn.cursor()
-        cursor.execute(f"SET lock_timeout = '{lock_s}s'")
-        cursor.execute(f"SET idle_in_transaction_session_timeout = '{idle_s}s'")
-        cursor.close()
-        dbapi_conn.autocommit = autocommit
-
-
-def _install_mysql_listeners(engine: Engine, lock_s: int, idle_s: int) -> None:
-    @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
-        cursor = dbapi_conn.cursor()
-        # READ COMMITTED: the claim's SKIP LOCKED and our fenced updates need no gap locks.
-        cursor.execute("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED")
-        cursor.execute("SET time_zone = '+00:00'")
-        cursor.execute(f"SET SESSION innodb_lock_wait_timeout = {lock_s}")
-        cursor.execute("SELECT @@version")
-        if "mariadb" in str(cursor.fetchone()[0]).lower():  # MySQL 8 has no idle transaction timeout
-            cursor.execute(f"SET SESSION idle_transaction_timeout = {idle_s}")
-        cursor.close()
 
 
 def describe(url: str) -> str:

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import logging
-import sqlite3
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -13,11 +11,13 @@ from sqlalchemy import Connection, Engine, text
 from sqlalchemy.exc import DBAPIError
 
 from desktop_app.domain.errors import ErrorCode, PermanentError
+from desktop_app.store.dialects import dialect_of
 
 log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
-MYSQL_LOCK = "batchdesk_migrate"
+MYSQL_LOCK = "batchdesk_migrate"  # the ddl_lock's name (MySQL/MariaDB) and key (PostgreSQL)
+MIGRATION_KEY = 728419
 HEAD = "0007"
 """The newest migration's revision (a unit test holds it to Alembic's head). A database already there
 is opened without loading Alembic at all: half a second and ~25 MB off every start of the program."""
@@ -93,8 +93,8 @@ def upgrade(engine: Engine) -> None:
         _refuse_newer(current, head)
         if current == head:
             return
-        if engine.dialect.name == "sqlite" and current is not None:
-            _backup_sqlite(engine, current)
+        if current is not None:
+            dialect_of(engine).before_migration(engine, current)  # SQLite: the file backed up
         command.upgrade(_config(conn), "head")
     log.info("database schema migrated from %s to %s", current, head)
 
@@ -104,54 +104,8 @@ def _refuse_newer(current: str | None, head: str | None) -> None:
         raise PermanentError(ErrorCode.SCHEMA_TOO_NEW, found=current, known=head)
 
 
-@contextmanager
-def _migration_lock(engine: Engine) -> Iterator[Connection]:
+def _migration_lock(engine: Engine) -> AbstractContextManager[Connection]:
     """A connection that alone may migrate: a named lock on MySQL/MariaDB (whose DDL commits on its
     own, so a transaction cannot serialise it), a transaction-scoped advisory lock on PostgreSQL, the
-    write lock of BEGIN IMMEDIATE on SQLite."""
-    dialect = engine.dialect.name
-    if dialect in ("mysql", "mariadb"):
-        with engine.connect() as conn:
-            got = conn.execute(text("SELECT GET_LOCK(:n, 60)"), {"n": MYSQL_LOCK}).scalar()
-            try:
-                if got != 1:
-                    raise RuntimeError("could not take the migration lock within 60 s")
-                yield conn
-                conn.commit()
-            finally:
-                conn.execute(text("SELECT RELEASE_LOCK(:n)"), {"n": MYSQL_LOCK})
-        return
-    with engine.begin() as conn:
-        if dialect == "postgresql":
-            conn.execute(text("SELECT pg_advisory_xact_lock(728419)"))
-        yield conn
-
-
-def _backup_sqlite(engine: Engine, revision: str) -> None:
-    """Copy the database file beside itself (name.before-REVISION.bak) before migrating it; a copy
-    that cannot be made stops the migration with a plain error, nothing changed."""
-    database = engine.url.database
-    if not database or database == ":memory:":
-        return
-    source = Path(database)
-    if not source.exists():
-        return
-    target = source.with_name(f"{source.name}.before-{revision}.bak")
-    partial = target.with_name(target.name + ".part")
-    # sqlite3's online backup copies a consistent database, WAL content included; it is read while
-    # this process holds the write lock, so it is the state just before the migration.
-    raw = engine.raw_connection()
-    try:
-        partial.unlink(missing_ok=True)
-        copy = sqlite3.connect(partial)
-        try:
-            raw.driver_connection.backup(copy)  # type: ignore[union-attr]
-        finally:
-            copy.close()
-        partial.replace(target)
-    except (OSError, sqlite3.Error) as exc:
-        partial.unlink(missing_ok=True)
-        raise PermanentError(ErrorCode.BACKUP_FAILED, path=str(target), detail=str(exc)) from exc
-    finally:
-        raw.close()
-    log.info("backed up %s to %s before migrating", source, target)
+    write lock of BEGIN IMMEDIATE on SQLite (the dialect's ddl_lock)."""
+    return dialect_of(engine).ddl_lock(engine, MYSQL_LOCK, MIGRATION_KEY)

@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from sqlalchemy import Row, func
+from sqlalchemy import Row
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
@@ -26,12 +26,6 @@ def new_task_no() -> str:
     """A public task number a clerk can read out on the phone: T + date + 6 random characters."""
     stamp = time.strftime("%y%m%d")
     return "T" + stamp + "-" + "".join(secrets.choice(_ALPHABET) for _ in range(6))
-
-
-def greatest(dialect: str, column: Any, value: int) -> Any:
-    if dialect == "sqlite":
-        return func.max(column, value)
-    return func.greatest(column, value)
 
 
 def retry_db(fn: Callable[[], T], attempts: int = 5, pause: float = 0.5) -> T:

@@ -16,10 +16,10 @@ from desktop_app.domain.errors import ErrorCode, Lang, TransientError, message
 from desktop_app.domain.phrase import stored_phrase
 from desktop_app.domain.status import ACTIVE, TaskStatus, check_transition
 from desktop_app.domain.task import Lane, SubmitResult, TaskRecord
-from desktop_app.store.clock import db_now
 from desktop_app.store.db import READONLY
+from desktop_app.store.dialects import dialect_of
 from desktop_app.store.schema import tasks, tasks_archive
-from desktop_app.store.task_rows import greatest, new_task_no, record_from_row, retry_db
+from desktop_app.store.task_rows import new_task_no, record_from_row, retry_db
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -43,7 +43,7 @@ class TaskStore:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self.dialect = engine.dialect.name
+        self.dialect = dialect_of(engine)
 
     # --- reading -------------------------------------------------------------------------
 
@@ -53,7 +53,7 @@ class TaskStore:
             yield conn
 
     def now(self, offset: float = 0.0) -> Any:
-        return db_now(self.dialect, offset)
+        return self.dialect.now(offset)
 
     def get(self, task_no: str) -> TaskRecord | None:
         with self.reading() as conn:
@@ -238,7 +238,7 @@ class TaskStore:
             # A worker claims only the types it can run, so a newer desk's task waits for a newer desk.
             query = query.where(tasks.c.task_type.in_(list(task_types)))
         query = query.order_by(tasks.c.id).limit(limit)
-        if self.dialect != "sqlite":
+        if self.dialect.row_locks:
             # Other claimers skip rows we hold instead of queueing behind us (SQLite's BEGIN
             # IMMEDIATE already serialises claimers; it has no row locks).
             query = query.with_for_update(skip_locked=True)
@@ -296,7 +296,7 @@ class TaskStore:
         values: dict[str, Any] = {"heartbeat_at": self.now(), "updated_at": self.now()}
         if progress is not None:
             # Progress never runs backwards on screen, whatever order writes land in.
-            values["progress"] = greatest(self.dialect, tasks.c.progress, max(0, min(100, int(progress))))
+            values["progress"] = self.dialect.greatest(tasks.c.progress, max(0, min(100, int(progress))))
         if stage is not None:
             values.update(_stage_values(stage))
         moved_on: list[tuple[Any, Any]] = []
@@ -549,7 +549,7 @@ class TaskStore:
                 "updated_at": self.now(),
             }
         with self.engine.begin() as conn:
-            if self.dialect != "sqlite":
+            if self.dialect.row_locks:
                 # A row another desk holds locked (frozen mid-batch) is skipped, not waited for: the
                 # server ends that desk's session, and the next round takes the task.
                 free = select(tasks.c.id).where(condition).with_for_update(skip_locked=True)

@@ -7,6 +7,8 @@ import logging
 
 from sqlalchemy.engine import make_url
 
+from desktop_app.store.dialects import UnknownDatabase, dialect_of
+
 log = logging.getLogger(__name__)
 
 SERVICE = "BatchDesk"
@@ -38,7 +40,11 @@ def needs_password(url: str | None) -> bool:
         parsed = make_url(url)
     except Exception:
         return False
-    return not parsed.drivername.startswith("sqlite") and bool(parsed.username) and not parsed.password
+    try:
+        embedded = dialect_of(parsed).embedded
+    except UnknownDatabase:
+        embedded = False  # a server BatchDesk cannot open: it says so when it tries, not here
+    return not embedded and bool(parsed.username) and not parsed.password
 
 
 def _keyring():

@@ -111,9 +111,9 @@ def test_sqlite_locked_by_another_process_past_every_retry(tmp_path: Path, monke
     import subprocess
     import sys
 
-    import desktop_app.store.db as db
+    import desktop_app.store.dialects.sqlite as sqlite_dialect
 
-    monkeypatch.setattr(db, "BUSY_TIMEOUT_MS", 1000)  # the 15 s default, scaled down: retries last ~10 s
+    monkeypatch.setattr(sqlite_dialect, "BUSY_TIMEOUT_MS", 1000)  # the 15 s default, scaled down: retries last ~10 s
     url = f"sqlite:///{tmp_path / 'locked.sqlite3'}"
     core = build_core(data_dir=tmp_path / "data", db_url=url, handlers=make_test_handlers())
     ledger_meta.create_all(core.store.engine)

@@ -245,7 +245,7 @@ def test_a_record_separator_in_a_value_stays_on_the_fast_path(
 def test_postgresql_dates_read_yyyy_mm_dd_whatever_the_servers_datestyle(
     core: Core, imported: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The export's session sets its own DateStyle (cell_sql.POSTGRESQL_SESSION): a date's own text is
+    """The export's session sets its own DateStyle (store/dialects/postgresql.EXPORT_SESSION): a date's own text is
     the export's, even where the server or the database says day/month first."""
     if core.store.engine.dialect.name != "postgresql":
         pytest.skip("PostgreSQL's DateStyle")

@@ -54,11 +54,11 @@ def test_sqlite_held_by_another_process_is_a_plain_busy_line(
     import logging
     import subprocess
 
-    import desktop_app.store.db as db
+    import desktop_app.store.dialects.sqlite as sqlite_dialect
     from desktop_app.app import build_core
     from desktop_app.executor.executor import Executor
 
-    monkeypatch.setattr(db, "BUSY_TIMEOUT_MS", 200)
+    monkeypatch.setattr(sqlite_dialect, "BUSY_TIMEOUT_MS", 200)
     core = build_core(data_dir=tmp_path / "data", overrides={"poll_interval": 0.2, "daily_cleanup": False})
     core.store.submit(task_type="cleanup", params={}, creator="t")  # something to claim once it is free
     holder = subprocess.Popen([sys.executable, "-c", (

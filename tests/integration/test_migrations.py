@@ -11,6 +11,7 @@ from sqlalchemy import text
 
 from desktop_app.store import migrate
 from desktop_app.store.db import make_engine
+from desktop_app.store.dialects import dialect_of
 from desktop_app.store.schema import SEEDED_DEPARTMENTS, metadata
 
 
@@ -36,7 +37,7 @@ def test_sqlite_backup_before_migrating_an_old_schema(tmp_path: Path) -> None:
         migrate.upgrade(engine)
         with engine.begin() as conn:  # pretend the file was made by an older version
             conn.execute(text("UPDATE alembic_version SET version_num = 'older'"))
-        migrate._backup_sqlite(engine, "older")
+        dialect_of(engine).before_migration(engine, "older")
         assert (tmp_path / "db.sqlite3.before-older.bak").exists()
     finally:
         engine.dispose()

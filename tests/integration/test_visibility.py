@@ -24,7 +24,7 @@ def core(db_url: str, tmp_path: Path) -> Iterator[Core]:
 
 
 def embedded(core: Core) -> bool:
-    return core.store.dialect == "sqlite"
+    return core.store.dialect.embedded
 
 
 def test_the_store_reads_and_cancels_only_the_creators_tasks(core: Core) -> None:

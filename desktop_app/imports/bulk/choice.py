@@ -18,8 +18,9 @@ from desktop_app.imports.readers import TableReader
 from desktop_app.imports.readers.xlsx_reader import XlsxReader
 from desktop_app.imports.references import ReferenceResolver
 from desktop_app.imports.row_writer import BatchWriter, DryRunWriter
-from desktop_app.store.bulk_load import BulkLoader, local_infile_allowed
+from desktop_app.store.bulk_load import BulkLoader
 from desktop_app.store.business_rows import BusinessTable
+from desktop_app.store.dialects import dialect_of
 from desktop_app.tasks.context import TaskContext
 
 log = logging.getLogger(__name__)
@@ -77,7 +78,7 @@ def bulk_insert(
         return None
     lean_memory_pool()
     engine = ctx.store.engine
-    if engine.dialect.name in ("mysql", "mariadb") and not local_infile_allowed(engine):
+    if not dialect_of(engine).bulk_available(engine):  # MySQL/MariaDB: the server's local_infile
         log.info("the server does not allow LOAD DATA LOCAL (local_infile=0): the import goes row by row")
         return None
     # Batches load ahead where nothing asks the import to be polite (batch_pause: the window sets one):
