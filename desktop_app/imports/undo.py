@@ -36,17 +36,18 @@ PAGE = 500
 
 
 def undo_problem(task: TaskRecord) -> str | None:
-    """Why a task cannot be undone (in English, for the one-line refusal), or None."""
+    """Why a task cannot be undone, as the reason code of its NOT_UNDOABLE message (words in both
+    languages in domain/errors.py), or None."""
     from desktop_app.imports.task import ImportHandler
 
     if task.task_type == UndoHandler.task_type:
-        return "it is an undo itself"
+        return "undo_itself"
     if task.task_type != ImportHandler.task_type:
-        return "only an import can be undone"
+        return "not_import"
     if not task.status.is_final:
-        return "it has not finished yet"
+        return "not_finished"
     if task.params.get("dry_run"):
-        return "it was a validation-only run (it wrote nothing)"
+        return "dry_run"
     return None
 
 

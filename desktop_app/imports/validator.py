@@ -125,9 +125,8 @@ class RowError:
         params = dict(self.params)
         params["column"] = spec.label(lang)
         params["hint"] = spec.hint(lang)
-        if spec.kind == "datetime":
-            zh, en = "，可带时间 H:MM 或 HH:MM:SS", ", optionally with a time H:MM or HH:MM:SS"
-            params["time"] = zh if lang == "zh" else en
+        zh, en = ("，可带时间 H:MM 或 HH:MM:SS", ", optionally with a time H:MM or HH:MM:SS")
+        params["time"] = (zh if lang == "zh" else en) if spec.kind == "datetime" else ""
         return message(self.code, lang, **params)
 
 
