@@ -48,6 +48,11 @@ def tables() -> Iterator[tuple[type[StrEnum], Table]]:
     yield from _TABLES.items()
 
 
+def table_of(codes: type[StrEnum]) -> Table:
+    """The table registered for a code enum."""
+    return _TABLES[codes]
+
+
 def template(code: StrEnum, lang: Lang, reason: object = None) -> str:
     """The raw text of a code (its `reason` variant when there is one), in `lang`."""
     table = _TABLES[type(code)]
