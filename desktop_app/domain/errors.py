@@ -420,6 +420,17 @@ REASONS: dict[tuple[ErrorCode, str], tuple[str, str]] = {
         "找不到{column}：{value}（{rows} 行）",
         "{column} not found: {value} ({rows} rows)",
     ),
+    # a day/month date that is a date only in the order not declared (--date-order, the preview's choice)
+    (ErrorCode.INVALID_DATE, "not_mdy"): (
+        "{column}“{value}”按声明的“月/日/年”顺序不是有效日期；按“日/月/年”读则是 {other}；请核对所选的日期顺序",
+        '{column} "{value}" is not a date in month/day/year order (as declared); read as day/month/year it '
+        "would be {other}: check the date order chosen (--date-order)",
+    ),
+    (ErrorCode.INVALID_DATE, "not_dmy"): (
+        "{column}“{value}”按声明的“日/月/年”顺序不是有效日期；按“月/日/年”读则是 {other}；请核对所选的日期顺序",
+        '{column} "{value}" is not a date in day/month/year order (as declared); read as month/day/year it '
+        "would be {other}: check the date order chosen (--date-order)",
+    ),
     # why a task cannot be undone (imports/undo.py undo_problem): reason codes, so that the Chinese
     # message carries no English; a task stored before them keeps its reason's words ({reason} above)
     (ErrorCode.NOT_UNDOABLE, "undo_itself"): (
