@@ -8,9 +8,14 @@ from pathlib import Path
 
 import pytest
 
+from desktop_app.domain import messages
 from tests.support.backends import fresh_database, selected_backends
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+# A catalog text missing a parameter fails the test that renders it (here and in its subprocesses).
+os.environ[messages.STRICT_VARIABLE] = "1"
+messages.strict = True
 
 
 @pytest.fixture(params=selected_backends())

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import errno
 from enum import StrEnum
-from typing import Literal
 
+from desktop_app.domain import messages
+from desktop_app.domain.messages import Lang as Lang  # the catalog's; many callers import it from here
 from desktop_app.domain.phrase import Phrase
-
-Lang = Literal["zh", "en"]
 
 
 class ErrorCode(StrEnum):
@@ -101,8 +100,8 @@ FILE_AT_FAULT = frozenset(
 )
 
 
-# code -> (Chinese, English). Placeholders are filled from the error's params; a missing
-# placeholder value is shown as empty rather than raising, so a message never crashes a report.
+# code -> (Chinese, English). Placeholders are filled from the error's params by the one lookup
+# (domain/messages.py), which decides what a missing parameter does.
 MESSAGES: dict[ErrorCode, tuple[str, str]] = {
     ErrorCode.EMPTY_FILE: ("文件是空的：没有任何数据行", "The file is empty: it has no data rows"),
     ErrorCode.MISSING_REQUIRED_COLUMN: (
@@ -421,6 +420,35 @@ REASONS: dict[tuple[ErrorCode, str], tuple[str, str]] = {
         "找不到{column}：{value}（{rows} 行）",
         "{column} not found: {value} ({rows} rows)",
     ),
+    # a day/month date that is a date only in the order not declared (--date-order, the preview's choice)
+    (ErrorCode.INVALID_DATE, "not_mdy"): (
+        "{column}“{value}”按声明的“月/日/年”顺序不是有效日期；按“日/月/年”读则是 {other}；请核对所选的日期顺序",
+        '{column} "{value}" is not a date in month/day/year order (as declared); read as day/month/year it '
+        "would be {other}: check the date order chosen (--date-order)",
+    ),
+    (ErrorCode.INVALID_DATE, "not_dmy"): (
+        "{column}“{value}”按声明的“日/月/年”顺序不是有效日期；按“月/日/年”读则是 {other}；请核对所选的日期顺序",
+        '{column} "{value}" is not a date in day/month/year order (as declared); read as month/day/year it '
+        "would be {other}: check the date order chosen (--date-order)",
+    ),
+    # why a task cannot be undone (imports/undo.py undo_problem): reason codes, so that the Chinese
+    # message carries no English; a task stored before them keeps its reason's words ({reason} above)
+    (ErrorCode.NOT_UNDOABLE, "undo_itself"): (
+        "任务 {task_no} 不能撤销：它本身就是一次撤销",
+        "Task {task_no} cannot be undone: it is an undo itself",
+    ),
+    (ErrorCode.NOT_UNDOABLE, "not_import"): (
+        "任务 {task_no} 不能撤销：只有导入任务可以撤销",
+        "Task {task_no} cannot be undone: only an import can be undone",
+    ),
+    (ErrorCode.NOT_UNDOABLE, "not_finished"): (
+        "任务 {task_no} 不能撤销：它还没有结束",
+        "Task {task_no} cannot be undone: it has not finished yet",
+    ),
+    (ErrorCode.NOT_UNDOABLE, "dry_run"): (
+        "任务 {task_no} 不能撤销：它只是校验，没有写入任何数据",
+        "Task {task_no} cannot be undone: it was a validation-only run (it wrote nothing)",
+    ),
     # why a task cannot be resumed ("Import the remaining rows")
     (ErrorCode.NOT_RESUMABLE, "not_import"): (
         "任务 {task_no} 不能继续导入：只有导入任务可以继续",
@@ -470,9 +498,8 @@ WARNING_MESSAGES: dict[WarningCode, tuple[str, str]] = {
 }
 
 
-class _Blank(dict[str, object]):
-    def __missing__(self, key: str) -> str:
-        return ""
+messages.register(ErrorCode, {**MESSAGES, **REASONS})
+messages.register(WarningCode, WARNING_MESSAGES)
 
 
 def message(code: ErrorCode | str, lang: Lang = "zh", **params: object) -> str:
@@ -480,14 +507,12 @@ def message(code: ErrorCode | str, lang: Lang = "zh", **params: object) -> str:
     Phrase keeping its code and params: the task table stores them and a view shows it in another
     language (typed as a plain str, which it is, so callers may edit the text as any other)."""
     code = ErrorCode(code)
-    zh, en = REASONS.get((code, str(params.get("reason"))), MESSAGES[code])
-    return Phrase((zh if lang == "zh" else en).format_map(_Blank(params)), "error", code.value, params)
+    return Phrase(messages.text(code, lang, **params), "error", code.value, params)
 
 
 def warning_message(code: WarningCode | str, lang: Lang = "zh", **params: object) -> str:
     """The plain-language text of a reader's warning, like message() for an error."""
-    zh, en = WARNING_MESSAGES[WarningCode(code)]
-    return (zh if lang == "zh" else en).format_map(_Blank(params))
+    return messages.text(WarningCode(code), lang, **params)
 
 
 class BatchDeskError(Exception):

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from desktop_app.domain import messages
 from desktop_app.domain.errors import Lang
 from desktop_app.domain.phrase import Phrase
 
@@ -21,20 +22,24 @@ class NoteCode(StrEnum):
 TEXTS: dict[NoteCode, tuple[str, str]] = {
     NoteCode.UNKNOWN_COLUMN: ("未识别的列“{header}”已忽略", 'Unknown column "{header}" was ignored'),
     NoteCode.ERROR_ROWS_LOST: (
-        "第 {row} 行之前的错误明细在中断后丢失（失败计数仍然准确），如需明细请对原文件做一次仅校验",
-        "the error rows before row {row} were lost in an interruption (the counts are right); "
+        "第 {row:,} 行之前的错误明细在中断后丢失（失败计数仍然准确），如需明细请对原文件做一次仅校验",
+        "the error rows before row {row:,} were lost in an interruption (the counts are right); "
         "run a validation-only pass of the file to list them",
     ),
+    # counts with thousands separators, and "1 row" / "2 rows" (the catalog's {n:,} and {n:plural:...})
     NoteCode.TOO_MANY_FAILED: (
-        "失败 {fail} 行，占 {share}%，超过 {limit}，整体判定为失败；已成功导入的 {success} 行保留",
-        "{fail} rows failed ({share}%, above {limit}): the import counts as failed; the {success} rows that "
-        "went in stay",
+        "失败 {fail:,} 行，占 {share}%，超过 {limit}，整体判定为失败；已成功导入的 {success:,} 行保留",
+        "{fail:,} {fail:plural:row|rows} failed ({share}%, above {limit}): the import counts as failed; the "
+        "{success:,} {success:plural:row that went in stays|rows that went in stay}",
     ),
     NoteCode.TOO_MANY_FAILED_NOTHING_WRITTEN: (
-        "失败 {fail} 行，占 {share}%，超过 {limit}，整体判定为失败（未写入任何数据）",
-        "{fail} rows failed ({share}%, above {limit}): the import counts as failed; nothing was written",
+        "失败 {fail:,} 行，占 {share}%，超过 {limit}，整体判定为失败（未写入任何数据）",
+        "{fail:,} {fail:plural:row|rows} failed ({share}%, above {limit}): the import counts as failed; "
+        "nothing was written",
     ),
 }
+
+messages.register(NoteCode, TEXTS)
 
 
 @dataclass(frozen=True)
@@ -46,8 +51,7 @@ class Note:
 
     def text(self, lang: Lang = "zh") -> str:
         """Its words in `lang`: a Phrase, so a task's error_msg made of it is shown in another language."""
-        zh, en = TEXTS[self.code]
-        return Phrase((zh if lang == "zh" else en).format(**self.params), "note", self.code.value, self.params)
+        return Phrase(messages.text(self.code, lang, **self.params), "note", self.code.value, self.params)
 
     def to_json(self) -> dict[str, Any]:
         return {"code": self.code.value, "params": dict(self.params)}

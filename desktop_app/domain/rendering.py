@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from typing import Any
 
 from desktop_app.domain.errors import ErrorCode, Lang, message
+from desktop_app.domain.messages import MissingParameter
 from desktop_app.domain.notes import Note, NoteCode
 from desktop_app.domain.phrase import is_stored_phrase
 from desktop_app.domain.stages import Stage, stage_text
+
+log = logging.getLogger(__name__)
 
 
 def render(stored: Mapping[str, Any] | None, text: str | None, lang: Lang) -> str | None:
@@ -20,6 +24,10 @@ def render(stored: Mapping[str, Any] | None, text: str | None, lang: Lang) -> st
     assert stored is not None
     try:
         return _rendered(stored, lang)
+    except MissingParameter as exc:
+        # a row another version stored without a param this one's text needs: its words as stored
+        log.warning("stored phrase shown as stored: %s", exc)
+        return text
     except (KeyError, ValueError, IndexError, TypeError):
         return text
 

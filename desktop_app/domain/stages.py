@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from desktop_app.domain import messages
 from desktop_app.domain.errors import Lang
 from desktop_app.domain.phrase import Phrase
 
@@ -30,14 +31,14 @@ class Stage(StrEnum):
 TEXTS: dict[Stage, tuple[str, str]] = {
     Stage.CHECKING: ("正在检查文件", "Checking the file"),
     Stage.COUNTING: ("正在统计行数", "Counting rows"),
-    Stage.IMPORTING: ("正在导入第 {row} 行（共 {total} 行）", "Importing row {row} of {total}"),
+    Stage.IMPORTING: ("正在导入第 {row:,} 行（共 {total:,} 行）", "Importing row {row:,} of {total:,}"),
     Stage.VALIDATING: (
-        "正在校验第 {row} 行（共 {total} 行，仅校验）",
-        "Validating row {row} of {total} (validation only)",
+        "正在校验第 {row:,} 行（共 {total:,} 行，仅校验）",
+        "Validating row {row:,} of {total:,} (validation only)",
     ),
     Stage.COMPLETING: ("正在补全关联数据", "Completing related data"),
     Stage.SUMMARISING: ("正在生成结果文件", "Writing the result files"),
-    Stage.EXPORTING: ("正在导出第 {row} 行（共 {total} 行）", "Exporting row {row} of {total}"),
+    Stage.EXPORTING: ("正在导出第 {row:,} 行（共 {total:,} 行）", "Exporting row {row:,} of {total:,}"),
     Stage.UNDOING: ("正在撤销任务 {task_no} 写入的数据", "Undoing what task {task_no} wrote"),
     Stage.DONE: ("已完成", "Done"),
     Stage.DONE_PARTIAL: ("已完成（部分失败）", "Done (some rows failed)"),
@@ -50,16 +51,11 @@ TEXTS: dict[Stage, tuple[str, str]] = {
 }
 
 
+# "正在导入第 50,001 行（共 200,000 行）": a clerk reads 200000 as 20000 at a glance. Only the words get
+# the separators ({row:,}); the phrase keeps the plain number it was given.
+messages.register(Stage, TEXTS)
+
+
 def stage_text(stage: Stage, lang: Lang = "zh", **params: object) -> str:
     """A stage in words: a Phrase keeping its code and params, so that it is shown in another language."""
-    zh, en = TEXTS[stage]
-    shown = {key: _number(value) for key, value in params.items()}
-    return Phrase((zh if lang == "zh" else en).format(**shown), "stage", stage.value, params)
-
-
-def _number(value: object) -> object:
-    # "正在导入第 50,001 行（共 200,000 行）": a clerk reads 200000 as 20000 at a glance. Only the words get
-    # the separators; the phrase keeps the plain number it was given.
-    if isinstance(value, int) and not isinstance(value, bool):
-        return f"{value:,}"
-    return value
+    return Phrase(messages.text(stage, lang, **params), "stage", stage.value, params)

@@ -25,6 +25,7 @@ __all__ = [
     "DateOrder",
     "DayMonthEvidence",
     "FileConventions",
+    "OtherOrder",
     "date_reader",
     "datetime_reader",
     "day_month_evidence",
@@ -92,7 +93,17 @@ _SERIAL = re.compile(r"[0-9]{5}")
 _SERIAL_TIME = re.compile(r"([0-9]{5})(?:\.([0-9]{1,9}))?")
 _EXCEL_EPOCH = datetime.date(1899, 12, 30)  # serial 1 is 1900-01-01 (Excel's 1900 leap day lies before 10000)
 
-DateValue = datetime.date | Ambiguous | None
+
+@dataclass(frozen=True, slots=True)
+class OtherOrder:
+    """A day/month date that is no date in the declared order but is one read the other way (25/05/2024
+    declared month first): the refusal names the order and the other reading."""
+
+    declared: DateOrder
+    other: datetime.date
+
+
+DateValue = datetime.date | Ambiguous | OtherOrder | None
 
 
 def _ymd(year: str, month: str, day: str) -> datetime.date | None:
@@ -107,9 +118,9 @@ def _day_month(match: re.Match[str], order: DateOrder | None) -> DateValue:
     day_first = _ymd(year, second, first)
     month_first = _ymd(year, first, second)
     if order is DateOrder.DMY:
-        return day_first
+        return day_first or (OtherOrder(order, month_first) if month_first is not None else None)
     if order is DateOrder.MDY:
-        return month_first
+        return month_first or (OtherOrder(order, day_first) if day_first is not None else None)
     if day_first is not None and month_first is not None and day_first != month_first:
         return Ambiguous(day_first, month_first)
     return day_first or month_first  # only one reading is a date (25/05/2024), or both are the same
@@ -155,14 +166,14 @@ def date_reader(forms: Iterable[str], order: DateOrder | None) -> Callable[[str]
 
 def datetime_reader(
     forms: Iterable[str], order: DateOrder | None
-) -> Callable[[str], datetime.datetime | Ambiguous | None]:
+) -> Callable[[str], datetime.datetime | Ambiguous | OtherOrder | None]:
     """Reads a cleaned cell's text as a date and time in one of the listed date forms (the plain forms
     stay the validator's own): a date alone is midnight; an Excel serial may carry the time as its fraction."""
     wanted = frozenset(forms) - {DateForm.MIDNIGHT, DateForm.EXCEL_SERIAL}
     date_of = date_reader(wanted, order)
     serial = DateForm.EXCEL_SERIAL in frozenset(forms)
 
-    def read(text: str) -> datetime.datetime | Ambiguous | None:
+    def read(text: str) -> datetime.datetime | Ambiguous | OtherOrder | None:
         day = date_of(text)
         hour = minute = second = 0
         if day is None:
@@ -180,7 +191,7 @@ def datetime_reader(
                 return start + datetime.timedelta(days=int(m[1]), seconds=seconds)
         if isinstance(day, datetime.date):
             return datetime.datetime(day.year, day.month, day.day, hour, minute, second)
-        return day  # Ambiguous or None
+        return day  # Ambiguous, OtherOrder or None
 
     return read
 

@@ -38,15 +38,16 @@ PAGE = 500
 
 
 def undo_problem(task: TaskRecord) -> str | None:
-    """Why a task cannot be undone (in English, for the one-line refusal), or None."""
+    """Why a task cannot be undone, as the reason code of its NOT_UNDOABLE message (words in both
+    languages in the message catalog), or None."""
     if builtin_kinds.UNDO.owns(task):
-        return "it is an undo itself"
+        return "undo_itself"
     if not builtin_kinds.IMPORT.owns(task):
-        return "only an import can be undone"
+        return "not_import"
     if not task.status.is_final:
-        return "it has not finished yet"
+        return "not_finished"
     if task.params.get("dry_run"):
-        return "it was a validation-only run (it wrote nothing)"
+        return "dry_run"
     return None
 
 

@@ -60,6 +60,7 @@ from desktop_app.imports.regional import (
     PLAIN,
     Ambiguous,
     FileConventions,
+    OtherOrder,
     date_reader,
     datetime_reader,
     decimal_reader,
@@ -125,9 +126,8 @@ class RowError:
         params = dict(self.params)
         params["column"] = spec.label(lang)
         params["hint"] = spec.hint(lang)
-        if spec.kind == "datetime":
-            zh, en = "，可带时间 H:MM 或 HH:MM:SS", ", optionally with a time H:MM or HH:MM:SS"
-            params["time"] = zh if lang == "zh" else en
+        zh, en = ("，可带时间 H:MM 或 HH:MM:SS", ", optionally with a time H:MM or HH:MM:SS")
+        params["time"] = (zh if lang == "zh" else en) if spec.kind == "datetime" else ""
         return message(self.code, lang, **params)
 
 
@@ -308,7 +308,10 @@ def _enum_checker(spec: ColumnSpec, prepare: _Prepare, err: _Err, on_empty: _OnE
 
 
 def _regional_date(value: object, err: _Err, raw: str) -> tuple[object, RowError | None]:
-    """A regional reader's answer as the checker's: the value, ambiguous_date or invalid_date."""
+    """A regional reader's answer as the checker's: the value, ambiguous_date or invalid_date (naming the
+    declared order and the other reading when the value is a date only the other way round)."""
+    if isinstance(value, OtherOrder):
+        return err(ErrorCode.INVALID_DATE, raw, reason=f"not_{value.declared.value}", other=value.other.isoformat())
     if isinstance(value, Ambiguous):
         return err(ErrorCode.AMBIGUOUS_DATE, raw, day_first=value.day_first.isoformat(),
                    month_first=value.month_first.isoformat())  # fmt: skip

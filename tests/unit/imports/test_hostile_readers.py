@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 import xlwt
 
-from desktop_app.domain.errors import REASONS, WARNING_MESSAGES, ErrorCode, PermanentError, WarningCode, message
+from desktop_app.domain.errors import REASONS, WARNING_MESSAGES, ErrorCode, PermanentError, WarningCode
+from desktop_app.domain.messages import template
 from desktop_app.imports.precount import line_bound
 from desktop_app.imports.readers import ReaderWarning, ReadLimits, open_table
 from tests.support import hostile_files as hostile
@@ -291,6 +292,6 @@ def test_a_cr_lf_split_between_two_reads_is_one_line_break(tmp_path: Path) -> No
 def test_every_reason_and_warning_has_both_languages() -> None:
     for code, reason in REASONS:
         for lang in ("zh", "en"):
-            assert message(code, lang, reason=reason) != message(code, lang)  # type: ignore[arg-type]
-    assert message(ErrorCode.CORRUPT_FILE, "en", reason="no such reason") == message(ErrorCode.CORRUPT_FILE, "en")
+            assert template(code, lang, reason) != template(code, lang)  # type: ignore[arg-type]
+    assert template(ErrorCode.CORRUPT_FILE, "en", "no such reason") == template(ErrorCode.CORRUPT_FILE, "en")
     assert set(WARNING_MESSAGES) == set(WarningCode)

@@ -107,6 +107,29 @@ def test_day_month_order_is_never_guessed() -> None:
     assert check("opened_on", "5/25/2024", DMY) == (None, ["invalid_date"])
 
 
+def test_a_date_of_the_other_order_names_the_declared_order_and_the_other_reading() -> None:
+    cells = list(VALID)
+    cells[5] = "25/05/2024"
+    (error,) = validator(MDY).check(cells).errors
+    assert (error.code.value, error.params) == ("invalid_date", {"value": "25/05/2024", "reason": "not_mdy",
+                                                                 "other": "2024-05-25"})  # fmt: skip
+    assert error.message(CUSTOMERS, "en") == (
+        'Opening date "25/05/2024" is not a date in month/day/year order (as declared); read as day/month/year '
+        "it would be 2024-05-25: check the date order chosen (--date-order)"
+    )
+    assert error.message(CUSTOMERS, "zh") == (
+        "开户日期“25/05/2024”按声明的“月/日/年”顺序不是有效日期；按“日/月/年”读则是 2024-05-25；请核对所选的日期顺序"
+    )
+    cells[5] = "5/25/2024"
+    (error,) = validator(DMY).check(cells).errors
+    assert error.params == {"value": "5/25/2024", "reason": "not_dmy", "other": "2024-05-25"}
+    assert "day/month/year order (as declared); read as month/day/year" in error.message(CUSTOMERS, "en")
+    cells[5] = "32/05/2024"  # a date in neither order: the plain message
+    (error,) = validator(MDY).check(cells).errors
+    plain = 'Opening date "32/05/2024" is not a valid date; use YYYY-MM-DD or YYYY/MM/DD'
+    assert error.message(CUSTOMERS, "en") == plain
+
+
 def test_ambiguous_date_message() -> None:
     cells = list(VALID)
     cells[5] = "03/05/2024"

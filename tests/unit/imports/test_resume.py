@@ -54,7 +54,7 @@ def test_an_undone_import_is_not_resumed() -> None:
 def test_every_resume_problem_has_words_in_both_languages() -> None:
     for problem in ResumeProblem:
         for lang in ("zh", "en"):
-            text = message(ErrorCode.NOT_RESUMABLE, lang, task_no="T1", reason=problem.value)  # type: ignore[arg-type]
+            text = message(ErrorCode.NOT_RESUMABLE, lang, task_no="T1", why="x", reason=problem.value)  # type: ignore[arg-type]
             assert text != message(ErrorCode.NOT_RESUMABLE, lang, task_no="T1") and "T1" in text  # type: ignore[arg-type]
 
 
