@@ -47,6 +47,3 @@ class HandlerRegistry:
 
     def types(self) -> list[str]:
         return sorted(self._handlers)
-
-    def lane_of(self, task_type: str) -> Lane:
-        return self.get(task_type).lane
