@@ -84,6 +84,7 @@ def make_desk(qapp: QApplication, tmp_path: Path, qsettings: QSettings) -> Itera
         desk.window.allow_close = True
         desk.window.close()
         assert desk.shutdown(20), "every worker stopped in time"
+        desk.core.close()
         desk.translations.switch("en")
         desk.window.deleteLater()
     # The windows go now, before their desks (and trays) are freed: a window left for a later test's
