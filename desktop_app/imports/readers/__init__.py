@@ -148,7 +148,7 @@ class Preview:
     encoding: str | None
     header: tuple[str, ...]
     rows: list[SourceRow]
-    dialect: CsvDialect | None = None  # a CSV's delimiter (and whether a sep= line named it)
+    dialect: CsvDialect | None = None  # a CSV's delimiter (and whether it was sniffed)
 
 
 def preview(

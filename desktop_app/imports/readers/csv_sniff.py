@@ -28,10 +28,12 @@ class CsvDialect:
     """How a CSV file separates its fields.
 
     ``sep_line``: the file starts with Excel's ``sep=X`` line, which is no row (the header is the line
-    after it, and row numbers count from there as Excel shows them)."""
+    after it, and row numbers count from there as Excel shows them). ``sniffed``: the delimiter was
+    chosen from the content, not named by the file's ``sep=`` line or by the clerk."""
 
     delimiter: str
     sep_line: bool = False
+    sniffed: bool = False
 
 
 def sep_line_delimiter(first_line: str) -> str | None:
@@ -78,4 +80,4 @@ def read_dialect(path: Path, encoding: str, delimiter: str | None = None) -> Csv
         return CsvDialect(delimiter or named, sep_line=True)
     if delimiter is not None:
         return CsvDialect(delimiter)
-    return CsvDialect(sniff_delimiter(sample, complete=complete))
+    return CsvDialect(sniff_delimiter(sample, complete=complete), sniffed=True)
