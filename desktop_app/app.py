@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from desktop_app.config import AnySettingProblem, Paths, Settings, read_settings, resolve_paths
 from desktop_app.domain.errors import ErrorCode, Lang, PermanentError
-from desktop_app.log import setup_logging
+from desktop_app.log import close_logging, our_handlers, setup_logging
 from desktop_app.store import migrate
 from desktop_app.store.db import describe, make_engine, sqlite_url
 from desktop_app.store.tasks import TaskStore
@@ -37,6 +37,13 @@ class Core:
     catalog: TypeCatalog  # the import types: built-in and the data folder's own
     # settings of the settings file that were not valid (their defaults are in use): shown once
     setting_problems: tuple[AnySettingProblem, ...] = ()
+    log_handlers: tuple[logging.Handler, ...] = ()  # what setup_logging opened for this core
+
+    def close(self) -> None:
+        """Close what this core opened: its database connections and its log file (a core built later
+        has closed that file's handler already; closing it again does nothing)."""
+        self.store.engine.dispose()
+        close_logging(self.log_handlers)
 
     def submitter(self) -> Submitter:
         """The one submission path (the window, the command line and the demo share it)."""
@@ -79,6 +86,7 @@ def build_core(
         raise PermanentError(ErrorCode.DATA_DIR_UNUSABLE, path=str(data_dir or "the user data folder"),
                              detail=exc.strerror or str(exc)) from exc  # fmt: skip
     setup_logging(paths.log_dir, console=log_to_stderr)
+    log_handlers = our_handlers()
     read, problems = read_settings(paths)
     settings = read.with_overrides(**(overrides or {}))
     url = db_url or settings.db_url or sqlite_url(paths.database_file)
@@ -104,7 +112,7 @@ def build_core(
     log.info("BatchDesk core on %s (data dir %s)", describe(url), paths.data_dir)
     return Core(paths=paths, settings=settings, store=store, registry=registry,
                 lang=system_lang(settings.language), db_url=url, catalog=catalog,
-                setting_problems=tuple(problems))  # fmt: skip
+                setting_problems=tuple(problems), log_handlers=log_handlers)  # fmt: skip
 
 
 def build_executor(core: Core, *, only_task_ids: list[int] | None = None) -> Executor:

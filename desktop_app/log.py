@@ -6,6 +6,7 @@ import logging
 import logging.handlers
 import os
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,15 @@ class _LogFile(logging.handlers.RotatingFileHandler):
     traceback on the console for every such line, in a clerk's terminal, while the task ends as it
     should (disk_full) and the window says so."""
 
+    def emit(self, record: logging.LogRecord) -> None:
+        # A line that reached this handler as it was closed (a worker of the first core logging while
+        # a second core replaced the handler) must not open the file again: nobody would close it, and
+        # its collection later raised a ResourceWarning in whatever ran then. The handler's lock is
+        # held here and by close(), so the check cannot race the close.
+        if self._closed:  # type: ignore[attr-defined]
+            return
+        super().emit(record)
+
     def handleError(self, record: logging.LogRecord) -> None:
         if isinstance(sys.exc_info()[1], OSError):
             return
@@ -41,10 +51,7 @@ def setup_logging(log_dir: Path, *, verbose: bool = False, console: bool = False
     path = log_dir / "batchdesk.log"
     root = logging.getLogger()
     root.setLevel(logging.DEBUG if verbose else logging.INFO)
-    for handler in list(root.handlers):
-        if getattr(handler, "_batchdesk", False):
-            root.removeHandler(handler)
-            handler.close()
+    close_logging()
     file_handler = _LogFile(path, maxBytes=5_000_000, backupCount=5, encoding="utf-8", delay=True)
     file_handler.setFormatter(logging.Formatter(FORMAT))
     file_handler._batchdesk = True  # type: ignore[attr-defined]
@@ -55,6 +62,19 @@ def setup_logging(log_dir: Path, *, verbose: bool = False, console: bool = False
         stream._batchdesk = True  # type: ignore[attr-defined]
         root.addHandler(stream)
     return path
+
+
+def our_handlers() -> tuple[logging.Handler, ...]:
+    """The handlers setup_logging added to the root logger (and no one removed since)."""
+    return tuple(h for h in logging.getLogger().handlers if getattr(h, "_batchdesk", False))
+
+
+def close_logging(handlers: Iterable[logging.Handler] | None = None) -> None:
+    """Take these handlers (default: every one setup_logging added) off the root logger and close them."""
+    root = logging.getLogger()
+    for handler in our_handlers() if handlers is None else handlers:
+        root.removeHandler(handler)
+        handler.close()
 
 
 def task_log_lines(log_dir: Path, task_no: str, limit: int = 500) -> list[str]:

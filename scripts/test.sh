@@ -2,10 +2,25 @@
 # Sets up (first time) and runs the whole test suite: unit, gui (offscreen) and integration, against
 # SQLite, PostgreSQL (127.0.0.1:5432, database test) and MariaDB (127.0.0.1:3306, database test).
 # With CI=true an unreachable database fails the run instead of skipping. Extra arguments go to pytest.
+# Two stages: every test not marked slow on parallel workers (pytest-xdist, one per core or
+# BATCHDESK_TEST_WORKERS; each test has its own schema and tmp_path, so workers do not collide), then
+# the slow ones (kill -9, crash and fault campaigns, the bundle) one at a time, as they time processes.
+# BATCHDESK_TEST_RANDOM=1 runs each stage in random order (pytest-random-order; the seed is printed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --test
 export QT_QPA_PLATFORM=offscreen
 .venv/bin/ruff check desktop_app tests bench
 .venv/bin/mypy
-exec .venv/bin/python -m pytest "$@"
+order=()
+if [[ "${BATCHDESK_TEST_RANDOM:-}" == 1 ]]; then
+  order=(--random-order)
+fi
+stage() {  # pytest exits 5 when a stage selects no test (extra arguments naming only fast or slow ones)
+  local rc=0
+  .venv/bin/python -m pytest --durations=10 ${order[@]+"${order[@]}"} "$@" || rc=$?
+  [[ $rc == 5 ]] && return 0
+  return $rc
+}
+stage -n "${BATCHDESK_TEST_WORKERS:-auto}" --dist loadfile -m "not slow" "$@"
+stage -m slow "$@"

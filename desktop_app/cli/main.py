@@ -133,5 +133,5 @@ def _run(args: argparse.Namespace) -> int:
         return EXIT_TASK_FAILED
     finally:
         if core is not None:
-            core.store.engine.dispose()  # the connections close now, not whenever they are collected
+            core.close()  # the connections and the log file close now, not whenever they are collected
     return EXIT_OK

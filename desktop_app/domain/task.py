@@ -8,7 +8,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from desktop_app.domain.errors import ErrorCode, Lang
+from desktop_app.domain.errors import Lang
 from desktop_app.domain.rendering import render
 from desktop_app.domain.status import TaskStatus
 
@@ -160,10 +160,6 @@ class SubmitResult:
     task: TaskRecord
     duplicate_of: str | None = None
     refused: bool = False  # the same bytes were already imported and --force was not given
-
-    @property
-    def refusal_code(self) -> ErrorCode | None:
-        return ErrorCode.ALREADY_IMPORTED if self.refused else None
 
 
 @dataclass(frozen=True)

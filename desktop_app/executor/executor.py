@@ -3,8 +3,6 @@
 Signals:
     progress(Progress): a running task moved; throttled to a few times a second per task.
     task_changed(TaskRecord): a task was claimed, or ended (any final status or back to pending).
-    submitted(SubmitResult): a submission made with submit_async() was accepted or found a duplicate.
-    submit_failed(str, str): (file path, plain-language reason) when submit_async() could not queue.
 """
 
 from __future__ import annotations
@@ -13,34 +11,20 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterable
-from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
 from desktop_app.config import Paths, Settings
-from desktop_app.domain.errors import BatchDeskError, ErrorCode, Lang, message
+from desktop_app.domain.errors import BatchDeskError, Lang
 from desktop_app.domain.stages import Stage, stage_text
-from desktop_app.domain.task import Lane, Progress, SubmitResult, TaskRecord
+from desktop_app.domain.task import Lane, Progress, TaskRecord
 from desktop_app.store.tasks import TaskStore
 from desktop_app.tasks.identity import host_name, make_owner, owner_alive
 from desktop_app.tasks.maintenance import CleanupHandler
 from desktop_app.tasks.registry import HandlerRegistry
 from desktop_app.tasks.runner import run_task
-from desktop_app.tasks.submit import submit_file
 
 log = logging.getLogger(__name__)
-
-
-def plain_reason(exc: Exception, lang: Lang) -> str:
-    """An unexpected error in words a clerk can act on; the SQL and the traceback stay in the log."""
-    from sqlalchemy.exc import SQLAlchemyError
-
-    from desktop_app.store.db_errors import classify
-
-    if isinstance(exc, SQLAlchemyError):
-        return classify(exc).text(lang)
-    return message(ErrorCode.INTERNAL_ERROR, lang, detail=type(exc).__name__)
 
 
 def _passing(exc: Exception) -> bool:
@@ -78,8 +62,6 @@ class Executor(QObject):
 
     progress = Signal(object)
     task_changed = Signal(object)
-    submitted = Signal(object)
-    submit_failed = Signal(str, str)
 
     def __init__(
         self,
@@ -190,41 +172,7 @@ class Executor(QObject):
                 self._idle.wait(left)
         return True
 
-    def restrict_to(self, task_ids: Iterable[int]) -> None:
-        """Run only these tasks (the command line's import --wait leaves the rest to workers)."""
-        with self._lock:
-            self._only_ids = set(task_ids)
-        self.wake()
-
-    # --- submission ----------------------------------------------------------------------
-
-    def submit(
-        self, *, task_type: str, path: Path, user: str, params: dict[str, Any], force: bool = False
-    ) -> SubmitResult:
-        """Queue a file task from a non-GUI thread (the command line); starts it without waiting for a poll."""
-        result = submit_file(self.store, self.registry, task_type=task_type, path=path, user=user,
-                             params=params, force=force)  # fmt: skip
-        self.wake()
-        return result
-
-    def submit_async(
-        self, *, task_type: str, path: Path, user: str, params: dict[str, Any], force: bool = False
-    ) -> None:
-        """Queue a file task without blocking the caller: hashing and the insert run in a pool thread;
-        the answer arrives as `submitted` or `submit_failed`."""
-
-        def work() -> None:
-            try:
-                result = self.submit(task_type=task_type, path=path, user=user, params=params, force=force)
-            except BatchDeskError as exc:
-                self.submit_failed.emit(str(path), exc.text(self.lang))
-            except Exception as exc:
-                log.exception("submission of %s failed", path)
-                self.submit_failed.emit(str(path), plain_reason(exc, self.lang))
-            else:
-                self.submitted.emit(result)
-
-        self._submit_pool.start(_Job(work))
+    # --- off the caller's thread ----------------------------------------------------------
 
     def run_in_background(self, fn: Callable[[], None]) -> None:
         """Run a short piece of I/O (a cancel, a look-up) off the caller's thread."""

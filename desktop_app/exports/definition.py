@@ -149,18 +149,6 @@ def generic_definition(itype: ImportType) -> ExportDefinition:
     )
 
 
-def load_export_definitions(directory: Path, import_types: Mapping[str, ImportType]) -> dict[str, ExportDefinition]:
-    if not directory.is_dir():
-        return {}
-    found: dict[str, ExportDefinition] = {}
-    for path in sorted(directory.glob("*.toml")):
-        definition = load_export_definition(path, import_types)
-        if definition.name in found:
-            raise ExportDefinitionError(f"{path}: export name {definition.name!r} is declared twice")
-        found[definition.name] = definition
-    return found
-
-
 def load_export_definition(path: Path, import_types: Mapping[str, ImportType]) -> ExportDefinition:
     def fail(problem: str) -> ExportDefinitionError:
         return ExportDefinitionError(f"{path}: {problem}")

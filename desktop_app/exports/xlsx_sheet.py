@@ -165,17 +165,6 @@ def _cell(value: Any) -> str:
     return _CELLS.get(type(value), _other)(value)
 
 
-def column_letters(count: int) -> list[str]:
-    letters = []
-    for number in range(1, count + 1):
-        name = ""
-        while number:
-            number, rest = divmod(number - 1, 26)
-            name = chr(65 + rest) + name
-        letters.append(name)
-    return letters
-
-
 class XlsxWriter:
     """One sheet named after the export, the header in bold and frozen, then typed rows as they come."""
 
@@ -194,7 +183,6 @@ class XlsxWriter:
             f'<sheets><sheet name="{name}" sheetId="1" r:id="rId1"/></sheets></workbook>',
         )
         self._sheet: IO[bytes] = self._zip.open("xl/worksheets/sheet1.xml", "w", force_zip64=True)
-        self._letters = column_letters(len(header))
         widths = "".join(
             f'<col min="{i}" max="{i}" width="{min(max(len(h) * 2 + 4, 12), 40)}" customWidth="1"/>'
             for i, h in enumerate(header, start=1)

@@ -185,7 +185,6 @@ def _is_blank(value: Cell) -> bool:
 # --- full (authoritative) column checkers -----------------------------------------------------------
 
 Full = Callable[[Cell], tuple[object, RowError | None]]
-Fast = Callable[[Cell], object]
 # Kinds whose default is the value itself: a text, or an enum's stored value (the parser resolves an
 # input named as the default to its stored value).
 _DEFAULT_AS_IS: Final = ("text", "reference", "enum")

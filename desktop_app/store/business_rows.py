@@ -14,7 +14,6 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy import Connection, Engine
-from sqlalchemy.exc import IntegrityError
 
 from desktop_app.domain.table_spec import Storage, TableReference, TableSpec
 from desktop_app.domain.values import SEPARATOR, canonical
@@ -101,19 +100,6 @@ class BusinessTable:
         if rows:
             conn.exec_driver_sql(self._insert(task_no), list(rows))
 
-    def insert_each(self, conn: Connection, rows: Sequence[tuple[Any, ...]], task_no: str) -> list[str | None]:
-        """Row by row, each in its own savepoint: None for a row that went in, else why it did not
-        (the constraint the database named, never the statement)."""
-        done: list[str | None] = []
-        sql = self._insert(task_no)
-        for row in rows:
-            try:
-                with conn.begin_nested():
-                    conn.exec_driver_sql(sql, [row])
-                done.append(None)
-            except IntegrityError as exc:
-                done.append(_constraint_words(exc))
-        return done
 
     def update_rows(self, conn: Connection, changes: Sequence[tuple[Key, dict[str, object]]]) -> None:
         """Set columns of rows found by key; rows that change the same columns share one statement."""
@@ -183,10 +169,6 @@ class BusinessTable:
             values = dict(zip(self.columns, row[: len(self.columns)], strict=True))
             out.append(StoredRow(values, *row[len(self.columns) :]))
         return out
-
-    def count_inserted_by(self, conn: Connection, task_no: str) -> int:
-        t = self.table
-        return int(conn.execute(sa.select(sa.func.count()).select_from(t).where(t.c.task_no == task_no)).scalar() or 0)
 
     def pages(
         self, conn_factory: Callable[[], Any], columns: Sequence[str], where: Sequence[Any], size: int
@@ -275,10 +257,3 @@ class BusinessTable:
 
     def storage_of(self, name: str) -> tuple[Storage, int | None]:
         return self._storage[name]
-
-
-def _constraint_words(exc: IntegrityError) -> str:
-    """What the database said about a refused row, without the statement or its parameters."""
-    text = str(getattr(exc, "orig", exc)).strip().splitlines()
-    first = text[0] if text else "constraint"
-    return first[:200]

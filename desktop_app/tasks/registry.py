@@ -50,9 +50,6 @@ class HandlerRegistry:
     def types(self) -> list[str]:
         return sorted(self._handlers)
 
-    def lane_of(self, task_type: str) -> Lane:
-        return self.get(task_type).lane
-
     def kinds(self) -> TaskKinds:
         """What the window needs of each type: the handler's kind; the built-in kinds besides (a list shows
         the tasks another desk made, and a handler without a kind under a built-in name, a test's stand-in,

@@ -6,7 +6,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QSplitter, QVBoxLayout, QWidget
 
@@ -691,6 +691,3 @@ class MainWindow(QMainWindow):
         self._selection_changed()
         if self._placed:
             self.fitter.remeasure()  # the words of another language have other widths
-
-    def current_index(self) -> QModelIndex:
-        return self.table.selectionModel().currentIndex()

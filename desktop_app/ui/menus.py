@@ -19,8 +19,6 @@ class WindowMenus(QObject):
     def __init__(self, window: QMainWindow, task_actions: TaskActions, details_action: QAction) -> None:
         super().__init__(window)
         self._window = window
-        self._tasks = task_actions
-        self.details_toggle = details_action
         make = self._action
         self.open_action = make(QKeySequence.StandardKey.Open, SP.SP_DialogOpenButton)
         self.queue_action = make(QKeySequence("Ctrl+Return"))

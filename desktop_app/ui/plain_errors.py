@@ -6,8 +6,8 @@ import logging
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from desktop_app.domain.errors import BatchDeskError, ErrorCode, Lang, message
-from desktop_app.store.db_errors import DRIVER_PREFIX, SQLALCHEMY_MARKS, classify, first_line
+from desktop_app.domain.errors import BatchDeskError, Lang
+from desktop_app.store.db_errors import classify, first_line
 
 log = logging.getLogger(__name__)
 
@@ -27,12 +27,3 @@ def plain_error(exc: BaseException, lang: str, what: str = "") -> str:
     if isinstance(exc, OSError):  # "[Errno 13] Permission denied: 'x.csv'" reads well as it is
         return first_line(str(exc)) or type(exc).__name__
     return first_line(f"{type(exc).__name__}: {exc}") or type(exc).__name__
-
-
-def plain_reason(reason: str, lang: str) -> str:
-    """A reason that arrived as text (the executor's `submit_failed`): SQLAlchemy text becomes the
-    database message (the executor already logged the full error)."""
-    if not any(mark in reason for mark in SQLALCHEMY_MARKS) and "sqlalchemy" not in reason.lower():
-        return reason
-    detail = DRIVER_PREFIX.sub("", first_line(reason), count=1) or first_line(reason)
-    return message(ErrorCode.DATABASE_UNAVAILABLE, _lang(lang), detail=detail)

@@ -27,7 +27,7 @@ from desktop_app.tasks.context import ANNOTATED
 from desktop_app.tasks.kinds import TaskKinds
 from desktop_app.tasks.submit import current_user
 from desktop_app.ui.background import Background
-from desktop_app.ui.plain_errors import plain_error, plain_reason
+from desktop_app.ui.plain_errors import plain_error
 
 log = logging.getLogger(__name__)
 
@@ -128,8 +128,6 @@ class TaskService(QObject):
         self._refresh_failing = False
         executor.progress.connect(self._on_progress)
         executor.task_changed.connect(self._on_task_changed)
-        executor.submitted.connect(self._on_submitted)
-        executor.submit_failed.connect(self._on_submit_failed)
         # Tasks run by other workers (another desk, `batchdesk worker`) change only in the table.
         self._refresh = QTimer(self)
         self._refresh.setInterval(refresh_ms)
@@ -413,7 +411,7 @@ class TaskService(QObject):
     @Slot(str, str)
     def _on_submit_failed(self, path: str, reason: str) -> None:
         self._done_submitting()
-        self.submit_failed.emit(path, plain_reason(reason, self._executor.lang))
+        self.submit_failed.emit(path, reason)
 
     def _done_submitting(self) -> None:
         self._in_flight = max(0, self._in_flight - 1)

@@ -70,10 +70,6 @@ class Tray(QObject):
         }.get(status, QSystemTrayIcon.MessageIcon.Information)
         self._icon.showMessage(title, text, icon, 10_000)
 
-    def set_tooltip(self, text: str) -> None:
-        if self._icon is not None:
-            self._icon.setToolTip(text)
-
     def shutdown(self) -> None:
         """Take the icon off the tray and delete its menu (a parentless widget); idempotent."""
         if self._icon is not None:

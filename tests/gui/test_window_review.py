@@ -283,11 +283,6 @@ def test_a_database_error_while_queueing_shows_no_sql(
         assert desk.service.complete_references(record)
     assert "database is locked" in window.last_message
     assert not any(mark in window.last_message for mark in SQL_TEXT), window.last_message
-    # The executor's own submissions report their reason as text: the window cleans that too.
-    with qtbot.waitSignal(desk.service.submit_failed, timeout=TIMEOUT):
-        desk.executor.submit_failed.emit(str(CLEAN), f"OperationalError: {locked()}")
-    assert "The database cannot be reached: database is locked" in window.last_message
-    assert not any(mark in window.last_message for mark in SQL_TEXT), window.last_message
 
 
 def test_a_cancel_that_fails_tells_the_clerk(qtbot: Any, make_desk: Any, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -98,7 +98,6 @@ class PreviewDialog(QDialog):
         self._count: RowCount | None = None
         self._generation = 0  # answers of an earlier read are dropped
         self._header: tuple[str, ...] = ()
-        self._format = ""
         self._auto: dict[int, str] = {}
 
         self.type_box = QComboBox()
@@ -242,7 +241,6 @@ class PreviewDialog(QDialog):
         if generation != self._generation:
             return
         self._sample = sample
-        self._format = sample.format
         self._header = tuple(sample.header)
         self._count = None
         over = size_problem(sample.path, self._max_file_mb) is not None  # the engine's rule, at the settings' limit
