@@ -40,8 +40,8 @@ def _sqlite(c: str, storage: Storage, scale: int | None) -> str:
     if storage is Storage.DATE:
         return f"substr({c}, 1, 10)"
     if storage is Storage.DATETIME:
-        midnight = f"(substr({c}, 12, 8) IN ('00:00:00', '') AND rtrim(substr({c}, 21), '0') = '')"
-        return f"CASE WHEN {c} IS NULL THEN NULL WHEN {midnight} THEN substr({c}, 1, 10) ELSE substr({c}, 1, 19) END"
+        # a text of a date alone (an older row) reads as its midnight, as SQLAlchemy reads it
+        return f"CASE WHEN length({c}) = 10 THEN {c} || ' 00:00:00' ELSE substr({c}, 1, 19) END"
     return f"CASE WHEN {c} IS NULL THEN NULL WHEN {c} THEN 'TRUE' ELSE 'FALSE' END"
 
 
@@ -54,8 +54,7 @@ def _postgresql(c: str, storage: Storage, scale: int | None) -> str:
         # 2.00 -> 1.82 s, measured); a date's years 1000-9999 read the same either way
         return f"({c})::text"
     if storage is Storage.DATETIME:
-        return (f"CASE WHEN {c} = date_trunc('day', {c}) THEN to_char({c}, 'YYYY-MM-DD') "
-                f"ELSE to_char({c}, 'YYYY-MM-DD HH24:MI:SS') END")  # fmt: skip
+        return f"to_char({c}, 'YYYY-MM-DD HH24:MI:SS')"
     return f"CASE WHEN {c} IS NULL THEN NULL WHEN ({c})::int <> 0 THEN 'TRUE' ELSE 'FALSE' END"
 
 
@@ -86,8 +85,7 @@ def _mysql(c: str, storage: Storage, scale: int | None) -> str:
     if storage is Storage.DATE:
         return f"DATE_FORMAT({c}, '%Y-%m-%d')"
     if storage is Storage.DATETIME:
-        return (f"IF(TIME({c}) = '00:00:00' AND MICROSECOND({c}) = 0, DATE_FORMAT({c}, '%Y-%m-%d'), "
-                f"DATE_FORMAT({c}, '%Y-%m-%d %H:%i:%s'))")  # fmt: skip
+        return f"DATE_FORMAT({c}, '%Y-%m-%d %H:%i:%s')"
     return f"CASE WHEN {c} IS NULL THEN NULL WHEN {c} <> 0 THEN 'TRUE' ELSE 'FALSE' END"
 
 
