@@ -247,6 +247,8 @@ ZH: dict[tuple[str, str], str] = {
     ("WindowMenus", "Fi&t columns to the window"): "列宽适应窗口(&T)",
     ("SubmitPanel", "Import t&ype:"): "导入类型(&Y)：",
     ("SubmitPanel", "Vali&date only…"): "仅校验(&D)…",
+    ("ExportDialog", "Only the rows imported by %1"): "只导出任务 %1 导入的行",
+    ("ExportDialog", "<task number>"): "<任务号>",
 }  # fmt: skip
 
 Messages = list[tuple[str, list[str]]]  # (context, sources in code order)

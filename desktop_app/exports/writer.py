@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import datetime as dt
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from pathlib import Path
@@ -16,9 +17,12 @@ FORMATS = ("csv", "xlsx")
 
 
 def cell_text(value: Any) -> str:
-    """A database value as the text an import reads back the same (numbers and dates as Excel shows them)."""
+    """A database value as the text an import reads back the same (numbers and dates as Excel shows them;
+    a datetime always with its time, midnight too, so that a column holds one form)."""
     if isinstance(value, Decimal):
         return format(value, "f")
+    if isinstance(value, dt.datetime):
+        return f"{value.date().isoformat()} {value:%H:%M:%S}"
     return cell_to_text(value)
 
 

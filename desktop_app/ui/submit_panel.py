@@ -91,6 +91,7 @@ class SubmitPanel(QWidget):
                                               self.tr("Spreadsheets (%s)") % FILE_FILTER)  # fmt: skip
         if name:
             self.set_path(Path(name))
+            self.request_queue()  # a chosen file opens its preview, as --open does (a clerk took Choose… for it)
 
     def set_path(self, path: Path) -> None:
         self.path_edit.setText(str(path))

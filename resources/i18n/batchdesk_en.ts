@@ -382,6 +382,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>&lt;task number&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Excel workbook (*.xlsx)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -459,6 +463,10 @@
     </message>
     <message>
         <source>C&amp;lear the filters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only the rows imported by %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

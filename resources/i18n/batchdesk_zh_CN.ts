@@ -382,6 +382,10 @@
         <translation>按%s筛选</translation>
     </message>
     <message>
+        <source>&lt;task number&gt;</source>
+        <translation>&lt;任务号&gt;</translation>
+    </message>
+    <message>
         <source>Excel workbook (*.xlsx)</source>
         <translation>Excel 工作簿 (*.xlsx)</translation>
     </message>
@@ -460,6 +464,10 @@
     <message>
         <source>C&amp;lear the filters</source>
         <translation>清除筛选条件(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Only the rows imported by %1</source>
+        <translation>只导出任务 %1 导入的行</translation>
     </message>
     <message>
         <source>Clear the filters</source>

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import re
 import subprocess
 import sys
 import time
@@ -98,7 +99,11 @@ def test_export_from_the_dialog_with_filters_then_open_the_file(
     assert dialog.format_box.currentData() == "csv" and dialog.encoding_box.currentData() == "utf-8-sig"
     assert dialog.encoding_box.currentText() == "UTF-8 with BOM (Excel)"
     imported_by = dialog.filter_field("imported_by")
-    assert isinstance(imported_by, QLineEdit) and imported_by.text() == imported.task_no, "prefilled"
+    # never filled in (a clerk who missed it exported a subset): offered, and taken at a click
+    assert isinstance(imported_by, QLineEdit) and imported_by.text() == "", "not prefilled"
+    assert imported.task_no in dialog.selected_import_button.text() and not dialog.selected_import_button.isHidden()
+    qtbot.mouseClick(dialog.selected_import_button, Qt.MouseButton.LeftButton)
+    assert imported_by.text() == imported.task_no
     level = dialog.filter_field("level")
     assert isinstance(level, QComboBox)
     assert [level.itemText(i) for i in range(level.count())] == ["(any)", "Standard", "Silver", "Gold"]
@@ -112,6 +117,7 @@ def test_export_from_the_dialog_with_filters_then_open_the_file(
         assert widget.accessibleName(), widget
     assert dialog.filters() == {"department": "销售部", "imported_by": imported.task_no, "level": "gold"}
 
+    shown = Path(dialog.save_edit.text()).name
     result = press_export(qtbot, window, dialog)
     task = result.task
     assert task.task_type == "export" and result.duplicate_of is None
@@ -123,6 +129,10 @@ def test_export_from_the_dialog_with_filters_then_open_the_file(
     assert done.status is TaskStatus.SUCCEEDED, done.error_msg
     assert done.result_path and Path(done.result_path).is_file()
     assert cell(window, task.task_no, FILE) == Path(done.result_path).name
+    # "Save to" showed the name's form: the time it was shown and the task number (not known yet) aside, the same
+    stamp = re.compile(r"\d{8}-\d{6}")
+    written = stamp.sub("STAMP", Path(done.result_path).name).replace(task.task_no, "<task number>")
+    assert stamp.sub("STAMP", shown) == written
     window.select_task(done.id)
     assert window.actions_.open_result.isEnabled() and window.actions_.open_folder.isEnabled()
     window.actions_.open_result.trigger()

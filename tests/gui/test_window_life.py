@@ -174,6 +174,17 @@ def test_dropping_a_file_chooses_it_and_its_import_type(qtbot: Any, make_desk: A
     assert window.panel.import_type() == "customers"
 
 
+def test_choosing_a_file_opens_its_preview(qtbot: Any, make_desk: Any, monkeypatch: Any) -> None:
+    from desktop_app.ui import submit_panel
+
+    window = make_desk().window
+    monkeypatch.setattr(submit_panel.QFileDialog, "getOpenFileName", lambda *_a, **_k: (str(CLEAN), ""))
+    qtbot.mouseClick(window.panel.browse_button, qtbot_left())
+    assert window.panel.path() == CLEAN
+    # as --open does: the preview opens, the clerk confirms there (a drop only fills the field)
+    qtbot.waitUntil(lambda: window.preview is not None and window.preview.rows_table.rowCount() > 0, timeout=TIMEOUT)
+
+
 def test_lazy_loading_with_many_tasks(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
     from desktop_app.app import build_core
 

@@ -131,8 +131,7 @@ class MySQL(ServerSchema):
         if storage is Storage.DATE:
             return f"DATE_FORMAT({c}, '%Y-%m-%d')"
         if storage is Storage.DATETIME:
-            return (f"IF(TIME({c}) = '00:00:00' AND MICROSECOND({c}) = 0, DATE_FORMAT({c}, '%Y-%m-%d'), "
-                    f"DATE_FORMAT({c}, '%Y-%m-%d %H:%i:%s'))")  # fmt: skip
+            return f"DATE_FORMAT({c}, '%Y-%m-%d %H:%i:%s')"  # every value with its time, midnight too
         return f"CASE WHEN {c} IS NULL THEN NULL WHEN {c} <> 0 THEN 'TRUE' ELSE 'FALSE' END"
 
     def labelled(self, text: str, shown: Mapping[str, str]) -> str:

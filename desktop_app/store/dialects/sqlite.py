@@ -142,9 +142,9 @@ class SQLite:
         if storage is Storage.DATE:
             return f"substr({c}, 1, 10)"
         if storage is Storage.DATETIME:
-            midnight = f"(substr({c}, 12, 8) IN ('00:00:00', '') AND rtrim(substr({c}, 21), '0') = '')"
-            return (f"CASE WHEN {c} IS NULL THEN NULL WHEN {midnight} THEN substr({c}, 1, 10) "
-                    f"ELSE substr({c}, 1, 19) END")  # fmt: skip
+            # every value with its time, midnight too; a text of a date alone (an older row) reads as its
+            # midnight, as SQLAlchemy reads it
+            return f"CASE WHEN length({c}) = 10 THEN {c} || ' 00:00:00' ELSE substr({c}, 1, 19) END"
         return f"CASE WHEN {c} IS NULL THEN NULL WHEN {c} THEN 'TRUE' ELSE 'FALSE' END"
 
     def labelled(self, text: str, shown: Mapping[str, str]) -> str:

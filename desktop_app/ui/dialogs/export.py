@@ -105,6 +105,12 @@ class ExportDialog(QDialog):
         self.clear_button = QPushButton()
         self.clear_button.setAutoDefault(False)
         self.clear_button.clicked.connect(self.clear_filters)
+        # the import selected in the list is offered, never filled in: a clerk who missed a filled field
+        # exported a subset of the table
+        self.selected_import_button = QPushButton()
+        self.selected_import_button.setAutoDefault(False)
+        self.selected_import_button.setVisible(bool(imported_by))
+        self.selected_import_button.clicked.connect(self._use_selected_import)
         self.error_label = QLabel()
         self.error_label.setStyleSheet("color: #c62828; font-weight: bold;")
         self.error_label.setWordWrap(True)
@@ -118,6 +124,7 @@ class ExportDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.filters_group)
+        layout.addWidget(self.selected_import_button)
         layout.addWidget(self.clear_button)
         layout.addWidget(self.error_label)
         layout.addStretch(1)
@@ -166,8 +173,6 @@ class ExportDialog(QDialog):
             else:
                 line = QLineEdit()
                 line.setClearButtonEnabled(True)
-                if spec.kind == "task_no":
-                    line.setText(self._imported_by)
                 field, label = line, QLabel()
             if isinstance(label, QLabel):
                 label.setBuddy(field)
@@ -217,6 +222,12 @@ class ExportDialog(QDialog):
                 chosen[entry.name] = value
         return chosen
 
+    def _use_selected_import(self) -> None:
+        """The selected import's number in the task-number filter, at the clerk's word."""
+        for entry in self._fields:
+            if entry.kind == "task_no" and isinstance(entry.field, QLineEdit):
+                entry.field.setText(self._imported_by)
+
     def clear_filters(self) -> None:
         for entry in self._fields:
             if isinstance(entry.field, QComboBox):
@@ -233,10 +244,12 @@ class ExportDialog(QDialog):
         self._name_output()
 
     def default_output(self) -> Path:
-        """Where the export goes unless the clerk chooses: the results folder, under the name it takes
-        there (the task number it also carries is not known before the export is queued)."""
+        """Where the export goes unless the clerk chooses: the results folder, under the name's form there
+        (exports/task.py): the task number it also carries is not known before the export is queued, so
+        it is shown as a word; the file is never named after this text (output() passes None for it)."""
         stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-        return self._exports_dir / f"{self.name() or 'export'}-{stamp}.{self.format_box.currentData()}"
+        task_no = self.tr("<task number>")
+        return self._exports_dir / f"{self.name() or 'export'}-{stamp}-{task_no}.{self.format_box.currentData()}"
 
     def _name_output(self) -> None:
         """The field follows the export and the format until the clerk chooses a place."""
@@ -255,7 +268,11 @@ class ExportDialog(QDialog):
         fmt = str(self.format_box.currentData())
         kinds = self.tr("Excel workbook (*.xlsx)") if fmt == "xlsx" else self.tr("CSV file (*.csv)")
         # the file dialog asks before replacing a file that is there: its yes is the clerk's choice
-        chosen, _kind = QFileDialog.getSaveFileName(self, self.tr("Save the export as"), self.save_edit.text(), kinds)
+        start = self.save_edit.text()
+        if self.output() is None:  # the shown form's task-number word is no file name (< > on Windows)
+            stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+            start = str(self._exports_dir / f"{self.name() or 'export'}-{stamp}.{fmt}")
+        chosen, _kind = QFileDialog.getSaveFileName(self, self.tr("Save the export as"), start, kinds)
         if chosen:
             if not Path(chosen).suffix:
                 chosen += f".{fmt}"
@@ -344,6 +361,7 @@ class ExportDialog(QDialog):
             self.encoding_box.setItemText(i, encoding_words(str(self.encoding_box.itemData(i))))
         self.filters_group.setTitle(self.tr("Only the rows with"))
         self.clear_button.setText(self.tr("C&lear the filters"))
+        self.selected_import_button.setText(self.tr("Only the rows imported by %1").replace("%1", self._imported_by))
         self.clear_button.setAccessibleName(self.tr("Clear the filters"))
         self.export_button.setText(self.tr("&Export"))
         self.export_button.setAccessibleName(self.tr("Queue the export"))
