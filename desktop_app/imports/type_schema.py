@@ -5,6 +5,7 @@ from __future__ import annotations
 from sqlalchemy import Engine
 
 from desktop_app.domain.errors import ErrorCode, PermanentError
+from desktop_app.domain.table_spec import TableSpec
 from desktop_app.imports.import_type import ImportType
 from desktop_app.imports.table_spec import table_spec
 from desktop_app.store.business_rows import BusinessTable
@@ -16,19 +17,24 @@ def type_problem(engine: Engine, itype: ImportType) -> str | None:
     return plan_table(engine, table_spec(itype)).problem
 
 
-def check_type(engine: Engine, itype: ImportType, *, reading: bool = False) -> SchemaPlan:
+def check_type(
+    engine: Engine, itype: ImportType, *, reading: bool = False, spec: TableSpec | None = None
+) -> SchemaPlan:
     """The type's plan; PermanentError import_type_invalid when it has a problem (a bad type never runs).
-    `reading`: for an export, which never writes (business_schema.plan_table)."""
-    plan = plan_table(engine, table_spec(itype), reading=reading)
+    `reading`: for an export, which never writes (business_schema.plan_table); `spec`: the type's table
+    spec when the caller has built it already."""
+    plan = plan_table(engine, spec or table_spec(itype), reading=reading)
     if not plan.ok:
         raise PermanentError(ErrorCode.IMPORT_TYPE_INVALID, import_type=itype.name, problem=plan.problem)
     return plan
 
 
-def prepare_type(engine: Engine, itype: ImportType, *, reading: bool = False) -> SchemaPlan:
+def prepare_type(
+    engine: Engine, itype: ImportType, *, reading: bool = False, spec: TableSpec | None = None
+) -> SchemaPlan:
     """Create or grow the type's table as needed before an import writes it (or an export reads it);
     raises as check_type."""
-    plan = ensure_table(engine, table_spec(itype), reading=reading)
+    plan = ensure_table(engine, spec or table_spec(itype), reading=reading)
     if not plan.ok:
         raise PermanentError(ErrorCode.IMPORT_TYPE_INVALID, import_type=itype.name, problem=plan.problem)
     return plan
@@ -37,8 +43,9 @@ def prepare_type(engine: Engine, itype: ImportType, *, reading: bool = False) ->
 def open_business_table(engine: Engine, itype: ImportType, *, prepare: bool, reading: bool = False) -> BusinessTable:
     """The type's table for reading and writing: made ready first (``prepare``), else only checked;
     ``reading``: only read (an export)."""
-    spec = table_spec(itype)
-    plan = prepare_type(engine, itype, reading=reading) if prepare else check_type(engine, itype, reading=reading)
+    spec = table_spec(itype)  # built once: the plan and the table share it
+    check = prepare_type if prepare else check_type
+    plan = check(engine, itype, reading=reading, spec=spec)
     managed = plan.managed or plan.create
     with engine.connect() as conn:
         folds = plan.exists and key_folds_case(conn, spec)
