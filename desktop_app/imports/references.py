@@ -9,7 +9,6 @@ from sqlalchemy import Connection
 
 from desktop_app.domain.table_spec import TableReference
 from desktop_app.imports.import_type import ImportType
-from desktop_app.imports.table_spec import references_of
 from desktop_app.store.business_rows import BusinessTable
 
 
@@ -18,7 +17,7 @@ class ReferenceResolver:
 
     def __init__(self, itype: ImportType, table: BusinessTable,
                  reading: Callable[[], AbstractContextManager[Connection]]) -> None:  # fmt: skip
-        self.references: tuple[TableReference, ...] = references_of(itype)
+        self.references: tuple[TableReference, ...] = table.spec.references  # the task's one spec
         self._table = table
         self._reading = reading
         self._position = {key: i for i, key in enumerate(itype.keys)}

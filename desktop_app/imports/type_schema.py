@@ -20,10 +20,13 @@ def type_problem(engine: Engine, itype: ImportType) -> str | None:
     return plan_table(engine, table_spec(itype)).problem
 
 
-def check_type(engine: Engine, itype: ImportType, *, reading: bool = False) -> SchemaPlan:
+def check_type(
+    engine: Engine, itype: ImportType, *, reading: bool = False, spec: TableSpec | None = None
+) -> SchemaPlan:
     """The type's plan; PermanentError import_type_invalid when it has a problem (a bad type never runs).
-    `reading`: for an export, which never writes (business_schema.plan_table)."""
-    plan = _quick_plan(engine, table_spec(itype), reading=reading)
+    `reading`: for an export, which never writes (business_schema.plan_table); `spec`: the type's table
+    spec when the caller has built it already."""
+    plan = _quick_plan(engine, spec or table_spec(itype), reading=reading)
     if not plan.ok:
         raise PermanentError(ErrorCode.IMPORT_TYPE_INVALID, import_type=itype.name, problem=plan.problem)
     return plan
@@ -44,10 +47,12 @@ def _quick_plan(engine: Engine, spec: TableSpec, *, reading: bool) -> SchemaPlan
     return plan_table(engine, spec, reading=True)
 
 
-def prepare_type(engine: Engine, itype: ImportType, *, reading: bool = False) -> SchemaPlan:
+def prepare_type(
+    engine: Engine, itype: ImportType, *, reading: bool = False, spec: TableSpec | None = None
+) -> SchemaPlan:
     """Create or grow the type's table as needed before an import writes it (or an export reads it);
     raises as check_type."""
-    plan = ensure_table(engine, table_spec(itype), reading=reading)
+    plan = ensure_table(engine, spec or table_spec(itype), reading=reading)
     if not plan.ok:
         raise PermanentError(ErrorCode.IMPORT_TYPE_INVALID, import_type=itype.name, problem=plan.problem)
     return plan
@@ -56,8 +61,9 @@ def prepare_type(engine: Engine, itype: ImportType, *, reading: bool = False) ->
 def open_business_table(engine: Engine, itype: ImportType, *, prepare: bool, reading: bool = False) -> BusinessTable:
     """The type's table for reading and writing: made ready first (``prepare``), else only checked;
     ``reading``: only read (an export)."""
-    spec = table_spec(itype)
-    plan = prepare_type(engine, itype, reading=reading) if prepare else check_type(engine, itype, reading=reading)
+    spec = table_spec(itype)  # built once: the plan and the table share it
+    check = prepare_type if prepare else check_type
+    plan = check(engine, itype, reading=reading, spec=spec)
     managed = plan.managed or plan.create
     with engine.connect() as conn:
         folds = plan.exists and key_folds_case(conn, spec)

@@ -507,3 +507,30 @@ def test_a_crash_after_the_error_csv_was_handed_over_keeps_its_rows(
         assert customer_codes(core.store) == sorted(f"C{i:06d}" for i in range(1, 1001) if i % 100)
     finally:
         core.store.engine.dispose()
+
+
+def test_an_import_builds_its_table_spec_and_reflects_its_table_once(
+    core: Core, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from desktop_app.imports import table_spec as spec_module
+    from desktop_app.imports import type_schema
+    from desktop_app.store import business_schema
+
+    run_import(core, write_csv(tmp_path / "first.csv", [row(1)]))  # the table made: the next task only reads it
+    counts = {"spec": 0, "plan": 0}
+
+    def counted(name: str, real: Callable[..., object]) -> Callable[..., object]:
+        def call(*args: object, **kwargs: object) -> object:
+            counts[name] += 1
+            return real(*args, **kwargs)
+
+        return call
+
+    monkeypatch.setattr(type_schema, "table_spec", counted("spec", spec_module.table_spec))
+    plan = counted("plan", business_schema.plan_table)
+    monkeypatch.setattr(business_schema, "plan_table", plan)
+    monkeypatch.setattr(type_schema, "plan_table", plan)
+    task = run_import(core, write_csv(tmp_path / "second.csv", [row(2)]))
+    assert task.status is TaskStatus.SUCCEEDED
+    # one spec for the task (the plan and the table share it), one look at the table (plan_table reflects)
+    assert counts == {"spec": 1, "plan": 1}

@@ -38,3 +38,33 @@ def test_bad_values_are_invalid_params(params: dict[str, str]) -> None:
     with pytest.raises(PermanentError) as info:
         ImportOptions.from_params({"file": "/f.csv", "import_type": "customers", **params}, **DEFAULTS)
     assert info.value.code == ErrorCode.INVALID_PARAMS
+
+
+# An import task's params exactly as today's main stores them (Submission.submit_import, then submit_file):
+# a task queued before any change to ImportOptions must still read, and a resubmission must store it again
+# byte for byte.
+STORED_BY_MAIN = (
+    '{"import_type": "customers", "mode": "upsert", "blank": "clear", "dry_run": false, "encoding": "gbk", '
+    '"max_rows": 1000000, "max_file_mb": 50, "batch_size": 0, "repairs": null, "header_overrides": {"名称": "name"}, '
+    '"sheet": null, "date_order": "dmy", "delimiter": ";", "decimal_comma": true, "file": "/data/customers.csv", '
+    '"file_sha256": "ab12", "file_size": 10, "file_mtime_ns": 7}'
+)
+
+
+def test_a_task_stored_by_main_reads_and_stores_again_byte_for_byte() -> None:
+    import json
+
+    from desktop_app.domain.modes import BlankPolicy, ImportMode
+    from desktop_app.imports.options import FILE_FACTS
+
+    stored = json.loads(STORED_BY_MAIN)
+    options = ImportOptions.from_params(stored, **DEFAULTS)
+    assert (options.file, options.mode, options.blank, options.encoding, options.header_overrides) == (
+        Path("/data/customers.csv"), ImportMode.UPSERT, BlankPolicy.CLEAR, "gbk", {"名称": "name"})  # fmt: skip
+    assert options.conventions == FileConventions(DateOrder.DMY, decimal_comma=True) and options.delimiter == ";"
+    assert options.batch_size == DEFAULTS["batch_default"]  # 0 stored: the running path's own size
+    # stored again as the submission stores it: the file after the options, then the file's facts
+    again = options.but(batch_size=int(stored["batch_size"] or 0)).to_params()
+    again["file"] = str(again.pop("file"))
+    again.update({k: stored[k] for k in FILE_FACTS})
+    assert json.dumps(again, ensure_ascii=False) == STORED_BY_MAIN
