@@ -12,10 +12,21 @@ from desktop_app.domain import messages
 from tests.support.backends import fresh_database, selected_backends
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+_QT_APP = pytest.StashKey[object]()
 
 # A catalog text missing a parameter fails the test that renders it (here and in its subprocesses).
 os.environ[messages.STRICT_VARIABLE] = "1"
 messages.strict = True
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """The command line run in-process makes a QCoreApplication when none exists; on a parallel worker
+    that can come before a window test, which then cannot have its QApplication (pytest-qt refuses a
+    QCoreApplication). Made first, the QApplication is what every later caller finds."""
+    from PySide6.QtWidgets import QApplication
+
+    if QApplication.instance() is None:
+        session.config.stash[_QT_APP] = QApplication(["pytest-qt-qapp"])
 
 
 @pytest.fixture(params=selected_backends())

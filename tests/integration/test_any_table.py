@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
@@ -154,7 +155,10 @@ def test_an_export_reads_a_table_whose_type_was_narrowed_below_its_rows(core: Co
         sa.event.remove(core.store.engine, "before_cursor_execute", seen)
     assert export.status is TaskStatus.SUCCEEDED and export.success_count == 3, export.error_msg
     assert export.result_path and "商品1-1" in Path(export.result_path).read_text(encoding="utf-8-sig")
-    assert not [s for s in statements if "length(" in s.lower()], "a reading plan scanned the stored values"
+    # the write plan's scan is max(length(col)) (char_length on the servers); an export's own cell SQL may
+    # ask a value's length (SQLite's datetime text), which reads no other row
+    scans = [s for s in statements if re.search(r"max\((char_)?length\(", s.lower())]
+    assert not scans, "a reading plan scanned the stored values"
 
 
 def _request(path: Path, import_type: str) -> object:
