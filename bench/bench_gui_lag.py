@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -177,7 +178,7 @@ def lag_during_imports(app: Any, rows: int, db_url: str | None = None) -> dict[s
     from PySide6.QtCore import QElapsedTimer, QEventLoop, QSettings, QTimer
 
     from desktop_app.app import build_core
-    from desktop_app.ui.demo import import_params
+    from desktop_app.ui.demo import sample_request
     from desktop_app.ui.desk import Desk
 
     with tempfile.TemporaryDirectory(prefix="bench-lag-") as tmp:
@@ -195,10 +196,10 @@ def lag_during_imports(app: Any, rows: int, db_url: str | None = None) -> dict[s
 
         settle_startup()  # as `python -m desktop_app` does once the window is up
         size_mb = int(a.stat().st_size / 2**20) + 10
-        params = {**import_params(core.settings), "max_file_mb": size_mb, "max_rows": rows + 10}
+        request = replace(sample_request(a, core.settings), max_file_mb=size_mb, max_rows=rows + 10)
         # The code pattern C + 6 digits allows 1,000,000 codes: the second file re-uses them, so it
         # runs validate-only (the whole pipeline minus the commit) instead of failing every row.
-        jobs = [(a, params), (b, {**params, "dry_run": True})]
+        jobs = [request, replace(request, file=b, dry_run=True)]
         lags: list[float] = []
         timer = QElapsedTimer()
         probe = QTimer()

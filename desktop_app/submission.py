@@ -13,7 +13,7 @@ from typing import Any
 from desktop_app.config import Settings
 from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.modes import BlankPolicy, ImportMode
-from desktop_app.domain.task import Lane, SubmitResult, TaskRecord
+from desktop_app.domain.task import Lane, SubmitResult, TaskLink, TaskRecord
 from desktop_app.exports.placing import check_destination
 from desktop_app.exports.task import ExportHandler, export_key
 from desktop_app.exports.writer import ENCODINGS, FORMATS
@@ -21,7 +21,7 @@ from desktop_app.imports.completion import CompleteReferencesHandler
 from desktop_app.imports.import_type import ImportType
 from desktop_app.imports.missing_references import column_label, missing_of
 from desktop_app.imports.options import FILE_FACTS, ImportOptions
-from desktop_app.imports.resume import RESUMED_BY, RESUMES, ResumeProblem, resume_problem
+from desktop_app.imports.resume import RESUMES, ResumeProblem, resume_problem
 from desktop_app.imports.table_spec import references_of
 from desktop_app.imports.task import ImportHandler
 from desktop_app.imports.type_catalog import TypeCatalog
@@ -103,7 +103,7 @@ class Submitter:
             if problem is not None:
                 raise PermanentError(ErrorCode.NOT_RESUMABLE, task_no=source.task_no, reason=problem.value,
                                      why=source.error_code or "")  # fmt: skip
-            later_no = source.summary.get(RESUMED_BY)
+            later_no = source.resumed_by
             later = self.store.get(str(later_no)) if later_no else None
             if later is None or resume_problem(later) is ResumeProblem.UNDONE:
                 break  # none yet, or its rows were taken back: go on from this one's checkpoint again
@@ -125,7 +125,7 @@ class Submitter:
                                    lane=ImportHandler.lane, biz_key=source.biz_key, refuse_if_committed=False,
                                    host=source.host)  # fmt: skip
         if result.duplicate_of is None:
-            self.store.annotate(source.id, **{RESUMED_BY: result.task.task_no})
+            self.store.annotate(source.id, {TaskLink.RESUMED_BY: result.task.task_no})
         return result
 
     # --- other task types ----------------------------------------------------------------
@@ -165,9 +165,8 @@ class Submitter:
         problem = undo_problem(source)
         if problem:
             raise PermanentError(ErrorCode.NOT_UNDOABLE, task_no=task_no, reason=problem)
-        undone_by = source.summary.get("undone_by")
-        if undone_by:
-            earlier = self.store.get(str(undone_by))
+        if source.undone_by:
+            earlier = self.store.get(source.undone_by)
             if earlier is not None:
                 return SubmitResult(earlier, duplicate_of=earlier.task_no)
         return self.store.submit(task_type=UndoHandler.task_type, params={"undoes": task_no}, creator=user,

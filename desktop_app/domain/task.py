@@ -20,6 +20,15 @@ class Lane(StrEnum):
     SHORT = "short"
 
 
+class TaskLink(StrEnum):
+    """A later task's mark on an earlier one: a typed column of the task table, named as its field on
+    TaskRecord (written by the store's annotate(), read through the task kinds' links)."""
+
+    UNDONE_BY = "undone_by"  # the undo that took an import's rows back
+    RESUMED_BY = "resumed_by"  # the import that continues a stopped one
+    REPLACED_BY = "replaced_by"  # the export whose file replaced this export's file
+
+
 @dataclass(frozen=True)
 class TaskRecord:
     """One row of the task table, as read at one moment."""
@@ -58,6 +67,14 @@ class TaskRecord:
     # version's row): what stage_in() and error_in() render in the language in use
     stage_phrase: dict[str, Any] | None = None
     error_phrase: dict[str, Any] | None = None
+    undone_by: str | None = None
+    resumed_by: str | None = None
+    replaced_by: str | None = None
+
+    def linked(self, link: TaskLink) -> str | None:
+        """The number of the task that left this mark on this one, or None."""
+        value: str | None = getattr(self, link.value)
+        return value
 
     def stage_in(self, lang: Lang) -> str:
         """The stage in words, in `lang` (the text as stored for a row without its code)."""
@@ -141,9 +158,9 @@ class TaskRecord:
         kinds = {f"{n}_count": int(counts.get(f"{n}_count", counts.get(n, 0)) or 0) for n in names}
         if not any(kinds.values()) and self.success_count and "inserted" not in counts:
             kinds["inserted_count"] = self.success_count  # an import from before the modes existed
-        return {"mode": self.params.get("mode") or "insert", **kinds, "undone_by": self.summary.get("undone_by"),
+        return {"mode": self.params.get("mode") or "insert", **kinds, "undone_by": self.undone_by,
                 # "Import the remaining rows": the stopped import this one continues, and the reverse
-                "resumes": self.params.get("resumes"), "resumed_by": self.summary.get("resumed_by"),
+                "resumes": self.params.get("resumes"), "resumed_by": self.resumed_by,
                 # the reference names not found: [{column, value, rows, table, can_add}]
                 "missing_references": list(self.summary.get("missing_references") or [])}  # fmt: skip
 

@@ -21,7 +21,7 @@ from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.stages import Stage, stage_text
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.table_spec import Storage
-from desktop_app.domain.task import TaskOutcome
+from desktop_app.domain.task import TaskLink, TaskOutcome
 from desktop_app.exports.definition import (
     IMPORTED_BY,
     ExportDefinition,
@@ -199,7 +199,7 @@ class ExportHandler:
             target = owned(exports, older.result_path, task_no=older.task_no) if older.result_path else None
             if target is not None and target != final.resolve() and target.is_file():
                 target.unlink(missing_ok=True)
-            ctx.annotate(older, expired=True, replaced_by=ctx.task.task_no)
+            ctx.annotate(older, {TaskLink.REPLACED_BY: ctx.task.task_no}, expired=True)
             replaced.append(older.task_no)
         return replaced
 

@@ -58,7 +58,7 @@ class CompleteReferencesHandler:
                         added += _add(conn, table, ref, names[ref.column])
             left = sum(complete_references(conn, table, refs, number) for number in chain)
             missing = find_missing(conn, table, refs, chain) if left else []
-        ctx.annotate(source, pending_completion_count=left, **{SUMMARY_KEY: as_summary(missing)})
+        ctx.annotate(source, None, pending_completion_count=left, **{SUMMARY_KEY: as_summary(missing)})
         done = max(0, before - left)
         return TaskOutcome(TaskStatus.SUCCEEDED, total_count=before, success_count=done,
                            summary={"completes": task_no, "pending_completion_count": left,

@@ -28,7 +28,6 @@ from desktop_app.tasks import builtin_kinds
 from desktop_app.tasks.result_paths import owned
 
 RESUMES = "resumes"  # the param: the task number of the stopped import a task continues
-RESUMED_BY = "resumed_by"  # the stopped task's summary: the task that continues it
 
 
 class ResumeProblem(StrEnum):
@@ -50,7 +49,7 @@ def resume_problem(task: TaskRecord) -> ResumeProblem | None:
         return ResumeProblem.DRY_RUN
     if task.status.is_active:
         return ResumeProblem.ACTIVE
-    if task.summary.get("undone_by"):
+    if task.undone_by:
         return ResumeProblem.UNDONE
     if task.status is TaskStatus.CANCELLED:
         return None

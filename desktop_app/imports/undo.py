@@ -19,7 +19,7 @@ from desktop_app.domain.errors import ErrorCode, PermanentError, message
 from desktop_app.domain.stages import Stage, stage_text
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.table_spec import Storage
-from desktop_app.domain.task import TaskOutcome, TaskRecord
+from desktop_app.domain.task import TaskLink, TaskOutcome, TaskRecord
 from desktop_app.domain.values import canonical, parse_canonical, signature
 from desktop_app.imports import error_csv
 from desktop_app.imports.import_type import ImportType
@@ -283,7 +283,7 @@ class _Undo:
         for task_no in self.chain:  # each is undone now: the file may be imported again
             member = self.source if task_no == self.source.task_no else self.ctx.store.get(task_no)
             if member is not None:
-                self.ctx.annotate(member, undone_by=self.ctx.task.task_no)
+                self.ctx.annotate(member, {TaskLink.UNDONE_BY: self.ctx.task.task_no})
         total, success, fail = self._counts()
         return TaskOutcome(
             status=TaskStatus.PARTIALLY_SUCCEEDED if s.kept else TaskStatus.SUCCEEDED,

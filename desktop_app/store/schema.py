@@ -67,6 +67,11 @@ tasks = Table(
     Column("next_run_at", Stamp, nullable=True),
     Column("checkpoint", JSON, nullable=True),
     Column("summary", JSON, nullable=True),
+    # a later task's mark on this one (migration 0008; domain/task.py TaskLink): the undo that took its
+    # rows back, the import that continues it, the export whose file replaced its file
+    Column("undone_by", String(32), nullable=True),
+    Column("resumed_by", String(32), nullable=True),
+    Column("replaced_by", String(32), nullable=True),
     Column("started_at", Stamp, nullable=True),
     Column("ended_at", Stamp, nullable=True),
     Column("heartbeat_at", Stamp, nullable=True),

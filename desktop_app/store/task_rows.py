@@ -78,4 +78,7 @@ def record_from_row(row: Row[Any]) -> TaskRecord:
         updated_at=m["updated_at"],
         stage_phrase=m["stage_phrase"],
         error_phrase=m["error_phrase"],
+        undone_by=m["undone_by"],
+        resumed_by=m["resumed_by"],
+        replaced_by=m["replaced_by"],
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import builtins
 import logging
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -15,7 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from desktop_app.domain.errors import ErrorCode, Lang, TransientError, message
 from desktop_app.domain.phrase import stored_phrase
 from desktop_app.domain.status import ACTIVE, TaskStatus, check_transition
-from desktop_app.domain.task import Lane, SubmitResult, TaskRecord
+from desktop_app.domain.task import Lane, SubmitResult, TaskLink, TaskRecord
 from desktop_app.store.db import READONLY
 from desktop_app.store.dialects import dialect_of
 from desktop_app.store.schema import tasks, tasks_archive
@@ -575,14 +575,17 @@ class TaskStore:
         with self.reading() as conn:
             return [record_from_row(r) for r in conn.execute(query.order_by(tasks.c.id)).all()]
 
-    def annotate(self, task_id: int, **fields: Any) -> None:
-        """Merge facts into a task's summary (e.g. an export file replaced by a newer one). Not a
-        transition: the status stays what it is."""
+    def annotate(self, task_id: int, links: Mapping[TaskLink, str] | None = None, **fields: Any) -> None:
+        """Mark a task from another one: its link columns (an import undone by T…, an export replaced by
+        T…) and facts merged into its summary (an export's file expired). Not a transition: the status
+        stays what it is."""
+        values: dict[str, Any] = {link.value: str(number) for link, number in (links or {}).items()}
         with self.engine.begin() as conn:
-            # FOR UPDATE: two annotations at once (a clean-up, a completion) must not lose one another
-            current = conn.execute(select(tasks.c.summary).where(tasks.c.id == task_id).with_for_update()).scalar()
-            merged = {**(current or {}), **fields}
-            conn.execute(update(tasks).where(tasks.c.id == task_id).values(summary=merged, updated_at=self.now()))
+            if fields:
+                # FOR UPDATE: two annotations at once (a clean-up, a completion) must not lose one another
+                current = conn.execute(select(tasks.c.summary).where(tasks.c.id == task_id).with_for_update()).scalar()
+                values["summary"] = {**(current or {}), **fields}
+            conn.execute(update(tasks).where(tasks.c.id == task_id).values(**values, updated_at=self.now()))
 
 
 def _stage_values(stage: str) -> dict[str, Any]:
@@ -599,7 +602,7 @@ def _error_values(error_msg: str | None) -> dict[str, Any]:
 def _wrote_rows(task: TaskRecord) -> bool:
     """Whether an ended import left rows of its own in a table: it inserted or updated some (rows it
     skipped or found unchanged are not "imported"), and no undo took them back."""
-    if task.summary.get("undone_by"):
+    if task.undone_by:
         return False
     kinds = task.to_json()
     return bool(kinds.get("inserted_count", task.success_count) or kinds.get("updated_count"))

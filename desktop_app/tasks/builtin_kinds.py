@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from desktop_app.domain.task import Lane
-from desktop_app.tasks.kinds import Action, Duplicate, LinkWord, Stops, TaskKind, TaskKinds, Title, Words
+from desktop_app.domain.task import Lane, TaskLink
+from desktop_app.tasks.kinds import Action, Duplicate, Stops, TaskKind, TaskKinds, Title, Words
 
 IMPORT = TaskKind(
     name="import", lane=Lane.LONG, words=Words.IMPORT, title=Title.IMPORT_TYPE,
     actions=frozenset({Action.CANCEL, Action.RETRY, Action.RESUME, Action.UNDO, Action.APPLY, Action.OPEN_ERRORS,
                        Action.COMPLETE_REFERENCES, Action.OPEN_WHEN_DONE}),
-    duplicate=Duplicate.FILE, stops=Stops.ROWS_STAY, links=(LinkWord.UNDONE_BY, LinkWord.RESUMED_BY),
+    duplicate=Duplicate.FILE, stops=Stops.ROWS_STAY, links=(TaskLink.UNDONE_BY, TaskLink.RESUMED_BY),
 )  # fmt: skip
 EXPORT = TaskKind(
     name="export", lane=Lane.LONG, words=Words.EXPORT, title=Title.EXPORT,
     actions=frozenset({Action.CANCEL, Action.OPEN_RESULT, Action.OPEN_WHEN_DONE}),
-    duplicate=Duplicate.EXPORT, stops=Stops.NO_FILE, links=(LinkWord.REPLACED_BY,),
+    duplicate=Duplicate.EXPORT, stops=Stops.NO_FILE, links=(TaskLink.REPLACED_BY,),
 )  # fmt: skip
 UNDO = TaskKind(name="undo", lane=Lane.LONG, title=Title.UNDO_OF, source="undoes",
                 actions=frozenset({Action.CANCEL, Action.OPEN_ERRORS}))  # fmt: skip

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import StrEnum
@@ -15,7 +15,7 @@ from sqlalchemy import Connection, Engine
 
 from desktop_app.config import Paths, Settings
 from desktop_app.domain.errors import Lang
-from desktop_app.domain.task import Progress, TaskRecord
+from desktop_app.domain.task import Progress, TaskLink, TaskRecord
 from desktop_app.log import TaskAdapter, task_logger
 from desktop_app.store.tasks import Fence, TaskStore
 
@@ -113,10 +113,11 @@ class TaskContext:
 
     # --- other tasks ---------------------------------------------------------------------
 
-    def annotate(self, other: TaskRecord, **fields: Any) -> None:
-        """Write facts on another task (an import undone, an export replaced) and remember it: the run's end
-        names the tasks it changed (ANNOTATED), so a view reads them again without knowing the type."""
-        self.store.annotate(other.id, **fields)
+    def annotate(self, other: TaskRecord, links: Mapping[TaskLink, str] | None = None, **fields: Any) -> None:
+        """Mark another task (an import undone, an export replaced: `links`; facts for its summary) and
+        remember it: the run's end names the tasks it changed (ANNOTATED), so a view reads them again
+        without knowing the type."""
+        self.store.annotate(other.id, links, **fields)
         if other.task_no not in self.annotated:
             self.annotated.append(other.task_no)
 

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from desktop_app.domain.task import Lane, TaskRecord
+from desktop_app.domain.task import Lane, TaskLink, TaskRecord
 
 
 class Action(StrEnum):
@@ -62,14 +62,6 @@ class Stops(StrEnum):
     WHERE_IT_IS = "where_it_is"  # "The task stops where it is."
 
 
-class LinkWord(StrEnum):
-    """How a link from another task reads on this one (codes of the window's catalog, "Undone by T…")."""
-
-    UNDONE_BY = "undone_by"
-    RESUMED_BY = "resumed_by"
-    REPLACED_BY = "replaced_by"
-
-
 @dataclass(frozen=True)
 class TaskKind:
     """One task type as the engine and the window see it. `source` names the param holding the task this
@@ -83,7 +75,7 @@ class TaskKind:
     system: bool = False  # queued for the clerk, not by them: hidden unless asked for, no notice of its own
     duplicate: Duplicate = Duplicate.REQUEST
     stops: Stops = Stops.WHERE_IT_IS
-    links: tuple[LinkWord, ...] = ()  # the links from other tasks this kind's tasks read, first one wins
+    links: tuple[TaskLink, ...] = ()  # the links from other tasks this kind's tasks read, first one wins
     source: str | None = None
     sweeps: bool = False  # its run moves tasks out of the task table (the list reads them again)
     quiet: bool = False  # it ends without a notice (the daily clean-up)
@@ -95,12 +87,12 @@ class TaskKind:
         """Whether the record is a task of this kind (the engine's question: "is this an import?")."""
         return record.task_type == self.name
 
-    def link(self, record: TaskRecord) -> tuple[LinkWord, str] | None:
+    def link(self, record: TaskRecord) -> tuple[TaskLink, str] | None:
         """The first link from another task that this record carries: (how it reads, that task's number)."""
-        for word in self.links:
-            other = record.summary.get(word.value)
+        for link in self.links:
+            other = record.linked(link)
             if other:
-                return word, str(other)
+                return link, other
         return None
 
 

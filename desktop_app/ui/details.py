@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_app.domain.task import TaskRecord
-from desktop_app.imports.resume import RESUMED_BY, RESUMES, stopped_early
+from desktop_app.imports.resume import RESUMES, stopped_early
 from desktop_app.tasks.kinds import TaskKinds, Words
 from desktop_app.ui.catalog import ImportCatalog
 from desktop_app.ui.collapsible import Collapsible
@@ -223,7 +223,7 @@ class DetailsPanel(QWidget):
         done, total = stopped_at(r)
         text = self.tr("Stopped at %1 of %2 rows.") if total else self.tr("Stopped after %1 rows.")
         text = text.replace("%1", f"{done:,}").replace("%2", f"{total or 0:,}")
-        if not r.summary.get(RESUMED_BY):
+        if not r.resumed_by:
             text += " " + self.tr("Import the remaining rows to finish the file: the rows already in stay.")
         return text
 
@@ -231,9 +231,8 @@ class DetailsPanel(QWidget):
         parts = []
         if r.params.get(RESUMES):
             parts.append(self.tr("Imports the remaining rows of task %1.").replace("%1", str(r.params[RESUMES])))
-        if r.summary.get(RESUMED_BY):
-            parts.append(self.tr("Its remaining rows are imported by task %1.")
-                         .replace("%1", str(r.summary[RESUMED_BY])))  # fmt: skip
+        if r.resumed_by:
+            parts.append(self.tr("Its remaining rows are imported by task %1.").replace("%1", r.resumed_by))
         return " ".join(parts)
 
     def _replaced(self, r: TaskRecord) -> str:

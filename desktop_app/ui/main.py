@@ -271,7 +271,7 @@ def _self_test(app, core, qsettings) -> int:
 
     from desktop_app.domain.status import TaskStatus
     from desktop_app.domain.task import TaskRecord
-    from desktop_app.ui.demo import import_params, sample_path
+    from desktop_app.ui.demo import sample_path, sample_request
     from desktop_app.ui.desk import Desk
     from desktop_app.ui.task_model import STATUS
     from desktop_app.ui.task_service import IMPORT_TASK
@@ -297,7 +297,7 @@ def _self_test(app, core, qsettings) -> int:
         started = time.monotonic()
         desk.start()
         desk.window.show()
-        desk.service.submit_import(sample, import_params(core.settings))
+        desk.service.submit_import(sample_request(sample, core.settings))
         QTimer.singleShot(SELF_TEST_TIMEOUT_S * 1000, loop.quit)
         loop.exec()
         result = ended[0] if ended else None

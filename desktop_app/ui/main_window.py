@@ -82,7 +82,7 @@ class MainWindow(QMainWindow):
         self._qsettings = qsettings
         self._background = service.background
         self._about = about or AboutInfo("", results_dir.parent, results_dir.parent / "logs", results_dir)
-        self._pending: tuple[Path, dict[str, Any]] | None = None
+        self._pending: ImportOptions | None = None  # the last import asked for (a forced one repeats it)
         self.preview: PreviewDialog | None = None
         self.export_dialog: ExportDialog | None = None
         self.question: QMessageBox | None = None
@@ -355,7 +355,7 @@ class MainWindow(QMainWindow):
                                request=request, notice=notice, max_file_mb=self.settings.max_file_mb,
                                max_rows=self.settings.max_rows, parent=self)  # fmt: skip
         self.preview = dialog
-        dialog.accepted.connect(lambda: self._queue(path, dialog.params()))
+        dialog.accepted.connect(lambda: self._queue(dialog.options()))
         dialog.finished.connect(lambda _r: self._preview_closed(dialog))
         dialog.open()
 
@@ -395,13 +395,13 @@ class MainWindow(QMainWindow):
         dialog.deleteLater()
         self._update_busy()
 
-    def _queue(self, path: Path, chosen: dict[str, Any]) -> None:
-        s = self.settings
-        # the preview's own choices win: a size limit raised for this file, the task a fixed error file
-        # repairs; no batch size: each path takes its own (settings.batch_size row by row, bulk_batch_rows)
-        params = {"max_rows": s.max_rows, "max_file_mb": s.max_file_mb, "repairs": None, **chosen}
-        self._pending = (path, params)
-        if not self.service.submit_import(path, params):
+    def _queue(self, request: ImportOptions | None) -> None:
+        """The preview's request (its limits the settings', or a size limit raised for this file; no batch
+        size: each path takes its own, settings.batch_size row by row, bulk_batch_rows)."""
+        if request is None:  # accepted with no type chosen: the OK button is not offered then
+            return
+        self._pending = request
+        if not self.service.submit_import(request):
             self.inform(self.tr("Another file is being queued; try again in a moment."))
 
     def _update_busy(self) -> None:
@@ -487,7 +487,7 @@ class MainWindow(QMainWindow):
                 self.question = None
             box.deleteLater()
             if button == QMessageBox.StandardButton.Yes and pending is not None:
-                self.service.submit_import(pending[0], pending[1], force=True)
+                self.service.submit_import(pending, force=True)
 
         box.finished.connect(answered)
         box.open()
@@ -507,7 +507,7 @@ class MainWindow(QMainWindow):
             if clicked is box.resume_button:
                 self.service.resume(task)
             elif clicked is box.again_button and pending is not None:
-                self.service.submit_import(pending[0], pending[1], force=True)
+                self.service.submit_import(pending, force=True)
 
         box.finished.connect(answered)
         box.open()

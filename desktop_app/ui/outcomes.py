@@ -7,8 +7,8 @@ from enum import StrEnum
 from PySide6.QtCore import QCoreApplication
 
 from desktop_app.domain.status import TaskStatus
-from desktop_app.domain.task import TaskRecord
-from desktop_app.tasks.kinds import LinkWord, TaskKind, Words
+from desktop_app.domain.task import TaskLink, TaskRecord
+from desktop_app.tasks.kinds import TaskKind, Words
 from desktop_app.ui.texts import shown_error, status_text
 
 
@@ -181,10 +181,10 @@ def linked_outcome(record: TaskRecord, kind: TaskKind) -> str | None:
     by a clerk); outcome_text() for any other task."""
     outcome = outcome_text(record, kind)
     link = kind.link(record)
-    if outcome is None or link is None or link[0] is LinkWord.REPLACED_BY:  # a replaced export reads expired_text
+    if outcome is None or link is None or link[0] is TaskLink.REPLACED_BY:  # a replaced export reads expired_text
         return outcome
     word, other = link
-    if word is LinkWord.UNDONE_BY:
+    if word is TaskLink.UNDONE_BY:
         text = QCoreApplication.translate("Outcomes", "Undone by %1 — %2")
     else:
         text = QCoreApplication.translate("Outcomes", "Continued by %1 — %2")

@@ -13,7 +13,7 @@ from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
 from desktop_app.imports.error_csv import looks_unedited
 from desktop_app.imports.missing_references import missing_of
-from desktop_app.imports.resume import RESUMED_BY, stopped_early
+from desktop_app.imports.resume import stopped_early
 from desktop_app.tasks.kinds import Action, TaskKind, TaskKinds, Words
 from desktop_app.ui.reveal import open_local
 from desktop_app.ui.task_service import TaskService
@@ -101,7 +101,7 @@ class TaskActions(QObject):
         expired = bool(record.summary.get("expired"))  # replaced by a newer export, or cleaned up
         # an undone import's rows are gone: completing their references or re-importing the rows it could not
         # import would build on rows that are no longer there
-        undone = bool(record.summary.get("undone_by"))
+        undone = bool(record.undone_by)
         done = record.status in (TaskStatus.SUCCEEDED, TaskStatus.PARTIALLY_SUCCEEDED)
         # a file saved where the clerk chose is the clerk's to move or delete: no dead link once it is gone
         saved_elsewhere = bool(record.params.get("output"))
@@ -301,7 +301,7 @@ class TaskActions(QObject):
 def addable_tables(record: TaskRecord, kind: TaskKind) -> list[str]:
     """The reference tables an ended import's missing names may be added to (its type allows it)."""
     if (not kind.allows(Action.COMPLETE_REFERENCES) or not record.status.is_final or record.params.get("dry_run")
-            or record.summary.get("undone_by")):  # fmt: skip
+            or record.undone_by):  # fmt: skip
         return []
     return list(dict.fromkeys(m.table for m in missing_of(record.summary) if m.can_add))
 
@@ -315,7 +315,7 @@ def failed_by_its_rows(record: TaskRecord, kind: TaskKind) -> bool:
 
 def can_resume(record: TaskRecord, kind: TaskKind) -> bool:
     """A cancelled or early-failed import not continued yet: "Import the remaining rows" applies."""
-    return kind.allows(Action.RESUME) and stopped_early(record) and not record.summary.get(RESUMED_BY)
+    return kind.allows(Action.RESUME) and stopped_early(record) and not record.resumed_by
 
 
 def undoable(record: TaskRecord, kind: TaskKind) -> bool:

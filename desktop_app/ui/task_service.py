@@ -4,19 +4,18 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
-from desktop_app.domain.modes import BlankPolicy, ImportMode
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import Progress, SubmitResult, TaskRecord
 from desktop_app.domain.viewer import Viewer
 from desktop_app.executor.executor import Executor
 from desktop_app.exports.task import ExportHandler
 from desktop_app.imports.options import ImportOptions
-from desktop_app.imports.regional import DateOrder
 from desktop_app.imports.resume import RESUMES
 from desktop_app.imports.task import ImportHandler
 from desktop_app.log import task_log_lines
@@ -36,27 +35,6 @@ EXPORT_TASK = ExportHandler.task_type
 # The refresh reads again what changed this long before the newest change it saw: a transaction that
 # stamped its rows earlier but committed later (another desk's) is not skipped.
 REFRESH_OVERLAP = dt.timedelta(seconds=2)
-
-
-def import_request(path: Path, params: dict[str, Any]) -> ImportOptions:
-    """The window's import parameters (the preview's choices and the limits) as a request."""
-    return ImportOptions(
-        file=path,
-        import_type=str(params["import_type"]),
-        mode=ImportMode(params.get("mode") or ImportMode.INSERT),
-        blank=BlankPolicy(params.get("blank") or BlankPolicy.KEEP),
-        dry_run=bool(params.get("dry_run")),
-        encoding=params.get("encoding") or None,
-        sheet=params.get("sheet") or None,
-        max_rows=params.get("max_rows") or 0,
-        max_file_mb=params.get("max_file_mb") or 0,
-        batch_size=params.get("batch_size") or 0,
-        repairs=params.get("repairs") or None,
-        header_overrides=dict(params.get("header_overrides") or {}),
-        date_order=DateOrder(params["date_order"]) if params.get("date_order") else None,
-        delimiter=params.get("delimiter") or None,
-        decimal_comma=bool(params.get("decimal_comma")),
-    )
 
 
 class TaskService(QObject):
@@ -246,38 +224,30 @@ class TaskService(QObject):
         """Tasks seen pending or running (what closing the window would leave behind)."""
         return len(self._active)
 
-    def submit_many(self, files: list[tuple[Path, dict[str, Any]]]) -> None:
+    def submit_many(self, requests: Iterable[ImportOptions]) -> None:
         """Queue several imports at once (the demo's samples); the guard counts them all."""
-        for path, params in files:
-            self._submit_import(path, params, force=False)
+        for request in requests:
+            self._submit_import(request, force=False)
 
-    def submit_import(self, path: Path, params: dict[str, Any], *, force: bool = False) -> bool:
+    def submit_import(self, request: ImportOptions, *, force: bool = False) -> bool:
         """Queue an import; False (and nothing sent) while another submission is still in flight."""
         if self._in_flight:
             return False
-        self._submit_import(path, params, force=force)
+        self._submit_import(request, force=force)
         return True
 
-    def _submit_import(self, path: Path, params: dict[str, Any], *, force: bool) -> None:
-        request = import_request(path, params)
-        submitter, user = self.submitter, self._user
-        self._submit_in_background(lambda: submitter.submit_import(request, user=user, force=force), str(path))
-
-    def _resubmit(self, request: ImportOptions, *, force: bool = False) -> bool:
-        if self._in_flight:
-            return False
+    def _submit_import(self, request: ImportOptions, *, force: bool) -> None:
         submitter, user = self.submitter, self._user
         self._submit_in_background(lambda: submitter.submit_import(request, user=user, force=force),
                                    str(request.file))  # fmt: skip
-        return True
 
     def retry(self, record: TaskRecord) -> bool:
         """Run a failed task's file again, as a new task with the same parameters."""
-        return self._resubmit(self.submitter.resubmission(record), force=True)
+        return self.submit_import(self.submitter.resubmission(record), force=True)
 
     def import_for_real(self, record: TaskRecord) -> bool:
         """After a validate-only run: the same file and parameters, this time committing."""
-        return self._resubmit(self.submitter.resubmission(record, dry_run=False))
+        return self.submit_import(self.submitter.resubmission(record, dry_run=False))
 
     def reimport_request(self, record: TaskRecord, path: Path | None = None) -> ImportOptions:
         """The import of the clerk's corrected error CSV of a task, for its preview to start from (queued

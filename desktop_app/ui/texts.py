@@ -71,9 +71,9 @@ def expired_text(record: TaskRecord) -> str | None:
     files the retention clean-up deleted; None while its files are there."""
     if not record.summary.get("expired"):
         return None
-    replaced_by = record.summary.get("replaced_by")
+    replaced_by = record.replaced_by
     if replaced_by:
-        return QCoreApplication.translate("TaskTexts", "Replaced by %1").replace("%1", str(replaced_by))
+        return QCoreApplication.translate("TaskTexts", "Replaced by %1").replace("%1", replaced_by)
     return QCoreApplication.translate("TaskTexts", "Expired: its files were deleted")
 
 
@@ -81,11 +81,11 @@ def expired_tip(record: TaskRecord) -> str | None:
     """The longer explanation of expired_text(), for a tooltip."""
     if not record.summary.get("expired"):
         return None
-    replaced_by = record.summary.get("replaced_by")
+    replaced_by = record.replaced_by
     if replaced_by:
         return QCoreApplication.translate(
             "TaskTexts", "A newer export with the same filters (task %1) replaced this file; it was deleted."
-        ).replace("%1", str(replaced_by))
+        ).replace("%1", replaced_by)
     return QCoreApplication.translate("TaskTexts", "The retention clean-up deleted this task's files.")
 
 

@@ -92,7 +92,7 @@ def test_the_separator_is_detected_and_can_be_overridden(qtbot: Any, make_desk: 
     with qtbot.waitSignal(dialog.loaded, timeout=TIMEOUT):
         dialog.delimiter_box.setCurrentIndex(dialog.delimiter_box.findData(","))
         dialog.delimiter_box.activated.emit(dialog.delimiter_box.currentIndex())
-    assert dialog.rows_table.columnCount() == 1 and dialog.params()["delimiter"] == ","
+    assert dialog.rows_table.columnCount() == 1 and dialog.options().delimiter == ","
     assert not ok(dialog).isEnabled()
 
 
@@ -131,7 +131,7 @@ def test_an_order_the_file_shows_is_taken_and_said(qtbot: Any, make_desk: Any, t
     dialog = open_preview(qtbot, make_desk().window, path)
     assert dialog.date_order_box.currentData() == "dmy" and ok(dialog).isEnabled()
     assert dialog.date_note.text() == "Dates such as 03/05/2024 are read day first, as row 3 (25/05/2024) shows."
-    assert dialog.params()["date_order"] == "dmy"
+    assert dialog.options().date_order == "dmy"
 
 
 def test_a_decimal_comma(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
@@ -140,7 +140,7 @@ def test_a_decimal_comma(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
     assert dialog.rows_table.item(0, 6).background().color() == BAD
     dialog.decimal_comma_box.setChecked(True)
     assert dialog.rows_table.item(0, 6).background().color() != BAD
-    assert dialog.params()["decimal_comma"] is True
+    assert dialog.options().decimal_comma is True
 
 
 @pytest.mark.parametrize("text", ["", ",".join(HEADER) + "\r\n"])
@@ -172,7 +172,7 @@ def test_a_file_over_the_size_limit_offers_to_raise_it(qtbot: Any, make_desk: An
     hint = dialog.missing_label.text().split("\n")[-1]
     assert "“Raise the size limit … for this file”" in hint
     dialog.raise_limit_box.setChecked(True)
-    assert ok(dialog).isEnabled() and dialog.params()["max_file_mb"] == 2
+    assert ok(dialog).isEnabled() and dialog.options().max_file_mb == 2
     qtbot.mouseClick(ok(dialog), qtbot_left())
     task = wait_for_task(qtbot, window, 1)
     assert task.params["max_file_mb"] == 2
@@ -234,5 +234,5 @@ def test_a_fixed_error_file_opens_its_preview_without_the_warning(qtbot: Any, ma
     qtbot.waitUntil(lambda: window.preview is not None and window.preview.rows_table.rowCount() > 0, timeout=TIMEOUT)
     dialog = window.preview
     assert dialog is not None and dialog.notice_label.isHidden() and dialog.import_type() == "customers"
-    assert dialog.params()["repairs"] == done.task_no
+    assert dialog.options().repairs == done.task_no
     dialog.reject()

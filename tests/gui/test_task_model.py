@@ -288,7 +288,7 @@ def test_an_undone_import_reads_undone_by_with_its_counts() -> None:
     """Seen by a clerk (issue 28): an undone import looked unchanged in the list, "Done: 60 rows imported"."""
     model, _ = loaded_model(1)
     ended = replace(model.record(0), status=TaskStatus.SUCCEEDED, total_count=60, success_count=60,
-                    summary={"inserted_count": 60, "undone_by": "T250301-UNDO01"})  # fmt: skip
+                    summary={"inserted_count": 60}, undone_by="T250301-UNDO01")  # fmt: skip
     model.upsert(ended)
     assert model.index(0, STAGE).data() == "Undone by T250301-UNDO01 — Done: 60 rows imported"
 
@@ -296,6 +296,6 @@ def test_an_undone_import_reads_undone_by_with_its_counts() -> None:
 def test_a_resumed_import_reads_continued_by_not_just_cancelled() -> None:
     model, _ = loaded_model(1)
     stopped = replace(model.record(0), status=TaskStatus.CANCELLED, total_count=300, success_count=300,
-                      checkpoint={"rows_in_file": 1000}, summary={"resumed_by": "T250301-NEXT01"})  # fmt: skip
+                      checkpoint={"rows_in_file": 1000}, resumed_by="T250301-NEXT01")  # fmt: skip
     model.upsert(stopped)
     assert model.index(0, STAGE).data() == ("Continued by T250301-NEXT01 — Cancelled: 300 of 1,000 imported; they stay")

@@ -41,9 +41,9 @@ def test_the_preview_offers_the_four_modes_in_words(qtbot: Any, make_desk: Any) 
                      "Update existing (only rows already in the table)", "Add new and update existing"]  # fmt: skip
     assert not dialog.blank_box.isEnabled()  # blank cells only matter when rows are updated
     dialog.mode_box.setCurrentIndex(3)
-    assert dialog.blank_box.isEnabled() and dialog.params()["mode"] == "upsert"
+    assert dialog.blank_box.isEnabled() and dialog.options().mode == "upsert"
     dialog.blank_box.setCurrentIndex(1)
-    assert dialog.params()["blank"] == "clear"
+    assert dialog.options().blank == "clear"
     qtbot.mouseClick(dialog.buttons.button(QDialogButtonBox.StandardButton.Ok), qtbot_left())
     task = wait_for_task(qtbot, window, 1)
     assert (task.params["mode"], task.params["blank"]) == ("upsert", "clear")

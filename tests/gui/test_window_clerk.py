@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QApplication
 from desktop_app import __version__
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import Progress, TaskOutcome
+from desktop_app.imports.options import ImportOptions
 from desktop_app.tasks.context import TaskContext
 from desktop_app.ui.desk import Desk
 from desktop_app.ui.dialogs.about import AboutDialog, HelpDialog
@@ -27,7 +28,7 @@ def running_task(qtbot: Any, make_desk: Any, handler: SlowImport | None = None) 
     handler = handler or SlowImport()
     handler.gate.clear()
     desk: Desk = make_desk([handler])
-    desk.service.submit_import(CLEAN, {"import_type": "customers"})
+    desk.service.submit_import(ImportOptions(file=CLEAN, import_type="customers"))
     task = wait_for_task(qtbot, desk.window, 1)
     wait_status(qtbot, desk.window, task.task_no, TaskStatus.RUNNING)
     desk.window.select_task(task.id)
@@ -150,7 +151,7 @@ def test_queueing_a_running_file_again_shows_a_notice_above_the_list_and_flashes
     desk, first = running_task(qtbot, make_desk)
     window = desk.window
     window.table.clearSelection()
-    desk.service.submit_import(CLEAN, {"import_type": "customers"})
+    desk.service.submit_import(ImportOptions(file=CLEAN, import_type="customers"))
     qtbot.waitUntil(lambda: first.task_no in window.notice.text(), timeout=TIMEOUT)
     assert window.notice.isVisible() and "Running" in window.notice.text()
     assert window.notice.buttons[0].text() == "Show the task"
@@ -213,7 +214,7 @@ def test_open_when_done_opens_the_error_file_and_a_notice_says_how_it_ended(
 def two_ended_imports(qtbot: Any, desk: Desk) -> None:
     window = desk.window
     for name in ("customers_clean.csv", "customers_gbk.csv"):
-        desk.service.submit_import(CLEAN.parent / name, {"import_type": "customers"})
+        desk.service.submit_import(ImportOptions(file=CLEAN.parent / name, import_type="customers"))
         qtbot.waitUntil(lambda: not desk.service.busy, timeout=TIMEOUT)
     qtbot.waitUntil(lambda: window.model.rowCount() == 2 and all(r.status.is_final for r in window.model.records()),
                     timeout=TIMEOUT)  # fmt: skip
@@ -227,7 +228,7 @@ def test_finished_tasks_can_be_cleared_from_the_view_and_shown_again(
     window = desk.window
     two_ended_imports(qtbot, desk)
     handler.gate.clear()
-    desk.service.submit_import(CLEAN.parent / "customers.xlsx", {"import_type": "customers"})
+    desk.service.submit_import(ImportOptions(file=CLEAN.parent / "customers.xlsx", import_type="customers"))
     running = wait_for_task(qtbot, window, 3)
     window.menus.clear_action.trigger()
     assert window.proxy.rowCount() == 1 and window.proxy.index(0, 0).data() == running.task_no

@@ -23,10 +23,11 @@ from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import Lane, SubmitResult, TaskOutcome, TaskRecord
 from desktop_app.exports.task import ExportHandler
 from desktop_app.imports.import_type import builtin_import_types_dir
+from desktop_app.imports.options import ImportOptions
 from desktop_app.imports.type_catalog import TypeCatalog
 from desktop_app.store.schema import tasks
 from desktop_app.tasks.context import TaskContext
-from desktop_app.ui.demo import import_params
+from desktop_app.ui.demo import sample_request
 from desktop_app.ui.desk import Desk
 from desktop_app.ui.dialogs.export import ExportDialog
 from desktop_app.ui.main_window import MainWindow
@@ -44,7 +45,7 @@ def local_hhmm(stamp: dt.datetime) -> str:
 
 def import_and_wait(qtbot: Any, desk: Desk, path: Path, status: TaskStatus = TaskStatus.SUCCEEDED) -> TaskRecord:
     with qtbot.waitSignal(desk.service.submitted, timeout=TIMEOUT) as sent:
-        assert desk.service.submit_import(path, import_params(desk.core.settings))
+        assert desk.service.submit_import(sample_request(path, desk.core.settings))
     result: SubmitResult = sent.args[0]
     return wait_status(qtbot, desk.window, result.task.task_no, status)
 
@@ -244,7 +245,7 @@ def test_a_task_waiting_for_a_retry_says_which_and_when(qtbot: Any, make_desk: A
     desk: Desk = make_desk([FlakyImport()])
     window = desk.window
     with qtbot.waitSignal(desk.service.submitted, timeout=TIMEOUT) as sent:
-        desk.service.submit_import(CLEAN, {"import_type": "customers"})
+        desk.service.submit_import(ImportOptions(file=CLEAN, import_type="customers"))
     task_no = sent.args[0].task.task_no
     model = window.model
     qtbot.waitUntil(lambda: model.record(row_of(model, task_no)).retries == 1, timeout=TIMEOUT)

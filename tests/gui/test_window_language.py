@@ -145,7 +145,7 @@ def test_an_undone_import_reads_undone_by_in_chinese(qtbot: Any, make_desk: Any,
     with core.store.engine.begin() as conn:
         conn.execute(update(tasks).where(tasks.c.id == done.id)
                      .values(status=TaskStatus.SUCCEEDED.value, total_count=60, success_count=60,
-                             summary={"inserted_count": 60, "undone_by": "T250301-UNDO01"}))  # fmt: skip
+                             summary={"inserted_count": 60}, undone_by="T250301-UNDO01"))  # fmt: skip
     core.store.engine.dispose()
     desk: Desk = make_desk([], data_dir=data_dir)
     window = desk.window

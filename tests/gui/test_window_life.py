@@ -11,6 +11,7 @@ from PySide6.QtGui import QDragEnterEvent, QDropEvent, QImage
 from PySide6.QtWidgets import QComboBox, QLineEdit, QPushButton
 
 from desktop_app.domain.status import TaskStatus
+from desktop_app.imports.options import ImportOptions
 from desktop_app.ui.delegates import STATUS_COLORS
 from desktop_app.ui.demo import SAMPLES as DEMO_SAMPLES
 from desktop_app.ui.demo import sample_jobs
@@ -39,7 +40,7 @@ def test_the_preview_decodes_gbk_and_the_encoding_can_be_overridden(qtbot: Any, 
         box.setCurrentIndex(box.findData("gbk"))
         box.activated.emit(box.currentIndex())
     assert dialog.rows_table.item(0, 1).text() == name
-    assert dialog.params()["encoding"] == "gbk"
+    assert dialog.options().encoding == "gbk"
     qtbot.mouseClick(dialog.buttons.button(dialog.buttons.StandardButton.Ok), qtbot_left())
     task = wait_for_task(qtbot, window, 1)
     assert task.params["encoding"] == "gbk"
@@ -119,7 +120,7 @@ def window_text(desk: Desk) -> str:
 def test_a_task_ending_unseen_raises_a_tray_notification(qtbot: Any, make_desk: Any) -> None:
     desk: Desk = make_desk([SlowImport(steps=2, pause=0.01)])
     desk.window.hide()
-    desk.service.submit_import(CLEAN, {"import_type": "customers"})
+    desk.service.submit_import(ImportOptions(file=CLEAN, import_type="customers"))
     qtbot.waitUntil(lambda: bool(desk.tray.sent), timeout=TIMEOUT)
     title, text = desk.tray.sent[0]
     assert "Succeeded" in title and "customers_clean.csv" in text and "2 succeeded" in text
@@ -130,7 +131,7 @@ def test_closing_while_running_can_keep_running_or_stop_for_a_later_resume(qtbot
     handler.gate.clear()
     desk: Desk = make_desk([handler])
     window = desk.window
-    desk.service.submit_import(CLEAN, {"import_type": "customers"})
+    desk.service.submit_import(ImportOptions(file=CLEAN, import_type="customers"))
     task = wait_for_task(qtbot, window, 1)
     wait_status(qtbot, window, task.task_no, TaskStatus.RUNNING)
     window.ask_close = lambda: "tray"  # type: ignore[method-assign]

@@ -84,7 +84,7 @@ def test_a_stopped_import_shows_where_it_stopped_and_offers_its_remaining_rows(
     assert cell(window, ended.task_no, PROCESSED) == f"{ROWS:,} / {ROWS:,}"
     # the stopped task now names the one that finished it; its action is gone, the button hidden
     model = window.model
-    qtbot.waitUntil(lambda: model.record(row_of(model, stopped.task_no)).summary.get("resumed_by") == ended.task_no,
+    qtbot.waitUntil(lambda: model.record(row_of(model, stopped.task_no)).resumed_by == ended.task_no,
                     timeout=TIMEOUT)  # fmt: skip
     window.select_task(stopped.id)
     qtbot.waitUntil(lambda: not actions.resume.isEnabled())

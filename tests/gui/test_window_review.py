@@ -23,6 +23,7 @@ from sqlalchemy.exc import OperationalError
 from desktop_app.config import Settings, resolve_paths, save_settings
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import Lane, SubmitResult, TaskOutcome
+from desktop_app.imports.options import ImportOptions
 from desktop_app.store.tasks import Fence
 from desktop_app.tasks.context import TaskContext
 from desktop_app.ui.desk import Desk
@@ -44,7 +45,7 @@ def running_desk(qtbot: Any, make_desk: Any, **kwargs: Any) -> tuple[Desk, SlowI
     handler = SlowImport()
     handler.gate.clear()
     desk: Desk = make_desk([handler], **kwargs)
-    desk.service.submit_import(CLEAN, {"import_type": "customers"})
+    desk.service.submit_import(ImportOptions(file=CLEAN, import_type="customers"))
     task = wait_for_task(qtbot, desk.window, 1)
     wait_status(qtbot, desk.window, task.task_no, TaskStatus.RUNNING)
     return desk, handler, task.task_no
@@ -154,7 +155,7 @@ def test_a_worker_outliving_the_stop_keeps_garbage_collection_on_the_gui_thread(
 ) -> None:
     handler = Stubborn()
     desk: Desk = make_desk([handler])
-    desk.service.submit_import(CLEAN, {"import_type": "customers"})
+    desk.service.submit_import(ImportOptions(file=CLEAN, import_type="customers"))
     qtbot.waitUntil(handler.started.is_set, timeout=TIMEOUT)
     assert not gc.isenabled(), "the window's timer collects while it lives"
     try:

@@ -10,6 +10,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from desktop_app.domain.status import TaskStatus
+from desktop_app.imports.options import ImportOptions
 from desktop_app.ui.desk import Desk
 from desktop_app.ui.encodings import encoding_words
 from desktop_app.ui.outcomes import Tone
@@ -114,7 +115,7 @@ def test_encodings_are_named_in_words() -> None:
 def test_details_name_the_detected_encoding_in_words_and_fold_the_technical_ones(qtbot: Any, make_desk: Any) -> None:
     desk: Desk = make_desk()
     window = desk.window
-    desk.service.submit_import(GBK, {"import_type": "customers", "encoding": None})
+    desk.service.submit_import(ImportOptions(file=GBK, import_type="customers"))
     task = wait_for_task(qtbot, window, 1)
     done = wait_status(qtbot, window, task.task_no, TaskStatus.SUCCEEDED)
     window.select_task(done.id)

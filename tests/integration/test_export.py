@@ -106,7 +106,7 @@ def test_one_file_per_export(core: Core, imported: str) -> None:
     assert not Path(first.result_path or "").exists() and Path(second.result_path or "").exists()
     assert Path(other.result_path or "").exists()  # other filters, another export
     older = core.store.get(first.task_no)
-    assert older is not None and older.summary["expired"] is True and older.summary["replaced_by"] == second.task_no
+    assert older is not None and older.summary["expired"] is True and older.replaced_by == second.task_no
     assert second.summary["annotated"] == [first.task_no]  # the engine names the task it marked
     assert second.summary["replaces"] == [first.task_no]
     files = sorted(p.name for p in (core.paths.results_dir / "exports").iterdir())

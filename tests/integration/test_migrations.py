@@ -182,3 +182,48 @@ def test_no_migration_without_a_backup(tmp_path: Path) -> None:
         assert migrate.current_revision(engine) == "0004"  # nothing changed
     finally:
         engine.dispose()
+
+
+def test_links_kept_in_the_summary_move_into_their_columns(db_url: str) -> None:
+    """0008: an undone import's, a resumed import's and a replaced export's links were summary keys; after
+    the upgrade they read as the record's typed links, and the summary keeps only its other facts."""
+    import json
+
+    from sqlalchemy import select
+
+    from desktop_app.store.schema import tasks, tasks_archive
+    from desktop_app.store.task_rows import record_from_row
+
+    engine = make_engine(db_url)
+    try:
+        with engine.begin() as conn:
+            from alembic import command
+
+            command.upgrade(migrate._config(conn), "0007")
+            rows = {"T000000-UNDONE": {"inserted_count": 3, "undone_by": "T000000-UNDO01"},
+                    "T000000-RESUMD": {"resumed_by": "T000000-NEXT01"},
+                    "T000000-EXPORT": {"expired": True, "replaced_by": "T000000-NEWER1"},
+                    "T000000-PLAIN1": {"inserted_count": 5}}  # fmt: skip
+            for table in ("tasks", "tasks_archive"):
+                for n, (task_no, summary) in enumerate(rows.items(), start=1):
+                    conn.execute(text(
+                        f"INSERT INTO {table} (id, task_no, task_type, lane, params, status, progress, stage, "
+                        "total_count, success_count, fail_count, creator, attempt, recoveries, retries, "
+                        "cancel_requested, summary, created_at, updated_at) VALUES (:id, :no, 'import', 'long', "
+                        "'{}', 'succeeded', 100, '', 0, 0, 0, 'alice', 1, 0, 0, false, :summary, "
+                        "'2026-01-01 00:00:00', '2026-01-01 00:00:00')"),
+                        {"id": n, "no": task_no, "summary": json.dumps(summary)})  # fmt: skip
+        migrate.upgrade(engine)
+        for table in (tasks, tasks_archive):
+            with engine.connect() as conn:
+                read = {r.task_no: record_from_row(r) for r in conn.execute(select(table)).all()}
+            assert read["T000000-UNDONE"].undone_by == "T000000-UNDO01"
+            assert read["T000000-UNDONE"].summary == {"inserted_count": 3}
+            assert read["T000000-RESUMD"].resumed_by == "T000000-NEXT01" and read["T000000-RESUMD"].summary == {}
+            assert read["T000000-EXPORT"].replaced_by == "T000000-NEWER1"
+            assert read["T000000-EXPORT"].summary == {"expired": True}
+            plain = read["T000000-PLAIN1"]
+            assert (plain.undone_by, plain.resumed_by, plain.replaced_by) == (None, None, None)
+            assert plain.summary == {"inserted_count": 5}
+    finally:
+        engine.dispose()

@@ -235,7 +235,7 @@ def test_the_undo_of_a_resumed_import_takes_back_the_whole_file(core: Core, tmp_
     with core.store.reading() as conn:
         assert conn.exec_driver_sql("SELECT COUNT(*) FROM customers").scalar_one() == 0
     earlier = core.store.get(stopped.task_no)
-    assert earlier is not None and earlier.summary.get("undone_by") == undo.task_no
+    assert earlier is not None and earlier.undone_by == undo.task_no
     # the run names both tasks it marked: a window reads both again (it re-read only the one asked for)
     assert sorted(undo.summary["annotated"]) == sorted([first.task_no, stopped.task_no])
     with pytest.raises(PermanentError) as undone:

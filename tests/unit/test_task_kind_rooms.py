@@ -73,3 +73,38 @@ def test_the_guard_lets_queries_and_registry_look_ups_pass() -> None:
     assert violations("q = query.where(table.c.task_type == task_type)\n") == []
     assert violations("known = CleanupHandler.task_type not in self.registry\n") == []
     assert violations("kind.allows(Action.UNDO)\n") == []
+
+
+def link_in_summary(source: str) -> list[int]:
+    """The lines that read or write a task link as a summary key (summary.get("undone_by"), summary[...],
+    an annotate(..., undone_by=...) keyword): links are the record's typed columns (TaskLink)."""
+    from desktop_app.domain.task import TaskLink
+
+    names = {link.value for link in TaskLink}
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call):
+            func = node.func
+            reads = (isinstance(func, ast.Attribute) and func.attr == "get" and isinstance(func.value, ast.Attribute)
+                     and func.value.attr == "summary" and node.args and isinstance(node.args[0], ast.Constant)
+                     and node.args[0].value in names)  # fmt: skip
+            writes = (isinstance(func, ast.Attribute) and func.attr == "annotate"
+                      and any(k.arg in names for k in node.keywords))  # fmt: skip
+            if reads or writes:
+                lines.append(node.lineno)
+        elif (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "summary"
+              and isinstance(node.slice, ast.Constant) and node.slice.value in names):  # fmt: skip
+            lines.append(node.lineno)
+    return lines
+
+
+@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_no_task_link_kept_in_a_summary(path: Path) -> None:
+    found = link_in_summary(path.read_text(encoding="utf-8"))
+    assert not found, f"{path.relative_to(PACKAGE)} keeps a task link in a summary at lines {found}: use TaskLink"
+
+
+@pytest.mark.parametrize("planted", ['record.summary.get("undone_by")\n', 'r.summary["resumed_by"]\n',
+                                     'ctx.annotate(older, expired=True, replaced_by="T1")\n'])  # fmt: skip
+def test_the_link_guard_sees_a_planted_summary_link(planted: str) -> None:
+    assert link_in_summary(planted) == [1]

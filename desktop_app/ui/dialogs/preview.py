@@ -348,12 +348,16 @@ class PreviewDialog(QDialog):
     # --- the check -----------------------------------------------------------------------
 
     def options(self) -> ImportOptions | None:
-        """The task's parameters as chosen so far (None before a type is chosen)."""
+        """The import the clerk chose here, as the task's request (None before a type is chosen): the
+        settings' limits, or a size limit raised for this file, and the task a fixed error file repairs.
+        What blank cells do is part of an update's request only (an insert keeps its key the same)."""
         name = self.import_type()
         if name is None:
             return None
+        mode = ImportMode(self.mode())
+        blank = BlankPolicy(self.blank()) if mode in (ImportMode.UPDATE, ImportMode.UPSERT) else BlankPolicy.KEEP
         return ImportOptions(
-            file=self.path, import_type=name, mode=ImportMode(self.mode()), blank=BlankPolicy(self.blank()),
+            file=self.path, import_type=name, mode=mode, blank=blank,
             dry_run=self.dry_run_box.isChecked(), encoding=self.chosen_encoding(), sheet=self.choices.sheet(),
             header_overrides=self.header_overrides(), date_order=self.choices.date_order(),
             delimiter=self.choices.delimiter(), decimal_comma=self.choices.decimal_comma(),
@@ -454,29 +458,6 @@ class PreviewDialog(QDialog):
         if name is not None and self._header:
             self._memory.remember(name, self._header, self.header_overrides())
         super().accept()
-
-    def params(self) -> dict[str, Any]:
-        """The import parameters the clerk chose here (the caller adds the other limits); a raised size
-        limit and the task this file repairs only when there is one."""
-        date_order = self.choices.date_order()
-        params: dict[str, Any] = {
-            "import_type": self.import_type(),
-            "dry_run": self.dry_run_box.isChecked(),
-            "encoding": self.chosen_encoding(),
-            "header_overrides": self.header_overrides(),
-            "mode": self.mode(),
-            "blank": self.blank() if self.mode() in ("update", "upsert") else "keep",
-            "sheet": self.choices.sheet(),
-            "delimiter": self.choices.delimiter(),
-            "date_order": date_order.value if date_order is not None else None,
-            "decimal_comma": self.choices.decimal_comma(),
-        }
-        raised = self.choices.raised_mb()
-        if raised:
-            params["max_file_mb"] = raised
-        if self._request is not None and self._request.repairs:
-            params["repairs"] = self._request.repairs
-        return params
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:

@@ -46,7 +46,7 @@ def test_which_imports_can_be_resumed(record: TaskRecord, problem: ResumeProblem
 def test_an_undone_import_is_not_resumed() -> None:
     from dataclasses import replace
 
-    assert resume_problem(replace(task(TaskStatus.CANCELLED), summary={"undone_by": "T261201-BBBBBB"})) is (
+    assert resume_problem(replace(task(TaskStatus.CANCELLED), undone_by="T261201-BBBBBB")) is (
         ResumeProblem.UNDONE
     )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
+from desktop_app.domain.task import TaskLink
 from desktop_app.tasks.context import ANNOTATED, ANNOTATED_MAX, TaskContext
 
 
@@ -12,8 +13,8 @@ class _Store:
     def __init__(self) -> None:
         self.written: list[tuple[int, dict[str, Any]]] = []
 
-    def annotate(self, task_id: int, **fields: Any) -> None:
-        self.written.append((task_id, fields))
+    def annotate(self, task_id: int, links: dict[TaskLink, str] | None = None, **fields: Any) -> None:
+        self.written.append((task_id, {**{k.value: v for k, v in (links or {}).items()}, **fields}))
 
 
 def _ctx(store: _Store) -> TaskContext:
@@ -28,7 +29,7 @@ def test_a_run_names_each_task_it_annotated_once() -> None:
     ctx = _ctx(store)
     assert ctx.annotated_summary() == {}
     for other in ("T1", "T2", "T1"):
-        ctx.annotate(SimpleNamespace(id=int(other[1:]), task_no=other), undone_by="T9")  # type: ignore[arg-type]
+        ctx.annotate(SimpleNamespace(id=int(other[1:]), task_no=other), {TaskLink.UNDONE_BY: "T9"})  # type: ignore[arg-type]
     assert store.written == [(1, {"undone_by": "T9"}), (2, {"undone_by": "T9"}), (1, {"undone_by": "T9"})]
     assert ctx.annotated_summary() == {ANNOTATED: ["T1", "T2"]}
 
