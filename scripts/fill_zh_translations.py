@@ -27,6 +27,7 @@ LOCALES = {"zh_CN": "zh_CN", "en": "en_US"}  # file suffix -> the TS language at
 # Chinese for texts added since the .ts files were last filled: (context, source) -> translation.
 # Older texts keep the translation already in batchdesk_zh_CN.ts.
 ZH: dict[tuple[str, str], str] = {
+    ("DetailsPanel", "%1 processed so far, %3 succeeded, %4 failed"): "已处理 %1 行，成功 %3，失败 %4",
     ("Outcomes", "Checked: %1 of %2 rows valid, 1 row with errors"): "校验完成：%1 行有效（共 %2 行），1 行有错误",
     ("Outcomes", "Done: %1 of %2 imported, 1 row with errors"): "已完成：导入 %1 行（共 %2 行），1 行有错误",
     ("Outcomes", "Failed check: %1 of %2 rows valid, 1 row with errors"):

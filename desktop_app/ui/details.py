@@ -213,6 +213,11 @@ class DetailsPanel(QWidget):
             text = self.tr("%1 processed of %2, %3 succeeded, %4 failed").replace("%1", f"{done:,}")
             text = text.replace("%2", f"{total:,}").replace("%3", f"{r.success_count:,}")
             return text.replace("%4", f"{r.fail_count:,}")
+        if not r.status.is_final:  # running: what it processed so far, of the file's rows when known
+            text = (self.tr("%1 processed of %2, %3 succeeded, %4 failed") if total
+                    else self.tr("%1 processed so far, %3 succeeded, %4 failed"))  # fmt: skip
+            text = text.replace("%1", f"{done:,}").replace("%2", f"{total or 0:,}")
+            return text.replace("%3", f"{r.success_count:,}").replace("%4", f"{r.fail_count:,}")
         text = self.tr("%1 total, %2 succeeded, %3 failed").replace("%1", f"{r.total_count:,}")
         return text.replace("%2", f"{r.success_count:,}").replace("%3", f"{r.fail_count:,}")
 

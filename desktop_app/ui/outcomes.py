@@ -48,6 +48,13 @@ def file_rows(record: TaskRecord) -> int | None:
     return record.total_count if record.total_count > done else None
 
 
+def shown_total(record: TaskRecord) -> int | None:
+    """The "of N" a clerk reads beside the rows processed: the file's rows when known; an ended task's
+    total; None while a task runs without knowing its file's size (its total_count is then what it
+    processed so far: "26,000 / 26,000" at 21 % read as a finished file, seen by a clerk)."""
+    return file_rows(record) or (record.total_count if record.status.is_final else None)
+
+
 def stopped_at(record: TaskRecord) -> tuple[int, int | None]:
     """(rows processed, rows in the file) where an import stopped, from its last committed checkpoint
     (its counts are the whole chain's for a resumed import); the task's own counts without one."""

@@ -16,7 +16,7 @@ from desktop_app.domain.phrase import stored_phrase
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import Progress, TaskRecord
 from desktop_app.tasks.kinds import TaskKind, TaskKinds
-from desktop_app.ui.outcomes import file_rows, linked_outcome, shown_progress, shown_status, tone
+from desktop_app.ui.outcomes import file_rows, linked_outcome, shown_progress, shown_status, shown_total, tone
 from desktop_app.ui.task_speed import SpeedMeter, format_rate, format_remaining
 from desktop_app.ui.texts import expired_text, expired_tip, retry_text, shown_error, window_lang
 
@@ -217,7 +217,7 @@ class TaskTableModel(QAbstractTableModel):
             return shown_progress(record, self.kinds.of(record))
         if column == PROCESSED:  # of the file's rows when known: a cancelled import reads 50,000 / 200,000
             done = record.success_count + record.fail_count
-            total = file_rows(record) or record.total_count
+            total = shown_total(record)
             return f"{done:,} / {total:,}" if total else f"{done:,}"
         if column == SUCCESS:
             return f"{record.success_count:,}"

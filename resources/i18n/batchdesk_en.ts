@@ -144,6 +144,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>%1 processed so far, %3 succeeded, %4 failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>%1 total, %2 succeeded, %3 failed</source>
         <translation type="unfinished"></translation>
     </message>

@@ -144,6 +144,10 @@
         <translation>已处理 %1 行（共 %2 行），成功 %3，失败 %4</translation>
     </message>
     <message>
+        <source>%1 processed so far, %3 succeeded, %4 failed</source>
+        <translation>已处理 %1 行，成功 %3，失败 %4</translation>
+    </message>
+    <message>
         <source>%1 total, %2 succeeded, %3 failed</source>
         <translation>共 %1 行，成功 %2，失败 %3</translation>
     </message>

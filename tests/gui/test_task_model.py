@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from PySide6.QtCore import QModelIndex, Qt
@@ -261,6 +262,12 @@ def test_processed_and_the_time_left_use_the_files_own_row_count() -> None:
     clock[0] += dt.timedelta(seconds=2)
     model.apply_progress(Progress(running.id, running.task_no, 30, "importing", 300, 300, 0))
     assert model.index(0, SPEED).data() == "100/s · 7 s", "no file total: the time left from the percentage"
+    # seen by a clerk: "300 / 300" at 30 % read as a finished file, while the total was what it had processed
+    assert model.index(0, PROCESSED).data() == "300"
+    model.apply_progress(Progress(running.id, running.task_no, 30, "importing", 300, 0, 300))
+    assert model.index(0, PROCESSED).data() == "300", "every row failed so far: still no total"
+    model.upsert(replace(model.record(0), checkpoint={"rows_in_file": 1_000}))
+    assert model.index(0, PROCESSED).data() == "300 / 1,000"
 
 
 def test_an_ended_task_shows_its_progress_as_it_ended() -> None:
@@ -299,3 +306,21 @@ def test_a_resumed_import_reads_continued_by_not_just_cancelled() -> None:
                       checkpoint={"rows_in_file": 1000}, resumed_by="T250301-NEXT01")  # fmt: skip
     model.upsert(stopped)
     assert model.index(0, STAGE).data() == ("Continued by T250301-NEXT01 — Cancelled: 300 of 1,000 imported; they stay")
+
+
+def test_the_details_count_a_running_import_as_processed_so_far(qtbot: Any) -> None:
+    """The details read "20,000 total" while an import ran with its file's size not known yet (issue 28)."""
+    from desktop_app.ui.details import DetailsPanel
+
+    panel = DetailsPanel(kinds=KINDS)
+    qtbot.addWidget(panel)
+    model, _ = loaded_model(1)
+    running = replace(model.record(0), status=TaskStatus.RUNNING, total_count=20_000, success_count=19_990,
+                      fail_count=10, started_at=NOW)  # fmt: skip
+    panel.show_record(running)
+    assert panel.value("counts") == "20,000 processed so far, 19,990 succeeded, 10 failed"
+    panel.show_record(replace(running, checkpoint={"rows_in_file": 200_000}))
+    assert panel.value("counts") == "20,000 processed of 200,000, 19,990 succeeded, 10 failed"
+    panel.show_record(replace(running, status=TaskStatus.SUCCEEDED, total_count=200_000, success_count=200_000,
+                              fail_count=0, ended_at=NOW))  # fmt: skip
+    assert panel.value("counts") == "200,000 total, 200,000 succeeded, 0 failed"
