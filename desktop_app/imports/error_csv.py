@@ -1,9 +1,10 @@
 """The error CSV: every bad row with its row number, original cells and plain reasons; itself importable.
 
-Its own columns (row number, codes, reasons) are named in the desk's language; a re-import knows them in
-either. The error CSV of a repair (an error CSV, fixed and imported again) keeps one row-number column,
-the row in the clerk's original file, the original columns once, and only the new codes and reasons.
-Every cell written is neutralised against formula injection, the header's too.
+Its own columns (row number, codes, reasons, and an import's extra cells: a long row's cells beyond the
+header) are named in the desk's language; a re-import knows them in either and ignores them. The error
+CSV of a repair (an error CSV, fixed and imported again) keeps one row-number column, the row in the
+clerk's original file, the original columns once, and only the new codes and reasons. Every cell
+written is neutralised against formula injection, the header's too.
 """
 
 from __future__ import annotations
@@ -27,15 +28,21 @@ from desktop_app.tasks.result_paths import owned, task_folder
 ROW_COLUMN = "行号"
 CODES_COLUMN = "错误代码"
 REASONS_COLUMN = "错误原因"
-# lang -> (row number, codes, reasons): the words of the error CSV's own columns
-MARKERS: Mapping[str, tuple[str, str, str]] = {
-    "zh": (ROW_COLUMN, CODES_COLUMN, REASONS_COLUMN),
-    "en": ("Row number", "Error codes", "Error reasons"),
+EXTRA_COLUMN = "多余单元格"
+# lang -> (row number, codes, reasons, extra cells): the words of the error CSV's own columns
+MARKERS: Mapping[str, tuple[str, str, str, str]] = {
+    "zh": (ROW_COLUMN, CODES_COLUMN, REASONS_COLUMN, EXTRA_COLUMN),
+    "en": ("Row number", "Error codes", "Error reasons", "Extra cells"),
 }
 ROW_COLUMNS = frozenset(words[0] for words in MARKERS.values())
 CODES_COLUMNS = frozenset(words[1] for words in MARKERS.values())
 REASONS_COLUMNS = frozenset(words[2] for words in MARKERS.values())
-MARKER_COLUMNS = ROW_COLUMNS | CODES_COLUMNS | REASONS_COLUMNS
+EXTRA_COLUMNS = frozenset(words[3] for words in MARKERS.values())
+MARKER_COLUMNS = ROW_COLUMNS | CODES_COLUMNS | REASONS_COLUMNS | EXTRA_COLUMNS
+# A long row's cells beyond the header, in the one extra-cells column: a visible mark between them, the same
+# whatever the file's separator (an .xlsx has none), that a comma inside a cell or a thousands separator is
+# not mistaken for; a re-import ignores the column, so it is never split again.
+EXTRA_JOINER = " | "
 DANGEROUS = TRIGGERS  # OWASP CSV injection: a spreadsheet runs cells that start with these
 BOM = "\ufeff"
 NAME_PATTERN = re.compile(r"(T\d{6}-[0-9A-Z]{6})-errors")
@@ -71,6 +78,7 @@ class ErrorLayout:
     keep: tuple[int, ...]  # their positions in a source row
     width: int  # the source header's width: cells beyond it are a long row's extra cells
     row_at: int | None = None  # a repair: the position of the source's row-number column
+    extra_at: int | None = None  # a repair: the position of the source's extra-cells column, if it has one
 
     @classmethod
     def of(cls, header: Sequence[str]) -> ErrorLayout:
@@ -79,8 +87,19 @@ class ErrorLayout:
             return cls(texts, tuple(range(len(texts))), len(texts))
         bare = [_bare(h) for h in texts]
         row_at = next(i for i, h in enumerate(bare) if h in ROW_COLUMNS)
+        extra_at = next((i for i, h in enumerate(bare) if h in EXTRA_COLUMNS), None)
         keep = tuple(i for i, h in enumerate(bare) if h not in MARKER_COLUMNS)
-        return cls(tuple(texts[i] for i in keep), keep, len(texts), row_at)
+        return cls(tuple(texts[i] for i in keep), keep, len(texts), row_at, extra_at)
+
+    def extra_cells(self, texts: Sequence[str]) -> str:
+        """A long row's cells beyond the header as one text (a repair's: the source's extra cells first,
+        where the clerk left them); trailing blank cells carry nothing and are left out."""
+        extra = list(texts[self.width :])
+        if self.extra_at is not None and self.extra_at < len(texts) and texts[self.extra_at].strip():
+            extra.insert(0, texts[self.extra_at])
+        while extra and not extra[-1].strip():
+            extra.pop()
+        return EXTRA_JOINER.join(extra)
 
 
 def repaired_task_from_name(path: Path) -> str | None:
@@ -94,11 +113,15 @@ class ErrorCsvWriter:
 
     UTF-8 with BOM so Excel opens it right; RFC 4180 quoting. `size()` after each batch goes into
     the checkpoint, and a resumed import truncates back to it, so a crash never duplicates a line.
+    ``extra_column``: the last column holds a long row's cells beyond the header (an import's; an undo's
+    rows are the table's, never long).
     """
 
-    def __init__(self, path: Path, header: Sequence[str], *, resume_at: int | None = None, lang: Lang = "zh") -> None:
+    def __init__(self, path: Path, header: Sequence[str], *, resume_at: int | None = None, lang: Lang = "zh",
+                 extra_column: bool = True) -> None:  # fmt: skip
         self.path = path
         self.layout = ErrorLayout.of(header)
+        self.extra_column = extra_column
         self.width = len(self.layout.keep)
         self.rows_written = 0
         # True when a resume found the earlier rows gone (the file deleted, or cut short by a power
@@ -112,23 +135,27 @@ class ErrorCsvWriter:
         else:
             self._handle = path.open("w", encoding="utf-8", newline="")
             self._handle.write(BOM)
-            row_word, codes_word, reasons_word = MARKERS[lang]
+            row_word, codes_word, reasons_word, extra_word = MARKERS[lang]
             own = [neutralise(h) for h in self.layout.header]
-            csv.writer(self._handle).writerow([row_word, *own, codes_word, reasons_word])
+            extra = [extra_word] if extra_column else []
+            csv.writer(self._handle).writerow([row_word, *own, codes_word, reasons_word, *extra])
         self._writer = csv.writer(self._handle)
 
     def write(self, row_number: int, cells: Sequence[Cell], codes: Sequence[str], reasons: Sequence[str]) -> None:
         """One failed row; ``row_number`` is its row in the file read (a repair writes the original's)."""
-        texts = [neutralise(cell_to_text(c)) for c in cells]
+        raw = [cell_to_text(c) for c in cells]
+        texts = [neutralise(t) for t in raw]
         layout = self.layout
         number: int | str = row_number
         if layout.row_at is not None:  # a repair: the row in the clerk's first file, as the error CSV said
             number = texts[layout.row_at].strip() if layout.row_at < len(texts) else ""
-        # Codes and reasons stay under their headings: a short row is padded, a long row's extra
-        # cells follow the reasons (kept, so nothing the clerk typed is lost).
+        # Codes and reasons stay under their headings: a short row is padded, a long row's extra cells
+        # go into the extra-cells column after the reasons (kept, so nothing the clerk typed is lost).
         own = [texts[i] if i < len(texts) else "" for i in layout.keep]
-        extra = texts[layout.width :]
-        self._writer.writerow([number, *own, ";".join(codes), neutralise(";".join(reasons)), *extra])
+        line = [number, *own, ";".join(codes), neutralise(";".join(reasons))]
+        if self.extra_column:
+            line.append(neutralise(layout.extra_cells(raw)))
+        self._writer.writerow(line)
         self.rows_written += 1
 
     def size(self) -> int:
@@ -151,7 +178,8 @@ def error_csv_work_file(ctx: TaskContext) -> Path:
     return ctx.work_dir / f"{ctx.task.task_no}-errors.csv.part"
 
 
-def resumed_writer(ctx: TaskContext, header: Sequence[str], *, resume_at: int | None, lang: Lang) -> ErrorCsvWriter:
+def resumed_writer(ctx: TaskContext, header: Sequence[str], *, resume_at: int | None, lang: Lang,
+                   extra_column: bool = True) -> ErrorCsvWriter:  # fmt: skip
     """The error CSV writer of a run, taking back the file a crashed run had already handed over.
 
     A run that is killed after it moved its error CSV into the results folder but before its end was
@@ -166,7 +194,7 @@ def resumed_writer(ctx: TaskContext, header: Sequence[str], *, resume_at: int | 
             work.parent.mkdir(parents=True, exist_ok=True)
             shutil.move(str(handed), work)
             ctx.log.info("took back the error CSV handed over before the crash: %s", handed)
-    return ErrorCsvWriter(work, header, resume_at=resume_at, lang=lang)
+    return ErrorCsvWriter(work, header, resume_at=resume_at, lang=lang, extra_column=extra_column)
 
 
 def keep_error_rows(ctx: TaskContext) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""The error CSV writer: resume by truncation, and a resume that finds the earlier rows gone."""
+"""The error CSV writer: resume by truncation, a resume that finds the earlier rows gone, a long row's extra
+cells in their own column."""
 
 from __future__ import annotations
 
@@ -35,7 +36,8 @@ def test_resume_with_the_file_gone_or_cut_short(tmp_path: Path) -> None:
     assert writer.lost_earlier_rows
     writer.write(9, ["x"], ["too_long"], ["太长"])
     writer.close()
-    assert _rows(path)[0] == ["行号", "a", "错误代码", "错误原因"] and "\x00" not in path.read_text("utf-8")
+    assert _rows(path)[0] == ["行号", "a", "错误代码", "错误原因", "多余单元格"]
+    assert "\x00" not in path.read_text("utf-8")
     short = ErrorCsvWriter(path, ["a"], resume_at=path.stat().st_size + 100)  # shorter than the checkpoint
     assert short.lost_earlier_rows
     short.close()
@@ -49,8 +51,31 @@ def test_short_and_long_rows_keep_codes_under_their_headings(tmp_path: Path) -> 
     writer.write(3, ["1", "2", "3", "4", "5"], ["column_count_mismatch"], ["列数不对"])
     writer.close()
     rows = _rows(path)
-    assert rows[1] == ["2", "1", "", "", "column_count_mismatch", "列数不对"]
-    assert rows[2] == ["3", "1", "2", "3", "column_count_mismatch", "列数不对", "4", "5"]
+    assert rows[0] == ["行号", "a", "b", "c", "错误代码", "错误原因", "多余单元格"]
+    assert rows[1] == ["2", "1", "", "", "column_count_mismatch", "列数不对", ""]
+    assert rows[2] == ["3", "1", "2", "3", "column_count_mismatch", "列数不对", "4 | 5"]
+
+
+def test_a_long_rows_extra_cells_are_one_named_neutralised_cell(tmp_path: Path) -> None:
+    path = tmp_path / "e.csv"
+    writer = ErrorCsvWriter(path, ["a", "b"], lang="en")
+    writer.write(2, ["1", "2", "=cmd|' /C calc'!A0", "", "x", "", ""], ["column_count_mismatch"], ["bad"])
+    writer.write(3, ["1", "2", "-5"], ["column_count_mismatch"], ["bad"])  # a plain negative number stays one
+    writer.close()
+    assert _rows(path) == [
+        ["Row number", "a", "b", "Error codes", "Error reasons", "Extra cells"],
+        # inner blank cells keep their place; trailing blank ones carry nothing
+        ["2", "1", "2", "column_count_mismatch", "bad", "'=cmd|' /C calc'!A0 |  | x"],
+        ["3", "1", "2", "column_count_mismatch", "bad", "-5"],
+    ]
+
+
+def test_an_undos_error_csv_has_no_extra_cells_column(tmp_path: Path) -> None:
+    path = tmp_path / "e.csv"
+    writer = ErrorCsvWriter(path, ["编码"], extra_column=False)
+    writer.write(2, ["A1"], ["changed_since"], ["改过了"])
+    writer.close()
+    assert _rows(path) == [["行号", "编码", "错误代码", "错误原因"], ["2", "A1", "changed_since", "改过了"]]
 
 
 def test_neutralise_and_restore_round_trip() -> None:
@@ -69,7 +94,8 @@ def test_a_repairs_error_csv_keeps_one_row_column_and_only_the_new_codes(tmp_pat
     writer.write(9, ["C2", "x", "extra"], ["column_count_mismatch"], ["列数不对"])
     writer.close()
     header, *rows = _rows(first)
-    assert header == ["行号", "编号", "手机号", "错误代码", "错误原因"]
+    assert header == ["行号", "编号", "手机号", "错误代码", "错误原因", "多余单元格"]
+    assert rows[1] == ["9", "C2", "x", "column_count_mismatch", "列数不对", "extra"]
     # the clerk's fix still fails; the second round's file reads the first one back as its source
     second = tmp_path / "second.csv"
     writer = ErrorCsvWriter(second, header)
@@ -77,16 +103,29 @@ def test_a_repairs_error_csv_keeps_one_row_column_and_only_the_new_codes(tmp_pat
     writer.write(3, rows[1], ["pattern_mismatch"], ["格式不正确"])
     writer.close()
     assert _rows(second) == [
-        ["行号", "编号", "手机号", "错误代码", "错误原因"],
-        ["7", "C1", "123", "too_long", "太长"],
+        ["行号", "编号", "手机号", "错误代码", "错误原因", "多余单元格"],
+        ["7", "C1", "123", "too_long", "太长", ""],
         ["9", "C2", "x", "pattern_mismatch", "格式不正确", "extra"],  # the long row's extra cell kept, once
     ]
     third = tmp_path / "third.csv"  # and a third round is the same shape again
     writer = ErrorCsvWriter(third, _rows(second)[0], lang="en")
     writer.write(2, _rows(second)[1], ["too_long"], ["Too long"])
     writer.close()
-    assert _rows(third) == [["Row number", "编号", "手机号", "Error codes", "Error reasons"],
-                            ["7", "C1", "123", "too_long", "Too long"]]  # fmt: skip
+    assert _rows(third) == [["Row number", "编号", "手机号", "Error codes", "Error reasons", "Extra cells"],
+                            ["7", "C1", "123", "too_long", "Too long", ""]]  # fmt: skip
+
+
+def test_a_repair_keeps_the_extra_cells_the_clerk_left_and_adds_new_ones(tmp_path: Path) -> None:
+    path = tmp_path / "e.csv"
+    writer = ErrorCsvWriter(path, ["Row number", "code", "Error codes", "Error reasons", "Extra cells"])
+    writer.write(2, ["4", "C1", "", "", "a | b"], ["column_count_mismatch"], ["bad"])
+    writer.write(3, ["5", "C2", "", "", "", "typed beyond"], ["column_count_mismatch"], ["bad"])
+    writer.write(4, ["6", "C3", "", "", "=a", "=b"], ["column_count_mismatch"], ["bad"])
+    writer.close()
+    assert _rows(path) == [["行号", "code", "错误代码", "错误原因", "多余单元格"],
+                           ["4", "C1", "column_count_mismatch", "bad", "a | b"],
+                           ["5", "C2", "column_count_mismatch", "bad", "typed beyond"],
+                           ["6", "C3", "column_count_mismatch", "bad", "'=a | =b"]]  # fmt: skip
 
 
 def test_a_row_the_clerk_added_to_the_error_csv_has_no_original_row(tmp_path: Path) -> None:
@@ -94,7 +133,7 @@ def test_a_row_the_clerk_added_to_the_error_csv_has_no_original_row(tmp_path: Pa
     writer = ErrorCsvWriter(path, ["Row number", "code", "Error codes", "Error reasons"])
     writer.write(5, ["", "C9", "", ""], ["pattern_mismatch"], ["bad"])
     writer.close()
-    assert _rows(path)[1] == ["", "C9", "pattern_mismatch", "bad"]
+    assert _rows(path)[1] == ["", "C9", "pattern_mismatch", "bad", ""]
 
 
 def test_the_headers_follow_the_desks_language_and_are_neutralised(tmp_path: Path) -> None:
@@ -103,8 +142,8 @@ def test_the_headers_follow_the_desks_language_and_are_neutralised(tmp_path: Pat
     writer.write(2, ["=1+1", "-2+3", "ok"], ["pattern_mismatch"], ["=bad"])
     writer.close()
     assert _rows(path) == [
-        ["Row number", '\'=HYPERLINK("http://x","y")', "'@a", "plain", "Error codes", "Error reasons"],
-        ["2", "'=1+1", "'-2+3", "ok", "pattern_mismatch", "'=bad"],
+        ["Row number", '\'=HYPERLINK("http://x","y")', "'@a", "plain", "Error codes", "Error reasons", "Extra cells"],
+        ["2", "'=1+1", "'-2+3", "ok", "pattern_mismatch", "'=bad", ""],
     ]
 
 
@@ -115,7 +154,8 @@ def test_either_languages_headers_mark_an_error_csv() -> None:
     assert is_error_csv_header(["Row number", "a", "Error codes", "Error reasons"])
     assert is_error_csv_header([" Row number ", "a", "错误代码"])  # a mixed file, fixed by hand
     assert not is_error_csv_header(["行号", "a"]) and not is_error_csv_header(["a", "Error codes"])
-    assert {"行号", "错误代码", "错误原因", "Row number", "Error codes", "Error reasons"} == MARKER_COLUMNS
+    assert {"行号", "错误代码", "错误原因", "多余单元格", "Row number", "Error codes", "Error reasons",
+            "Extra cells"} == MARKER_COLUMNS  # fmt: skip
 
 
 def test_looks_unedited(tmp_path: Path) -> None:
