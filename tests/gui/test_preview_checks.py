@@ -11,12 +11,15 @@ from typing import Any
 
 import pytest
 from openpyxl import Workbook
-from PySide6.QtWidgets import QDialogButtonBox
+from PySide6.QtCore import QEvent, QPoint
+from PySide6.QtGui import QHelpEvent
+from PySide6.QtWidgets import QApplication, QComboBox, QDialogButtonBox, QStyleFactory, QToolTip
 
 from desktop_app.domain.status import TaskStatus
 from desktop_app.imports import file_preview
 from desktop_app.ui.dialogs.preview import PreviewDialog
 from desktop_app.ui.dialogs.preview_table import BAD, BLUE, GREY, RED
+from desktop_app.ui.full_text_tip import NarrowCombo, is_cut
 from tests.gui.test_window_queue import ERRORS, TIMEOUT, open_preview, qtbot_left, wait_for_task, wait_status
 from tests.support.customers import HEADER, codes_by_row, row, write_csv
 
@@ -329,3 +332,58 @@ def test_the_preview_speaks_of_the_table_in_chinese(qtbot: Any, make_desk: Any, 
     dialog = open_preview(qtbot, window, write_csv(tmp_path / "again.csv", [row(1), row(2)]))
     assert wait_looked_up(qtbot, dialog).startswith("前 2 行中有 1 行已在表中，会失败：当前方式只新增行。")
     assert choose_mode(dialog, "insert_new").endswith("前 2 行中有 1 行已在表中，将被跳过。")
+
+
+# --- choice boxes on a small screen, and lists of any length (issue 28) --------------------------------
+
+
+@pytest.mark.parametrize(("lang", "style"), [("en", "Windows"), ("zh", "Windows"), ("en", "Fusion")])
+def test_each_choice_box_lists_its_longest_choice_whole(qtbot: Any, make_desk: Any, lang: str, style: str) -> None:
+    desk = make_desk()
+    desk.set_language(lang)
+    dialog = open_preview(qtbot, desk.window, ERRORS)  # a CSV: its encoding and separator are asked too
+    dialog.resize(900, 640)  # as on a 1024 x 700 screen (PreviewDialog._fit)
+    boxes = [dialog.type_box, dialog.mode_box, dialog.blank_box, dialog.encoding_box, dialog.delimiter_box,
+             dialog.mapping_table.cellWidget(0, 1)]  # fmt: skip
+    # Windows' styles open a box's list at the box's own width (Fusion as wide as its items, by itself)
+    looks = QStyleFactory.create(style)
+    for box in boxes:
+        box.setStyle(looks)
+    qtbot.waitUntil(lambda: dialog.mode_box.width() < 400, timeout=TIMEOUT)
+    for box in boxes:
+        metrics = box.view().fontMetrics()
+        longest = max((box.itemText(i) for i in range(box.count())), key=metrics.horizontalAdvance)
+        box.showPopup()
+        qtbot.waitUntil(box.view().isVisible, timeout=TIMEOUT)
+        assert box.view().width() >= metrics.horizontalAdvance(longest), (box.accessibleName(), longest)
+        assert box.view().viewport().width() >= box.view().sizeHintForColumn(0), box.accessibleName()
+        box.hidePopup()
+    # a closed box cuts a long choice with "…" (in English the mode's), and hovering reads it whole
+    cut = [box for box in boxes if is_cut(box)]
+    assert lang == "zh" or dialog.mode_box in cut
+    for box in boxes:
+        shown = box.elided_text()
+        assert (shown.endswith("…") and shown != box.currentText()) if box in cut else shown == box.currentText()
+    for box in cut:
+        at = QPoint(5, 5)
+        QApplication.sendEvent(box, QHelpEvent(QEvent.Type.ToolTip, at, box.mapToGlobal(at)))
+        assert QToolTip.text().split("\n")[0] == box.currentText()
+        QToolTip.hideText()
+
+
+def test_no_list_is_cut_at_1024_entries(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    """Issue 28 said the mapping's lists were "cut at 1,024 entries": none is. A header of 1,100 columns
+    gets 1,100 rows of mapping, each box with every column of the type, and the rows table all of them."""
+    header = [*HEADER, *(f"附加{i}" for i in range(1, 1092))]
+    path = tmp_path / "wide.csv"
+    path.write_text(",".join(header) + "\r\n" + ",".join([*row(1), *([""] * 1091)]) + "\r\n", encoding="utf-8")
+    window = make_desk().window
+    dialog = open_preview(qtbot, window, path)
+    assert len(header) == 1100 and dialog.rows_table.columnCount() == 1100
+    assert dialog.mapping_table.rowCount() == 1100
+    last = dialog.mapping_table.cellWidget(1099, 1)
+    assert last.count() == len(window.catalog.columns("customers")) + 1 and last.itemText(0) == "(ignored)"
+    assert all(box.maxCount() > 1_000_000 for box in dialog.findChildren(QComboBox)), "no box caps its entries"
+    many = NarrowCombo()
+    many.addItems([f"选项 {i}" for i in range(2_000)])
+    assert many.count() == 2_000

@@ -47,7 +47,7 @@ from desktop_app.ui.background import Background
 from desktop_app.ui.catalog import ImportCatalog
 from desktop_app.ui.dialogs.preview_choices import ENCODINGS, FileChoices
 from desktop_app.ui.dialogs.preview_table import GREY, RED, fill_rows, mark_mapping, mark_outcomes, mark_rows
-from desktop_app.ui.full_text_tip import FullTextTip
+from desktop_app.ui.full_text_tip import NarrowCombo
 from desktop_app.ui.mapping_memory import MappingMemory
 from desktop_app.ui.plain_errors import plain_error
 
@@ -125,7 +125,7 @@ class PreviewDialog(QDialog):
         self._looking: tuple[str, frozenset[Key]] | None = None  # the look-up under way: type and keys
         self._look_up_failed: tuple[str, frozenset[Key], str] | None = None  # type, keys, and why
 
-        self.type_box = QComboBox()
+        self.type_box = NarrowCombo()
         for name in catalog.names():
             self.type_box.addItem(catalog.title(name), name)
         if import_type is not None and self.type_box.findData(import_type) >= 0:
@@ -141,11 +141,11 @@ class PreviewDialog(QDialog):
             self.decimal_comma_box.setChecked(request.decimal_comma)
             self.choices.prefer(request.date_order)
         # what to do with rows whose key is already in the table (the task's mode)
-        self.mode_box = QComboBox()
+        self.mode_box = NarrowCombo()
         for value in MODES:
             self.mode_box.addItem("", value)
         self.mode_box.setCurrentIndex(max(0, self.mode_box.findData(mode)))
-        self.blank_box = QComboBox()
+        self.blank_box = NarrowCombo()
         for value in BLANKS:
             self.blank_box.addItem("", value)
         if request is not None:
@@ -176,13 +176,8 @@ class PreviewDialog(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         self.status_label = QLabel()
-        self.full_text_tip = FullTextTip(self)
-        for box in (self.type_box, self.mode_box, self.blank_box, self.encoding_box, self.delimiter_box,
-                    self.sheet_box, self.date_order_box):  # fmt: skip
-            # long choices ("Add new rows only (a row already…)") must not widen the dialog past a small screen
-            box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-            box.setMinimumContentsLength(18)
-            box.installEventFilter(self.full_text_tip)
+        # Long choices ("Add new rows only (a row already…)") must not widen the dialog past a small screen:
+        # every choice box is a NarrowCombo (cut with "…", whole on hover and in its list).
         self._layout()
         self._fit()
         self.retranslate()
@@ -340,7 +335,7 @@ class PreviewDialog(QDialog):
             item = QTableWidgetItem(text)
             item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
             table.setItem(i, 0, item)
-            box = QComboBox()
+            box = NarrowCombo(least_chars=8)  # the table's column sizes it; its list shows each column whole
             box.setAccessibleName(self.tr("Column for header %s") % text)
             box.addItem(self.tr("(ignored)"), "")
             for column in columns:
