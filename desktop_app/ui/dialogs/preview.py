@@ -59,6 +59,7 @@ PREVIEW_ROWS = file_preview.SHOWN_ROWS
 MODES = tuple(m.value for m in ImportMode)
 BLANKS = tuple(b.value for b in BlankPolicy)
 NUMBER_KINDS = ("decimal", "integer")
+PREFERRED_SIZE = (1040, 700)  # the dialog's size where the screen has room (PreviewDialog._fit)
 # the table's rows for some keys of a type (TaskService.look_up_keys): asks the database, so never called
 # on the GUI thread
 LookUp = Callable[[ImportType, Sequence[Key]], StoredKeys]
@@ -190,9 +191,9 @@ class PreviewDialog(QDialog):
         self.reload()
 
     def _fit(self) -> None:
-        """900 x 640, or the screen less its window frame when smaller (1024 x 700 leaves 640 high)."""
+        """1040 x 700, or the screen less its window frame when smaller (1024 x 700 leaves 984 x 640)."""
         screen = self.screen().availableGeometry()
-        self.resize(min(900, screen.width() - 40), min(640, screen.height() - 60))
+        self.resize(min(PREFERRED_SIZE[0], screen.width() - 40), min(PREFERRED_SIZE[1], screen.height() - 60))
 
     def _layout(self) -> None:
         self._type_label, self._mode_label, self._blank_label = QLabel(), QLabel(), QLabel()
@@ -211,8 +212,9 @@ class PreviewDialog(QDialog):
                 grid.addWidget(label, row, column)
                 grid.addWidget(field, row, column + 1)
         grid.addWidget(c.decimal_comma_box, 3, 2, 1, 2)
-        grid.setColumnStretch(1, 1)
-        grid.setColumnStretch(3, 1)
+        # the right-hand choices are the long ones ("Add new rows only (a row already in the table is an error)")
+        grid.setColumnStretch(1, 2)
+        grid.setColumnStretch(3, 3)
         layout = QVBoxLayout(self)
         layout.addWidget(self.notice_label)
         layout.addLayout(grid)
@@ -524,7 +526,8 @@ class PreviewDialog(QDialog):
         if problem is not None:
             sentences.append(self.tr("Whether they are already in the table could not be checked: %1")
                              .replace("%1", problem))  # fmt: skip
-        return " ".join(sentences), failing
+        # Chinese sentences end with "。" and follow each other without a space
+        return ("" if self._lang() == "zh" else " ").join(sentences), failing
 
     def _say_count(self) -> None:
         sample, count = self._sample, self._count
