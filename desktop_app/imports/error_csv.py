@@ -113,15 +113,16 @@ class ErrorCsvWriter:
 
     UTF-8 with BOM so Excel opens it right; RFC 4180 quoting. `size()` after each batch goes into
     the checkpoint, and a resumed import truncates back to it, so a crash never duplicates a line.
-    ``extra_column``: the last column holds a long row's cells beyond the header (an import's; an undo's
-    rows are the table's, never long).
+    A long row's cells beyond the header follow its reasons in one more cell; the file handed over names
+    that column only when a row has one (settle_extra_column), so a file without long rows keeps the
+    columns it always had.
     """
 
-    def __init__(self, path: Path, header: Sequence[str], *, resume_at: int | None = None, lang: Lang = "zh",
-                 extra_column: bool = True) -> None:  # fmt: skip
+    def __init__(self, path: Path, header: Sequence[str], *, resume_at: int | None = None,
+                 lang: Lang = "zh") -> None:  # fmt: skip
         self.path = path
         self.layout = ErrorLayout.of(header)
-        self.extra_column = extra_column
+        self.saw_extra = False  # a row with extra cells written by this writer
         self.width = len(self.layout.keep)
         self.rows_written = 0
         # True when a resume found the earlier rows gone (the file deleted, or cut short by a power
@@ -135,10 +136,9 @@ class ErrorCsvWriter:
         else:
             self._handle = path.open("w", encoding="utf-8", newline="")
             self._handle.write(BOM)
-            row_word, codes_word, reasons_word, extra_word = MARKERS[lang]
+            row_word, codes_word, reasons_word, _extra_word = MARKERS[lang]
             own = [neutralise(h) for h in self.layout.header]
-            extra = [extra_word] if extra_column else []
-            csv.writer(self._handle).writerow([row_word, *own, codes_word, reasons_word, *extra])
+            csv.writer(self._handle).writerow([row_word, *own, codes_word, reasons_word])
         self._writer = csv.writer(self._handle)
 
     def write(self, row_number: int, cells: Sequence[Cell], codes: Sequence[str], reasons: Sequence[str]) -> None:
@@ -150,11 +150,13 @@ class ErrorCsvWriter:
         if layout.row_at is not None:  # a repair: the row in the clerk's first file, as the error CSV said
             number = texts[layout.row_at].strip() if layout.row_at < len(texts) else ""
         # Codes and reasons stay under their headings: a short row is padded, a long row's extra cells
-        # go into the extra-cells column after the reasons (kept, so nothing the clerk typed is lost).
+        # go into one more cell after the reasons (kept, so nothing the clerk typed is lost).
         own = [texts[i] if i < len(texts) else "" for i in layout.keep]
         line = [number, *own, ";".join(codes), neutralise(";".join(reasons))]
-        if self.extra_column:
-            line.append(neutralise(layout.extra_cells(raw)))
+        extra = layout.extra_cells(raw)
+        if extra:
+            line.append(neutralise(extra))
+            self.saw_extra = True
         self._writer.writerow(line)
         self.rows_written += 1
 
@@ -178,8 +180,7 @@ def error_csv_work_file(ctx: TaskContext) -> Path:
     return ctx.work_dir / f"{ctx.task.task_no}-errors.csv.part"
 
 
-def resumed_writer(ctx: TaskContext, header: Sequence[str], *, resume_at: int | None, lang: Lang,
-                   extra_column: bool = True) -> ErrorCsvWriter:  # fmt: skip
+def resumed_writer(ctx: TaskContext, header: Sequence[str], *, resume_at: int | None, lang: Lang) -> ErrorCsvWriter:
     """The error CSV writer of a run, taking back the file a crashed run had already handed over.
 
     A run that is killed after it moved its error CSV into the results folder but before its end was
@@ -194,7 +195,31 @@ def resumed_writer(ctx: TaskContext, header: Sequence[str], *, resume_at: int | 
             work.parent.mkdir(parents=True, exist_ok=True)
             shutil.move(str(handed), work)
             ctx.log.info("took back the error CSV handed over before the crash: %s", handed)
-    return ErrorCsvWriter(work, header, resume_at=resume_at, lang=lang, extra_column=extra_column)
+    return ErrorCsvWriter(work, header, resume_at=resume_at, lang=lang)
+
+
+def settle_extra_column(path: Path) -> bool:
+    """Before an error CSV is handed over: when a row carries extra cells (a long row's, after its reasons),
+    the header gains the extra-cells column, named in the header's language, and the other rows an empty
+    cell under it; a file without such a row is left as it is. True when the file was rewritten. Read in
+    one pass (a stream, never held whole); rewritten only in that rare case."""
+    with path.open(encoding="utf-8-sig", newline="") as handle:
+        rows = csv.reader(handle)
+        header = next(rows, None)
+        if header is None or not any(len(r) > len(header) for r in rows):
+            return False
+    lang = next((lang for lang, words in MARKERS.items() if words[0] == _bare(header[0])), "zh")
+    width = len(header) + 1
+    temp = path.with_name(path.name + ".extra")
+    with path.open(encoding="utf-8-sig", newline="") as source, temp.open("w", encoding="utf-8", newline="") as out:
+        out.write(BOM)
+        writer = csv.writer(out)
+        reader = csv.reader(source)
+        writer.writerow([*next(reader), MARKERS[lang][3]])
+        for row in reader:
+            writer.writerow(row + [""] * (width - len(row)))
+    temp.replace(path)
+    return True
 
 
 def keep_error_rows(ctx: TaskContext) -> dict[str, Any]:
@@ -217,6 +242,7 @@ def keep_error_rows(ctx: TaskContext) -> dict[str, Any]:
         work.unlink(missing_ok=True)
         return {}
     folder.mkdir(parents=True, exist_ok=True)
+    settle_extra_column(work)
     target = folder / handed_over_name(ctx.task.task_no)
     shutil.move(str(work), target)
     return {"error_csv": str(target), WRITTEN: fingerprint(target)}

@@ -117,9 +117,7 @@ class _Undo:
         self.ctx.report(stage=stage_text(Stage.UNDOING, self.lang, task_no=self.source.task_no), progress=1,
                         force=True)  # fmt: skip
         header = [c.header for c in self.itype.key_columns]
-        # the rows kept are the table's, never longer than their header: no extra-cells column
-        errors = error_csv.resumed_writer(self.ctx, header, resume_at=self.state.error_bytes, lang=self.lang,
-                                          extra_column=False)  # fmt: skip
+        errors = error_csv.resumed_writer(self.ctx, header, resume_at=self.state.error_bytes, lang=self.lang)
         total = max(1, self.source.success_count)
         try:
             while True:

@@ -34,7 +34,7 @@ def test_without_the_date_order_the_dates_are_ambiguous(tmp_path: Path) -> None:
                           "--data-dir", str(tmp_path / "data"))  # fmt: skip
     assert isinstance(task, dict) and task["fail_count"] == 2, err
     with open(task["error_csv"], encoding="utf-8-sig", newline="") as handle:
-        assert [r[-3] for r in list(csv.reader(handle))[1:]] == ["ambiguous_date", "ambiguous_date"]
+        assert [r[-2] for r in list(csv.reader(handle))[1:]] == ["ambiguous_date", "ambiguous_date"]
 
 
 def test_the_delimiter_words() -> None:

@@ -149,7 +149,7 @@ def test_a_second_round_error_csv_has_its_columns_once(core: Core, tmp_path: Pat
             *(row(i) for i in range(6, 12))]  # fmt: skip
     first = run_import(core, write_csv(tmp_path / "orig.csv", rows))
     lines = read(first.error_csv)
-    assert lines[0] == ["行号", *HEADER, "错误代码", "错误原因", "多余单元格"]
+    assert lines[0] == ["行号", *HEADER, "错误代码", "错误原因"]
     assert [line[0] for line in lines[1:]] == ["3", "5", "6"]
     # the clerk fixes one row of three; the other two still fail, one of them for a new reason
     fixed = [lines[0]]
@@ -167,13 +167,13 @@ def test_a_second_round_error_csv_has_its_columns_once(core: Core, tmp_path: Pat
     assert (second.success_count, second.fail_count) == (1, 2)
     assert second.summary["repairs"] == first.task_no and second.summary["warnings"] == []
     again = read(second.error_csv)
-    assert again[0] == ["Row number", *HEADER, "Error codes", "Error reasons", "Extra cells"]
-    assert [(line[0], line[-3]) for line in again[1:]] == [("5", "invalid_number"), ("6", "required_missing")]
+    assert again[0] == ["Row number", *HEADER, "Error codes", "Error reasons"]
+    assert [(line[0], line[-2]) for line in again[1:]] == [("5", "invalid_number"), ("6", "required_missing")]
     assert all(len(line) == len(again[0]) for line in again)
     # a third round reads the English file back: its own columns are known in either language
     third = run_in(core, Path(second.error_csv or ""), "zh")
     assert third.summary["warnings"] == [] and third.summary["repairs"] == second.task_no
-    assert read(third.error_csv)[0] == ["行号", *HEADER, "错误代码", "错误原因", "多余单元格"]
+    assert read(third.error_csv)[0] == ["行号", *HEADER, "错误代码", "错误原因"]
     assert [line[0] for line in read(third.error_csv)[1:]] == ["5", "6"]
 
 
@@ -181,4 +181,4 @@ def test_a_formula_in_a_header_is_neutralised(core: Core, tmp_path: Path) -> Non
     header = [*HEADER, '=HYPERLINK("http://evil","x")']
     path = write_csv(tmp_path / "h.csv", [[*row(1, 手机号="bad"), "v"]], header=header)
     task = run_import(core, path)
-    assert read(task.error_csv)[0][-4] == '\'=HYPERLINK("http://evil","x")'
+    assert read(task.error_csv)[0][-3] == '\'=HYPERLINK("http://evil","x")'
