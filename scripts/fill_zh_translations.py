@@ -250,6 +250,31 @@ ZH: dict[tuple[str, str], str] = {
     ("SubmitPanel", "Vali&date only…"): "仅校验(&D)…",
     ("ExportDialog", "Only the rows imported by %1"): "只导出任务 %1 导入的行",
     ("ExportDialog", "<task number>"): "<任务号>",
+    # the preview's rows against the table (issue 28): what the chosen mode does with each shown row
+    ("PreviewDialog", "%1 of the first %2 rows would fail: hover a red cell for the reason."):
+        "前 %2 行中有 %1 行会失败：把鼠标停在红色单元格上可看原因。",
+    ("PreviewDialog", "%1 of the first %2 rows would fail as already in the table: this mode adds new rows only."):
+        "前 %2 行中有 %1 行已在表中，会失败：当前方式只新增行。",
+    ("PreviewDialog", "%1 of the first %2 rows would fail as not in the table: this mode updates rows already in "
+                      "the table only."):
+        "前 %2 行中有 %1 行不在表中，会失败：当前方式只更新表中已有的行。",
+    ("PreviewDialog", "%1 of the first %2 rows will be skipped: already in the table."):
+        "前 %2 行中有 %1 行已在表中，将被跳过。",
+    ("PreviewDialog", "%1 of the first %2 rows will update rows already in the table."):
+        "前 %2 行中有 %1 行已在表中，将更新表中的这些行。",
+    ("PreviewDialog", "%1 of the first %2 rows will change nothing: already in the table with these values."):
+        "前 %2 行中有 %1 行已在表中且内容相同，不会有任何改变。",
+    ("PreviewDialog", "Rows that fail go to the error file; the others still import."):
+        "失败的行会写入错误文件，其余的行照常导入。",
+    ("PreviewDialog", "The cells of the first %1 rows pass every check; looking the rows up in the table…"):
+        "前 %1 行的单元格全部通过检查；正在表中查找这些行…",
+    ("PreviewDialog", "Looking the rows up in the table…"): "正在表中查找这些行…",
+    ("PreviewDialog", "Whether they are already in the table could not be checked: %1"):
+        "无法检查这些行是否已在表中：%1",
+    ("PreviewDialog", "Already in the table: this row will be skipped"): "已在表中：这一行将被跳过",
+    ("PreviewDialog", "Already in the table: this row will update it"): "已在表中：将用这一行更新表中的记录",
+    ("PreviewDialog", "Already in the table with these values: nothing will change"):
+        "已在表中且内容相同：不会有任何改变",
 }  # fmt: skip
 
 Messages = list[tuple[str, list[str]]]  # (context, sources in code order)

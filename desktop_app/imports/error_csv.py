@@ -1,9 +1,10 @@
 """The error CSV: every bad row with its row number, original cells and plain reasons; itself importable.
 
-Its own columns (row number, codes, reasons) are named in the desk's language; a re-import knows them in
-either. The error CSV of a repair (an error CSV, fixed and imported again) keeps one row-number column,
-the row in the clerk's original file, the original columns once, and only the new codes and reasons.
-Every cell written is neutralised against formula injection, the header's too.
+Its own columns (row number, codes, reasons, and an import's extra cells: a long row's cells beyond the
+header) are named in the desk's language; a re-import knows them in either and ignores them. The error
+CSV of a repair (an error CSV, fixed and imported again) keeps one row-number column, the row in the
+clerk's original file, the original columns once, and only the new codes and reasons. Every cell
+written is neutralised against formula injection, the header's too.
 """
 
 from __future__ import annotations
@@ -27,15 +28,21 @@ from desktop_app.tasks.result_paths import owned, task_folder
 ROW_COLUMN = "行号"
 CODES_COLUMN = "错误代码"
 REASONS_COLUMN = "错误原因"
-# lang -> (row number, codes, reasons): the words of the error CSV's own columns
-MARKERS: Mapping[str, tuple[str, str, str]] = {
-    "zh": (ROW_COLUMN, CODES_COLUMN, REASONS_COLUMN),
-    "en": ("Row number", "Error codes", "Error reasons"),
+EXTRA_COLUMN = "多余单元格"
+# lang -> (row number, codes, reasons, extra cells): the words of the error CSV's own columns
+MARKERS: Mapping[str, tuple[str, str, str, str]] = {
+    "zh": (ROW_COLUMN, CODES_COLUMN, REASONS_COLUMN, EXTRA_COLUMN),
+    "en": ("Row number", "Error codes", "Error reasons", "Extra cells"),
 }
 ROW_COLUMNS = frozenset(words[0] for words in MARKERS.values())
 CODES_COLUMNS = frozenset(words[1] for words in MARKERS.values())
 REASONS_COLUMNS = frozenset(words[2] for words in MARKERS.values())
-MARKER_COLUMNS = ROW_COLUMNS | CODES_COLUMNS | REASONS_COLUMNS
+EXTRA_COLUMNS = frozenset(words[3] for words in MARKERS.values())
+MARKER_COLUMNS = ROW_COLUMNS | CODES_COLUMNS | REASONS_COLUMNS | EXTRA_COLUMNS
+# A long row's cells beyond the header, in the one extra-cells column: a visible mark between them, the same
+# whatever the file's separator (an .xlsx has none), that a comma inside a cell or a thousands separator is
+# not mistaken for; a re-import ignores the column, so it is never split again.
+EXTRA_JOINER = " | "
 DANGEROUS = TRIGGERS  # OWASP CSV injection: a spreadsheet runs cells that start with these
 BOM = "\ufeff"
 NAME_PATTERN = re.compile(r"(T\d{6}-[0-9A-Z]{6})-errors")
@@ -71,6 +78,7 @@ class ErrorLayout:
     keep: tuple[int, ...]  # their positions in a source row
     width: int  # the source header's width: cells beyond it are a long row's extra cells
     row_at: int | None = None  # a repair: the position of the source's row-number column
+    extra_at: int | None = None  # a repair: the position of the source's extra-cells column, if it has one
 
     @classmethod
     def of(cls, header: Sequence[str]) -> ErrorLayout:
@@ -79,8 +87,19 @@ class ErrorLayout:
             return cls(texts, tuple(range(len(texts))), len(texts))
         bare = [_bare(h) for h in texts]
         row_at = next(i for i, h in enumerate(bare) if h in ROW_COLUMNS)
+        extra_at = next((i for i, h in enumerate(bare) if h in EXTRA_COLUMNS), None)
         keep = tuple(i for i, h in enumerate(bare) if h not in MARKER_COLUMNS)
-        return cls(tuple(texts[i] for i in keep), keep, len(texts), row_at)
+        return cls(tuple(texts[i] for i in keep), keep, len(texts), row_at, extra_at)
+
+    def extra_cells(self, texts: Sequence[str]) -> str:
+        """A long row's cells beyond the header as one text (a repair's: the source's extra cells first,
+        where the clerk left them); trailing blank cells carry nothing and are left out."""
+        extra = list(texts[self.width :])
+        if self.extra_at is not None and self.extra_at < len(texts) and texts[self.extra_at].strip():
+            extra.insert(0, texts[self.extra_at])
+        while extra and not extra[-1].strip():
+            extra.pop()
+        return EXTRA_JOINER.join(extra)
 
 
 def repaired_task_from_name(path: Path) -> str | None:
@@ -94,11 +113,16 @@ class ErrorCsvWriter:
 
     UTF-8 with BOM so Excel opens it right; RFC 4180 quoting. `size()` after each batch goes into
     the checkpoint, and a resumed import truncates back to it, so a crash never duplicates a line.
+    A long row's cells beyond the header follow its reasons in one more cell; the file handed over names
+    that column only when a row has one (settle_extra_column), so a file without long rows keeps the
+    columns it always had.
     """
 
-    def __init__(self, path: Path, header: Sequence[str], *, resume_at: int | None = None, lang: Lang = "zh") -> None:
+    def __init__(self, path: Path, header: Sequence[str], *, resume_at: int | None = None,
+                 lang: Lang = "zh") -> None:  # fmt: skip
         self.path = path
         self.layout = ErrorLayout.of(header)
+        self.saw_extra = False  # a row with extra cells written by this writer
         self.width = len(self.layout.keep)
         self.rows_written = 0
         # True when a resume found the earlier rows gone (the file deleted, or cut short by a power
@@ -112,23 +136,28 @@ class ErrorCsvWriter:
         else:
             self._handle = path.open("w", encoding="utf-8", newline="")
             self._handle.write(BOM)
-            row_word, codes_word, reasons_word = MARKERS[lang]
+            row_word, codes_word, reasons_word, _extra_word = MARKERS[lang]
             own = [neutralise(h) for h in self.layout.header]
             csv.writer(self._handle).writerow([row_word, *own, codes_word, reasons_word])
         self._writer = csv.writer(self._handle)
 
     def write(self, row_number: int, cells: Sequence[Cell], codes: Sequence[str], reasons: Sequence[str]) -> None:
         """One failed row; ``row_number`` is its row in the file read (a repair writes the original's)."""
-        texts = [neutralise(cell_to_text(c)) for c in cells]
+        raw = [cell_to_text(c) for c in cells]
+        texts = [neutralise(t) for t in raw]
         layout = self.layout
         number: int | str = row_number
         if layout.row_at is not None:  # a repair: the row in the clerk's first file, as the error CSV said
             number = texts[layout.row_at].strip() if layout.row_at < len(texts) else ""
-        # Codes and reasons stay under their headings: a short row is padded, a long row's extra
-        # cells follow the reasons (kept, so nothing the clerk typed is lost).
+        # Codes and reasons stay under their headings: a short row is padded, a long row's extra cells
+        # go into one more cell after the reasons (kept, so nothing the clerk typed is lost).
         own = [texts[i] if i < len(texts) else "" for i in layout.keep]
-        extra = texts[layout.width :]
-        self._writer.writerow([number, *own, ";".join(codes), neutralise(";".join(reasons)), *extra])
+        line = [number, *own, ";".join(codes), neutralise(";".join(reasons))]
+        extra = layout.extra_cells(raw)
+        if extra:
+            line.append(neutralise(extra))
+            self.saw_extra = True
+        self._writer.writerow(line)
         self.rows_written += 1
 
     def size(self) -> int:
@@ -169,6 +198,30 @@ def resumed_writer(ctx: TaskContext, header: Sequence[str], *, resume_at: int | 
     return ErrorCsvWriter(work, header, resume_at=resume_at, lang=lang)
 
 
+def settle_extra_column(path: Path) -> bool:
+    """Before an error CSV is handed over: when a row carries extra cells (a long row's, after its reasons),
+    the header gains the extra-cells column, named in the header's language, and the other rows an empty
+    cell under it; a file without such a row is left as it is. True when the file was rewritten. Read in
+    one pass (a stream, never held whole); rewritten only in that rare case."""
+    with path.open(encoding="utf-8-sig", newline="") as handle:
+        rows = csv.reader(handle)
+        header = next(rows, None)
+        if header is None or not any(len(r) > len(header) for r in rows):
+            return False
+    lang = next((lang for lang, words in MARKERS.items() if words[0] == _bare(header[0])), "zh")
+    width = len(header) + 1
+    temp = path.with_name(path.name + ".extra")
+    with path.open(encoding="utf-8-sig", newline="") as source, temp.open("w", encoding="utf-8", newline="") as out:
+        out.write(BOM)
+        writer = csv.writer(out)
+        reader = csv.reader(source)
+        writer.writerow([*next(reader), MARKERS[lang][3]])
+        for row in reader:
+            writer.writerow(row + [""] * (width - len(row)))
+    temp.replace(path)
+    return True
+
+
 def keep_error_rows(ctx: TaskContext) -> dict[str, Any]:
     """An import that ends early (cancelled, failed, retries spent) still hands over the error rows
     of the batches it committed: the clerk is told how many rows failed, so they must see which."""
@@ -189,6 +242,7 @@ def keep_error_rows(ctx: TaskContext) -> dict[str, Any]:
         work.unlink(missing_ok=True)
         return {}
     folder.mkdir(parents=True, exist_ok=True)
+    settle_extra_column(work)
     target = folder / handed_over_name(ctx.task.task_no)
     shutil.move(str(work), target)
     return {"error_csv": str(target), WRITTEN: fingerprint(target)}

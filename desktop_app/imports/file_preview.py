@@ -4,18 +4,24 @@
 :func:`count_rows` counts them, or estimates a large file's; :func:`check_sample` runs the import's
 pre-check on the sample and the real validator on its rows, so that an empty file, a missing column or
 a file over the size limit reads in the preview exactly as the task would fail, and every bad cell is
-named with the reason its row would have in the error CSV.
+named with the reason its row would have in the error CSV. Given the table's rows for the sample's keys
+(:func:`look_up_keys`: one query, off the window's thread), it also says what the import's mode does with
+each shown row, by the import's own decisions (imports/row_plans.py): already in the table (an error in
+insert mode), not in it (an error in update mode), skipped, updated, unchanged or added.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
 
-from desktop_app.domain.errors import BatchDeskError, Lang, PermanentError
+from sqlalchemy import Engine
+
+from desktop_app.domain.errors import BatchDeskError, ErrorCode, Lang, PermanentError
+from desktop_app.domain.modes import ImportMode
 from desktop_app.imports import error_csv, readers
 from desktop_app.imports.header import HeaderMapping, map_header
 from desktop_app.imports.import_type import ImportType, normalize_text
@@ -24,7 +30,10 @@ from desktop_app.imports.precheck import MIB, check_mapping, check_row_count, ma
 from desktop_app.imports.precount import line_bound
 from desktop_app.imports.readers import CsvDialect, ReadLimits, SourceRow
 from desktop_app.imports.regional import DateForm, DayMonthEvidence, day_month_evidence
+from desktop_app.imports.row_plans import Action, Candidate, FailedRow, RowDecider
+from desktop_app.imports.type_schema import table_to_look_in
 from desktop_app.imports.validator import RowError, compile_validator
+from desktop_app.store.business_rows import BusinessTable, Key, StoredRow
 
 SHOWN_ROWS = 20
 """Rows the preview shows and checks."""
@@ -72,14 +81,55 @@ class RowProblems:
 
 
 @dataclass(frozen=True)
+class StoredKeys:
+    """The table's rows for the sample's keys, as one look-up found them (made off the window's thread)."""
+
+    import_type: str
+    table: BusinessTable
+    asked: frozenset[Key]  # the keys looked up, as the validator reads them
+    found: Mapping[Key, StoredRow]  # those in the table, by the key as the table compares it
+
+    def covers(self, import_type: str, keys: Sequence[Key]) -> bool:
+        """Whether this look-up answers for these keys of this type."""
+        return import_type == self.import_type and self.asked.issuperset(keys)
+
+
+# what an import does with a shown row, as the preview says it: the rows that fail for their key alone
+# apart from the ones that fail a check
+ALREADY_IN_TABLE = "already_in_table"  # insert: already_exists
+NOT_IN_TABLE = "not_in_table"  # update: not_found
+FAILS = "fails"  # any other failure (a cell, the row's width, a key repeated in the file...)
+TABLE_ONLY_CODES = {ErrorCode.ALREADY_EXISTS: ALREADY_IN_TABLE, ErrorCode.NOT_FOUND: NOT_IN_TABLE}
+
+
+@dataclass(frozen=True)
+class TableVerdict:
+    """What the import's mode does with each shown row, the table's rows for their keys known: by row
+    number, one of ``Action`` (insert, update, unchanged, skip) or, for a row that fails, ALREADY_IN_TABLE,
+    NOT_IN_TABLE or FAILS."""
+
+    mode: ImportMode
+    outcomes: Mapping[int, str]
+
+    def count(self, outcome: str) -> int:
+        return sum(1 for o in self.outcomes.values() if o == outcome)
+
+    def rows_with(self, outcome: str) -> tuple[int, ...]:
+        return tuple(n for n, o in self.outcomes.items() if o == outcome)
+
+
+@dataclass(frozen=True)
 class SampleCheck:
-    """The import's pre-check and validator on the sample: what stops the import, and each bad row."""
+    """The import's pre-check and validator on the sample: what stops the import, and each bad row;
+    with the table's rows for the shown rows' keys, what the mode does with each row."""
 
     mapping: HeaderMapping | None
     blocking: BatchDeskError | None = None  # the task would fail with this, before any row
     rows: tuple[RowProblems, ...] = ()  # the shown rows that fail, in order
     checked: int = 0  # shown rows checked
     day_month: DayMonthEvidence | None = None  # the file has day/month dates: what they say
+    keys: tuple[Key, ...] = ()  # the shown rows' valid keys: what to look up in the table
+    table: TableVerdict | None = None  # None: the table's rows for ``keys`` are not known (yet)
 
 
 def read_sample(
@@ -160,12 +210,28 @@ def count_problem(count: RowCount, max_rows: int) -> PermanentError | None:
     return None
 
 
-def check_sample(sample: FileSample, itype: ImportType, options: ImportOptions, lang: Lang) -> SampleCheck:
+def look_up_keys(engine: Engine, itype: ImportType, keys: Sequence[Key]) -> StoredKeys:
+    """The table's rows with these keys (a sample's: SHOWN_ROWS at most), in one query through the business
+    table's own look-up, as the import finds them; none when the table does not exist yet. Not for the
+    window's thread: it asks the database."""
+    table, columns = table_to_look_in(engine, itype)
+    wanted = list(dict.fromkeys(keys))
+    found: dict[Key, StoredRow] = {}
+    if columns is not None and wanted:
+        with engine.connect() as conn:
+            found = table.find(conn, wanted, columns)
+    return StoredKeys(itype.name, table, frozenset(wanted), found)
+
+
+def check_sample(
+    sample: FileSample, itype: ImportType, options: ImportOptions, lang: Lang, stored: StoredKeys | None = None
+) -> SampleCheck:
     """The pre-check of the import (size, header, empty file) and the validator on the shown rows; quick
     enough for the window's thread (no scan of the file: a stat, the header, twenty rows).
 
     ``options`` are the task's parameters as the clerk has chosen them so far (type, mode, mapping,
-    conventions, the limits)."""
+    conventions, the limits). With ``stored`` (look_up_keys of the check's ``keys``), the rows are
+    decided as the import decides them in its mode, and ``table`` says what becomes of each."""
     too_large = size_problem(sample.path, options.max_file_mb)
     if too_large is not None:
         return SampleCheck(_mapping(itype, sample, options), blocking=too_large)
@@ -180,25 +246,61 @@ def check_sample(sample: FileSample, itype: ImportType, options: ImportOptions, 
     validator = compile_validator(itype, mapping, blanks_keep=options.mode.updates, conventions=options.conventions)
     # the import restores only where a byte scan finds a neutralised cell: restoring others changes nothing
     restore = error_csv.restore if may_hold_neutralised(sample.header, itype, sample.format) else None
-    problems: list[RowProblems] = []
     index_of = mapping.index_by_key
     shown = sample.rows[:SHOWN_ROWS]
+    # each row as the import's row path makes it (pipeline._import_by_row): its values, or its errors with
+    # the key when the mode needs a failing row's key
+    mode = options.mode
+    keyed = mode in (ImportMode.INSERT_NEW, ImportMode.UPSERT)
+    candidates: list[Candidate] = []
+    keys: list[Key] = []
     for row in shown:
         cells = tuple(restore(c) if restore is not None and isinstance(c, str) else c for c in row.cells)
         result = validator.check(cells)
-        if result.ok:
+        if result.values is not None:
+            candidates.append((row, result.values))
+            keys.append(tuple(result.values[i] for i in validator.key_indexes))
             continue
-        by_cell: dict[int, tuple[RowError, ...]] = {}
-        whole: list[RowError] = []
-        for error in result.errors:
-            position = index_of.get(error.column) if error.column is not None else None
-            if position is None:
-                whole.append(error)
-            else:
-                by_cell[position] = (*by_cell.get(position, ()), error)
-        problems.append(RowProblems(row.row_number, by_cell, tuple(whole)))
-    return SampleCheck(mapping, rows=tuple(problems), checked=len(shown),
-                       day_month=_day_month(sample, itype, mapping))  # fmt: skip
+        key = validator.key_of(cells)
+        if key is not None:
+            keys.append(key)  # looked up in every mode: another mode needs no new look-up
+        lacking = validator.blank_required(cells) if mode is ImportMode.UPSERT and key is not None else ()
+        candidates.append(FailedRow(row, result.errors, key if keyed else None, lacking))
+    wanted = tuple(dict.fromkeys(keys))
+    table: TableVerdict | None = None
+    failing: list[tuple[int, tuple[RowError, ...]]]
+    if stored is not None and stored.covers(itype.name, wanted):
+        decider = RowDecider(itype, mode, options.blank, stored.table, validator.key_indexes)
+        plans = decider.decide(candidates, dict(stored.found), lambda _key_text, _stored: False)
+        failing = [(p.source.row_number, p.errors) for p in plans if p.action is Action.FAIL]
+        table = TableVerdict(mode, {p.source.row_number: _outcome(p.action, p.errors) for p in plans})
+    else:
+        failing = [(c.source.row_number, c.errors) for c in candidates if isinstance(c, FailedRow)]
+    problems = [_problems(number, errors, index_of) for number, errors in failing]
+    return SampleCheck(mapping, rows=tuple(problems), checked=len(shown), day_month=_day_month(sample, itype, mapping),
+                       keys=wanted, table=table)  # fmt: skip
+
+
+def _outcome(action: Action, errors: tuple[RowError, ...]) -> str:
+    if action is not Action.FAIL:
+        return action.value
+    codes = {e.code for e in errors}
+    if len(codes) == 1 and (code := next(iter(codes))) in TABLE_ONLY_CODES:
+        return TABLE_ONLY_CODES[code]
+    return FAILS
+
+
+def _problems(row_number: int, errors: Sequence[RowError], index_of: Mapping[str, int]) -> RowProblems:
+    """A failing row's errors by the file's column position (the cell to mark), the others the row's."""
+    by_cell: dict[int, tuple[RowError, ...]] = {}
+    whole: list[RowError] = []
+    for error in errors:
+        position = index_of.get(error.column) if error.column is not None else None
+        if position is None:
+            whole.append(error)
+        else:
+            by_cell[position] = (*by_cell.get(position, ()), error)
+    return RowProblems(row_number, by_cell, tuple(whole))
 
 
 def _mapping(itype: ImportType, sample: FileSample, options: ImportOptions) -> HeaderMapping | None:

@@ -93,6 +93,7 @@ class ImportRun:
                 self._import_rows(reader, checked, errors, total_rows, resume_row)
             finally:
                 errors.close()
+            extra_cells = errors.saw_extra or resume_bytes is not None
         if self._file_changed():
             # Cut short or saved again while it was read: the rows read are not all of the file that
             # was queued, and a clerk would never learn that the rest is missing.
@@ -114,7 +115,7 @@ class ImportRun:
             itype=self.itype, options=self.options, mapping=checked.mapping, encoding=reader.encoding,
             format=reader.format, table=self.table.spec.name, managed=self.table.managed, signed=self.signed,
             lost_error_rows_before=self._lost_error_rows_before, reader_warnings=tuple(reader.warnings),
-            missing_references=tuple(as_summary(missing)),
+            missing_references=tuple(as_summary(missing)), extra_cells=extra_cells,
         )  # fmt: skip
         return summarise(facts=facts, counts=self.counts, work_file=self.work_file,
                          folder=self.ctx.results_dir / self.task_no, task_no=self.task_no,

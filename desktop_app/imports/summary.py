@@ -37,6 +37,9 @@ class ImportFacts:
     reader_warnings: tuple[ReaderWarning, ...] = ()  # e.g. an .xls whose records could not all be checked
     # the reference names not found, as imports/missing_references keeps them ({column, value, rows, ...})
     missing_references: tuple[dict[str, Any], ...] = ()
+    # a row with extra cells may be in the error CSV (this run wrote one, or an earlier run of a resumed
+    # task may have): the handed-over file then names their column
+    extra_cells: bool = False
 
 
 def summarise(
@@ -48,6 +51,8 @@ def summarise(
     error_path: Path | None = None
     if counts.fail:
         error_path = folder / error_csv.handed_over_name(task_no)
+        if facts.extra_cells:
+            error_csv.settle_extra_column(work_file)
         shutil.move(str(work_file), error_path)
     else:
         work_file.unlink(missing_ok=True)

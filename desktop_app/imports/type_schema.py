@@ -68,3 +68,19 @@ def open_business_table(engine: Engine, itype: ImportType, *, prepare: bool, rea
     with engine.connect() as conn:
         folds = plan.exists and key_folds_case(conn, spec)
     return BusinessTable(engine, spec, managed=managed, folds_case=folds)
+
+
+def table_to_look_in(engine: Engine, itype: ImportType) -> tuple[BusinessTable, tuple[str, ...] | None]:
+    """The type's table to look rows up in before an import (the preview), checked as a task is accepted,
+    never made ready nor scanned; with the columns it has of the type's (a column a later version of the
+    type declares is added by the import, not there yet), or None when the table does not exist yet (the
+    import creates it: no row is in it). Raises as check_type."""
+    spec = table_spec(itype)
+    plan = check_type(engine, itype, reading=True, spec=spec)
+    if not plan.exists:
+        return BusinessTable(engine, spec, managed=plan.create, folds_case=False), None
+    with engine.connect() as conn:
+        folds = key_folds_case(conn, spec)
+    added = {c.name for c in plan.add}
+    columns = tuple(c.name for c in spec.columns if c.name not in added)
+    return BusinessTable(engine, spec, managed=plan.managed, folds_case=folds), columns

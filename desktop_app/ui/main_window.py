@@ -353,7 +353,8 @@ class MainWindow(QMainWindow):
         dialog = PreviewDialog(path, self.catalog, self._memory, self._background,
                                import_type=import_type or self.panel.import_type(), dry_run=dry_run,
                                request=request, notice=notice, max_file_mb=self.settings.max_file_mb,
-                               max_rows=self.settings.max_rows, parent=self)  # fmt: skip
+                               max_rows=self.settings.max_rows, look_up=self.service.look_up_keys,
+                               parent=self)  # fmt: skip
         self.preview = dialog
         dialog.accepted.connect(lambda: self._queue(dialog.options()))
         dialog.finished.connect(lambda _r: self._preview_closed(dialog))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -15,11 +15,14 @@ from desktop_app.domain.task import Progress, SubmitResult, TaskRecord
 from desktop_app.domain.viewer import Viewer
 from desktop_app.executor.executor import Executor
 from desktop_app.exports.task import ExportHandler
+from desktop_app.imports import file_preview
+from desktop_app.imports.file_preview import StoredKeys
 from desktop_app.imports.options import ImportOptions
 from desktop_app.imports.resume import RESUMES
 from desktop_app.imports.task import ImportHandler
 from desktop_app.log import task_log_lines
 from desktop_app.store import admins
+from desktop_app.store.business_rows import Key
 from desktop_app.store.tasks import TaskStore
 from desktop_app.submission import Submitter
 from desktop_app.tasks.context import ANNOTATED
@@ -204,6 +207,11 @@ class TaskService(QObject):
             log.warning("the import types could not be checked (tried again later): %s", exc)
 
         self._background.call(read, lambda found: self.types_checked.emit(*found), failed)
+
+    def look_up_keys(self, itype: Any, keys: Sequence[Key]) -> StoredKeys:
+        """The table's rows for a preview's keys, in one query. Call it off the GUI thread (through
+        ``background``): it asks the database."""
+        return file_preview.look_up_keys(self._store.engine, itype, keys)
 
     def load_log(self, task_no: str) -> None:
         self._background.call(lambda: task_log_lines(self._log_dir, task_no),

@@ -985,11 +985,47 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 of the first %2 rows would fail: hover a red cell for the reason. They go to the error file; the other rows import.</source>
+        <source>%1 of the first %2 rows would fail: hover a red cell for the reason.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of the first %2 rows would fail as already in the table: this mode adds new rows only.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of the first %2 rows would fail as not in the table: this mode updates rows already in the table only.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of the first %2 rows will be skipped: already in the table.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of the first %2 rows will update rows already in the table.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of the first %2 rows will change nothing: already in the table with these values.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rows that fail go to the error file; the others still import.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The cells of the first %1 rows pass every check; looking the rows up in the table…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Looking the rows up in the table…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>The first %1 rows pass every check.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Whether they are already in the table could not be checked: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1106,6 +1142,18 @@
     </message>
     <message>
         <source>This row has problems: hover its red cells</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Already in the table: this row will be skipped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Already in the table: this row will update it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Already in the table with these values: nothing will change</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -985,12 +985,48 @@
         <translation>排队前请选择这个文件的日期写法（日在前还是月在前）。</translation>
     </message>
     <message>
-        <source>%1 of the first %2 rows would fail: hover a red cell for the reason. They go to the error file; the other rows import.</source>
-        <translation>前 %2 行中有 %1 行会失败：把鼠标停在红色单元格上可看原因。这些行会写入错误文件，其余的行照常导入。</translation>
+        <source>%1 of the first %2 rows would fail: hover a red cell for the reason.</source>
+        <translation>前 %2 行中有 %1 行会失败：把鼠标停在红色单元格上可看原因。</translation>
+    </message>
+    <message>
+        <source>%1 of the first %2 rows would fail as already in the table: this mode adds new rows only.</source>
+        <translation>前 %2 行中有 %1 行已在表中，会失败：当前方式只新增行。</translation>
+    </message>
+    <message>
+        <source>%1 of the first %2 rows would fail as not in the table: this mode updates rows already in the table only.</source>
+        <translation>前 %2 行中有 %1 行不在表中，会失败：当前方式只更新表中已有的行。</translation>
+    </message>
+    <message>
+        <source>%1 of the first %2 rows will be skipped: already in the table.</source>
+        <translation>前 %2 行中有 %1 行已在表中，将被跳过。</translation>
+    </message>
+    <message>
+        <source>%1 of the first %2 rows will update rows already in the table.</source>
+        <translation>前 %2 行中有 %1 行已在表中，将更新表中的这些行。</translation>
+    </message>
+    <message>
+        <source>%1 of the first %2 rows will change nothing: already in the table with these values.</source>
+        <translation>前 %2 行中有 %1 行已在表中且内容相同，不会有任何改变。</translation>
+    </message>
+    <message>
+        <source>Rows that fail go to the error file; the others still import.</source>
+        <translation>失败的行会写入错误文件，其余的行照常导入。</translation>
+    </message>
+    <message>
+        <source>The cells of the first %1 rows pass every check; looking the rows up in the table…</source>
+        <translation>前 %1 行的单元格全部通过检查；正在表中查找这些行…</translation>
+    </message>
+    <message>
+        <source>Looking the rows up in the table…</source>
+        <translation>正在表中查找这些行…</translation>
     </message>
     <message>
         <source>The first %1 rows pass every check.</source>
         <translation>前 %1 行全部通过检查。</translation>
+    </message>
+    <message>
+        <source>Whether they are already in the table could not be checked: %1</source>
+        <translation>无法检查这些行是否已在表中：%1</translation>
     </message>
     <message>
         <source>%1 bytes</source>
@@ -1107,6 +1143,18 @@
     <message>
         <source>This row has problems: hover its red cells</source>
         <translation>这一行有问题：把鼠标停在红色单元格上可看原因</translation>
+    </message>
+    <message>
+        <source>Already in the table: this row will be skipped</source>
+        <translation>已在表中：这一行将被跳过</translation>
+    </message>
+    <message>
+        <source>Already in the table: this row will update it</source>
+        <translation>已在表中：将用这一行更新表中的记录</translation>
+    </message>
+    <message>
+        <source>Already in the table with these values: nothing will change</source>
+        <translation>已在表中且内容相同：不会有任何改变</translation>
     </message>
     <message>
         <source>Fills the column %1</source>

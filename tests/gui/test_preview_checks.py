@@ -1,6 +1,6 @@
-"""The preview as a clerk uses it: rows checked by the import's own rules with the bad cells marked, the
-row count, sheets, separator, the day/month question, decimal comma, the size limit, an empty file, two
-headers for one column, encodings in words."""
+"""The preview as a clerk uses it: rows checked by the import's own rules with the bad cells marked, rows
+already in the table said for the chosen mode, the row count, sheets, separator, the day/month question,
+decimal comma, the size limit, an empty file, two headers for one column, encodings in words."""
 
 from __future__ import annotations
 
@@ -11,14 +11,17 @@ from typing import Any
 
 import pytest
 from openpyxl import Workbook
-from PySide6.QtWidgets import QDialogButtonBox
+from PySide6.QtCore import QEvent, QPoint
+from PySide6.QtGui import QHelpEvent
+from PySide6.QtWidgets import QApplication, QComboBox, QDialogButtonBox, QStyleFactory, QToolTip
 
 from desktop_app.domain.status import TaskStatus
 from desktop_app.imports import file_preview
 from desktop_app.ui.dialogs.preview import PreviewDialog
-from desktop_app.ui.dialogs.preview_table import BAD
+from desktop_app.ui.dialogs.preview_table import BAD, BLUE, GREY, RED
+from desktop_app.ui.full_text_tip import NarrowCombo, is_cut
 from tests.gui.test_window_queue import ERRORS, TIMEOUT, open_preview, qtbot_left, wait_for_task, wait_status
-from tests.support.customers import HEADER, row, write_csv
+from tests.support.customers import HEADER, codes_by_row, row, write_csv
 
 
 def ok(dialog: PreviewDialog) -> Any:
@@ -236,3 +239,155 @@ def test_a_fixed_error_file_opens_its_preview_without_the_warning(qtbot: Any, ma
     assert dialog is not None and dialog.notice_label.isHidden() and dialog.import_type() == "customers"
     assert dialog.options().repairs == done.task_no
     dialog.reject()
+
+
+# --- rows already in the table (issue 28) --------------------------------------------------------------
+
+
+def wait_looked_up(qtbot: Any, dialog: PreviewDialog) -> str:
+    qtbot.waitUntil(lambda: dialog.check is not None and dialog.check.table is not None, timeout=TIMEOUT)
+    return str(dialog.problems_label.text())
+
+
+def choose_mode(dialog: PreviewDialog, mode: str) -> str:
+    dialog.mode_box.setCurrentIndex(dialog.mode_box.findData(mode))
+    return str(dialog.problems_label.text())
+
+
+def test_rows_already_in_the_table_are_said_for_the_mode(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    window = make_desk().window
+    dialog = open_preview(qtbot, window, write_csv(tmp_path / "first.csv", [row(1), row(2), row(3)]))
+    assert wait_looked_up(qtbot, dialog) == "The first 3 rows pass every check."  # nothing in the table yet
+    qtbot.mouseClick(ok(dialog), qtbot_left())
+    first = wait_for_task(qtbot, window, 1)
+    assert wait_status(qtbot, window, first.task_no, TaskStatus.SUCCEEDED, TaskStatus.FAILED).success_count == 3
+    qtbot.waitUntil(window.panel.queue_button.isEnabled, timeout=TIMEOUT)
+
+    # two rows already in the table (one as it is stored, one with another name) and a new one
+    path = write_csv(tmp_path / "again.csv", [row(1), row(2, 姓名="新名字"), row(4)])
+    dialog = open_preview(qtbot, window, path)
+    said = wait_looked_up(qtbot, dialog)
+    assert said == ("2 of the first 3 rows would fail as already in the table: this mode adds new rows only. "
+                    "Rows that fail go to the error file; the others still import.")  # fmt: skip
+    table = dialog.rows_table
+    for r in (0, 1):  # the key cell red with the import's own reason, the row number red
+        assert table.item(r, 0).background().color() == BAD
+        reason = f'Customer code "C00000{r + 1}" already exists and cannot be imported again'
+        assert table.item(r, 0).toolTip() == reason
+        assert table.verticalHeaderItem(r).foreground().color() == RED
+    assert table.item(2, 0).background().color() != BAD and ok(dialog).isEnabled()
+
+    # another mode needs no new look-up: the words change at once
+    said = choose_mode(dialog, "insert_new")
+    assert said == "The first 3 rows pass every check. 2 of the first 3 rows will be skipped: already in the table."
+    assert table.item(0, 1).foreground().color() == GREY and table.item(0, 0).background().color() != BAD
+    assert table.verticalHeaderItem(0).toolTip() == "Already in the table: this row will be skipped"
+    said = choose_mode(dialog, "upsert")
+    assert said == ("The first 3 rows pass every check. 1 of the first 3 rows will update rows already in the "
+                    "table. 1 of the first 3 rows will change nothing: already in the table with these "
+                    "values.")  # fmt: skip
+    assert table.item(1, 1).foreground().color() == BLUE
+    assert table.verticalHeaderItem(1).toolTip() == "Already in the table: this row will update it"
+    assert table.verticalHeaderItem(0).toolTip() == "Already in the table with these values: nothing will change"
+    said = choose_mode(dialog, "update")
+    assert said.startswith("1 of the first 3 rows would fail as not in the table: this mode updates rows already")
+    assert table.item(2, 0).background().color() == BAD
+    assert table.item(2, 0).toolTip().startswith('Customer code "C000004"')
+
+    # the words are what the run does: in insert mode the two rows fail as already_exists
+    choose_mode(dialog, "insert")
+    qtbot.mouseClick(ok(dialog), qtbot_left())
+    task = wait_for_task(qtbot, window, 2)
+    done = wait_status(qtbot, window, task.task_no, TaskStatus.FAILED, TaskStatus.PARTIALLY_SUCCEEDED,
+                       TaskStatus.SUCCEEDED)  # fmt: skip
+    assert codes_by_row(done) == {2: ["already_exists"], 3: ["already_exists"]} and done.success_count == 1
+
+
+def test_the_preview_says_so_when_the_table_cannot_be_asked(
+    qtbot: Any, make_desk: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    window = make_desk().window
+
+    def unreachable(*_args: Any) -> Any:
+        raise ConnectionError("the database went away")
+
+    monkeypatch.setattr(window.service, "look_up_keys", unreachable)
+    dialog = open_preview(qtbot, window, write_csv(tmp_path / "c.csv", [row(1)]))
+    qtbot.waitUntil(lambda: "could not be checked" in dialog.problems_label.text(), timeout=TIMEOUT)
+    assert dialog.problems_label.text().startswith("The first 1 rows pass every check. Whether they are already in "
+                                                   "the table could not be checked: ")  # fmt: skip
+    assert ok(dialog).isEnabled(), "the look-up only informs: the file can be queued"
+
+
+def test_the_preview_speaks_of_the_table_in_chinese(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    desk = make_desk()
+    desk.set_language("zh")
+    window = desk.window
+    dialog = open_preview(qtbot, window, write_csv(tmp_path / "first.csv", [row(1)]))
+    wait_looked_up(qtbot, dialog)
+    qtbot.mouseClick(ok(dialog), qtbot_left())
+    first = wait_for_task(qtbot, window, 1)
+    wait_status(qtbot, window, first.task_no, TaskStatus.SUCCEEDED, TaskStatus.FAILED)
+    qtbot.waitUntil(window.panel.queue_button.isEnabled, timeout=TIMEOUT)
+    dialog = open_preview(qtbot, window, write_csv(tmp_path / "again.csv", [row(1), row(2)]))
+    said = wait_looked_up(qtbot, dialog)
+    assert said == "前 2 行中有 1 行已在表中，会失败：当前方式只新增行。失败的行会写入错误文件，其余的行照常导入。"
+    assert choose_mode(dialog, "insert_new") == "前 2 行全部通过检查。前 2 行中有 1 行已在表中，将被跳过。"
+
+
+# --- choice boxes on a small screen, and lists of any length (issue 28) --------------------------------
+
+
+@pytest.mark.parametrize(("lang", "style"), [("en", "Windows"), ("zh", "Windows"), ("en", "Fusion")])
+def test_each_choice_box_lists_its_longest_choice_whole(qtbot: Any, make_desk: Any, lang: str, style: str) -> None:
+    desk = make_desk()
+    desk.set_language(lang)
+    dialog = open_preview(qtbot, desk.window, ERRORS)  # a CSV: its encoding and separator are asked too
+    boxes = [dialog.type_box, dialog.mode_box, dialog.blank_box, dialog.encoding_box, dialog.delimiter_box,
+             dialog.mapping_table.cellWidget(0, 1)]  # fmt: skip
+    # Windows' styles open a box's list at the box's own width (Fusion as wide as its items, by itself)
+    looks = QStyleFactory.create(style)
+    for box in boxes:
+        box.setStyle(looks)
+    dialog.resize(984, 640)  # as on a 1024 x 700 screen (PreviewDialog._fit): the mode reads whole
+    qtbot.waitUntil(lambda: dialog.width() == 984 and not is_cut(dialog.mode_box), timeout=TIMEOUT)
+    # squeezed (a smaller screen, a narrower window), a closed box cuts a long choice with "…" ...
+    dialog.resize(dialog.minimumSizeHint().width(), 640)
+    qtbot.waitUntil(lambda: is_cut(dialog.mode_box), timeout=TIMEOUT)
+    cut = [box for box in boxes if is_cut(box)]
+    for box in boxes:
+        shown = box.elided_text()
+        assert (shown.endswith("…") and shown != box.currentText()) if box in cut else shown == box.currentText()
+    # ... hovering reads it whole ...
+    for box in cut:
+        at = QPoint(5, 5)
+        QApplication.sendEvent(box, QHelpEvent(QEvent.Type.ToolTip, at, box.mapToGlobal(at)))
+        assert QToolTip.text().split("\n")[0] == box.currentText()
+        QToolTip.hideText()
+    # ... and its list shows every choice whole
+    for box in boxes:
+        metrics = box.view().fontMetrics()
+        longest = max((box.itemText(i) for i in range(box.count())), key=metrics.horizontalAdvance)
+        box.showPopup()
+        qtbot.waitUntil(box.view().isVisible, timeout=TIMEOUT)
+        assert box.view().width() >= metrics.horizontalAdvance(longest), (box.accessibleName(), longest)
+        assert box.view().viewport().width() >= box.view().sizeHintForColumn(0), box.accessibleName()
+        box.hidePopup()
+
+
+def test_no_list_is_cut_at_1024_entries(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    """Issue 28 said the mapping's lists were "cut at 1,024 entries": none is. A header of 1,100 columns
+    gets 1,100 rows of mapping, each box with every column of the type, and the rows table all of them."""
+    header = [*HEADER, *(f"附加{i}" for i in range(1, 1092))]
+    path = tmp_path / "wide.csv"
+    path.write_text(",".join(header) + "\r\n" + ",".join([*row(1), *([""] * 1091)]) + "\r\n", encoding="utf-8")
+    window = make_desk().window
+    dialog = open_preview(qtbot, window, path)
+    assert len(header) == 1100 and dialog.rows_table.columnCount() == 1100
+    assert dialog.mapping_table.rowCount() == 1100
+    last = dialog.mapping_table.cellWidget(1099, 1)
+    assert last.count() == len(window.catalog.columns("customers")) + 1 and last.itemText(0) == "(ignored)"
+    assert all(box.maxCount() > 1_000_000 for box in dialog.findChildren(QComboBox)), "no box caps its entries"
+    many = NarrowCombo()
+    many.addItems([f"选项 {i}" for i in range(2_000)])
+    assert many.count() == 2_000

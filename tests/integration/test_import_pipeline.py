@@ -121,6 +121,32 @@ def test_column_count_mismatch(core: Core, tmp_path: Path) -> None:
     assert error_rows(task)[0]["客户编号"] == "C000002"
 
 
+def test_a_long_rows_extra_cells_have_a_named_column_a_repair_ignores(core: Core, tmp_path: Path) -> None:
+    path = tmp_path / "long.csv"
+    path.write_text(csv_text([row(1), [*row(2), "=1+1", "", "多出来"], row(3)]), encoding="utf-8")
+    first = run_import(core, path)
+    assert (first.success_count, first.fail_count) == (2, 1)
+    with open(first.error_csv or "", encoding="utf-8-sig", newline="") as handle:
+        lines = list(csv.reader(handle))
+    assert lines == [
+        ["行号", *HEADER, "错误代码", "错误原因", "多余单元格"],
+        ["3", *row(2), "column_count_mismatch", "这一行有 12 列，表头有 9 列（可能多了或少了逗号）",
+         "'=1+1 |  | 多出来"],
+    ]  # fmt: skip
+    # the clerk sees the cells were stray and imports the error CSV back as it is: the extra cells'
+    # column is ignored like the other columns of the error CSV, so the row now fits its header
+    fixed = tmp_path / f"{first.task_no}-errors-fixed.csv"
+    with open(fixed, "w", encoding="utf-8-sig", newline="") as handle:
+        csv.writer(handle).writerows(lines)
+    second = run_import(core, fixed)
+    assert second.status is TaskStatus.SUCCEEDED and (second.success_count, second.fail_count) == (1, 0)
+    assert second.summary["repairs"] == first.task_no
+    assert second.summary["warnings"] == []  # "多余单元格" is not an unknown column
+    assert customer_codes(core.store) == ["C000001", "C000002", "C000003"]
+    with core.store.reading() as conn:
+        assert conn.exec_driver_sql("SELECT note FROM customers WHERE code = 'C000002'").scalar() in (None, "")
+
+
 def test_header_aliases_order_case_and_unknown_columns(core: Core, tmp_path: Path) -> None:
     header = ["\ufeffPhone", " CUSTOMER_CODE ", "Name", "favourite colour"]
     path = tmp_path / "aliases.csv"
@@ -299,7 +325,8 @@ def test_error_csv_neutralises_formulas_and_reimports(core: Core, tmp_path: Path
     assert first.fail_count == 3
     with open(first.error_csv or "", encoding="utf-8-sig", newline="") as handle:
         lines = list(csv.reader(handle))
-    assert lines[0][0] == "行号" and lines[0][1:10] == HEADER and lines[0][-2:] == ["错误代码", "错误原因"]
+    # no row longer than its header: the columns it always had, no extra-cells column
+    assert lines[0] == ["行号", *HEADER, "错误代码", "错误原因"]
     cells = {int(line[0]): line for line in lines[1:]}
     assert cells[3][2] == '\'=HYPERLINK("x")' and cells[4][7] == "-5" and cells[5][9] == "'@note"
     # the clerk fixes the cells in Excel and imports the error CSV back

@@ -1,5 +1,6 @@
 """What the preview says would stop an import is what the import itself fails with: the same code and
-the same words, for an empty file, a header only, a missing column and a file over the size limit."""
+the same words, for an empty file, a header only, a missing column and a file over the size limit; and
+what it says of each shown row against the table, in each mode, is what the import does with it."""
 
 from __future__ import annotations
 
@@ -9,10 +10,13 @@ from pathlib import Path
 import pytest
 
 from desktop_app.app import Core, build_core
+from desktop_app.domain.modes import ImportMode
 from desktop_app.domain.status import TaskStatus
-from desktop_app.imports.file_preview import check_sample, read_sample
+from desktop_app.domain.task import TaskRecord
+from desktop_app.imports import file_preview
+from desktop_app.imports.file_preview import SHOWN_ROWS, SampleCheck, check_sample, look_up_keys, read_sample
 from desktop_app.imports.options import ImportOptions
-from tests.support.customers import HEADER, row, run_import, write_csv
+from tests.support.customers import HEADER, codes_by_row, row, run_import, write_csv
 
 
 @pytest.fixture
@@ -47,3 +51,82 @@ def test_the_preview_and_the_task_say_the_same(core: Core, tmp_path: Path) -> No
         assert task.status is TaskStatus.FAILED, what
         assert blocking is not None, what
         assert (blocking.code.value, blocking.text("zh")) == (task.error_code, task.error_msg), what
+
+
+# --- the shown rows against the table, in each mode, on every back-end ---------------------------------
+
+IN_TABLE = [row(i) for i in range(1, 6)]  # C000001..C000005
+SAMPLE = [
+    row(1),  # 2: in the table, the same values
+    row(2, 姓名="新名字"),  # 3: in the table, another name
+    row(6),  # 4: new
+    row(6, 姓名="又一次"),  # 5: new, its key again
+    row(3, 手机号="bad"),  # 6: in the table, a bad cell
+    row(7, 手机号="bad"),  # 7: new, a bad cell
+    row(8, 姓名=""),  # 8: new, a required cell blank
+    row(4, 姓名=""),  # 9: in the table, a required cell blank (an update keeps what is stored)
+    *(row(i) for i in range(10, 20)),  # 10-19: new
+]
+
+
+@pytest.fixture
+def db_core(db_url: str, tmp_path: Path) -> Iterator[Core]:
+    core = build_core(data_dir=tmp_path / "data", db_url=db_url)
+    yield core
+    core.store.engine.dispose()
+
+
+def preview(core: Core, path: Path, mode: str) -> SampleCheck:
+    """The preview's check as the window makes it: the rows first, then their keys looked up in the table."""
+    itype = core.catalog.get("customers")
+    options = ImportOptions(file=path, import_type="customers", mode=ImportMode(mode), max_rows=core.settings.max_rows,
+                            max_file_mb=core.settings.max_file_mb)  # fmt: skip
+    sample = read_sample(path)
+    first = check_sample(sample, itype, options, "zh")
+    assert first.table is None, "no verdict on the table before its rows are known"
+    stored = look_up_keys(core.store.engine, itype, first.keys)
+    return check_sample(sample, itype, options, "zh", stored)
+
+
+def assert_preview_is_the_import(check: SampleCheck, task: TaskRecord) -> None:
+    verdict = check.table
+    assert verdict is not None
+    j = task.to_json()
+    said = {"insert": j["inserted_count"], "update": j["updated_count"], "unchanged": j["unchanged_count"],
+            "skip": j["skipped_count"]}  # fmt: skip
+    assert {k: verdict.count(k) for k in said} == said
+    failing = {p.row_number: sorted(e.code.value for errors in (*p.cells.values(), p.whole_row) for e in errors)
+               for p in check.rows}  # fmt: skip
+    engine_says = {n: sorted(codes) for n, codes in codes_by_row(task).items()} if j["fail_count"] else {}
+    assert failing == engine_says
+    failed = {file_preview.ALREADY_IN_TABLE, file_preview.NOT_IN_TABLE, file_preview.FAILS}
+    assert sorted(n for n, o in verdict.outcomes.items() if o in failed) == sorted(failing)
+
+
+@pytest.mark.parametrize("mode", [m.value for m in ImportMode])
+def test_the_preview_says_what_the_import_does_with_each_row(db_core: Core, tmp_path: Path, mode: str) -> None:
+    assert len(SAMPLE) <= SHOWN_ROWS, "every row of the file is shown and checked"
+    run_import(db_core, write_csv(tmp_path / "in_table.csv", IN_TABLE))
+    path = write_csv(tmp_path / "sample.csv", SAMPLE)
+    check = preview(db_core, path, mode)
+    assert check.table is not None
+    outcome = check.table.outcomes
+    expected = {
+        # the rows whose key is in the table, as the words of the preview tell them
+        "insert": {2: file_preview.ALREADY_IN_TABLE, 3: file_preview.ALREADY_IN_TABLE, 4: "insert"},
+        "insert_new": {2: "skip", 3: "skip", 4: "insert", 6: "skip", 9: "skip"},
+        "update": {2: "unchanged", 3: "update", 4: file_preview.NOT_IN_TABLE, 9: "unchanged"},
+        "upsert": {2: "unchanged", 3: "update", 4: "insert", 9: "unchanged"},
+    }[mode]
+    assert {n: outcome[n] for n in expected} == expected
+    task = run_import(db_core, path, mode=mode)
+    assert_preview_is_the_import(check, task)
+
+
+def test_before_the_table_exists_an_update_finds_no_row(db_core: Core, tmp_path: Path) -> None:
+    path = write_csv(tmp_path / "sample.csv", [row(1), row(2, 手机号="bad"), row(3)])
+    check = preview(db_core, path, "update")
+    assert check.table is not None
+    assert dict(check.table.outcomes) == {2: file_preview.NOT_IN_TABLE, 3: file_preview.FAILS,
+                                          4: file_preview.NOT_IN_TABLE}  # fmt: skip
+    assert_preview_is_the_import(check, run_import(db_core, path, mode="update"))

@@ -1,10 +1,12 @@
-"""Before queueing: the first rows as read and checked by the import's own rules, the row count, the
-file's choices (sheet, encoding, separator, day/month order, decimal comma, size limit), the header
-mapping, and why the file cannot be queued when it cannot."""
+"""Before queueing: the first rows as read and checked by the import's own rules and, their keys looked up
+in the table, what the chosen mode does with each; the row count, the file's choices (sheet, encoding,
+separator, day/month order, decimal comma, size limit), the header mapping, and why the file cannot be
+queued when it cannot."""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,14 +29,25 @@ from PySide6.QtWidgets import (
 from desktop_app.domain.errors import BatchDeskError, ErrorCode
 from desktop_app.domain.modes import BlankPolicy, ImportMode
 from desktop_app.imports import file_preview
-from desktop_app.imports.file_preview import FileSample, RowCount, SampleCheck
+from desktop_app.imports.file_preview import (
+    ALREADY_IN_TABLE,
+    FAILS,
+    NOT_IN_TABLE,
+    FileSample,
+    RowCount,
+    SampleCheck,
+    StoredKeys,
+)
+from desktop_app.imports.import_type import ImportType
 from desktop_app.imports.options import ImportOptions
 from desktop_app.imports.precheck import MIB, size_problem
+from desktop_app.imports.row_plans import Action
+from desktop_app.store.business_rows import Key
 from desktop_app.ui.background import Background
 from desktop_app.ui.catalog import ImportCatalog
 from desktop_app.ui.dialogs.preview_choices import ENCODINGS, FileChoices
-from desktop_app.ui.dialogs.preview_table import GREY, RED, fill_rows, mark_mapping, mark_rows
-from desktop_app.ui.full_text_tip import FullTextTip
+from desktop_app.ui.dialogs.preview_table import GREY, RED, fill_rows, mark_mapping, mark_outcomes, mark_rows
+from desktop_app.ui.full_text_tip import NarrowCombo
 from desktop_app.ui.mapping_memory import MappingMemory
 from desktop_app.ui.plain_errors import plain_error
 
@@ -46,6 +59,10 @@ PREVIEW_ROWS = file_preview.SHOWN_ROWS
 MODES = tuple(m.value for m in ImportMode)
 BLANKS = tuple(b.value for b in BlankPolicy)
 NUMBER_KINDS = ("decimal", "integer")
+PREFERRED_SIZE = (1040, 700)  # the dialog's size where the screen has room (PreviewDialog._fit)
+# the table's rows for some keys of a type (TaskService.look_up_keys): asks the database, so never called
+# on the GUI thread
+LookUp = Callable[[ImportType, Sequence[Key]], StoredKeys]
 
 
 class PreviewDialog(QDialog):
@@ -54,16 +71,20 @@ class PreviewDialog(QDialog):
     ``request``: an earlier import's parameters to start from (the re-import of a fixed error file);
     ``notice``: a warning shown above everything (that error file is unchanged). ``max_file_mb`` and
     ``max_rows``: the settings' limits, which the preview holds the file to as the task would.
+    ``look_up``: finds the shown rows' keys in the table (run in the background), so that a row the mode
+    would fail, skip or update for its key reads so; without it only the rows' cells are checked.
 
     Signals:
         loaded(): a preview (first or after another encoding, separator or sheet) is on screen.
         load_failed(str): the file could not be read; the plain-language reason.
         counted(): the row count (or its estimate) is shown.
+        looked_up(): the shown rows' keys were looked up in the table (or could not be), and it is said.
     """
 
     loaded = Signal()
     load_failed = Signal(str)
     counted = Signal()
+    looked_up = Signal()
 
     def __init__(
         self,
@@ -79,6 +100,7 @@ class PreviewDialog(QDialog):
         notice: str = "",
         max_file_mb: int = 50,
         max_rows: int = 1_000_000,
+        look_up: LookUp | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -99,8 +121,12 @@ class PreviewDialog(QDialog):
         self._generation = 0  # answers of an earlier read are dropped
         self._header: tuple[str, ...] = ()
         self._auto: dict[int, str] = {}
+        self._look_up = look_up
+        self._stored: StoredKeys | None = None  # the table's rows for the shown rows' keys, as last looked up
+        self._looking: tuple[str, frozenset[Key]] | None = None  # the look-up under way: type and keys
+        self._look_up_failed: tuple[str, frozenset[Key], str] | None = None  # type, keys, and why
 
-        self.type_box = QComboBox()
+        self.type_box = NarrowCombo()
         for name in catalog.names():
             self.type_box.addItem(catalog.title(name), name)
         if import_type is not None and self.type_box.findData(import_type) >= 0:
@@ -116,11 +142,11 @@ class PreviewDialog(QDialog):
             self.decimal_comma_box.setChecked(request.decimal_comma)
             self.choices.prefer(request.date_order)
         # what to do with rows whose key is already in the table (the task's mode)
-        self.mode_box = QComboBox()
+        self.mode_box = NarrowCombo()
         for value in MODES:
             self.mode_box.addItem("", value)
         self.mode_box.setCurrentIndex(max(0, self.mode_box.findData(mode)))
-        self.blank_box = QComboBox()
+        self.blank_box = NarrowCombo()
         for value in BLANKS:
             self.blank_box.addItem("", value)
         if request is not None:
@@ -151,13 +177,8 @@ class PreviewDialog(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         self.status_label = QLabel()
-        self.full_text_tip = FullTextTip(self)
-        for box in (self.type_box, self.mode_box, self.blank_box, self.encoding_box, self.delimiter_box,
-                    self.sheet_box, self.date_order_box):  # fmt: skip
-            # long choices ("Add new rows only (a row already…)") must not widen the dialog past a small screen
-            box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-            box.setMinimumContentsLength(18)
-            box.installEventFilter(self.full_text_tip)
+        # Long choices ("Add new rows only (a row already…)") must not widen the dialog past a small screen:
+        # every choice box is a NarrowCombo (cut with "…", whole on hover and in its list).
         self._layout()
         self._fit()
         self.retranslate()
@@ -170,9 +191,9 @@ class PreviewDialog(QDialog):
         self.reload()
 
     def _fit(self) -> None:
-        """900 x 640, or the screen less its window frame when smaller (1024 x 700 leaves 640 high)."""
+        """1040 x 700, or the screen less its window frame when smaller (1024 x 700 leaves 984 x 640)."""
         screen = self.screen().availableGeometry()
-        self.resize(min(900, screen.width() - 40), min(640, screen.height() - 60))
+        self.resize(min(PREFERRED_SIZE[0], screen.width() - 40), min(PREFERRED_SIZE[1], screen.height() - 60))
 
     def _layout(self) -> None:
         self._type_label, self._mode_label, self._blank_label = QLabel(), QLabel(), QLabel()
@@ -191,8 +212,9 @@ class PreviewDialog(QDialog):
                 grid.addWidget(label, row, column)
                 grid.addWidget(field, row, column + 1)
         grid.addWidget(c.decimal_comma_box, 3, 2, 1, 2)
-        grid.setColumnStretch(1, 1)
-        grid.setColumnStretch(3, 1)
+        # the right-hand choices are the long ones ("Add new rows only (a row already in the table is an error)")
+        grid.setColumnStretch(1, 2)
+        grid.setColumnStretch(3, 3)
         layout = QVBoxLayout(self)
         layout.addWidget(self.notice_label)
         layout.addLayout(grid)
@@ -315,7 +337,7 @@ class PreviewDialog(QDialog):
             item = QTableWidgetItem(text)
             item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
             table.setItem(i, 0, item)
-            box = QComboBox()
+            box = NarrowCombo(least_chars=8)  # the table's column sizes it; its list shows each column whole
             box.setAccessibleName(self.tr("Column for header %s") % text)
             box.addItem(self.tr("(ignored)"), "")
             for column in columns:
@@ -372,16 +394,19 @@ class PreviewDialog(QDialog):
         itype = self._catalog.get(options.import_type) if options is not None else None
         check = None
         if sample is not None and itype is not None and options is not None:
-            check = file_preview.check_sample(sample, itype, options, self._lang())
+            check = file_preview.check_sample(sample, itype, options, self._lang(), self._stored)
             self.choices.show_day_month(check.day_month)
             if self.choices.date_order() != options.date_order:  # the order the file's own dates show
                 options = options.but(date_order=self.choices.date_order())
-                check = file_preview.check_sample(sample, itype, options, self._lang())
+                check = file_preview.check_sample(sample, itype, options, self._lang(), self._stored)
         self._check = check
         self.date_note.setText(self.choices.date_order_note())
         self.date_note.setVisible(bool(self.date_note.text()))
-        bad = mark_rows(self.rows_table, check, itype, self._lang())
-        self._say_problems(check, bad)
+        mark_rows(self.rows_table, check, itype, self._lang())
+        mark_outcomes(self.rows_table, check.table if check is not None else None)
+        self._say_problems(check)
+        if check is not None and itype is not None:
+            self._look_up_keys(itype, check)
         self._say_count()
         notes: list[str] = []
         mapping = check.mapping if check is not None else self.mapping()
@@ -412,19 +437,101 @@ class PreviewDialog(QDialog):
             return self.tr("Choose how the file writes its dates (day first or month first) before queueing.")
         return ""
 
-    def _say_problems(self, check: SampleCheck | None, bad: int) -> None:
-        if check is None or check.blocking is not None or not check.checked:
-            self.problems_label.setText("")
-        elif bad:
-            self.problems_label.setText(self.tr("%1 of the first %2 rows would fail: hover a red cell for the "
-                                                "reason. They go to the error file; the other rows import.")
-                                        .replace("%1", str(bad)).replace("%2", str(check.checked)))  # fmt: skip
-        else:
-            self.problems_label.setText(
-                self.tr("The first %1 rows pass every check.").replace("%1", str(check.checked))
-            )
-        self.problems_label.setStyleSheet("color: #c62828;" if bad else "color: #2e7d32;")
-        self.problems_label.setVisible(bool(self.problems_label.text()))
+    # --- the rows against the table ------------------------------------------------------
+
+    @property
+    def check(self) -> SampleCheck | None:
+        """The shown rows as last checked (``table``: what the mode does with each, once looked up)."""
+        return self._check
+
+    def _look_up_keys(self, itype: ImportType, check: SampleCheck) -> None:
+        """Find the shown rows' keys in the table in the background, when the check needs them: the
+        answer checks the rows again, now with what the mode does with each."""
+        if self._look_up is None or check.table is not None or check.blocking is not None:
+            return
+        request = (itype.name, frozenset(check.keys))
+        failed_before = self._look_up_failed
+        if request == self._looking or (failed_before is not None and failed_before[:2] == request):
+            return
+        self._looking = request
+        look_up, keys = self._look_up, check.keys
+
+        def done(stored: StoredKeys) -> None:
+            if self._looking != request:
+                return  # an earlier look-up: a later one is under way for the rows now shown
+            self._looking = None
+            self._stored = stored
+            self._update_state()
+            self.looked_up.emit()
+
+        def failed(exc: BaseException) -> None:
+            if self._looking != request:
+                return
+            self._looking = None
+            log.info("looking the preview's keys up in the table failed: %s", exc)
+            self._look_up_failed = (*request, plain_error(exc, self._catalog.lang, "looking up the preview's keys"))
+            self._update_state()
+            self.looked_up.emit()
+
+        self._background.call(lambda: look_up(itype, keys), done, failed, context=self)
+
+    def _look_up_problem(self, check: SampleCheck) -> str | None:
+        """Why the shown rows could not be looked up in the table, when that is why the check has no verdict."""
+        failed = self._look_up_failed
+        if failed is None or check.table is not None or failed[1] != frozenset(check.keys):
+            return None
+        return failed[2] if failed[0] == self.import_type() else None
+
+    def _say_problems(self, check: SampleCheck | None) -> None:
+        text, failing = ("", False) if check is None else self._verdict_words(check)
+        self.problems_label.setText(text)
+        self.problems_label.setStyleSheet("color: #c62828;" if failing else "color: #2e7d32;")
+        self.problems_label.setVisible(bool(text))
+
+    def _verdict_words(self, check: SampleCheck) -> tuple[str, bool]:
+        """What the import will do with the shown rows, in the clerk's words; and whether any fails."""
+        if check.blocking is not None or not check.checked:
+            return "", False
+        verdict = check.table
+        shown = str(check.checked)
+
+        def of_shown(text: str, count: int) -> str:
+            return text.replace("%1", str(count)).replace("%2", shown)
+
+        checks_failed = verdict.count(FAILS) if verdict is not None else len(check.rows)
+        sentences: list[str] = []
+        if checks_failed:
+            sentences.append(of_shown(self.tr("%1 of the first %2 rows would fail: hover a red cell for the reason."),
+                                      checks_failed))  # fmt: skip
+        if verdict is not None:
+            words = {
+                ALREADY_IN_TABLE: self.tr("%1 of the first %2 rows would fail as already in the table: this mode "
+                                          "adds new rows only."),
+                NOT_IN_TABLE: self.tr("%1 of the first %2 rows would fail as not in the table: this mode updates "
+                                      "rows already in the table only."),
+                Action.SKIP.value: self.tr("%1 of the first %2 rows will be skipped: already in the table."),
+                Action.UPDATE.value: self.tr("%1 of the first %2 rows will update rows already in the table."),
+                Action.UNCHANGED.value: self.tr("%1 of the first %2 rows will change nothing: already in the "
+                                                "table with these values."),
+            }  # fmt: skip
+            sentences += [of_shown(text, verdict.count(o)) for o, text in words.items() if verdict.count(o)]
+        failing = bool(len(check.rows))
+        if failing:
+            sentences.append(self.tr("Rows that fail go to the error file; the others still import."))
+        problem = self._look_up_problem(check)
+        pending = verdict is None and self._look_up is not None and problem is None
+        if pending and not failing:
+            sentences.append(self.tr("The cells of the first %1 rows pass every check; looking the rows up in "
+                                     "the table…").replace("%1", shown))  # fmt: skip
+        elif pending:
+            sentences.append(self.tr("Looking the rows up in the table…"))
+        elif not failing:
+            sentences.insert(0, self.tr("The first %1 rows pass every check.").replace("%1", shown))
+        if problem is not None:
+            sentences.append(self.tr("Whether they are already in the table could not be checked: %1")
+                             .replace("%1", problem))  # fmt: skip
+        # Chinese sentences end with "。" and follow each other without a space
+        return ("" if self._lang() == "zh" else " ").join(sentences), failing
 
     def _say_count(self) -> None:
         sample, count = self._sample, self._count

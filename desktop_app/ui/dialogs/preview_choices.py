@@ -4,12 +4,13 @@ comma and a raised size limit, each offered only where the file needs it, in the
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QWidget
+from PySide6.QtWidgets import QCheckBox, QLabel, QWidget
 
 from desktop_app.imports.file_preview import FileSample
 from desktop_app.imports.readers import DELIMITERS, CsvDialect
 from desktop_app.imports.regional import DateOrder, DayMonthEvidence
 from desktop_app.ui.encodings import detected_words, encoding_words
+from desktop_app.ui.full_text_tip import NarrowCombo
 
 # The codecs offered by name (gb18030 is what gbk is read as: one entry, in the clerk's words)
 ENCODINGS = ["utf-8", "utf-8-sig", "gbk", "big5", "utf-16", "shift_jis", "cp1252", "latin-1"]
@@ -28,10 +29,10 @@ class FileChoices(QObject):
 
     def __init__(self, parent: QWidget) -> None:
         super().__init__(parent)
-        self.sheet_box = QComboBox()
-        self.encoding_box = QComboBox()
-        self.delimiter_box = QComboBox()
-        self.date_order_box = QComboBox()
+        self.sheet_box = NarrowCombo()
+        self.encoding_box = NarrowCombo()
+        self.delimiter_box = NarrowCombo()
+        self.date_order_box = NarrowCombo()
         self.decimal_comma_box = QCheckBox()
         self.raise_limit_box = QCheckBox()
         self.sheet_label, self.encoding_label = QLabel(), QLabel()

@@ -1,5 +1,6 @@
-"""The preview's two tables: the first rows with each bad cell marked and its reason as a tooltip, and
-the headers with what each fills (an ignored one says why, and which header already fills its column)."""
+"""The preview's two tables: the first rows with each bad cell marked and its reason as a tooltip (and what
+the mode does with a row already in the table), and the headers with what each fills (an ignored one says
+why, and which header already fills its column)."""
 
 from __future__ import annotations
 
@@ -10,15 +11,17 @@ from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QTableWidget, QTableWidgetItem
 
 from desktop_app.domain.errors import Lang
-from desktop_app.imports.file_preview import SampleCheck
+from desktop_app.imports.file_preview import SampleCheck, TableVerdict
 from desktop_app.imports.header import HeaderMapping
 from desktop_app.imports.import_type import ImportType
 from desktop_app.imports.readers import SourceRow, cell_to_text
+from desktop_app.imports.row_plans import Action
 
 BAD = QColor("#ffcdd2")
 RED = QColor("#c62828")
 GREY = QColor("#8a8a8a")
 AMBER = QColor("#9a6700")
+BLUE = QColor("#1565c0")
 
 
 def fill_rows(table: QTableWidget, header: Sequence[str], rows: Sequence[SourceRow]) -> None:
@@ -77,6 +80,42 @@ def mark_rows(table: QTableWidget, check: SampleCheck | None, itype: ImportType 
                     item.setBackground(BAD)
                     item.setToolTip("\n".join(e.message(itype, lang) for e in problem.whole_row))
     return len(check.rows)
+
+
+def mark_outcomes(table: QTableWidget, verdict: TableVerdict | None) -> None:
+    """Say on each row that passes what the mode does with it for its key (a row that fails is marked by
+    mark_rows): a skipped or unchanged row greyed, one that updates the stored row in blue, each with why on
+    its row number and its cells."""
+    for r in range(table.rowCount()):
+        for c in range(table.columnCount()):
+            item = table.item(r, c)
+            if item is not None:
+                item.setForeground(QBrush())
+    if verdict is None:
+        return
+    said = {
+        Action.SKIP.value: (GREY, QCoreApplication.translate("PreviewDialog", "Already in the table: this row "
+                                                             "will be skipped")),
+        Action.UPDATE.value: (BLUE, QCoreApplication.translate("PreviewDialog", "Already in the table: this row "
+                                                               "will update it")),
+        Action.UNCHANGED.value: (GREY, QCoreApplication.translate("PreviewDialog", "Already in the table with "
+                                                                  "these values: nothing will change")),
+    }  # fmt: skip
+    for r in range(table.rowCount()):
+        head = table.verticalHeaderItem(r)
+        if head is None or not head.text().isdigit():
+            continue
+        outcome = verdict.outcomes.get(int(head.text()))
+        if outcome not in said:
+            continue
+        colour, tip = said[outcome]
+        head.setForeground(colour)
+        head.setToolTip(tip)
+        for c in range(table.columnCount()):
+            item = table.item(r, c)
+            if item is not None:
+                item.setForeground(colour)
+                item.setToolTip(tip)
 
 
 def mark_mapping(

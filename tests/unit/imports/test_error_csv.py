@@ -1,11 +1,12 @@
-"""The error CSV writer: resume by truncation, and a resume that finds the earlier rows gone."""
+"""The error CSV writer: resume by truncation, a resume that finds the earlier rows gone, a long row's extra
+cells in their own column."""
 
 from __future__ import annotations
 
 import csv
 from pathlib import Path
 
-from desktop_app.imports.error_csv import ErrorCsvWriter, neutralise, restore
+from desktop_app.imports.error_csv import ErrorCsvWriter, neutralise, restore, settle_extra_column
 
 
 def _rows(path: Path) -> list[list[str]]:
@@ -35,7 +36,8 @@ def test_resume_with_the_file_gone_or_cut_short(tmp_path: Path) -> None:
     assert writer.lost_earlier_rows
     writer.write(9, ["x"], ["too_long"], ["太长"])
     writer.close()
-    assert _rows(path)[0] == ["行号", "a", "错误代码", "错误原因"] and "\x00" not in path.read_text("utf-8")
+    assert _rows(path)[0] == ["行号", "a", "错误代码", "错误原因"]
+    assert "\x00" not in path.read_text("utf-8")
     short = ErrorCsvWriter(path, ["a"], resume_at=path.stat().st_size + 100)  # shorter than the checkpoint
     assert short.lost_earlier_rows
     short.close()
@@ -48,9 +50,41 @@ def test_short_and_long_rows_keep_codes_under_their_headings(tmp_path: Path) -> 
     writer.write(2, ["1"], ["column_count_mismatch"], ["列数不对"])
     writer.write(3, ["1", "2", "3", "4", "5"], ["column_count_mismatch"], ["列数不对"])
     writer.close()
+    assert writer.saw_extra and settle_extra_column(path)
     rows = _rows(path)
-    assert rows[1] == ["2", "1", "", "", "column_count_mismatch", "列数不对"]
-    assert rows[2] == ["3", "1", "2", "3", "column_count_mismatch", "列数不对", "4", "5"]
+    assert rows[0] == ["行号", "a", "b", "c", "错误代码", "错误原因", "多余单元格"]
+    assert rows[1] == ["2", "1", "", "", "column_count_mismatch", "列数不对", ""]
+    assert rows[2] == ["3", "1", "2", "3", "column_count_mismatch", "列数不对", "4 | 5"]
+
+
+def test_a_long_rows_extra_cells_are_one_named_neutralised_cell(tmp_path: Path) -> None:
+    path = tmp_path / "e.csv"
+    writer = ErrorCsvWriter(path, ["a", "b"], lang="en")
+    writer.write(2, ["1", "2", "=cmd|' /C calc'!A0", "", "x", "", ""], ["column_count_mismatch"], ["bad"])
+    writer.write(3, ["1", "2", "-5"], ["column_count_mismatch"], ["bad"])  # a plain negative number stays one
+    writer.close()
+    settle_extra_column(path)
+    assert _rows(path) == [
+        ["Row number", "a", "b", "Error codes", "Error reasons", "Extra cells"],
+        # inner blank cells keep their place; trailing blank ones carry nothing
+        ["2", "1", "2", "column_count_mismatch", "bad", "'=cmd|' /C calc'!A0 |  | x"],
+        ["3", "1", "2", "column_count_mismatch", "bad", "-5"],
+    ]
+
+
+def test_without_a_long_row_the_error_csv_keeps_its_columns(tmp_path: Path) -> None:
+    """The extra-cells column is named only in a file that has a long row: the others (an undo's, whose
+    rows are the table's; an import's whose rows all fit) keep the columns they always had."""
+    path = tmp_path / "e.csv"
+    writer = ErrorCsvWriter(path, ["编码"])
+    writer.write(2, ["A1"], ["changed_since"], ["改过了"])
+    writer.write(3, ["A2", ""], ["changed_since"], ["改过了"])  # a trailing blank cell is no extra cell
+    writer.close()
+    before = path.read_bytes()
+    assert not writer.saw_extra and not settle_extra_column(path)
+    assert path.read_bytes() == before
+    assert _rows(path) == [["行号", "编码", "错误代码", "错误原因"], ["2", "A1", "changed_since", "改过了"],
+                           ["3", "A2", "changed_since", "改过了"]]  # fmt: skip
 
 
 def test_neutralise_and_restore_round_trip() -> None:
@@ -68,25 +102,43 @@ def test_a_repairs_error_csv_keeps_one_row_column_and_only_the_new_codes(tmp_pat
     writer.write(7, ["C1", "123"], ["pattern_mismatch"], ["手机号格式不正确"])
     writer.write(9, ["C2", "x", "extra"], ["column_count_mismatch"], ["列数不对"])
     writer.close()
+    settle_extra_column(first)
     header, *rows = _rows(first)
-    assert header == ["行号", "编号", "手机号", "错误代码", "错误原因"]
+    assert header == ["行号", "编号", "手机号", "错误代码", "错误原因", "多余单元格"]
+    assert rows[1] == ["9", "C2", "x", "column_count_mismatch", "列数不对", "extra"]
     # the clerk's fix still fails; the second round's file reads the first one back as its source
     second = tmp_path / "second.csv"
     writer = ErrorCsvWriter(second, header)
     writer.write(2, rows[0], ["too_long"], ["太长"])  # row 2 of the fixed file is row 7 of the original
     writer.write(3, rows[1], ["pattern_mismatch"], ["格式不正确"])
     writer.close()
+    settle_extra_column(second)
     assert _rows(second) == [
-        ["行号", "编号", "手机号", "错误代码", "错误原因"],
-        ["7", "C1", "123", "too_long", "太长"],
+        ["行号", "编号", "手机号", "错误代码", "错误原因", "多余单元格"],
+        ["7", "C1", "123", "too_long", "太长", ""],
         ["9", "C2", "x", "pattern_mismatch", "格式不正确", "extra"],  # the long row's extra cell kept, once
     ]
     third = tmp_path / "third.csv"  # and a third round is the same shape again
     writer = ErrorCsvWriter(third, _rows(second)[0], lang="en")
     writer.write(2, _rows(second)[1], ["too_long"], ["Too long"])
     writer.close()
+    assert not settle_extra_column(third)  # its one row has no extra cell: no such column
     assert _rows(third) == [["Row number", "编号", "手机号", "Error codes", "Error reasons"],
                             ["7", "C1", "123", "too_long", "Too long"]]  # fmt: skip
+
+
+def test_a_repair_keeps_the_extra_cells_the_clerk_left_and_adds_new_ones(tmp_path: Path) -> None:
+    path = tmp_path / "e.csv"
+    writer = ErrorCsvWriter(path, ["Row number", "code", "Error codes", "Error reasons", "Extra cells"])
+    writer.write(2, ["4", "C1", "", "", "a | b"], ["column_count_mismatch"], ["bad"])
+    writer.write(3, ["5", "C2", "", "", "", "typed beyond"], ["column_count_mismatch"], ["bad"])
+    writer.write(4, ["6", "C3", "", "", "=a", "=b"], ["column_count_mismatch"], ["bad"])
+    writer.close()
+    settle_extra_column(path)
+    assert _rows(path) == [["行号", "code", "错误代码", "错误原因", "多余单元格"],
+                           ["4", "C1", "column_count_mismatch", "bad", "a | b"],
+                           ["5", "C2", "column_count_mismatch", "bad", "typed beyond"],
+                           ["6", "C3", "column_count_mismatch", "bad", "'=a | =b"]]  # fmt: skip
 
 
 def test_a_row_the_clerk_added_to_the_error_csv_has_no_original_row(tmp_path: Path) -> None:
@@ -115,7 +167,8 @@ def test_either_languages_headers_mark_an_error_csv() -> None:
     assert is_error_csv_header(["Row number", "a", "Error codes", "Error reasons"])
     assert is_error_csv_header([" Row number ", "a", "错误代码"])  # a mixed file, fixed by hand
     assert not is_error_csv_header(["行号", "a"]) and not is_error_csv_header(["a", "Error codes"])
-    assert {"行号", "错误代码", "错误原因", "Row number", "Error codes", "Error reasons"} == MARKER_COLUMNS
+    assert {"行号", "错误代码", "错误原因", "多余单元格", "Row number", "Error codes", "Error reasons",
+            "Extra cells"} == MARKER_COLUMNS  # fmt: skip
 
 
 def test_looks_unedited(tmp_path: Path) -> None:
