@@ -42,6 +42,7 @@ class ErrorCode(StrEnum):
     INVALID_INTEGER = "invalid_integer"
     INVALID_BOOLEAN = "invalid_boolean"
     INVALID_CHARACTER = "invalid_character"
+    MERGED_CELLS = "merged_cells"
     NOT_FOUND = "not_found"
     ROW_REJECTED = "rejected_by_database"
     # undo: a row kept because it changed after the import wrote it
@@ -202,6 +203,10 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
     ErrorCode.INVALID_CHARACTER: (
         "{column}里有不可见的空字符（NUL），数据库无法保存；请在原文件里删除它",
         "{column} holds an invisible NUL character that the database cannot store; remove it in the file",
+    ),
+    ErrorCode.MERGED_CELLS: (
+        "单元格 {cells} 是合并的单元格，看不出值属于哪一列；请取消合并，并在每个单元格里填上各自的值",
+        "Cells {cells} are merged, so which column the value belongs to is not known; unmerge them and fill each cell",
     ),
     ErrorCode.NOT_FOUND: (
         "{column}“{value}”在表中不存在，无法更新（要新增请选择“新增并更新”）",
@@ -388,6 +393,10 @@ REASONS: dict[tuple[ErrorCode, str], tuple[str, str]] = {
         "The file is too large unpacked: its part {part} unpacks to {size_mb} MB, the limit is {limit_mb} MB "
         '(derived from the "largest file" setting)',  # the window has no --max-file-mb: name the setting
     ),
+    (ErrorCode.FILE_TOO_LARGE, "merged_cells"): (
+        "工作表里合并的单元格区域超过 {limit} 处：请取消合并，或拆分后再导入",
+        "The sheet has more than {limit} blocks of merged cells: unmerge them, or split the file and import the parts",
+    ),
     (ErrorCode.FILE_TOO_LARGE, "xls_area"): (
         "文件太大：工作表“{sheet}”占 {rows} 行 × {columns} 列，超过一次能读入的 {limit} 个单元格，请拆分后再导入",
         'The file is too large: sheet "{sheet}" spans {rows} rows x {columns} columns, more than the '
@@ -482,6 +491,7 @@ class WarningCode(StrEnum):
 
     XLS_NOT_CHECKED = "xls_not_checked"
     XLS_CONTAINER_DEFECTS = "xls_container_defects"
+    MERGED_CELLS_FILLED = "merged_cells_filled"
 
 
 WARNING_MESSAGES: dict[WarningCode, tuple[str, str]] = {
@@ -494,6 +504,11 @@ WARNING_MESSAGES: dict[WarningCode, tuple[str, str]] = {
         "这个 .xls 文件的容器有缺陷（{detail}），数据仍已读出，但文件可能已损坏，请核对行数",
         "This .xls file's container has defects ({detail}); the data was read, but the file may be "
         "damaged: check the row count",
+    ),
+    WarningCode.MERGED_CELLS_FILLED: (
+        "合并的单元格 {ranges} 已向下填充：合并区域的每一行都取它显示的值（共 {count:,} 处）",
+        "Merged cells {ranges} were filled down: each row of a merged block took the value it shows "
+        "({count:,} {count:plural:block|blocks})",
     ),
 }
 

@@ -25,14 +25,15 @@ from desktop_app.domain.modes import ImportMode
 from desktop_app.imports import error_csv, readers
 from desktop_app.imports.header import HeaderMapping, map_header
 from desktop_app.imports.import_type import ImportType, normalize_text
+from desktop_app.imports.merged_cells import merged_cell_errors
 from desktop_app.imports.options import ImportOptions
 from desktop_app.imports.precheck import MIB, check_mapping, check_row_count, may_hold_neutralised, size_problem
 from desktop_app.imports.precount import line_bound
-from desktop_app.imports.readers import CsvDialect, ReadLimits, SourceRow
+from desktop_app.imports.readers import CsvDialect, ReadLimits, SheetMerges, SourceRow
 from desktop_app.imports.regional import DateForm, DayMonthEvidence, day_month_evidence
 from desktop_app.imports.row_plans import Action, Candidate, FailedRow, RowDecider
 from desktop_app.imports.type_schema import table_to_look_in
-from desktop_app.imports.validator import RowError, compile_validator
+from desktop_app.imports.validator import CheckedRow, RowError, compile_validator
 from desktop_app.store.business_rows import BusinessTable, Key, StoredRow
 
 SHOWN_ROWS = 20
@@ -56,6 +57,7 @@ class FileSample:
     complete: bool  # rows are all the file's data rows
     size: int  # bytes
     sheets: tuple[str, ...] = ()  # a workbook's worksheets, in order
+    merges: SheetMerges | None = None  # an Excel sheet's merged cells (a merge across columns fails its rows)
 
     @property
     def size_mb(self) -> int:
@@ -150,7 +152,8 @@ def read_sample(
     rows = tuple(shown.rows[:SAMPLE_ROWS])
     sheets = sheet_names(path) if shown.format != "csv" and size else ()
     return FileSample(path, shown.format, shown.encoding, shown.dialect, tuple(shown.header), rows,
-                      complete=len(shown.rows) <= SAMPLE_ROWS, size=size, sheets=sheets)  # fmt: skip
+                      complete=len(shown.rows) <= SAMPLE_ROWS, size=size, sheets=sheets,
+                      merges=shown.merges)  # fmt: skip
 
 
 def sheet_names(path: Path) -> tuple[str, ...]:
@@ -249,14 +252,18 @@ def check_sample(
     index_of = mapping.index_by_key
     shown = sample.rows[:SHOWN_ROWS]
     # each row as the import's row path makes it (pipeline._import_by_row): its values, or its errors with
-    # the key when the mode needs a failing row's key
+    # the key when the mode needs a failing row's key; a row covered by a merge across columns fails with
+    # merged_cells alone, as the import fails it
     mode = options.mode
     keyed = mode in (ImportMode.INSERT_NEW, ImportMode.UPSERT)
     candidates: list[Candidate] = []
     keys: list[Key] = []
+    merged = merged_cell_errors(sample.merges, mapping)
     for row in shown:
         cells = tuple(restore(c) if restore is not None and isinstance(c, str) else c for c in row.cells)
         result = validator.check(cells)
+        if merged is not None and (merge_error := merged(row.row_number)) is not None:
+            result = CheckedRow(None, (merge_error,))
         if result.values is not None:
             candidates.append((row, result.values))
             keys.append(tuple(result.values[i] for i in validator.key_indexes))

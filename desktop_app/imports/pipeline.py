@@ -23,6 +23,7 @@ from desktop_app.imports.bulk.csv_batches import BulkReadError
 from desktop_app.imports.bulk.insert import BulkInsert
 from desktop_app.imports.bulk.prefetch import Prefetch
 from desktop_app.imports.import_type import ImportType
+from desktop_app.imports.merged_cells import merged_cell_errors
 from desktop_app.imports.missing_references import MissingReference, as_summary, find_missing
 from desktop_app.imports.options import ImportOptions
 from desktop_app.imports.precheck import CheckedFile, check_header, count_rows, file_changed, open_source
@@ -34,6 +35,7 @@ from desktop_app.imports.row_plans import Candidate, FailedRow, RowDecider
 from desktop_app.imports.row_writer import BatchResult, BatchWriter, DryRunWriter, Failed
 from desktop_app.imports.signature import SignedColumn, signature_function
 from desktop_app.imports.summary import ImportFacts, summarise
+from desktop_app.imports.validator import CheckedRow
 from desktop_app.imports.written_rows import complete_references
 from desktop_app.store.business_rows import BusinessTable
 from desktop_app.tasks.context import TaskContext
@@ -209,6 +211,9 @@ class ImportRun:
         keyed = mode in (ImportMode.INSERT_NEW, ImportMode.UPSERT)
         upsert = mode is ImportMode.UPSERT
         rows = batch.rows
+        # a row covered by a merge across columns fails with merged_cells alone: its cells are not where
+        # the clerk sees them (an Excel sheet's; such a sheet never takes the bulk path)
+        merged = merged_cell_errors(getattr(reader, "merges", None), checked.mapping)
 
         def flush(fraction: float) -> None:
             self._flush(len(batch), batch.last_row, partial(writer.write, rows=batch.rows), errors, total_rows,
@@ -220,6 +225,8 @@ class ImportRun:
                     source.row_number, tuple(restore(c) if isinstance(c, str) else c for c in source.cells)
                 )
             checked_row = check(source.cells)
+            if merged is not None and (merge_error := merged(source.row_number)) is not None:
+                checked_row = CheckedRow(None, (merge_error,))
             values = checked_row.values
             if values is None:
                 cells = source.cells

@@ -45,8 +45,9 @@ def open_source(options: ImportOptions, params: dict[str, Any], *, resuming: boo
         raise problem
     # The readers bound what they unpack by the same limit (a zip bomb fails before it fills memory).
     limits = ReadLimits(max_file_mb=options.max_file_mb)
+    # an .xlsx sheet's rows are counted (count_rows) in the pass that finds its merged cells, as it opens
     return open_table(path, encoding=options.encoding, sheet=options.sheet, limits=limits,
-                      delimiter=options.delimiter)  # fmt: skip
+                      delimiter=options.delimiter, precount=not resuming)  # fmt: skip
 
 
 def size_problem(path: Path, max_file_mb: int) -> PermanentError | None:

@@ -101,6 +101,10 @@ def _source(
     if options.decimal_comma:
         return None  # the row reader's alone
     if isinstance(reader, XlsxReader):
+        if reader.merges is not None and reader.merges.in_data:
+            # filled down or failed by the row reader (readers/merged_cells.py); most sheets merge nothing
+            log.info("the sheet merges cells inside its data: the import goes row by row")
+            return None
         return XlsxBatches(reader, itype, checked.mapping.index_by_key)
     # Excel's sep= line before the header: the row reader's alone
     dialect = getattr(reader, "dialect", None)

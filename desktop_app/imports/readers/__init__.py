@@ -18,6 +18,7 @@ from .encoding import decode_sample_encoding
 from .excel_reader import open_excel
 from .files import ReaderBase, file_error, file_size, open_binary
 from .limits import DEFAULT_LIMITS, ReaderWarning, ReadLimits
+from .merged_cells import SheetMerges
 
 __all__ = [
     "DELIMITERS",
@@ -26,6 +27,7 @@ __all__ = [
     "Preview",
     "ReadLimits",
     "ReaderWarning",
+    "SheetMerges",
     "SourceRow",
     "TableReader",
     "cell_to_text",
@@ -105,14 +107,17 @@ def open_table(
     sheet: str | None = None,
     limits: ReadLimits = DEFAULT_LIMITS,
     delimiter: str | None = None,
+    precount: bool = False,
 ) -> TableReader:
     """A reader for a .csv (.txt, .tsv), .xlsx or .xls file (by suffix, any case).
 
     encoding forces a CSV codec (any Python codec name); delimiter a CSV's field separator (one of
     csv_sniff.DELIMITERS; default: the file's sep= line, else sniffed); sheet picks an Excel sheet by name
     (default: the first); limits bounds what may be unpacked and held (ReadLimits(max_file_mb=...)
-    with the import's --max-file-mb). Raises PermanentError: UNSUPPORTED_FORMAT, FILE_NOT_FOUND,
-    FILE_UNREADABLE, CORRUPT_FILE, FILE_TOO_LARGE (an .xlsx part or .xls sheet over the limits),
+    with the import's --max-file-mb); precount: an .xlsx sheet's rows are counted for row_bound() while the
+    reader opens (it reads the whole sheet's XML for its merged cells anyway). Raises PermanentError:
+    UNSUPPORTED_FORMAT, FILE_NOT_FOUND, FILE_UNREADABLE, CORRUPT_FILE, FILE_TOO_LARGE (an .xlsx part or .xls
+    sheet over the limits, or too many merged cells),
     CSV_FIELD_TOO_LONG, CSV_NUL_BYTES, ENCODING_UNDETECTABLE, INVALID_PARAMS (no such sheet); a
     file held by another program on Windows raises FILE_UNREADABLE as a TransientError. Reading
     rows may raise the same file-level errors. A zero-byte file or a header without data rows
@@ -137,7 +142,7 @@ def open_table(
     except BaseException:
         raw.close()
         raise
-    return open_excel(path, raw, head, sheet, limits)
+    return open_excel(path, raw, head, sheet, limits, precount=precount)
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +154,7 @@ class Preview:
     header: tuple[str, ...]
     rows: list[SourceRow]
     dialect: CsvDialect | None = None  # a CSV's delimiter (and whether it was sniffed)
+    merges: SheetMerges | None = None  # an Excel sheet's merged cells (the rows are read as they make them)
 
 
 def preview(
@@ -169,4 +175,5 @@ def preview(
             close = getattr(it, "close", None)  # stop a generator now, not at garbage collection
             if close is not None:
                 close()
-        return Preview(reader.format, reader.encoding, reader.header, rows, getattr(reader, "dialect", None))
+        return Preview(reader.format, reader.encoding, reader.header, rows, getattr(reader, "dialect", None),
+                       getattr(reader, "merges", None))  # fmt: skip

@@ -13,6 +13,7 @@ from desktop_app.domain.errors import BatchDeskError, ErrorCode, PermanentError
 from .cells import Cell, SourceRow, cell_to_text, is_blank, make_row
 from .files import ReaderBase, file_error
 from .limits import DEFAULT_LIMITS, ReaderWarning, ReadLimits
+from .merged_cells import SheetMerges, calamine_merges
 
 XLSX_MAGIC = b"PK\x03\x04"
 XLS_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # OLE2 compound document
@@ -87,6 +88,15 @@ def header_text(values: Iterable[Any]) -> tuple[str, ...]:
     return tuple(texts)
 
 
+def sheet_header(values: Iterable[Any], merges: SheetMerges | None) -> tuple[str, ...]:
+    """Row 1 as text (header_text), its merged headers read as one: the first cell's text, then blank headers
+    as far as the merge reaches."""
+    if merges is None:
+        return header_text(values)
+    texts = header_text(merges.header_cells(values))
+    return texts + ("",) * (merges.header_width(len(texts)) - len(texts))
+
+
 class ExcelReaderBase(ReaderBase):
     """What the .xlsx and .xls readers share: row shaping, blank skipping, progress."""
 
@@ -95,6 +105,8 @@ class ExcelReaderBase(ReaderBase):
     header: tuple[str, ...] = ()
     warnings: tuple[ReaderWarning, ...] = ()
     path: Path
+    merges: SheetMerges | None = None
+    """The sheet's merged cells (merged_cells.py), known once the reader is open; None: none looked for."""
 
     _pos = 0
     _started = False  # a rows() iteration has begun
@@ -109,10 +121,17 @@ class ExcelReaderBase(ReaderBase):
         """The rows that rows() and count_rows() shape: the sheet's own, unless a reader reads faster."""
         return self._sheet_rows(first_row)
 
+    def _merged_rows(self, first_row: int) -> Iterator[tuple[int, Iterable[Any]]]:
+        """_read_rows's rows as the sheet's merges make them (filled down, covered cells blank)."""
+        merges = self.merges
+        if merges is None or not merges.in_data:
+            return self._read_rows(first_row)
+        return merges.apply(self._read_rows(merges.read_from(first_row)), first_row)
+
     def _iter(self, skip: int, track: bool) -> Iterator[SourceRow]:
         width = len(self.header)
         try:
-            for num, values in self._read_rows(skip + 1):
+            for num, values in self._merged_rows(skip + 1):
                 if track:
                     self._pos = num
                 cells = shape_row(values, width)
@@ -180,6 +199,8 @@ class XlsReader(ExcelReaderBase):
             if self._sheet is not None:
                 end = self._sheet.end
                 self._total = end[0] + 1 if end else 0
+                self.merges = calamine_merges(getattr(self._sheet, "merged_cell_ranges", None), limits)
+                self.warnings = (*self.warnings, *self.merges.warnings())
             self.header = self._read_header()
         except BaseException as exc:
             self.close()
@@ -202,7 +223,7 @@ class XlsReader(ExcelReaderBase):
 
     def _read_header(self) -> tuple[str, ...]:
         for _, values in self._sheet_rows(1):
-            return header_text(values)
+            return sheet_header(values, self.merges)
         return ()
 
     def _sheet_rows(self, first_row: int) -> Iterator[tuple[int, Iterable[Any]]]:
@@ -234,13 +255,15 @@ def is_failure(exc: BaseException) -> bool:
 
 
 def open_excel(
-    path: Path, raw: io.FileIO, head: bytes, sheet: str | None, limits: ReadLimits = DEFAULT_LIMITS
-) -> ExcelReaderBase:
-    """The reader for an Excel file by its content (an .xls that is really .xlsx still opens)."""
+    path: Path, raw: io.FileIO, head: bytes, sheet: str | None, limits: ReadLimits = DEFAULT_LIMITS, *,
+    precount: bool = False,
+) -> ExcelReaderBase:  # fmt: skip
+    """The reader for an Excel file by its content (an .xls that is really .xlsx still opens); precount: see
+    XlsxReader."""
     if head.startswith(XLSX_MAGIC):
         from .xlsx_reader import XlsxReader
 
-        return XlsxReader(path, raw, sheet, limits)
+        return XlsxReader(path, raw, sheet, limits, precount=precount)
     if head.startswith(XLS_MAGIC):
         return XlsReader(path, raw, sheet, limits)
     raw.close()

@@ -43,6 +43,9 @@ class ReadLimits:
     """Excel's last row: a sheet row numbered beyond it is damage, not data."""
     max_shared_strings: int = 1_000_000
     """~60 bytes each held beyond their text: with SHARED_STRINGS_MB, the table stays under ~160 MB."""
+    max_merged_ranges: int = 100_000
+    """Blocks of merged cells in a sheet, held while it is read (~150 bytes each): a sheet that merges cells
+    inside its data has a few, a report a few thousand."""
     max_xls_cells: int = 2_500_000
     """calamine holds every .xls sheet whole, as a dense rows x columns area of ~64 bytes a cell
     (measured: 1,074 MB for A1..IV65536, two cells in a 6 KB file): 2.5 million cells is ~160 MB, a

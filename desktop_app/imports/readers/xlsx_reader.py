@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 from desktop_app.domain.errors import BatchDeskError, ErrorCode, PermanentError
 
-from .excel_reader import ExcelReaderBase, corrupt, header_text, no_sheet
+from .excel_reader import ExcelReaderBase, corrupt, no_sheet, sheet_header
 from .files import file_error
 from .limits import DEFAULT_LIMITS, ReadLimits
 from .xlsx_zip import open_zip
@@ -69,13 +69,17 @@ class XlsxReader(ExcelReaderBase):
     rows_in_order: bool | None = None
     """Whether every row element is numbered above the one before (xlsx_plain.RowOrder), once row_bound
     has counted them; None: not known."""
+    _row_tags: tuple[int, bool] | None = None  # counted while the merges were looked for (precount)
 
     @property
     def calamine_rows(self) -> int:
         """Sheet rows calamine has read so far (0: the streaming parser read them all)."""
         return self._calamine.rows_read if self._calamine else 0
 
-    def __init__(self, path: Path, raw: io.FileIO, sheet: str | None, limits: ReadLimits = DEFAULT_LIMITS) -> None:
+    def __init__(self, path: Path, raw: io.FileIO, sheet: str | None, limits: ReadLimits = DEFAULT_LIMITS, *,
+                 precount: bool = False) -> None:  # fmt: skip
+        """precount: count the sheet's row elements (row_bound) in the pass that looks for its merged cells,
+        as the import asks for both (a preview needs no count)."""
         # imported here: openpyxl costs ~0.2 s and CSV imports never need it
         from .xlsx_book import BookReader
 
@@ -91,6 +95,7 @@ class XlsxReader(ExcelReaderBase):
                 book.read()
             self._book = book
             self._sheet = self._pick(sheet)
+            self._find_merges(precount)
             self.header = self._read_header()
         except BaseException as exc:
             self.close()
@@ -134,9 +139,22 @@ class XlsxReader(ExcelReaderBase):
         offset, size = member
         return min(max((pos - offset) / size, 0.0), 0.99)
 
+    def _find_merges(self, count: bool) -> None:
+        """The sheet's merged cells, before any row is read (its XML has them after its rows: xlsx_merges)."""
+        if self._sheet is None:
+            return
+        from .xlsx_merges import scan_sheet
+
+        assert self._archive is not None
+        scan = scan_sheet(self._archive, self._sheet.part, self._limits, count=count and self.sheet_rows is None)
+        self.merges, self._row_tags = scan.merges, scan.row_tags
+        self.warnings = scan.merges.warnings()
+
     def _read_header(self) -> tuple[str, ...]:
         for num, values in self._guarded(self._sheet_rows(1, last_row=1)):
-            return header_text(values) if num == 1 else ()
+            if num != 1:
+                return ()
+            return sheet_header(values, self.merges)
         return ()
 
     def _guarded(self, it: Iterator[tuple[int, Iterable[Any]]]) -> Iterator[tuple[int, Iterable[Any]]]:
@@ -190,8 +208,9 @@ class XlsxReader(ExcelReaderBase):
         from .xlsx_plain import count_row_tags
 
         assert self._archive is not None
+        found = self._row_tags
         try:
-            found = count_row_tags(self._archive, self._sheet.part)
+            found = found or count_row_tags(self._archive, self._sheet.part)
         except Exception:  # a damaged part: the count that parses says what it says
             return None
         if found is None:
@@ -216,7 +235,8 @@ class XlsxReader(ExcelReaderBase):
 
     def row_blocks(self, first_row: int) -> Iterator[RowBlock]:
         """The rows _read_rows gives, a block at a time (for the bulk path): calamine's slices while the sheet
-        is plain, then the streaming parser's rows, STREAMED_ROWS at a time."""
+        is plain, then the streaming parser's rows, STREAMED_ROWS at a time. The rows as the sheet holds them:
+        a sheet whose merges reach its data (merges.in_data) is the row reader's alone."""
         slices = self._slices()
         elements = 0
         if slices is not None:
