@@ -32,6 +32,26 @@ def dynamic_symbols(path: Path, which: str) -> set[str]:
     return {line.split()[-1] for line in out.splitlines() if line.strip()}
 
 
+def openssl_versions(path: Path, *, defined: bool = False, needed_from: str = "") -> set[str]:
+    """The OPENSSL_* symbol versions a library defines (defined=True), or those a file needs from the
+    library named needed_from (readelf -V)."""
+    out = subprocess.run(["readelf", "-V", "-W", str(path)], check=True, capture_output=True, text=True).stdout
+    section, source, found = "", "", set()
+    for line in out.splitlines():
+        if line.startswith("Version definition section"):
+            section = "def"
+        elif line.startswith("Version needs section"):
+            section = "need"
+        elif section == "need" and "File:" in line:
+            source = line.split("File:", 1)[1].split()[0]
+        for word in line.replace(":", " ").split():
+            if word.startswith("OPENSSL_") and (
+                (defined and section == "def") or (not defined and section == "need" and source == needed_from)
+            ):
+                found.add(word)
+    return found
+
+
 def _elf64(data: bytes, path: Path) -> list[tuple[int, ...]]:
     if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
         raise SystemExit(f"linux_trim: {path} is not a 64-bit little-endian ELF file")
@@ -90,8 +110,8 @@ def _keep_icu_item(item: str) -> bool:
     if not tree:
         if any(fnmatch.fnmatchcase(leaf, p) for p in ICU_DROP_TOP):
             return False
-        is_locale = suffix == "res" and (stem in ICU_LOCALES or stem.split("_")[0].islower()
-                                         and len(stem.split("_")[0]) in (2, 3))  # fmt: skip
+        is_locale = suffix == "res" and (stem in ICU_LOCALES or (stem.split("_")[0].islower()
+                                         and len(stem.split("_")[0]) in (2, 3)))  # fmt: skip
         return not is_locale or stem in ICU_LOCALES
     return tree in ICU_TREES and suffix == "res" and stem in ICU_LOCALES
 
@@ -160,7 +180,7 @@ def slim_icu_data(library: Path, out_dir: Path) -> tuple[Path, int, int]:
     asm.write_text(
         "\t.section .rodata\n"
         f"\t.globl {symbol}\n\t.type {symbol}, %object\n\t.balign 16\n"
-        f"{symbol}:\n\t.incbin \"{dat}\"\n\t.size {symbol}, .-{symbol}\n"
+        f'{symbol}:\n\t.incbin "{dat}"\n\t.size {symbol}, .-{symbol}\n'
         '\t.section .note.GNU-stack,"",%progbits\n'
     )
     obj = out_dir / "icudata.o"
