@@ -3,7 +3,7 @@
 #   build_spec/build_linux.sh              setup, PyInstaller onedir, dist/BatchDesk-<version>-linux-<arch>.tar.gz,
 #                                          then build_spec/smoke_test.sh on the unpacked tarball
 #   build_spec/build_linux.sh --no-smoke   the same without the smoke test
-# Prints the build time and the sizes of the onedir and the tarball.
+# Prints the build time and the sizes of the onedir (du, MiB: what the smoke test's size check reads) and the tarball.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 smoke=1
@@ -28,7 +28,10 @@ cp build_spec/linux/README.txt dist/BatchDesk/README.txt
 tar -C dist --owner=0 --group=0 --transform "s,^BatchDesk,$name," -czf "dist/$name.tar.gz" BatchDesk
 built=$(date +%s)
 
-echo "build: $((built - started)) s; onedir $(du -sh dist/BatchDesk | cut -f1), dist/$name.tar.gz $(du -sh "dist/$name.tar.gz" | cut -f1)"
+onedir_mb="$(du -sk dist/BatchDesk | awk '{ printf "%.1f", $1 / 1024 }')"
+tar_mb="$(awk -v b="$(wc -c <"dist/$name.tar.gz")" 'BEGIN { printf "%.1f", b / 1048576 }')"
+echo "build: $((built - started)) s; onedir dist/BatchDesk $onedir_mb MB unpacked (the smoke test holds it under" \
+  "${BATCHDESK_BUNDLE_MAX_MB:-175} MB), dist/$name.tar.gz $tar_mb MB"
 ((smoke)) || exit 0
 
 # Smoke-test the tarball as a clerk gets it, unpacked somewhere else.
