@@ -15,7 +15,7 @@ from typing import Any
 from desktop_app.config import Settings
 from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.modes import BlankPolicy, ImportMode
-from desktop_app.domain.profiles import OPTION_NAMES, ProfileRef, ProfileVersion
+from desktop_app.domain.profiles import OPTION_NAMES, Profile, ProfileRef, ProfileVersion, check_name
 from desktop_app.domain.task import Lane, SubmitResult, TaskLink, TaskRecord
 from desktop_app.exports.placing import check_destination
 from desktop_app.exports.task import ExportHandler, export_key
@@ -24,7 +24,7 @@ from desktop_app.imports.completion import CompleteReferencesHandler
 from desktop_app.imports.import_type import ImportType
 from desktop_app.imports.missing_references import column_label, missing_of
 from desktop_app.imports.options import FILE_FACTS, ImportOptions
-from desktop_app.imports.profiles import check_fits, with_options
+from desktop_app.imports.profiles import check_fits, check_profile, with_options
 from desktop_app.imports.resume import RESUMES, ResumeProblem, resume_problem
 from desktop_app.imports.table_spec import references_of
 from desktop_app.imports.task import ImportHandler
@@ -59,6 +59,14 @@ class Submitter:
     def profiles(self) -> ProfileStore:
         """The mapping profiles of this database (shared by the desks that use it)."""
         return ProfileStore(self.store.engine)
+
+    def save_profile(self, name: str, profile: Profile, *, user: str, source: str) -> ProfileVersion:
+        """Save a new version of a mapping profile (the command line's `profile save`, the window's "Save as
+        profile"), held to its import type first: PROFILE_TYPE_MISMATCH, or PROFILE_INVALID naming the key
+        in `source` (the file, or the task the profile was made from) of the first thing that does not fit."""
+        itype = self.import_type(profile.import_type)
+        check_profile(profile, itype, name=check_name(name), path=source)
+        return self.profiles().save(name, profile, by=user)
 
     def with_profile(
         self, request: ImportOptions, ref: ProfileRef | str, *, keep: Collection[str] | None = None

@@ -19,7 +19,7 @@ from desktop_app.cli.output import print_json
 from desktop_app.cli.parser import EXIT_OK, EXIT_USAGE
 from desktop_app.domain.errors import ErrorCode, Lang, PermanentError
 from desktop_app.domain.profiles import Profile, ProfileVersion, check_name
-from desktop_app.imports.profiles import check_profile, from_task, profile_text, read_profile_file
+from desktop_app.imports.profiles import from_task, profile_text, read_profile_file
 from desktop_app.store import admins
 from desktop_app.store.profiles import ProfileStore
 from desktop_app.tasks import builtin_kinds
@@ -53,14 +53,16 @@ def cmd_profile(core: Core, args: argparse.Namespace) -> int:
 
 def _save(core: Core, store: ProfileStore, args: argparse.Namespace) -> int:
     name = check_name(args.name)
-    itype = core.submitter().import_type(args.import_type)  # unknown or with a problem: exit 2
+    submitter = core.submitter()
+    submitter.import_type(args.import_type)  # unknown or with a problem: exit 2
     if args.file:
         profile = read_profile_file(args.file)
-        check_profile(profile, itype, name=name, path=args.file)
+        if profile.import_type != args.import_type:
+            raise PermanentError(ErrorCode.PROFILE_TYPE_MISMATCH, name=name, profile_type=profile.import_type,
+                                 import_type=args.import_type)  # fmt: skip
     else:
         profile = _from_task(core, store, args, name)
-        check_profile(profile, itype, name=name, path=args.from_task)
-    saved = store.save(name, profile, by=args.user or current_user())
+    saved = submitter.save_profile(name, profile, user=args.user or current_user(), source=args.file or args.from_task)
     if args.json:
         print_json(saved.to_json())
     else:
