@@ -46,13 +46,16 @@ def fold_input(text: str, spec: ColumnSpec) -> str:
 class ValueMap:
     """One column's value mapping, compiled: a cell in, the cell (unchanged) or its replacement out."""
 
-    __slots__ = ("_memo", "_table", "normalize", "spec")
+    __slots__ = ("_memo", "_table", "normalize", "outputs", "spec")
 
     def __init__(self, spec: ColumnSpec, mapping: Mapping[str, str]) -> None:
         self.spec = spec
         self.normalize = spec.normalize
         self._table = {fold_input(k, spec): v for k, v in mapping.items()}
         self._memo: dict[str, str | None] = {}
+        # a text cell -> the cell the checks see (its replacement, or itself), for the texts looked up so far:
+        # the row validator's generated check reads it first, one dict look-up a cell (validator.py)
+        self.outputs: dict[str, str] = {}
 
     def __len__(self) -> int:
         return len(self._table)
@@ -64,6 +67,7 @@ class ValueMap:
             found = self._table.get(fold_value(text, self.normalize))
             if len(self._memo) < MEMO_SIZE:
                 self._memo[text] = found
+                self.outputs[text] = text if found is None else found
         return found  # type: ignore[return-value]
 
     def __call__(self, cell: Cell) -> Cell:

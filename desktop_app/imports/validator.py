@@ -717,10 +717,15 @@ def _generate_fast_check(
         value_map = value_maps[n] if value_maps else None
         if value_map is not None:
             # the column's cell read once, through its value mapping: the snippet checks the replacement
+            # (a text seen before: one dict look-up; "" or a new one: the map itself, which remembers it)
             ns[f"vmap{n}"] = value_map
+            ns[f"vget{n}"] = value_map.outputs.get
             cell = f"cells[{index:d}]"
             assert sum(line.count(cell) for line in lines) == 1, lines
-            lines = [line.replace(cell, f"vmap{n}({cell})") for line in lines]
+            if lines[0] == f"c = {cell}":
+                lines = [lines[0], f"c = vget{n}(c) or vmap{n}(c)", *lines[1:]]
+            else:
+                lines = [line.replace(cell, f"vmap{n}({cell})") for line in lines]
         body += lines
     names = ", ".join(f"v{n}" for n in range(len(specs)))
     # Unless the file is known to hold none, a NUL anywhere sends the row to the full checker

@@ -342,3 +342,21 @@ def test_names() -> None:
     for bad in ("", "a@b", "x" * 101, "a\nb"):
         with pytest.raises(PermanentError):
             check_name(bad)
+
+
+def test_the_generated_check_reads_a_seen_text_in_one_look_up_and_forgets_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The fast check asks the map's remembered outputs first; past MEMO_SIZE texts it asks the map itself,
+    with the same answers."""
+    from desktop_app.imports import fills
+
+    v = _validator()
+    assert "c = vget4(c) or vmap4(c)" in v.source  # the level column, the type's fifth
+    monkeypatch.setattr(fills, "MEMO_SIZE", 2)
+    small = _validator(fills=ColumnFills(values=MappingProxyType({"level": {f"L{i}": "gold" for i in range(50)}})))
+    for _ in range(2):
+        for i in range(50):
+            for cell in (f"L{i}", f"l{i}", f"Ｌ{i}"):
+                assert small.check(("C000001", "张三", "13800000001", cell, "")).values[4] == "gold"  # type: ignore[index]
+    assert len(small.value_maps["level"].outputs) == 2
