@@ -144,7 +144,12 @@ def test_the_profile_commands_and_an_import_with_the_example(db_url: str, tmp_pa
                                    "C000004": ("赵六", "standard", "华东销售部", None)}  # fmt: skip
     finally:
         core.close()
-    for listing in (("status", task["task_no"], "--json"), ("tasks", "--json")):
+    # submit queues with the profile too
+    later = east_file(tmp_path / "later.csv", [["C000005", "钱七", "13800000005", "钻石", ""]])
+    code, queued, err = bd(home, db_url, "submit", str(later), "--type", "customers", "--profile", "east@1", "--json")
+    assert code == 0 and (queued["status"], queued["profile"], queued["profile_version"]) == ("pending", "east", 1)
+    assert bd(home, db_url, "cancel", queued["task_no"], "--json")[0] == 0
+    for listing in (("status", task["task_no"], "--json"), ("tasks", "--json", "--status", "partially_succeeded")):
         code, shown, _ = bd(home, db_url, *listing)
         first = shown if isinstance(shown, dict) else shown[0]
         assert (first["profile"], first["profile_version"]) == ("east", 2)
