@@ -30,6 +30,7 @@ from desktop_app.domain.profiles import Profile, ProfileVersion, check_name
 from desktop_app.store.db import READONLY
 from desktop_app.store.dialects import dialect_of
 from desktop_app.store.schema import profile_versions, profiles
+from desktop_app.store.task_rows import retry_db
 
 log = logging.getLogger(__name__)
 
@@ -60,33 +61,38 @@ class ProfileStore:
         content = json.dumps(profile.to_dict(), ensure_ascii=False)
         for _ in range(5):
             try:
-                with self.engine.begin() as conn:
-                    now = dialect_of(self.engine).now()
-                    # locked for the transaction (SQLite: BEGIN IMMEDIATE serialises the writers already)
-                    row = conn.execute(select(profiles).where(profiles.c.name_key == key).with_for_update()).first()
-                    if row is None:
-                        # a unique key: a desk saving the same new name at once wins, this one tries again
-                        conn.execute(profiles.insert().values(name_key=key, name=name, import_type=profile.import_type,
-                                                              latest_version=0, updated_at=now))  # fmt: skip
-                        latest = 0
-                    else:
-                        if row.removed_at is None and row.import_type != profile.import_type:
-                            raise PermanentError(ErrorCode.PROFILE_TYPE_MISMATCH, name=row.name,
-                                                 profile_type=row.import_type,
-                                                 import_type=profile.import_type)  # fmt: skip
-                        latest = int(row.latest_version)
-                    version = latest + 1
-                    conn.execute(profile_versions.insert().values(
-                        name_key=key, version=version, name=name, import_type=profile.import_type, content=content,
-                        saved_by=by, saved_at=now))  # fmt: skip
-                    conn.execute(update(profiles).where(profiles.c.name_key == key).values(
-                        name=name, import_type=profile.import_type, latest_version=version, removed_at=None,
-                        removed_by=None, updated_at=now))  # fmt: skip
+                # a deadlock or a lost connection is tried again as every write of the store is (retry_db)
+                version = retry_db(lambda: self._save_once(key, name, profile, content, by))
             except IntegrityError:
                 continue  # another desk saved this name at the same moment: read it again
             log.info("%s saved profile %s version %d (%s)", by, name, version, profile.import_type)
             return self.get(name, version, removed_ok=True)
         raise TransientError(ErrorCode.DATABASE_UNAVAILABLE, detail=f"could not save profile {name} after 5 tries")
+
+    def _save_once(self, key: str, name: str, profile: Profile, content: str, by: str) -> int:
+        """One transaction: the name's row locked (or made), the next version written; that version."""
+        with self.engine.begin() as conn:
+            now = dialect_of(self.engine).now()
+            # locked for the transaction (SQLite: BEGIN IMMEDIATE serialises the writers already)
+            row = conn.execute(select(profiles).where(profiles.c.name_key == key).with_for_update()).first()
+            if row is None:
+                # a unique key: a desk saving the same new name at once wins, this one tries again
+                conn.execute(profiles.insert().values(name_key=key, name=name, import_type=profile.import_type,
+                                                      latest_version=0, updated_at=now))  # fmt: skip
+                latest = 0
+            else:
+                if row.removed_at is None and row.import_type != profile.import_type:
+                    raise PermanentError(ErrorCode.PROFILE_TYPE_MISMATCH, name=row.name, profile_type=row.import_type,
+                                         import_type=profile.import_type)  # fmt: skip
+                latest = int(row.latest_version)
+            version = latest + 1
+            conn.execute(profile_versions.insert().values(
+                name_key=key, version=version, name=name, import_type=profile.import_type, content=content,
+                saved_by=by, saved_at=now))  # fmt: skip
+            conn.execute(update(profiles).where(profiles.c.name_key == key).values(
+                name=name, import_type=profile.import_type, latest_version=version, removed_at=None,
+                removed_by=None, updated_at=now))  # fmt: skip
+        return version
 
     def remove(self, name: str, *, by: str) -> ProfileVersion:
         """Hide a name (its versions stay, for the tasks that name them): its latest version. A name that
