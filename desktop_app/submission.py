@@ -84,13 +84,13 @@ class Submitter:
                                  profile_type=version.import_type, import_type=request.import_type)  # fmt: skip
         return with_options(request, version, keep=given_options(request) if keep is None else keep)
 
-    def request_profile(self, request: ImportOptions) -> ProfileVersion | None:
+    def request_profile(self, request: ImportOptions, itype: ImportType | None = None) -> ProfileVersion | None:
         """The version a request (or a task's parameters) names, held to its type as the type is now:
         PROFILE_NOT_FOUND, PROFILE_TYPE_MISMATCH or PROFILE_UNFIT (naming the column) before anything is
         queued. A version stays readable after its name was removed: a retry or a resume names it."""
         if request.profile is None:
             return None
-        itype = self.import_type(request.import_type)
+        itype = itype or self.import_type(request.import_type)
         version = self.profiles().get(request.profile, request.profile_version,
                                       removed_ok=request.profile_version is not None)  # fmt: skip
         check_fits(version, itype, request.conventions)
@@ -99,10 +99,10 @@ class Submitter:
     def import_options(self, request: ImportOptions) -> ImportOptions:
         """The task's typed parameters: the request, the settings' defaults where it says nothing. A
         profile named without a version is its latest (with its options, as with_profile gives them)."""
-        self.import_type(request.import_type)
+        itype = self.import_type(request.import_type)
         if request.profile is not None and request.profile_version is None:
             request = self.with_profile(request, ProfileRef(request.profile))
-        self.request_profile(request)
+        self.request_profile(request, itype)
         s = self.settings
         return request.but(
             mode=ImportMode(request.mode),

@@ -10,12 +10,10 @@ from desktop_app.domain.task import TaskOutcome
 from desktop_app.imports.error_csv import cut_back_to_checkpoint, keep_error_rows
 from desktop_app.imports.import_type import ImportType
 from desktop_app.imports.options import ImportOptions
-from desktop_app.imports.profiles import check_fits
 from desktop_app.imports.progress_state import ImportCheckpoint
 from desktop_app.imports.table_spec import table_spec
 from desktop_app.imports.type_catalog import TypeCatalog
 from desktop_app.imports.type_schema import open_business_table
-from desktop_app.store.profiles import ProfileStore
 from desktop_app.store.table_in_use import said_in_use
 from desktop_app.tasks import builtin_kinds
 from desktop_app.tasks.context import TaskContext
@@ -28,6 +26,10 @@ def task_profile(ctx: TaskContext, itype: ImportType, options: ImportOptions) ->
     (profile_not_found, profile_unfit: never retried, never half applied)."""
     if options.profile is None:
         return None
+    # loaded when an import with a profile runs (the command line's other commands never load them)
+    from desktop_app.imports.profiles import check_fits
+    from desktop_app.store.profiles import ProfileStore
+
     if options.profile_version is None:  # the submission always names one
         raise PermanentError(ErrorCode.INVALID_PARAMS, detail="profile without its version")
     version = ProfileStore(ctx.store.engine).get(options.profile, options.profile_version, removed_ok=True)
