@@ -7,12 +7,15 @@ each task type's idempotency key and lane: the same request gives the same task 
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 from desktop_app.config import Settings
 from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.modes import BlankPolicy, ImportMode
+from desktop_app.domain.profiles import OPTION_NAMES, Profile, ProfileRef, ProfileVersion, check_name
 from desktop_app.domain.task import Lane, SubmitResult, TaskLink, TaskRecord
 from desktop_app.exports.placing import check_destination
 from desktop_app.exports.task import ExportHandler, export_key
@@ -21,12 +24,14 @@ from desktop_app.imports.completion import CompleteReferencesHandler
 from desktop_app.imports.import_type import ImportType
 from desktop_app.imports.missing_references import column_label, missing_of
 from desktop_app.imports.options import FILE_FACTS, ImportOptions
+from desktop_app.imports.profiles import check_fits, check_profile, with_options
 from desktop_app.imports.resume import RESUMES, ResumeProblem, resume_problem
 from desktop_app.imports.table_spec import references_of
 from desktop_app.imports.task import ImportHandler
 from desktop_app.imports.type_catalog import TypeCatalog
 from desktop_app.imports.type_schema import check_type
 from desktop_app.imports.undo import UndoHandler, undo_problem
+from desktop_app.store.profiles import ProfileStore
 from desktop_app.store.tasks import TaskStore
 from desktop_app.tasks.file_hash import file_sha256
 from desktop_app.tasks.identity import host_name
@@ -51,9 +56,53 @@ class Submitter:
         check_type(self.store.engine, itype)
         return itype
 
+    def profiles(self) -> ProfileStore:
+        """The mapping profiles of this database (shared by the desks that use it)."""
+        return ProfileStore(self.store.engine)
+
+    def save_profile(self, name: str, profile: Profile, *, user: str, source: str) -> ProfileVersion:
+        """Save a new version of a mapping profile (the command line's `profile save`, the window's "Save as
+        profile"), held to its import type first: PROFILE_TYPE_MISMATCH, or PROFILE_INVALID naming the key
+        in `source` (the file, or the task the profile was made from) of the first thing that does not fit."""
+        itype = self.import_type(profile.import_type)
+        check_profile(profile, itype, name=check_name(name), path=source)
+        return self.profiles().save(name, profile, by=user)
+
+    def with_profile(
+        self, request: ImportOptions, ref: ProfileRef | str, *, keep: Collection[str] | None = None
+    ) -> ImportOptions:
+        """The request naming a mapping profile's version (NAME: its latest, NAME@N: that one), with the
+        profile's reading options (encoding, delimiter, sheet, date_order, decimal_comma, mode, blank)
+        where the request does not keep its own. `keep`: the names of the options the clerk gave, which
+        win over the profile's (the command line's flags); None: every option whose value in the request
+        is not the default. A removed or unknown profile is PROFILE_NOT_FOUND, another type's
+        PROFILE_TYPE_MISMATCH (the fit is checked when the request is queued: import_options)."""
+        ref = ProfileRef.parse(ref) if isinstance(ref, str) else ref
+        version = self.profiles().get(ref.name, ref.version)
+        if version.import_type != request.import_type:
+            raise PermanentError(ErrorCode.PROFILE_TYPE_MISMATCH, name=version.name,
+                                 profile_type=version.import_type, import_type=request.import_type)  # fmt: skip
+        return with_options(request, version, keep=given_options(request) if keep is None else keep)
+
+    def request_profile(self, request: ImportOptions, itype: ImportType | None = None) -> ProfileVersion | None:
+        """The version a request (or a task's parameters) names, held to its type as the type is now:
+        PROFILE_NOT_FOUND, PROFILE_TYPE_MISMATCH or PROFILE_UNFIT (naming the column) before anything is
+        queued. A version stays readable after its name was removed: a retry or a resume names it."""
+        if request.profile is None:
+            return None
+        itype = itype or self.import_type(request.import_type)
+        version = self.profiles().get(request.profile, request.profile_version,
+                                      removed_ok=request.profile_version is not None)  # fmt: skip
+        check_fits(version, itype, request.conventions)
+        return version
+
     def import_options(self, request: ImportOptions) -> ImportOptions:
-        """The task's typed parameters: the request, the settings' defaults where it says nothing."""
-        self.import_type(request.import_type)
+        """The task's typed parameters: the request, the settings' defaults where it says nothing. A
+        profile named without a version is its latest (with its options, as with_profile gives them)."""
+        itype = self.import_type(request.import_type)
+        if request.profile is not None and request.profile_version is None:
+            request = self.with_profile(request, ProfileRef(request.profile))
+        self.request_profile(request, itype)
         s = self.settings
         return request.but(
             mode=ImportMode(request.mode),
@@ -112,6 +161,9 @@ class Submitter:
             seen.add(later.task_no)
             source = later  # it stopped too: go on from where it stopped
         self.import_type(str(source.params.get("import_type")))
+        # the same profile version as the stopped import (read again when it runs): refused now if it no
+        # longer fits the type
+        self.request_profile(self.resubmission(source))
         path = Path(str(source.params["file"]))
         if not path.is_file():
             raise PermanentError(ErrorCode.FILE_NOT_FOUND, path=str(path))
@@ -201,3 +253,11 @@ class Submitter:
                 raise PermanentError(ErrorCode.NOT_ADDABLE, table=missing.table,
                                      column_zh=column_label(itype, missing.column, "zh"),
                                      column_en=column_label(itype, missing.column, "en"))  # fmt: skip
+
+
+_DEFAULTS = {f.name: f.default for f in fields(ImportOptions) if f.name in OPTION_NAMES}
+
+
+def given_options(request: ImportOptions) -> set[str]:
+    """The reading options a request sets to something other than their defaults."""
+    return {name for name, default in _DEFAULTS.items() if getattr(request, name) != default}

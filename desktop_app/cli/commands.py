@@ -56,13 +56,17 @@ def _qt_core() -> Any:
     return QCoreApplication.instance() or QCoreApplication(["batchdesk"])
 
 
+# the reading options a flag gives, by the flag's name: given, it wins over a profile's (docs/PROFILES.md)
+READING_FLAGS = ("encoding", "delimiter", "sheet", "date_order", "decimal_comma", "mode", "blank")
+
+
 def import_request(args: argparse.Namespace) -> ImportOptions:
     """The import the command line asks for; limits not given take the settings' defaults."""
     return ImportOptions(
         file=Path(args.file).expanduser(),
         import_type=args.import_type,
-        mode=ImportMode(args.mode),
-        blank=BlankPolicy(args.blank),
+        mode=ImportMode(args.mode or ImportMode.INSERT),
+        blank=BlankPolicy(args.blank or BlankPolicy.KEEP),
         dry_run=bool(args.dry_run),
         encoding=args.encoding,
         sheet=args.sheet,
@@ -77,7 +81,13 @@ def import_request(args: argparse.Namespace) -> ImportOptions:
 
 
 def cmd_submit(core: Core, args: argparse.Namespace, *, wait: bool) -> int:
-    result = core.submitter().submit_import(import_request(args), user=args.user or current_user(), force=args.force)
+    submitter = core.submitter()
+    request = import_request(args)
+    if getattr(args, "profile", None):
+        # the profile's reading options, below the flags given (a flag left out is None, or False)
+        given = {name for name in READING_FLAGS if getattr(args, name, None) not in (None, False)}
+        request = submitter.with_profile(request, args.profile, keep=given)
+    result = submitter.submit_import(request, user=args.user or current_user(), force=args.force)
     task = result.task
     if result.refused:
         show(task, as_json=args.json, lang=core.lang, duplicate_of=result.duplicate_of,

@@ -30,6 +30,10 @@ USAGE_CODES = {
     ErrorCode.NOT_ADDABLE,
     ErrorCode.NOT_ADMIN,
     ErrorCode.LAST_ADMIN,
+    ErrorCode.PROFILE_NOT_FOUND,
+    ErrorCode.PROFILE_INVALID,
+    ErrorCode.PROFILE_TYPE_MISMATCH,
+    ErrorCode.PROFILE_UNFIT,
 }
 
 
@@ -122,6 +126,9 @@ def _run(args: argparse.Namespace) -> int:
             from desktop_app.cli.admin import cmd_admin
 
             return cmd_admin(core, args)
+        func = getattr(args, "func", None)  # a command that names its function (parser.py set_defaults)
+        if func is not None:
+            return int(func(core, args))
     except BatchDeskError as exc:
         sys.stderr.write("batchdesk: " + " ".join(exc.text(lang).split()) + "\n")
         return EXIT_USAGE if exc.code in USAGE_CODES else EXIT_TASK_FAILED

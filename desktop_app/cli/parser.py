@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
-from typing import NoReturn
+from collections.abc import Callable
+from typing import Any, NoReturn
 
 from desktop_app import __version__
 
@@ -67,10 +69,11 @@ def _file_task(p: argparse.ArgumentParser) -> None:
                    help="rows per transaction (default 1000 row by row, 20000 on the bulk path)")  # fmt: skip
     p.add_argument("--sheet", metavar="NAME", help="the Excel sheet to read (default: the first)")
     p.add_argument("--repairs", metavar="TASK_NO", help="this file is the fixed error CSV of TASK_NO")
-    p.add_argument("--mode", choices=MODES, default="insert",
+    # no default: a flag given wins over a profile's option, one not given leaves the profile's (else insert/keep)
+    p.add_argument("--mode", choices=MODES,
                    help="insert: add new rows only; insert_new: add new, skip existing; update: update existing; "
                    "upsert: add new and update existing (default insert)")  # fmt: skip
-    p.add_argument("--blank", choices=("keep", "clear"), default="keep",
+    p.add_argument("--blank", choices=("keep", "clear"),
                    help="update/upsert: a blank cell keeps the stored value (keep) or empties it (clear)")  # fmt: skip
     p.add_argument("--date-order", choices=("dmy", "mdy"),
                    help="how the file writes day/month dates such as 03/05/2024: dmy (3 May) or mdy (March 5); "
@@ -80,6 +83,9 @@ def _file_task(p: argparse.ArgumentParser) -> None:
                    "else detected)")  # fmt: skip
     p.add_argument("--decimal-comma", action="store_true",
                    help="the file writes numbers with a decimal comma (1 234,50 or 1.234,50)")  # fmt: skip
+    p.add_argument("--profile", metavar="NAME[@N]",
+                   help="a saved mapping profile (its latest version, or version N): its header mapping, constants, "
+                   "value mappings and reading options; the flags given here win over its options")  # fmt: skip
     _common(p)
 
 
@@ -175,6 +181,8 @@ def build_parser() -> Parser:
     _viewer(p)
     _common(p)
 
+    _profile_commands(sub)
+
     p = sub.add_parser("admin", help="the administrators of a shared database, who see every user's tasks")
     p.add_argument("action", choices=("list", "add", "remove"), help="list them, add one or remove one")
     p.add_argument("name", metavar="NAME", nargs="?", help="the user to add or remove")
@@ -182,6 +190,54 @@ def build_parser() -> Parser:
     _viewer(p, who="who asks (default: the OS login name); must be an administrator, except to add the first")
     _common(p)
     return parser
+
+
+def _lazy(module: str, name: str) -> Callable[..., Any]:
+    """A command's function, its module loaded when the command runs (the parser stays light)."""
+
+    def run(*args: Any, **kwargs: Any) -> Any:
+        return getattr(importlib.import_module(module), name)(*args, **kwargs)
+
+    return run
+
+
+def _profile_commands(sub: argparse._SubParsersAction[Parser]) -> None:
+    """profile save | list | show | export | remove (cli/profiles.py; docs/PROFILES.md)."""
+    p = sub.add_parser("profile", help="mapping profiles kept in the database: save, list, show, export, remove")
+    p.set_defaults(func=_lazy("desktop_app.cli.profiles", "cmd_profile"))
+    actions = p.add_subparsers(dest="profile_action", metavar="ACTION", parser_class=Parser, required=True)
+
+    a = actions.add_parser("save", help="save a new version of a profile, from a task or a TOML file")
+    a.add_argument("name", metavar="NAME")
+    a.add_argument("--type", dest="import_type", required=True, metavar="T", help="the import type it belongs to")
+    source = a.add_mutually_exclusive_group(required=True)
+    source.add_argument("--from-task", metavar="TASK_NO", help="a task's header mapping and reading options")
+    source.add_argument("--file", metavar="F.toml", help="a profile file (docs/PROFILES.md)")
+    a.add_argument("--json", action="store_true", help="print the version saved as JSON")
+    a.add_argument("--user", help="who saves it (default: the OS login name)")
+    _common(a)
+
+    a = actions.add_parser("list", help="the profiles, each with its latest version")
+    a.add_argument("--json", action="store_true")
+    _common(a)
+
+    for name, about in (("show", "a profile's version (default: the latest), as its TOML file"),
+                        ("export", "write a profile's version (default: the latest) to a TOML file")):  # fmt: skip
+        a = actions.add_parser(name, help=about)
+        a.add_argument("name", metavar="NAME")
+        a.add_argument("--version", type=_positive, metavar="N", help="that version (default: the latest)")
+        if name == "show":
+            a.add_argument("--json", action="store_true")
+        else:
+            a.add_argument("--output", required=True, metavar="F.toml", help="where to write it")
+            a.add_argument("--replace", action="store_true", help="replace a file already there")
+        _common(a)
+
+    a = actions.add_parser("remove", help="hide a profile (the versions tasks name stay readable)")
+    a.add_argument("name", metavar="NAME")
+    a.add_argument("--json", action="store_true")
+    a.add_argument("--user", help="who removes it (default: the OS login name)")
+    _common(a)
 
 
 def _task_command(sub: argparse._SubParsersAction[Parser], name: str, about: str,

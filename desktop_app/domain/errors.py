@@ -78,6 +78,11 @@ class ErrorCode(StrEnum):
     # an export saved where the clerk chose
     OUTPUT_EXISTS = "output_exists"
     OUTPUT_UNUSABLE = "output_unusable"
+    # mapping profiles (imports/profiles.py, store/profiles.py)
+    PROFILE_NOT_FOUND = "profile_not_found"
+    PROFILE_INVALID = "profile_invalid"
+    PROFILE_TYPE_MISMATCH = "profile_type_mismatch"
+    PROFILE_UNFIT = "profile_unfit"
 
 
 # failures of the file itself (or of what it is read as): running it again, whole (Retry) or from where it
@@ -97,6 +102,9 @@ FILE_AT_FAULT = frozenset(
         ErrorCode.IMPORT_TYPE_INVALID,
         ErrorCode.UNKNOWN_IMPORT_TYPE,
         ErrorCode.INVALID_PARAMS,
+        # the task's profile version no longer fits its type: running it again reads the same version
+        ErrorCode.PROFILE_UNFIT,
+        ErrorCode.PROFILE_NOT_FOUND,
     }
 )
 
@@ -319,6 +327,20 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
         "The settings file {path} is not valid JSON (line {line}, column {column}); every setting uses its "
         "default until the settings are saved, which rewrites the file",
     ),
+    ErrorCode.PROFILE_NOT_FOUND: ("找不到映射配置“{name}”", 'No mapping profile "{name}"'),
+    ErrorCode.PROFILE_INVALID: (
+        "映射配置文件 {path} 有误：{key}",
+        "The profile file {path} is not valid: {key}",
+    ),
+    ErrorCode.PROFILE_TYPE_MISMATCH: (
+        "映射配置“{name}”属于导入类型 {profile_type}，不能用于 {import_type}",
+        'The mapping profile "{name}" is for the import type {profile_type}, not {import_type}',
+    ),
+    ErrorCode.PROFILE_UNFIT: (
+        "映射配置“{name}”第 {version} 版与导入类型 {import_type} 不再相符：列 {column}",
+        'The mapping profile "{name}" version {version} no longer fits the import type {import_type}: '
+        "column {column}",
+    ),
 }
 
 
@@ -482,6 +504,113 @@ REASONS: dict[tuple[ErrorCode, str], tuple[str, str]] = {
     (ErrorCode.NOT_RESUMABLE, "undone"): (
         "任务 {task_no} 不能继续导入：它已被撤销；请重新导入文件",
         "Task {task_no} cannot be resumed: it was undone; import the file again",
+    ),
+    # a mapping profile: which version is missing, what in a profile file is wrong (naming its key), and
+    # why a profile no longer fits its type (naming the column)
+    (ErrorCode.PROFILE_NOT_FOUND, "version"): (
+        "映射配置“{name}”没有第 {version} 版",
+        'The mapping profile "{name}" has no version {version}',
+    ),
+    (ErrorCode.PROFILE_NOT_FOUND, "removed"): (
+        "映射配置“{name}”已被移除；可以用同一名称重新保存",
+        'The mapping profile "{name}" was removed; it can be saved again under that name',
+    ),
+    (ErrorCode.PROFILE_INVALID, "bad_name"): (
+        "映射配置的名称“{name}”无效：不能为空，不能含 @ 或控制字符，最长 {limit} 个字符",
+        'The profile name "{name}" cannot be used: it must not be blank nor hold @ or control characters, '
+        "and at most {limit} characters long",
+    ),
+    (ErrorCode.PROFILE_INVALID, "bad_ref"): (
+        "“{name}”不是有效的映射配置：应为 名称 或 名称@版本号（如 华东客户@2）",
+        '"{name}" does not name a mapping profile: use NAME or NAME@VERSION (e.g. east@2)',
+    ),
+    (ErrorCode.PROFILE_INVALID, "syntax"): (
+        "映射配置文件 {path} 不是有效的 TOML：{detail}",
+        "The profile file {path} is not valid TOML: {detail}",
+    ),
+    (ErrorCode.PROFILE_INVALID, "unreadable"): (
+        "无法读取映射配置文件 {path}：{detail}",
+        "The profile file {path} cannot be read: {detail}",
+    ),
+    (ErrorCode.PROFILE_INVALID, "unknown_table"): (
+        "映射配置文件 {path} 有误：未知的表或键 {key}（可用：type、columns、constants、values、options）",
+        "The profile file {path} is not valid: unknown table or key {key} (known: type, columns, constants, "
+        "values, options)",
+    ),
+    (ErrorCode.PROFILE_INVALID, "no_type"): (
+        "映射配置文件 {path} 有误：缺少 type（它属于哪个导入类型）",
+        "The profile file {path} is not valid: type (the import type it belongs to) is missing",
+    ),
+    (ErrorCode.PROFILE_INVALID, "unknown_column"): (
+        "映射配置文件 {path} 有误：{key} 指向的 {column} 不是导入类型 {import_type} 的列",
+        "The profile file {path} is not valid: {key} names {column}, which is not a column of the import type "
+        "{import_type}",
+    ),
+    (ErrorCode.PROFILE_INVALID, "unknown_option"): (
+        "映射配置文件 {path} 有误：未知的选项 {key}（可用：{allowed}）",
+        "The profile file {path} is not valid: unknown option {key} (known: {allowed})",
+    ),
+    (ErrorCode.PROFILE_INVALID, "bad_option"): (
+        "映射配置文件 {path} 有误：选项 {key} 的值 {value} 无效（应为：{allowed}）",
+        "The profile file {path} is not valid: option {key} cannot be {value} (use: {allowed})",
+    ),
+    (ErrorCode.PROFILE_INVALID, "not_text"): (
+        "映射配置文件 {path} 有误：{key} 的值应为文字（加引号）",
+        "The profile file {path} is not valid: {key} must be a text (in quotes)",
+    ),
+    (ErrorCode.PROFILE_INVALID, "not_table"): (
+        "映射配置文件 {path} 有误：{key} 应为一个表",
+        "The profile file {path} is not valid: {key} must be a table",
+    ),
+    (ErrorCode.PROFILE_INVALID, "blank"): (
+        "映射配置文件 {path} 有误：{key} 不能为空",
+        "The profile file {path} is not valid: {key} must not be blank",
+    ),
+    (ErrorCode.PROFILE_INVALID, "same_value"): (
+        "映射配置文件 {path} 有误：{key} 与同一列的另一个值映射相同（忽略大小写、全半角和首尾空格后）",
+        "The profile file {path} is not valid: {key} is the same value as another mapping of its column "
+        "(once case, width and spaces are folded)",
+    ),
+    (ErrorCode.PROFILE_INVALID, "same_header"): (
+        "映射配置文件 {path} 有误：表头 {key} 出现了两次（忽略大小写、全半角和首尾空格后）",
+        "The profile file {path} is not valid: the header {key} appears twice (once case, width and spaces "
+        "are folded)",
+    ),
+    (ErrorCode.PROFILE_INVALID, "twice"): (
+        "映射配置文件 {path} 有误：列 {column} 既由表头 {key} 填写，又有常量",
+        "The profile file {path} is not valid: column {column} is filled both by the header {key} and by a "
+        "constant",
+    ),
+    (ErrorCode.PROFILE_INVALID, "bad_constant"): (
+        "映射配置文件 {path} 有误：{key} 的常量“{value}”不是列 {column} 允许的值：{problem_zh}",
+        'The profile file {path} is not valid: the constant {key} = "{value}" is not a value column {column} '
+        "allows: {problem_en}",
+    ),
+    (ErrorCode.PROFILE_INVALID, "bad_value"): (
+        "映射配置文件 {path} 有误：{key} 映射为“{target}”，这不是列 {column} 允许的值：{problem_zh}",
+        'The profile file {path} is not valid: {key} maps to "{target}", which is not a value column {column} '
+        "allows: {problem_en}",
+    ),
+    (ErrorCode.PROFILE_INVALID, "nul"): (
+        "映射配置文件 {path} 有误：{key} 含有空字符（NUL）",
+        "The profile file {path} is not valid: {key} holds a NUL character",
+    ),
+    (ErrorCode.PROFILE_UNFIT, "no_column"): (
+        "映射配置“{name}”第 {version} 版与导入类型 {import_type} 不再相符：导入类型已没有列 {column}",
+        'The mapping profile "{name}" version {version} no longer fits the import type {import_type}: it has '
+        "no column {column} any more",
+    ),
+    (ErrorCode.PROFILE_UNFIT, "bad_constant"): (
+        "映射配置“{name}”第 {version} 版与导入类型 {import_type} 不再相符：列 {column} 的常量“{value}”"
+        "不是这一列允许的值：{problem_zh}",
+        'The mapping profile "{name}" version {version} no longer fits the import type {import_type}: the '
+        'constant "{value}" of column {column} is not a value that column allows: {problem_en}',
+    ),
+    (ErrorCode.PROFILE_UNFIT, "bad_value"): (
+        "映射配置“{name}”第 {version} 版与导入类型 {import_type} 不再相符：列 {column} 把“{value}”映射为"
+        "“{target}”，这不是这一列允许的值：{problem_zh}",
+        'The mapping profile "{name}" version {version} no longer fits the import type {import_type}: column '
+        '{column} maps "{value}" to "{target}", which is not a value that column allows: {problem_en}',
     ),
 }
 

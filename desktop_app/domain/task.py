@@ -140,6 +140,9 @@ class TaskRecord:
             "dry_run": bool(self.params.get("dry_run", False)),
             "warnings": list(self.summary.get("warnings", [])),
             "repairs": self.summary.get("repairs"),
+            # the mapping profile an import used, by name and version (null: none)
+            "profile": self.params.get("profile"),
+            "profile_version": self.params.get("profile_version"),
             **self._kind_json(),
         }
 

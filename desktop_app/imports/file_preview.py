@@ -22,6 +22,7 @@ from sqlalchemy import Engine
 
 from desktop_app.domain.errors import BatchDeskError, ErrorCode, Lang, PermanentError
 from desktop_app.domain.modes import ImportMode
+from desktop_app.domain.profiles import Profile
 from desktop_app.imports import error_csv, readers
 from desktop_app.imports.header import HeaderMapping, map_header
 from desktop_app.imports.import_type import ImportType, normalize_text
@@ -29,6 +30,7 @@ from desktop_app.imports.merged_cells import merged_cell_errors
 from desktop_app.imports.options import ImportOptions
 from desktop_app.imports.precheck import MIB, check_mapping, check_row_count, may_hold_neutralised, size_problem
 from desktop_app.imports.precount import line_bound
+from desktop_app.imports.profiles import fills_of, header_overrides
 from desktop_app.imports.readers import CsvDialect, ReadLimits, SheetMerges, SourceRow
 from desktop_app.imports.regional import DateForm, DayMonthEvidence, day_month_evidence
 from desktop_app.imports.row_plans import Action, Candidate, FailedRow, RowDecider
@@ -227,26 +229,30 @@ def look_up_keys(engine: Engine, itype: ImportType, keys: Sequence[Key]) -> Stor
 
 
 def check_sample(
-    sample: FileSample, itype: ImportType, options: ImportOptions, lang: Lang, stored: StoredKeys | None = None
+    sample: FileSample, itype: ImportType, options: ImportOptions, lang: Lang, stored: StoredKeys | None = None,
+    profile: Profile | None = None,
 ) -> SampleCheck:
     """The pre-check of the import (size, header, empty file) and the validator on the shown rows; quick
     enough for the window's thread (no scan of the file: a stat, the header, twenty rows).
 
     ``options`` are the task's parameters as the clerk has chosen them so far (type, mode, mapping,
-    conventions, the limits). With ``stored`` (look_up_keys of the check's ``keys``), the rows are
-    decided as the import decides them in its mode, and ``table`` says what becomes of each."""
+    conventions, the limits); ``profile``: the mapping profile's version they name (its header mapping,
+    constants and value mappings, as the task will apply them). With ``stored`` (look_up_keys of the
+    check's ``keys``), the rows are decided as the import decides them in its mode, and ``table`` says
+    what becomes of each."""
     too_large = size_problem(sample.path, options.max_file_mb)
     if too_large is not None:
-        return SampleCheck(_mapping(itype, sample, options), blocking=too_large)
+        return SampleCheck(_mapping(itype, sample, options, profile), blocking=too_large)
     try:
-        mapping = check_mapping(sample.header, itype, options, lang)
+        mapping = check_mapping(sample.header, itype, options, lang, profile)
     except BatchDeskError as exc:
-        return SampleCheck(_mapping(itype, sample, options), blocking=exc)
+        return SampleCheck(_mapping(itype, sample, options, profile), blocking=exc)
     if sample.complete:
         problem = count_problem(RowCount(len(sample.rows)), options.max_rows or SAMPLE_ROWS)
         if problem is not None:
             return SampleCheck(mapping, blocking=problem)
-    validator = compile_validator(itype, mapping, blanks_keep=options.mode.updates, conventions=options.conventions)
+    validator = compile_validator(itype, mapping, blanks_keep=options.mode.updates, conventions=options.conventions,
+                                  fills=fills_of(profile))  # fmt: skip
     # the import restores only where a byte scan finds a neutralised cell: restoring others changes nothing
     restore = error_csv.restore if may_hold_neutralised(sample.header, itype, sample.format) else None
     index_of = mapping.index_by_key
@@ -310,9 +316,11 @@ def _problems(row_number: int, errors: Sequence[RowError], index_of: Mapping[str
     return RowProblems(row_number, by_cell, tuple(whole))
 
 
-def _mapping(itype: ImportType, sample: FileSample, options: ImportOptions) -> HeaderMapping | None:
+def _mapping(
+    itype: ImportType, sample: FileSample, options: ImportOptions, profile: Profile | None = None
+) -> HeaderMapping | None:
     try:
-        return map_header(itype, sample.header, options.header_overrides or None)
+        return map_header(itype, sample.header, header_overrides(profile, options.header_overrides) or None)
     except ValueError:
         return None
 

@@ -38,12 +38,19 @@ class ImportOptions:
     date_order: DateOrder | None = None
     delimiter: str | None = None
     decimal_comma: bool = False
+    # the mapping profile the import uses, by name and version (docs/PROFILES.md): its header mapping,
+    # constants and value mappings are read by name and version when the task runs, so a newer save
+    # never changes a queued, retried or resumed task; its reading options are in the fields above
+    profile: str | None = None
+    profile_version: int | None = None
 
     def __post_init__(self) -> None:
         if self.delimiter is not None and self.delimiter not in DELIMITERS:
             raise ValueError(f"delimiter must be one of {', '.join(map(repr, DELIMITERS))}, not {self.delimiter!r}")
         if self.date_order is not None:
             object.__setattr__(self, "date_order", DateOrder(self.date_order))
+        if self.profile_version is not None and self.profile is None:
+            raise ValueError("a profile version without a profile name")
 
     @property
     def conventions(self) -> FileConventions:
@@ -71,6 +78,8 @@ class ImportOptions:
                 date_order=DateOrder(params["date_order"]) if params.get("date_order") else None,
                 delimiter=params.get("delimiter") or None,
                 decimal_comma=bool(params.get("decimal_comma", False)),
+                profile=params.get("profile") or None,
+                profile_version=int(params["profile_version"]) if params.get("profile_version") else None,
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise PermanentError(ErrorCode.INVALID_PARAMS, detail=str(exc)) from exc
@@ -85,6 +94,9 @@ class ImportOptions:
         out["blank"] = self.blank.value
         out["header_overrides"] = dict(self.header_overrides)
         out["date_order"] = self.date_order.value if self.date_order is not None else None
+        if self.profile is None:
+            # a task without one stores what it always stored (a task queued before profiles reads the same)
+            del out["profile"], out["profile_version"]
         return out
 
     def but(self, **changes: Any) -> ImportOptions:

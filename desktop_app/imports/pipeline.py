@@ -14,6 +14,7 @@ from sqlalchemy import Connection
 
 from desktop_app.domain.errors import ErrorCode, Lang, PermanentError
 from desktop_app.domain.modes import ImportMode
+from desktop_app.domain.profiles import Profile
 from desktop_app.domain.stages import Stage, stage_text
 from desktop_app.domain.task import TaskOutcome
 from desktop_app.imports import error_csv
@@ -60,10 +61,18 @@ def signed_columns(itype: ImportType, table: BusinessTable) -> tuple[SignedColum
 class ImportRun:
     """One run of one import task; resumes from the task's checkpoint."""
 
-    def __init__(self, ctx: TaskContext, itype: ImportType, options: ImportOptions, table: BusinessTable) -> None:
+    def __init__(
+        self,
+        ctx: TaskContext,
+        itype: ImportType,
+        options: ImportOptions,
+        table: BusinessTable,
+        profile: Profile | None = None,
+    ) -> None:
         self.ctx = ctx
         self.itype = itype
         self.options = options
+        self.profile = profile  # the mapping profile's version the task names (header mapping, constants, values)
         self.table = table
         self.lang: Lang = ctx.lang
         self.task_no = ctx.task.task_no
@@ -81,7 +90,7 @@ class ImportRun:
         saved = self._start()
         self._stage(Stage.CHECKING, 1)
         with open_source(self.options, self.ctx.params, resuming=saved is not None) as reader:
-            checked = check_header(reader, self.itype, self.options, self.lang)
+            checked = check_header(reader, self.itype, self.options, self.lang, self.profile)
             if saved is not None:
                 # error_bytes 0: a resumed import with no earlier error rows starts a fresh error file
                 total_rows, resume_row, resume_bytes = saved.rows_in_file, saved.row, saved.error_bytes or None

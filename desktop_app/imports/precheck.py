@@ -8,11 +8,13 @@ from pathlib import Path
 from typing import Any
 
 from desktop_app.domain.errors import ErrorCode, Lang, PermanentError
+from desktop_app.domain.profiles import Profile
 from desktop_app.imports import error_csv
 from desktop_app.imports.header import HeaderMapping, map_header
 from desktop_app.imports.import_type import ImportType
 from desktop_app.imports.options import ImportOptions
 from desktop_app.imports.precount import holds_neutralised_cells, holds_nul, line_bound
+from desktop_app.imports.profiles import fills_of, header_overrides
 from desktop_app.imports.readers import ReadLimits, TableReader, open_table
 from desktop_app.imports.validator import RowValidator, compile_validator
 from desktop_app.tasks.file_hash import file_sha256
@@ -70,15 +72,19 @@ def file_changed(path: Path, params: dict[str, Any], *, full: bool) -> bool:
     return bool(expected and full and file_sha256(path) != expected)
 
 
-def check_mapping(header: tuple[str, ...], itype: ImportType, options: ImportOptions, lang: Lang) -> HeaderMapping:
-    """The header mapped onto the type: EMPTY_FILE for a blank header, MISSING_REQUIRED_COLUMN for a
-    column the mode needs and no header names (the preview asks the same as the clerk maps)."""
+def check_mapping(
+    header: tuple[str, ...], itype: ImportType, options: ImportOptions, lang: Lang, profile: Profile | None = None
+) -> HeaderMapping:
+    """The header mapped onto the type (a mapping profile's header mapping, then the clerk's overrides):
+    EMPTY_FILE for a blank header, MISSING_REQUIRED_COLUMN for a column the mode needs that no header names
+    and no constant of the profile fills (the preview asks the same as the clerk maps)."""
     if not any(h.strip() for h in header):
         raise PermanentError(ErrorCode.EMPTY_FILE)
-    mapping = map_header(itype, header, options.header_overrides or None)
+    mapping = map_header(itype, header, header_overrides(profile, options.header_overrides) or None)
+    constants = profile.constants if profile is not None else {}
     # An update may leave out any column but the key; an insert needs every required column.
     needed = itype.unique_keys if options.mode.updates else mapping.missing_required
-    missing = [k for k in needed if k not in mapping.index_by_key]
+    missing = [k for k in needed if k not in mapping.index_by_key and k not in constants]
     if missing:
         # the labels in both languages: the task keeps them and is shown in either (domain/rendering.py)
         labels = {words: joiner.join(itype.column(k).label(words) for k in missing)
@@ -95,10 +101,13 @@ def may_hold_neutralised(header: tuple[str, ...], itype: ImportType, fmt: str) -
     return (canonical or error_csv.is_error_csv_header(header)) and fmt == "csv"
 
 
-def check_header(reader: TableReader, itype: ImportType, options: ImportOptions, lang: Lang) -> CheckedFile:
-    """Header and the first rows before anything is written."""
+def check_header(
+    reader: TableReader, itype: ImportType, options: ImportOptions, lang: Lang, profile: Profile | None = None
+) -> CheckedFile:
+    """Header and the first rows before anything is written (`profile`: the import's mapping profile,
+    its version as the task names it)."""
     header = tuple(reader.header)
-    mapping = check_mapping(header, itype, options, lang)
+    mapping = check_mapping(header, itype, options, lang, profile)
     for _ in zip(range(PRECHECK_ROWS), reader.rows(), strict=False):
         pass  # decoding and parsing problems of the first rows surface here, before any write
     is_csv = reader.format == "csv"
@@ -108,7 +117,8 @@ def check_header(reader: TableReader, itype: ImportType, options: ImportOptions,
     # XML cannot hold a NUL; a CSV says by a byte scan; an .xls may.
     nul_free = reader.format == "xlsx" or (is_csv and not holds_nul(options.file, reader.encoding))
     validator = compile_validator(itype, mapping, blanks_keep=options.mode.updates, nul_free=nul_free,
-                                  conventions=options.conventions, number_cells=not is_csv)  # fmt: skip
+                                  conventions=options.conventions, number_cells=not is_csv,
+                                  fills=fills_of(profile))  # fmt: skip
     return CheckedFile(mapping, validator, restore)
 
 

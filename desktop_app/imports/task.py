@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from desktop_app.domain.errors import ErrorCode, PermanentError
+from desktop_app.domain.profiles import Profile
 from desktop_app.domain.task import TaskOutcome
 from desktop_app.imports.error_csv import cut_back_to_checkpoint, keep_error_rows
 from desktop_app.imports.import_type import ImportType
@@ -16,6 +18,24 @@ from desktop_app.store.table_in_use import said_in_use
 from desktop_app.tasks import builtin_kinds
 from desktop_app.tasks.context import TaskContext
 from desktop_app.tasks.kinds import TaskKind
+
+
+def task_profile(ctx: TaskContext, itype: ImportType, options: ImportOptions) -> Profile | None:
+    """The mapping profile's version the task names, read as it is now (versions never change), held to
+    the type as it is now: a version gone or no longer fitting fails the task as its file would
+    (profile_not_found, profile_unfit: never retried, never half applied)."""
+    if options.profile is None:
+        return None
+    # loaded when an import with a profile runs (the command line's other commands never load them)
+    from desktop_app.imports.profiles import check_fits
+    from desktop_app.store.profiles import ProfileStore
+
+    if options.profile_version is None:  # the submission always names one
+        raise PermanentError(ErrorCode.INVALID_PARAMS, detail="profile without its version")
+    version = ProfileStore(ctx.store.engine).get(options.profile, options.profile_version, removed_ok=True)
+    check_fits(version, itype, options.conventions)
+    ctx.log.info("mapping profile %s version %d", version.name, version.version)
+    return version.profile
 
 
 class ImportHandler:
@@ -40,6 +60,7 @@ class ImportHandler:
     def run(self, ctx: TaskContext) -> TaskOutcome:
         options = self.options(ctx)
         itype = self.check_import_type(options.import_type)
+        profile = task_profile(ctx, itype, options)
         # The type's table made ready (created, or a new column added) before the first row; a type
         # that does not fit its table fails here with import_type_invalid.
         # the pipeline (its readers, Arrow's compute functions) loaded when an import runs: the command
@@ -50,7 +71,7 @@ class ImportHandler:
         # driver's error with its statement
         with said_in_use(ctx.store.engine, table_spec(itype)):
             table = open_business_table(ctx.store.engine, itype, prepare=True)
-            return ImportRun(ctx, itype, options, table).run()
+            return ImportRun(ctx, itype, options, table, profile).run()
 
     def on_hand_back(self, ctx: TaskContext) -> None:
         """Called before the task goes back to pending for a retry: its work files as its checkpoint has them."""

@@ -50,9 +50,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from operator import itemgetter
+from types import MappingProxyType
 from typing import Final
 
 from desktop_app.domain.errors import ErrorCode, Lang, message
+from desktop_app.imports.fills import ColumnFills, ValueMap
 from desktop_app.imports.header import HeaderMapping
 from desktop_app.imports.import_type import PATTERN_FLAGS, ColumnSpec, ImportType, normalize_text
 from desktop_app.imports.readers.cells import cell_to_text
@@ -685,6 +687,8 @@ def _generate_fast_check(
     keys: Sequence[str] = (),
     conventions: FileConventions = PLAIN,
     number_cells: bool = False,
+    value_maps: Sequence[ValueMap | None] = (),
+    absent: Sequence[object] = (),
 ) -> tuple[Callable[[Sequence[Cell]], CheckedRow], str]:
     ns: dict[str, object] = {
         "_Invalid": _Invalid,
@@ -705,11 +709,24 @@ def _generate_fast_check(
     key_set = set(keys)
     for n, ((spec, index), full) in enumerate(zip(specs, fulls, strict=True)):
         if index is None:
-            ns[f"v{n}"] = _absent_value(spec, blank)  # no header: read from the namespace
+            ns[f"v{n}"] = absent[n] if absent else _absent_value(spec, blank)  # no header: from the namespace
             continue
         # a key cell is never left to the writer: it says which row, so a blank one is required_missing
         lines = _snippet(n, index, spec, full, ns, None if spec.key in key_set else blank, conventions)
-        body += _as_text(n, lines, spec) if number_cells else lines
+        lines = _as_text(n, lines, spec) if number_cells else lines
+        value_map = value_maps[n] if value_maps else None
+        if value_map is not None:
+            # the column's cell read once, through its value mapping: the snippet checks the replacement
+            # (a text seen before: one dict look-up; "" or a new one: the map itself, which remembers it)
+            ns[f"vmap{n}"] = value_map
+            ns[f"vget{n}"] = value_map.outputs.get
+            cell = f"cells[{index:d}]"
+            assert sum(line.count(cell) for line in lines) == 1, lines
+            if lines[0] == f"c = {cell}":
+                lines = [lines[0], f"c = vget{n}(c) or vmap{n}(c)", *lines[1:]]
+            else:
+                lines = [line.replace(cell, f"vmap{n}({cell})") for line in lines]
+        body += lines
     names = ", ".join(f"v{n}" for n in range(len(specs)))
     # Unless the file is known to hold none, a NUL anywhere sends the row to the full checker
     # (invalid_character); the per-column snippets above never look for one.
@@ -756,16 +773,20 @@ class RowValidator:
         "_width",
         "blanks_keep",
         "columns",
+        "constants",
         "import_type",
         "key_indexes",
         "mapping",
         "source",
         "unique_index",
+        "value_maps",
     )
 
     columns: tuple[str, ...]  # keys of values, in insert order: all the type's columns, TOML order
     unique_index: int  # position of the (first) unique key column in values
     key_indexes: tuple[int, ...]  # positions of the key's columns in values
+    constants: Mapping[str, object]  # a profile's constants, checked: column key -> value (no header fills it)
+    value_maps: Mapping[str, ValueMap]  # a profile's value mappings of the columns the file has
 
     def __init__(
         self,
@@ -776,9 +797,13 @@ class RowValidator:
         nul_free: bool = False,
         conventions: FileConventions = PLAIN,
         number_cells: bool = False,
+        fills: ColumnFills | None = None,
     ) -> None:
+        fills = fills or ColumnFills()
+        # a constant fills a column no header names (a header that does wins: it is the file's own)
+        constant_keys = {k for k in fills.constants if k not in mapping.index_by_key}
         needed = import_type.unique_keys if blanks_keep else mapping.missing_required
-        missing = [k for k in needed if k not in mapping.index_by_key]
+        missing = [k for k in needed if k not in mapping.index_by_key and k not in constant_keys]
         if missing:
             raise ValueError(
                 f"cannot validate rows of {import_type.name}: required column(s) {', '.join(missing)} have no header"
@@ -793,18 +818,38 @@ class RowValidator:
         blank = BLANK if blanks_keep else None
 
         specs: list[tuple[ColumnSpec, int | None]] = []
-        full: list[Full] = []
+        raw: list[Full] = []  # each column's checker of a cell (a mapped column's: of its replacement)
+        full: list[Full] = []  # each column's checker of the file's cell
+        absent: list[object] = []  # what a column no header fills gives: its constant, else as _absent_value
+        maps: list[ValueMap | None] = []
+        constants: dict[str, object] = {}
+        value_maps: dict[str, ValueMap] = {}
         for spec in import_type.columns:
             index = mapping.index_by_key.get(spec.key)
             if index is not None and not 0 <= index < mapping.width:
                 raise ValueError(f"header mapping puts {spec.key!r} at {index}, outside the header")
             specs.append((spec, index))
             own_blank = None if spec.key in import_type.unique_keys else blank
-            full.append(
-                _compile_full(spec, own_blank, conventions)
-                if index is not None
-                else _constant_full(_absent_value(spec, blank))
-            )
+            value_map: ValueMap | None = None
+            if index is not None:
+                check = _compile_full(spec, own_blank, conventions)
+                if fills.values.get(spec.key):
+                    value_map = value_maps[spec.key] = ValueMap(spec, fills.values[spec.key])
+                absent.append(None)
+            else:
+                value = _absent_value(spec, blank)
+                if spec.key in constant_keys:
+                    value, error = _compile_full(spec, own_blank, conventions)(fills.constants[spec.key])
+                    if error is not None:  # the profile's check (imports/profiles.py) refuses it before this
+                        raise ValueError(f"constant {fills.constants[spec.key]!r} of {spec.key!r}: {error.code}")
+                    constants[spec.key] = value
+                check = _constant_full(value)
+                absent.append(value)
+            raw.append(check)
+            maps.append(value_map)
+            full.append(check if value_map is None else _mapped_full(check, value_map))
+        self.constants = MappingProxyType(constants)
+        self.value_maps = MappingProxyType(value_maps)
         self._full: tuple[Full, ...] = tuple(full)
         indices = [0 if index is None else index for _, index in specs]
         self._pick: Callable[[Sequence[Cell]], Sequence[Cell]]
@@ -817,8 +862,9 @@ class RowValidator:
         else:
             self._pick = itemgetter(*indices)
         self._fast_check, self.source = _generate_fast_check(
-            specs, self._full, mapping.width, self._check_full, blank=blank, nul_free=nul_free,
+            specs, raw, mapping.width, self._check_full, blank=blank, nul_free=nul_free,
             keys=import_type.unique_keys, conventions=conventions, number_cells=number_cells,
+            value_maps=maps if value_maps else (), absent=absent,
         )  # fmt: skip
 
     def check(self, cells: Sequence[Cell]) -> CheckedRow:
@@ -888,6 +934,11 @@ def _constant_full(value: object) -> Full:
     return lambda _cell: (value, None)
 
 
+def _mapped_full(full: Full, value_map: ValueMap) -> Full:
+    """A column's checker that checks a cell's replacement (its value mapping's), the cell's own else."""
+    return lambda cell: full(value_map(cell))
+
+
 def compile_validator(
     import_type: ImportType,
     mapping: HeaderMapping,
@@ -896,14 +947,16 @@ def compile_validator(
     nul_free: bool = False,
     conventions: FileConventions = PLAIN,
     number_cells: bool = False,
+    fills: ColumnFills | None = None,
 ) -> RowValidator:
-    """Compile the row validator for one file; ValueError if a required column has no header.
+    """Compile the row validator for one file; ValueError if a required column has no header (nor a constant).
 
     ``blanks_keep`` (update and upsert modes): blank cells are BLANK and missing columns ABSENT, and
     only the key's columns must have a header. ``nul_free``: the file is known to hold no NUL character
     (a byte scan said so), so the fast path need not look for one. ``conventions``: the file's declared
     day/month order and decimal mark, for the columns that accept such spellings. ``number_cells``: the
     file's cells may be numbers (Excel), which the fast path then reads as their text in text and decimal
-    columns (see _as_text) instead of handing every one to the full checker."""
+    columns (see _as_text) instead of handing every one to the full checker. ``fills``: a mapping profile's
+    constants (for the columns no header names) and value mappings (fills.py)."""
     return RowValidator(import_type, mapping, blanks_keep=blanks_keep, nul_free=nul_free, conventions=conventions,
-                        number_cells=number_cells)  # fmt: skip
+                        number_cells=number_cells, fills=fills)  # fmt: skip

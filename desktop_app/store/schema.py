@@ -13,6 +13,7 @@ from sqlalchemy import (
     Integer,
     MetaData,
     Numeric,
+    PrimaryKeyConstraint,
     String,
     Table,
     Text,
@@ -169,6 +170,45 @@ business_tables = Table(
     Column("name", String(200), primary_key=True),
     Column("import_type", String(100), nullable=False),
     Column("created_at", Stamp, nullable=False, server_default=func.current_timestamp()),
+    mysql_charset="utf8mb4",
+    mysql_collate="utf8mb4_unicode_ci",
+)
+
+# Mapping profiles (migration 0009; store/profiles.py, docs/PROFILES.md), shared by a team's desks. A name
+# is one row (its latest version, whether it was removed); each saved version is a row of its own, never
+# changed nor deleted, so a task that names a version reads it as it was. `name_key` is the name folded
+# (NFKC, case-folded): compared byte for byte on every database (MySQL/MariaDB: a binary collation, where
+# the table's own would also take accents as equal).
+NameKey = String(100).with_variant(mysql.VARCHAR(100, collation="utf8mb4_bin"), "mysql", "mariadb")
+# A version's content, the profile file's tables as JSON text: written and read back as it was (a JSON
+# column would reorder its keys on MySQL); MEDIUMTEXT on MySQL/MariaDB, whose TEXT stops at 64 KB.
+ProfileText = Text().with_variant(mysql.MEDIUMTEXT(), "mysql", "mariadb")
+
+profiles = Table(
+    "batchdesk_profiles",
+    metadata,
+    Column("name_key", NameKey, primary_key=True),
+    Column("name", String(100), nullable=False),
+    Column("import_type", String(100), nullable=False),
+    Column("latest_version", Integer, nullable=False),
+    Column("removed_at", Stamp, nullable=True),
+    Column("removed_by", String(128), nullable=True),
+    Column("updated_at", Stamp, nullable=False),
+    mysql_charset="utf8mb4",
+    mysql_collate="utf8mb4_unicode_ci",
+)
+
+profile_versions = Table(
+    "batchdesk_profile_versions",
+    metadata,
+    Column("name_key", NameKey, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("name", String(100), nullable=False),
+    Column("import_type", String(100), nullable=False),
+    Column("content", ProfileText, nullable=False),
+    Column("saved_by", String(128), nullable=False),
+    Column("saved_at", Stamp, nullable=False),
+    PrimaryKeyConstraint("name_key", "version", name="pk_batchdesk_profile_versions"),
     mysql_charset="utf8mb4",
     mysql_collate="utf8mb4_unicode_ci",
 )

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from sqlalchemy import inspect as sa_inspect
 from sqlalchemy import text
 
 from desktop_app.store import migrate
@@ -225,5 +226,31 @@ def test_links_kept_in_the_summary_move_into_their_columns(db_url: str) -> None:
             plain = read["T000000-PLAIN1"]
             assert (plain.undone_by, plain.resumed_by, plain.replaced_by) == (None, None, None)
             assert plain.summary == {"inserted_count": 5}
+    finally:
+        engine.dispose()
+
+
+def test_upgrade_from_0008_adds_the_profile_tables_and_keeps_the_tasks(db_url: str) -> None:
+    """0009: a database at 0008 (the task links) gains the two empty profile tables; its tasks stay; a
+    profile saves and reads back on it."""
+    from desktop_app.domain.profiles import Profile
+    from desktop_app.store.profiles import ProfileStore
+
+    _database_at(db_url, "0008")
+    engine = make_engine(db_url)
+    try:
+        with engine.connect() as conn:
+            assert "batchdesk_profiles" not in sa_inspect(conn).get_table_names()
+        migrate.upgrade(engine)
+        assert migrate.current_revision(engine) == "0009" == migrate.HEAD
+        with engine.connect() as conn:
+            assert conn.execute(text("SELECT creator FROM tasks")).scalar() == "alice"
+            for table in ("batchdesk_profiles", "batchdesk_profile_versions"):
+                assert conn.execute(text(f"SELECT COUNT(*) FROM {table}")).scalar() == 0
+        store = ProfileStore(engine)
+        big = {f"旧名称{i:04d}": "金卡" for i in range(3000)}  # past MySQL's 64 KB TEXT: a MEDIUMTEXT holds it
+        saved = store.save("east", Profile.from_dict({"type": "customers", "values": {"level": big}}), by="alice")
+        assert saved.version == 1 and dict(store.get("east").profile.values["level"]) == big
+        assert [v.name for v in store.list()] == ["east"]
     finally:
         engine.dispose()

@@ -22,9 +22,10 @@ import pyarrow.compute as pc
 import xxhash
 
 from desktop_app.domain.values import NULL_TEXT, SEPARATOR
-from desktop_app.imports.bulk.checks import ColumnCheck, blank_rows, type_checks
+from desktop_app.imports.bulk.checks import Checked, ColumnCheck, blank_rows, type_checks
 from desktop_app.imports.bulk.csv_batches import CsvBatch, OddRecord
 from desktop_app.imports.error_csv import restore
+from desktop_app.imports.fills import ValueMap
 from desktop_app.imports.import_type import ImportType
 from desktop_app.imports.readers import SourceRow
 from desktop_app.imports.readers.cells import Cell, is_blank
@@ -107,6 +108,9 @@ class BatchSplitter:
         self.restore = restore_neutralised
         self.checks: list[ColumnCheck] = type_checks(itype)
         self.index = [validator.mapping.index_by_key.get(c.key) for c in itype.columns]
+        # a mapping profile's, as the row validator applies them: its constants' values, its value mappings
+        self.constants = validator.constants
+        self.value_maps = validator.value_maps
         self.key_positions = [itype.keys.index(k) for k in itype.unique_keys]
         self._ref_arrays: dict[str, tuple[pa.Array, pa.Array]] | None = None
         # each batch's keys kept (BulkBatch.keys), for a loader that loads the next batch while one commits
@@ -141,8 +145,7 @@ class BatchSplitter:
         if self.restore:
             cells = [pc.replace_substring_regex(c, _NEUTRALISED, r"\1") for c in cells]
             odd = [OddRecord(r.row_number, tuple(map(_restored, r.cells))) for r in odd]
-        checked = [chk.check(cells[i]) if i is not None else chk.absent(len(numbers))
-                   for chk, i in zip(self.checks, self.index, strict=True)]  # fmt: skip
+        checked = [self._check(chk, cells, i, len(numbers)) for chk, i in zip(self.checks, self.index, strict=True)]
         ok = checked[0].ok
         for c in checked[1:]:
             ok = pc.and_(ok, c.ok)
@@ -178,6 +181,16 @@ class BatchSplitter:
                              keys=keys if self.with_keys else None)  # fmt: skip
         rows, pending = self._loadable(texts, numbers)
         return BulkBatch(rows, candidates, last, size, pending, bulk_sources, keys if self.with_keys else None)
+
+    def _check(self, chk: ColumnCheck, cells: list[pa.Array], index: int | None, length: int) -> Checked:
+        """One column's check: of its cells (a value mapping's replacements where it has one), else its
+        constant or its default. The rows not sure go to the row validator with their own cells, which it
+        maps the same way."""
+        key = chk.spec.key
+        if index is None:
+            return chk.constant(self.constants[key], length) if key in self.constants else chk.absent(length)
+        value_map = self.value_maps.get(key)
+        return chk.check(cells[index] if value_map is None else mapped(cells[index], value_map))
 
     def _written_keys(self, candidates: list[Candidate]) -> list[str]:
         """The keys of the row writer's rows that may be written (the failed ones never are), as the
@@ -232,6 +245,23 @@ class BatchSplitter:
         if checked.values is not None:
             return (source, checked.values)
         return FailedRow(source, checked.errors)
+
+
+def mapped(cells: pa.Array, value_map: ValueMap) -> pa.Array:
+    """A column's cells with a value mapping's replacements: each distinct text looked up once, as the row
+    validator looks a cell up (fills.ValueMap), then replaced where it maps in one take."""
+    inputs: list[str] = []
+    outputs: list[str] = []
+    for text in pc.unique(cells).to_pylist():
+        if text is not None:
+            found = value_map.lookup(text)
+            if found is not None:
+                inputs.append(text)
+                outputs.append(found)
+    if not inputs:
+        return cells
+    index = pc.index_in(cells, value_set=pa.array(inputs, pa.string()))
+    return pc.coalesce(pc.take(pa.array(outputs, pa.string()), index), cells)
 
 
 def in_slices(rows: Iterable[_T]) -> Iterator[list[_T]]:

@@ -72,6 +72,12 @@ class ColumnCheck:
         """A column the file has no header for: its default (or nothing) in every row."""
         return Checked(pa.repeat(pa.scalar(True), length), pa.repeat(pa.scalar(self.default_text, pa.string()), length))
 
+    def constant(self, value: object, length: int) -> Checked:
+        """A column a mapping profile's constant fills: the value the row validator made of it
+        (RowValidator.constants), in every row."""
+        text = canonical(self.storage, value, self.scale) if value is not None else None
+        return Checked(pa.repeat(pa.scalar(True), length), pa.repeat(pa.scalar(text, pa.string()), length))
+
     def check(self, cells: pa.Array) -> Checked:
         spec = self.spec
         clean = pa.repeat(pa.scalar(True), len(cells))

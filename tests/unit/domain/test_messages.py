@@ -25,6 +25,8 @@ ALLOWED_LATIN = frozenset(
         "BatchDesk", "batchdesk", "resume", "force", "CSV", "csv", "Excel", "xlsx", "xls", "txt", "UTF-8",
         "GB18030", "YYYY-MM-DD", "YYYY", "SQL", "SQLite", "PostgreSQL", "MySQL", "MariaDB", "JSON", "NUL",
         "allow_add", "true", "false", "yes",
+        # a profile file's format and its tables' names (docs/PROFILES.md), as a clerk types them
+        "TOML", "type", "columns", "constants", "values", "options",
     }
 )  # fmt: skip
 # a word of three letters or more, with what binds it into one name (UTF-8, YYYY-MM-DD, allow_add)
