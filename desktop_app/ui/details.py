@@ -31,10 +31,11 @@ from desktop_app.ui.outcomes import file_rows, shown_progress, shown_status, sto
 from desktop_app.ui.task_model import format_created, format_elapsed, shown_stage, utc_now
 from desktop_app.ui.texts import MAX_RETRIES, expired_text, expired_tip, format_text, retry_text, shown_error
 
-# Rows shown only for the tasks they concern (an export's filters, an import's file and encoding).
+# Rows shown only for the tasks they concern (an export's filters, an import's file and encoding; the
+# error file is any task's that has one: an undo's names the rows it kept).
 EXPORT_ONLY = frozenset({"export_filters", "export_format", "replaced", "result_path"})
-IMPORT_ONLY = frozenset({"file", "dry_run", "encoding", "repairs", "error_csv", "pending_completion", "stopped",
-                         "continues", "missing"})  # fmt: skip
+IMPORT_ONLY = frozenset({"file", "dry_run", "encoding", "repairs", "pending_completion", "stopped", "continues",
+                         "missing"})  # fmt: skip
 # Rows hidden while they have nothing to say.
 WHEN_SET = frozenset({"error", "warnings", "replaced", "repairs", "error_csv", "result_path", "next_run_at",
                       "started_at", "ended_at", "elapsed", "pending_completion", "encoding",
@@ -126,12 +127,13 @@ class DetailsPanel(QWidget):
                 label.setText("")
             self.log_view.clear()
             return
-        export = self._kinds.of(record).words is Words.EXPORT
+        words = self._kinds.of(record).words
+        export, imported = words is Words.EXPORT, words is Words.IMPORT
         for key, label in self._labels.items():
             text = self._text(record, key)
             label.setText(text)
             label.setToolTip(text if len(text) > 40 else "")
-            shown = (key not in EXPORT_ONLY or export) and (key not in IMPORT_ONLY or not export)
+            shown = (key not in EXPORT_ONLY or export) and (key not in IMPORT_ONLY or imported)
             shown = shown and (key not in WHEN_SET or text not in ("", "0"))
             self._form_of[key].setRowVisible(label, shown)
         if changed_task:

@@ -324,3 +324,21 @@ def test_the_details_count_a_running_import_as_processed_so_far(qtbot: Any) -> N
     panel.show_record(replace(running, status=TaskStatus.SUCCEEDED, total_count=200_000, success_count=200_000,
                               fail_count=0, ended_at=NOW))  # fmt: skip
     assert panel.value("counts") == "200,000 total, 200,000 succeeded, 0 failed"
+
+
+def test_an_undos_details_show_no_import_fields_but_its_error_file(qtbot: Any) -> None:
+    """Seen by a clerk: an undo's details read "File:" (empty), "Encoding: detected from the file" and
+    "Validate only: no", an import's rows; its kept rows' error file is its own."""
+    from desktop_app.ui.details import DetailsPanel
+
+    panel = DetailsPanel(kinds=KINDS)
+    qtbot.addWidget(panel)
+    model, _ = loaded_model(1)
+    undo = replace(model.record(0), task_type="undo", params={"undoes": "T250301-AAAAAA"},
+                   status=TaskStatus.PARTIALLY_SUCCEEDED, total_count=3, success_count=2, fail_count=1,
+                   summary={"error_csv": "/tmp/T-errors.csv"}, started_at=NOW, ended_at=NOW)  # fmt: skip
+    panel.show_record(undo)
+    assert not panel.shows("file") and not panel.shows("encoding") and not panel.shows("dry_run")
+    assert panel.shows("error_csv")
+    panel.show_record(replace(model.record(0), status=TaskStatus.SUCCEEDED, ended_at=NOW))  # an import
+    assert panel.shows("file") and panel.shows("dry_run")
