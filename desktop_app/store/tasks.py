@@ -587,6 +587,24 @@ class TaskStore:
                 values["summary"] = {**(current or {}), **fields}
             conn.execute(update(tasks).where(tasks.c.id == task_id).values(**values, updated_at=self.now()))
 
+    def add_counts(self, task_id: int, added: Mapping[str, int], **fields: Any) -> None:
+        """Rows of an ended import completed afterwards (a value fix): ``added`` is added to the summary's
+        counts of those names, and to the task's own ``success_count`` and ``fail_count``; ``fields`` are
+        merged into its summary. Not a transition: the status stays what it is."""
+        with self.engine.begin() as conn:
+            row = conn.execute(select(tasks.c.summary, tasks.c.success_count, tasks.c.fail_count)
+                               .where(tasks.c.id == task_id).with_for_update()).first()  # fmt: skip
+            if row is None:
+                return
+            summary = dict(row.summary or {})
+            for name, delta in added.items():
+                summary[name] = int(summary.get(name) or 0) + int(delta)
+            summary.update(fields)
+            values: dict[str, Any] = {"summary": summary, "updated_at": self.now()}
+            values["success_count"] = int(row.success_count) + int(added.get("success_count", 0))
+            values["fail_count"] = max(0, int(row.fail_count) + int(added.get("fail_count", 0)))
+            conn.execute(update(tasks).where(tasks.c.id == task_id).values(**values))
+
 
 def _stage_values(stage: str) -> dict[str, Any]:
     """The stage column and its code and params (None for plain text): a view renders the latter in the
