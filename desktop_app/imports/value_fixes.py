@@ -180,15 +180,19 @@ def bad_values(itype: ImportType, errors: ErrorFile, options: ImportOptions,
     """The distinct values the import's enum columns refused, most rows first, with their columns' allowed
     values (rows that failed ``not_in_enum``, whatever else they failed for)."""
     validator = _validator(itype, errors.header, options, profile)
+    specs = {c.key: c for c in itype.columns}
+    # one entry per value as a mapping matches it (normalised, case-folded), shown as first written
     counts: dict[tuple[str, str], int] = {}
+    shown: dict[tuple[str, str], str] = {}
     for row in errors.rows:
         if NOT_IN_ENUM not in row.codes:
             continue
         for error in validator.check(row.cells).errors:
             if error.code is ErrorCode.NOT_IN_ENUM and error.column is not None:
-                counts[(error.column, error.value)] = counts.get((error.column, error.value), 0) + 1
-    specs = {c.key: c for c in itype.columns}
-    found = [BadValue(column, value, rows, allowed_values(specs[column])) for (column, value), rows in counts.items()]
+                key = (error.column, fold_input(error.value, specs[error.column]))
+                counts[key] = counts.get(key, 0) + 1
+                shown.setdefault(key, error.value.strip())
+    found = [BadValue(key[0], shown[key], rows, allowed_values(specs[key[0]])) for key, rows in counts.items()]
     found.sort(key=lambda b: (itype.keys.index(b.column), -b.rows, b.value))
     return found
 
