@@ -247,8 +247,12 @@ def source_row(row: ErrorRow) -> SourceRow:
 
 def rewrite_error_file(errors: ErrorFile, fixed: set[int], refailed: Mapping[int, list[str]]) -> Path | None:
     """The error CSV without the fixed rows (identified by ``id``), a row the database refused again with its
-    new codes and reasons (``refailed``: id -> [codes, reasons]); None (the file removed) when no row stays.
-    Written beside it and moved into place."""
+    new codes and reasons (``refailed``: id -> [codes, reasons]); None (the file removed) when no row stays."""
+    return settle_error_file(errors.path, prepare_error_file(errors, fixed, refailed))
+
+
+def prepare_error_file(errors: ErrorFile, fixed: set[int], refailed: Mapping[int, list[str]]) -> Path | None:
+    """The rewritten error CSV beside the file (its temporary name), or None when no row stays."""
     path = errors.path
     bare = [h.strip() for h in errors.header_line]
     codes_at = next((i for i, h in enumerate(bare) if h in error_csv.CODES_COLUMNS), len(bare))
@@ -268,6 +272,13 @@ def rewrite_error_file(errors: ErrorFile, fixed: set[int], refailed: Mapping[int
             kept += 1
     if not kept:
         temp.unlink()
+        return None
+    return temp
+
+
+def settle_error_file(path: Path, temp: Path | None) -> Path | None:
+    """The rewritten file moved into place (or the file removed: no row stays)."""
+    if temp is None:
         path.unlink(missing_ok=True)
         return None
     os.replace(temp, path)
@@ -328,36 +339,53 @@ def fix_values(ctx: TaskContext, source: TaskRecord, itype: ImportType, table: B
     options = task_options(source, batch_size=settings.batch_size, max_rows=settings.max_rows,
                            max_file_mb=settings.max_file_mb)  # fmt: skip
     profile = task_profile_of(ctx.store.engine, options)
-    errors = read_error_file(Path(str(source.error_csv)))
-    fixable = fixable_rows(itype, errors, options, profile, mappings)
-    counts = {"candidates": len(fixable.rows), "fixed": 0, "refused": 0}
-    if not fixable.rows:
-        return counts
-    decider = RowDecider(itype, options.mode, options.blank, table, fixable.validator.key_indexes)
-    references = ReferenceResolver(itype, table, ctx.store.reading)
-    writer = BatchWriter(itype, options.mode, table, decider, references, source.task_no,
-                         signature_function(signed_columns(itype, table)))  # fmt: skip
-    by_source: dict[int, ErrorRow] = {}
-    candidates = []
-    for row, values in fixable.rows:
-        src = source_row(row)
-        by_source[id(src)] = row
-        candidates.append((src, values))
+    counts = {"candidates": 0, "fixed": 0, "refused": 0}
     ctx.check_stop()
+    # One transaction, the import's task row locked first: two fixes of one import take their turns, each
+    # reading the error CSV the other left; the rows, the counts and the new error CSV go together (the
+    # file is moved into place once the transaction committed).
     with ctx.store.engine.begin() as conn:
+        summary = ctx.store.lock_summary(conn, source.id)
+        if summary is None or summary.get("undone_by"):
+            raise PermanentError(ErrorCode.VALUES_NOT_FIXABLE, task_no=source.task_no, reason="undone")
+        path = Path(str(summary.get("error_csv") or ""))
+        if not summary.get("error_csv") or not path.is_file():
+            return counts
+        errors = read_error_file(path)
+        fixable = fixable_rows(itype, errors, options, profile, mappings)
+        counts["candidates"] = len(fixable.rows)
+        if not fixable.rows:
+            return counts
+        decider = RowDecider(itype, options.mode, options.blank, table, fixable.validator.key_indexes)
+        references = ReferenceResolver(itype, table, ctx.store.reading)
+        writer = BatchWriter(itype, options.mode, table, decider, references, source.task_no,
+                             signature_function(signed_columns(itype, table)))  # fmt: skip
+        by_source: dict[int, ErrorRow] = {}
+        candidates = []
+        for row, values in fixable.rows:
+            src = source_row(row)
+            by_source[id(src)] = row
+            candidates.append((src, values))
         result = writer.write(conn, candidates)
-    refailed = {id(by_source[id(src)]): [";".join(e.code.value for e in errs),
-                                          error_csv.neutralise(";".join(e.message(itype, ctx.lang) for e in errs))]
-                for src, errs in result.failed}  # fmt: skip
-    fixed = {id(row) for row, _ in fixable.rows} - set(refailed)
-    written = rewrite_error_file(errors, fixed, refailed)
-    done = result.inserted + result.updated + result.unchanged + result.skipped
-    added = {"inserted_count": result.inserted, "updated_count": result.updated,
-             "unchanged_count": result.unchanged, "skipped_count": result.skipped,
-             "success_count": done, "fail_count": -done}  # fmt: skip
-    fields: dict[str, Any] = {"error_csv": str(written) if written else None,
-                              error_csv.WRITTEN: error_csv.fingerprint(written) if written else None}  # fmt: skip
-    ctx.store.add_counts(source.id, added, **fields)
+        refailed = {id(by_source[id(src)]): [";".join(e.code.value for e in errs),
+                                              error_csv.neutralise(";".join(e.message(itype, ctx.lang) for e in errs))]
+                    for src, errs in result.failed}  # fmt: skip
+        fixed = {id(row) for row, _ in fixable.rows} - set(refailed)
+        temp = prepare_error_file(errors, fixed, refailed)
+        done = result.inserted + result.updated + result.unchanged + result.skipped
+        added = {"inserted_count": result.inserted, "updated_count": result.updated,
+                 "unchanged_count": result.unchanged, "skipped_count": result.skipped,
+                 "success_count": done, "fail_count": -done}  # fmt: skip
+        try:
+            fields: dict[str, Any] = {"error_csv": str(path) if temp else None,
+                                      error_csv.WRITTEN: error_csv.fingerprint(temp) if temp else None}  # fmt: skip
+            ctx.store.add_counts(source.id, added, conn=conn, **fields)
+            conn.commit()  # here, so that a refused commit leaves no rewritten file behind
+        except BaseException:
+            if temp is not None:
+                temp.unlink(missing_ok=True)
+            raise
+    settle_error_file(path, temp)  # os.replace keeps the size and time the fingerprint took
     if source.task_no not in ctx.annotated:
         ctx.annotated.append(source.task_no)
     ctx.log.info("value fix of %s: %d rows written, %d refused again", source.task_no, done, len(refailed))
