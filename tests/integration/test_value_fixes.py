@@ -169,3 +169,19 @@ def test_the_refusals_are_one_line_exit_2(core: Core, db_url: str, tmp_path: Pat
     assert code == 0, err
     after = core.store.get(no)
     assert after is not None and after.fail_count == 2  # nothing queued by a refusal: one fix only
+
+
+def test_two_fixes_queued_at_once_each_read_what_the_other_left(core: Core, tmp_path: Path) -> None:
+    task = imported(core, tmp_path)
+    submitter = core.submitter()
+    first = submitter.submit_value_fix(task.task_no, {"level": {"钻石": "金卡"}}, user="tester")
+    second = submitter.submit_value_fix(task.task_no, {"level": {"白金": "银卡"}}, user="tester")
+    assert first.task.task_no != second.task.task_no
+    again = submitter.submit_value_fix(task.task_no, {"level": {"钻石": "金卡"}}, user="tester")
+    assert again.task.task_no == first.task.task_no  # the same fix asked again while queued: the same task
+    assert run_now(core, first.task.id).summary["fixed"] == 5
+    assert run_now(core, second.task.id).summary["fixed"] == 1
+    after = core.store.get(task.task_no)
+    assert after is not None and (after.success_count, after.fail_count) == (20, 1)
+    assert [r["行号"] for r in error_rows(after)] == ["22"]
+    assert levels(core)["C000005"] == "silver"
