@@ -7,10 +7,12 @@ each task type's idempotency key and lane: the same request gives the same task 
 
 from __future__ import annotations
 
-from collections.abc import Collection
+import hashlib
+import json
+from collections.abc import Collection, Mapping
 from dataclasses import fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from desktop_app.config import Settings
 from desktop_app.domain.errors import ErrorCode, PermanentError
@@ -37,6 +39,9 @@ from desktop_app.tasks.file_hash import file_sha256
 from desktop_app.tasks.identity import host_name
 from desktop_app.tasks.registry import HandlerRegistry
 from desktop_app.tasks.submit import submit_file
+
+if TYPE_CHECKING:
+    from desktop_app.imports.value_fixes import BadValue
 
 
 class Submitter:
@@ -242,6 +247,74 @@ class Submitter:
         return self.store.submit(task_type=task_type, params={"task_no": task_no, "add": add}, creator=user,
                                  lane=Lane.SHORT, biz_key=f"{task_type}:{task_no}" + (":add" if add else ""),
                                  refuse_if_committed=False)  # fmt: skip
+
+    # --- value fixes (issue 25) -------------------------------------------------------------
+
+    def value_fix_source(self, task_no: str, *, creator: str | None = None) -> tuple[TaskRecord, ImportType]:
+        """The import whose values are to be fixed and its type: TASK_NOT_FOUND (none, another clerk's, not an
+        import), VALUES_NOT_FIXABLE (not ended, a dry run, undone, no error rows)."""
+        from desktop_app.imports import value_fixes
+
+        source = value_fixes.check_fixable(self.store.find(task_no, creator=creator), task_no)
+        return source, self.import_type(str(source.params.get("import_type")))
+
+    def bad_values(self, task_no: str, *, creator: str | None = None) -> list[BadValue]:
+        """The distinct values an ended import's enum columns refused, each with its row count and its
+        column's allowed values (the window's "Fix values" lists these)."""
+        from desktop_app.imports import value_fixes
+
+        source, itype = self.value_fix_source(task_no, creator=creator)
+        options = self._task_options(source)
+        profile = value_fixes.task_profile_of(self.store.engine, options)
+        errors = value_fixes.read_error_file(Path(str(source.error_csv)))
+        return value_fixes.bad_values(itype, errors, options, profile)
+
+    def submit_value_fix(
+        self, task_no: str, values: Mapping[str, Mapping[str, str]], *, user: str, creator: str | None = None
+    ) -> SubmitResult:
+        """Queue the fix of an import's values (column key or label -> {bad: good}): a short completion task
+        that writes the rows that failed only for those values. Refused at once: an unknown column
+        (VALUE_COLUMN_UNKNOWN), a value the column does not allow (VALUE_NOT_ALLOWED), and as
+        :meth:`value_fix_source`."""
+        from desktop_app.imports import value_fixes
+
+        source, itype = self.value_fix_source(task_no, creator=creator)
+        mappings: dict[str, dict[str, str]] = {}
+        for column, pairs in values.items():
+            spec = value_fixes.find_column(itype, column)
+            for bad, good in pairs.items():
+                value_fixes.check_target(spec, good)
+                mappings.setdefault(spec.key, {})[bad] = good
+        if not mappings:
+            raise PermanentError(ErrorCode.INVALID_PARAMS, detail="no value mapping given")
+        digest = hashlib.sha256(json.dumps(mappings, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:16]
+        task_type = CompleteReferencesHandler.task_type
+        return self.store.submit(task_type=task_type, params={"task_no": source.task_no, "values": mappings},
+                                 creator=user, lane=Lane.SHORT, biz_key=f"{task_type}:{source.task_no}:values:{digest}",
+                                 refuse_if_committed=False)  # fmt: skip
+
+    def save_value_mappings(self, name: str, import_type: str, values: Mapping[str, Mapping[str, str]], *,
+                            user: str, source: str) -> ProfileVersion:  # fmt: skip
+        """Add value mappings (column key -> {bad: good}) to a profile as its new version; a name not saved
+        yet becomes a profile of ``import_type`` holding only them."""
+        from desktop_app.imports.value_fixes import merged_profile
+
+        try:
+            existing: Profile | None = self.profiles().get(name).profile
+        except PermanentError as exc:
+            if exc.code is not ErrorCode.PROFILE_NOT_FOUND:
+                raise
+            existing = None
+        if existing is not None and existing.import_type != import_type:
+            raise PermanentError(ErrorCode.PROFILE_TYPE_MISMATCH, name=name, profile_type=existing.import_type,
+                                 import_type=import_type)  # fmt: skip
+        return self.save_profile(name, merged_profile(existing, import_type, values), user=user, source=source)
+
+    def _task_options(self, record: TaskRecord) -> ImportOptions:
+        from desktop_app.imports.value_fixes import task_options
+
+        s = self.settings
+        return task_options(record, batch_size=s.batch_size, max_rows=s.max_rows, max_file_mb=s.max_file_mb)
 
     def _check_addable(self, source: TaskRecord) -> None:
         """Every column with a missing name lets a clerk add it (the type as it is now)."""

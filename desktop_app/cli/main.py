@@ -34,6 +34,9 @@ USAGE_CODES = {
     ErrorCode.PROFILE_INVALID,
     ErrorCode.PROFILE_TYPE_MISMATCH,
     ErrorCode.PROFILE_UNFIT,
+    ErrorCode.VALUES_NOT_FIXABLE,
+    ErrorCode.VALUE_COLUMN_UNKNOWN,
+    ErrorCode.VALUE_NOT_ALLOWED,
 }
 
 

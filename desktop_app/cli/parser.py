@@ -134,6 +134,18 @@ def build_parser() -> Parser:
     _task_command(sub, "undo", "undo an import: delete the rows it inserted, put back what it updated", "the undo")
     _task_command(sub, "resume", "import the remaining rows of a cancelled or early-failed import", "the import")
 
+    p = sub.add_parser("values", help="the values an import's columns did not allow; --map fixes them once")
+    p.add_argument("task_no", metavar="TASK_NO")
+    p.add_argument("--map", action="append", default=[], metavar="COLUMN:BAD=GOOD",
+                   help="read BAD as GOOD in COLUMN (repeatable), then write the rows that failed only for "
+                        "such values and wait")  # fmt: skip
+    p.add_argument("--save-to", metavar="PROFILE",
+                   help="also add the mappings to this mapping profile as its new version (created if new)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--user", help="who asks (default: the OS login name)")
+    p.set_defaults(func=_lazy("desktop_app.cli.values", "cmd_values"))
+    _common(p)
+
     p = sub.add_parser("references", help="the reference names an import did not find; --add adds them, then completes")
     p.add_argument("task_no", metavar="TASK_NO")
     p.add_argument("--add", action="store_true",

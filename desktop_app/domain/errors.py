@@ -83,6 +83,11 @@ class ErrorCode(StrEnum):
     PROFILE_INVALID = "profile_invalid"
     PROFILE_TYPE_MISMATCH = "profile_type_mismatch"
     PROFILE_UNFIT = "profile_unfit"
+    # value fixes of an ended import (imports/value_fixes.py, `values TASK_NO`)
+    VALUES_NOT_FIXABLE = "values_not_fixable"
+    VALUE_COLUMN_UNKNOWN = "value_column_unknown"
+    VALUE_NOT_ALLOWED = "value_not_allowed"
+    BAD_VALUE = "bad_value"
 
 
 # failures of the file itself (or of what it is read as): running it again, whole (Retry) or from where it
@@ -283,6 +288,22 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
         "Choose a local folder, or use a shared PostgreSQL/MySQL database",
     ),
     ErrorCode.TASK_NOT_FOUND: ("找不到任务 {task_no}", "No task {task_no}"),
+    ErrorCode.VALUES_NOT_FIXABLE: (
+        "任务 {task_no} 的值不能修正：{reason}",
+        "Task {task_no}'s values cannot be fixed: {reason}",
+    ),
+    ErrorCode.VALUE_COLUMN_UNKNOWN: (
+        "导入类型 {import_type} 没有可选值的列“{column}”；可修正的列：{columns}",
+        'The import type {import_type} has no column "{column}" with allowed values; columns: {columns}',
+    ),
+    ErrorCode.VALUE_NOT_ALLOWED: (
+        "{column_zh}不能改为“{value}”：允许的值为 {allowed}",
+        '{column_en} cannot become "{value}": the allowed values are {allowed}',
+    ),
+    ErrorCode.BAD_VALUE: (
+        "{column}：{value}（{rows} 行），允许的值：{allowed}",
+        "{column}: {value} ({rows} rows), allowed: {allowed}",
+    ),
     ErrorCode.INVALID_PARAMS: ("任务参数不正确：{detail}", "Invalid task parameters: {detail}"),
     ErrorCode.INTERNAL_ERROR: (
         "程序内部错误（已记录到日志）：{detail}",
@@ -464,6 +485,26 @@ REASONS: dict[tuple[ErrorCode, str], tuple[str, str]] = {
     ),
     # why a task cannot be undone (imports/undo.py undo_problem): reason codes, so that the Chinese
     # message carries no English; a task stored before them keeps its reason's words ({reason} above)
+    (ErrorCode.BAD_VALUE, "one"): (
+        "{column}：{value}（{rows} 行），允许的值：{allowed}",
+        "{column}: {value} ({rows} row), allowed: {allowed}",
+    ),
+    (ErrorCode.VALUES_NOT_FIXABLE, "dry_run"): (
+        "任务 {task_no} 是试导入，没有写入任何行",
+        "Task {task_no} was a dry run: it wrote no rows",
+    ),
+    (ErrorCode.VALUES_NOT_FIXABLE, "undone"): (
+        "任务 {task_no} 已被撤销",
+        "Task {task_no} has been undone",
+    ),
+    (ErrorCode.VALUES_NOT_FIXABLE, "not_finished"): (
+        "任务 {task_no} 还没有结束",
+        "Task {task_no} has not ended yet",
+    ),
+    (ErrorCode.VALUES_NOT_FIXABLE, "no_error_rows"): (
+        "任务 {task_no} 没有失败的行（或其错误文件已不在）",
+        "Task {task_no} has no failed rows (or its error file is gone)",
+    ),
     (ErrorCode.NOT_UNDOABLE, "undo_itself"): (
         "任务 {task_no} 不能撤销：它本身就是一次撤销",
         "Task {task_no} cannot be undone: it is an undo itself",

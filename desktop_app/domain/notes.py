@@ -17,9 +17,20 @@ class NoteCode(StrEnum):
     ERROR_ROWS_LOST = "error_rows_lost"
     TOO_MANY_FAILED = "too_many_failed"
     TOO_MANY_FAILED_NOTHING_WRITTEN = "too_many_failed_nothing_written"
+    VALUES_FIXED = "values_fixed"
+    NO_BAD_VALUES = "no_bad_values"
 
 
 TEXTS: dict[NoteCode, tuple[str, str]] = {
+    # a value fix of an ended import (`values TASK_NO --map`)
+    NoteCode.VALUES_FIXED: (
+        "任务 {task_no}：修正后导入 {fixed} 行，仍失败 {left} 行（修正任务 {fix_task}）",
+        "Task {task_no}: {fixed} rows imported with the fixed values, {left} rows still failed (fix task {fix_task})",
+    ),
+    NoteCode.NO_BAD_VALUES: (
+        "任务 {task_no} 没有因取值不在允许范围内而失败的行",
+        "Task {task_no} has no rows that failed for a value not allowed",
+    ),
     NoteCode.UNKNOWN_COLUMN: ("未识别的列“{header}”已忽略", 'Unknown column "{header}" was ignored'),
     NoteCode.ERROR_ROWS_LOST: (
         "第 {row:,} 行之前的错误明细在中断后丢失（失败计数仍然准确），如需明细请对原文件做一次仅校验",

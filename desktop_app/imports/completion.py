@@ -1,6 +1,7 @@
 """The `complete_references` task type: resolves the references an import left pending (a department
 created since, for example), as a short task; asked to, it first adds the names not found to their
-reference tables (where the type allows it: ``allow_add = true``)."""
+reference tables (where the type allows it: ``allow_add = true``), or writes the rows the import failed
+for values a clerk has mapped since (``values``: a value fix, imports/value_fixes.py)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from desktop_app.imports.resume import import_chain
 from desktop_app.imports.table_spec import references_of
 from desktop_app.imports.type_catalog import TypeCatalog
 from desktop_app.imports.type_schema import open_business_table
+from desktop_app.imports.value_fixes import fix_values
 from desktop_app.imports.written_rows import complete_references
 from desktop_app.store.business_rows import BusinessTable
 from desktop_app.tasks import builtin_kinds
@@ -45,6 +47,10 @@ class CompleteReferencesHandler:
         table = open_business_table(ctx.store.engine, itype, prepare=False)
         refs = references_of(itype)
         chain = import_chain(ctx.store, task_no, source.params)
+        fixed: dict[str, int] = {}
+        if ctx.params.get("values"):
+            fixed = fix_values(ctx, source, itype, table)
+            source = ctx.store.get(task_no) or source
         before = source.pending_completion_count
         added = 0
         # one transaction: the names added and the rows completed with them commit together
@@ -60,6 +66,10 @@ class CompleteReferencesHandler:
             missing = find_missing(conn, table, refs, chain) if left else []
         ctx.annotate(source, None, pending_completion_count=left, **{SUMMARY_KEY: as_summary(missing)})
         done = max(0, before - left)
+        if ctx.params.get("values"):
+            return TaskOutcome(TaskStatus.SUCCEEDED, total_count=fixed["candidates"], success_count=fixed["fixed"],
+                               fail_count=fixed["refused"],
+                               summary={"completes": task_no, "pending_completion_count": left, **fixed})  # fmt: skip
         return TaskOutcome(TaskStatus.SUCCEEDED, total_count=before, success_count=done,
                            summary={"completes": task_no, "pending_completion_count": left,
                                     "added_count": added})  # fmt: skip

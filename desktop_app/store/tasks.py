@@ -587,6 +587,35 @@ class TaskStore:
                 values["summary"] = {**(current or {}), **fields}
             conn.execute(update(tasks).where(tasks.c.id == task_id).values(**values, updated_at=self.now()))
 
+    def lock_summary(self, conn: Connection, task_id: int) -> dict[str, Any] | None:
+        """A task's summary, its row locked for the rest of ``conn``'s transaction (SQLite: BEGIN IMMEDIATE
+        already holds the write lock), so two completions of one import take their turns."""
+        row = conn.execute(select(tasks.c.summary, tasks.c.undone_by).where(tasks.c.id == task_id).with_for_update())
+        found = row.first()
+        if found is None:
+            return None
+        return {**(found.summary or {}), "undone_by": found.undone_by}
+
+    def add_counts(self, task_id: int, added: Mapping[str, int], *, conn: Connection | None = None,
+                   **fields: Any) -> None:  # fmt: skip
+        """Rows of an ended import completed afterwards (a value fix): ``added`` is added to the summary's
+        counts of those names, and to the task's own ``success_count`` and ``fail_count``; ``fields`` are
+        merged into its summary. Not a transition: the status stays what it is. In ``conn``'s transaction
+        when given (the rows written and the counts commit together)."""
+        with nullcontext(conn) if conn is not None else self.engine.begin() as conn:
+            row = conn.execute(select(tasks.c.summary, tasks.c.success_count, tasks.c.fail_count)
+                               .where(tasks.c.id == task_id).with_for_update()).first()  # fmt: skip
+            if row is None:
+                return
+            summary = dict(row.summary or {})
+            for name, delta in added.items():
+                summary[name] = int(summary.get(name) or 0) + int(delta)
+            summary.update(fields)
+            values: dict[str, Any] = {"summary": summary, "updated_at": self.now()}
+            values["success_count"] = int(row.success_count) + int(added.get("success_count", 0))
+            values["fail_count"] = max(0, int(row.fail_count) + int(added.get("fail_count", 0)))
+            conn.execute(update(tasks).where(tasks.c.id == task_id).values(**values))
+
 
 def _stage_values(stage: str) -> dict[str, Any]:
     """The stage column and its code and params (None for plain text): a view renders the latter in the
