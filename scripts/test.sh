@@ -2,9 +2,12 @@
 # Sets up (first time) and runs the whole test suite: unit, gui (offscreen) and integration, against
 # SQLite, PostgreSQL (127.0.0.1:5432, database test) and MariaDB (127.0.0.1:3306, database test).
 # With CI=true an unreachable database fails the run instead of skipping. Extra arguments go to pytest.
-# Two stages: every test not marked slow on parallel workers (pytest-xdist, one per core or
-# BATCHDESK_TEST_WORKERS; each test has its own schema and tmp_path, so workers do not collide), then
-# the slow ones (kill -9, crash and fault campaigns, the bundle) one at a time, as they time processes.
+# Two stages: every test not marked slow on parallel workers (pytest-xdist, BATCHDESK_TEST_WORKERS,
+# default 4; each test has its own schema and tmp_path, so workers do not collide), then the slow ones
+# (kill -9, crash and fault campaigns) on BATCHDESK_SLOW_WORKERS (default 3), each test to the next free
+# worker. More workers than a 2-core machine's cores, measured: the fast stage used 0.8 of a core a
+# worker (12 CPU-minutes in 14.6 min on 2 workers), the slow one 0.3 (4 CPU-minutes in 7 min), the rest
+# waiting on the databases, subprocesses and timers (docs/BENCHMARKS.md, "The test suite").
 # BATCHDESK_TEST_RANDOM=1 runs each stage in random order (pytest-random-order; the seed is printed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,5 +25,5 @@ stage() {  # pytest exits 5 when a stage selects no test (extra arguments naming
   [[ $rc == 5 ]] && return 0
   return $rc
 }
-stage -n "${BATCHDESK_TEST_WORKERS:-auto}" --dist loadfile -m "not slow" "$@"
-stage -m slow "$@"
+stage -n "${BATCHDESK_TEST_WORKERS:-4}" --dist loadfile -m "not slow" "$@"
+stage -n "${BATCHDESK_SLOW_WORKERS:-3}" --dist load -m slow "$@"
