@@ -301,8 +301,8 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
         '{column_en} cannot become "{value}": the allowed values are {allowed}',
     ),
     ErrorCode.BAD_VALUE: (
-        "{column}：{value}（{rows} 行），允许的值：{allowed}",
-        "{column}: {value} ({rows} rows), allowed: {allowed}",
+        "{column}：{value}（{rows:,} 行），允许的值：{allowed}",
+        "{column}: {value} ({rows:,} {rows:plural:row|rows}), allowed: {allowed}",
     ),
     ErrorCode.INVALID_PARAMS: ("任务参数不正确：{detail}", "Invalid task parameters: {detail}"),
     ErrorCode.INTERNAL_ERROR: (
@@ -485,10 +485,6 @@ REASONS: dict[tuple[ErrorCode, str], tuple[str, str]] = {
     ),
     # why a task cannot be undone (imports/undo.py undo_problem): reason codes, so that the Chinese
     # message carries no English; a task stored before them keeps its reason's words ({reason} above)
-    (ErrorCode.BAD_VALUE, "one"): (
-        "{column}：{value}（{rows} 行），允许的值：{allowed}",
-        "{column}: {value} ({rows} row), allowed: {allowed}",
-    ),
     (ErrorCode.VALUES_NOT_FIXABLE, "dry_run"): (
         "任务 {task_no} 是试导入，没有写入任何行",
         "Task {task_no} was a dry run: it wrote no rows",

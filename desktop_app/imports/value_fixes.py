@@ -201,8 +201,8 @@ def describe(bad: BadValue, itype: ImportType, lang: Lang) -> str:
     """ "Level: 钻石 (3 rows), allowed: 普通/银卡/金卡/..." in the clerk's language."""
     spec = itype.column(bad.column)
     label = spec.label_zh if lang == "zh" else spec.label_en
-    return message(ErrorCode.BAD_VALUE, lang, column=label, value=bad.value, rows=f"{bad.rows:,}",
-                   allowed="/".join(bad.allowed), reason="one" if bad.rows == 1 else "many")  # fmt: skip
+    return message(ErrorCode.BAD_VALUE, lang, column=label, value=bad.value, rows=bad.rows,
+                   allowed="/".join(bad.allowed))  # fmt: skip
 
 
 @dataclass(frozen=True)
