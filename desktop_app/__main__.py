@@ -1,10 +1,26 @@
 """python -m desktop_app: the window, or a command (batchdesk --help)."""
 
+from __future__ import annotations
+
+import argparse
 import multiprocessing
 import sys
 
-from desktop_app.cli.main import main
+from desktop_app.cli.main import main as run
+
+
+def open_window(args: argparse.Namespace) -> int:
+    """No command given: the window (desktop_app.ui), with the options parsed beside the commands'."""
+    from desktop_app.ui.main import run as run_window
+
+    return int(run_window(args))
+
+
+def main() -> int:
+    """The program's entry (`python -m desktop_app`, the `batchdesk` script, the frozen app)."""
+    return run(window=open_window, leave_when_done=True)
+
 
 if __name__ == "__main__":
     multiprocessing.freeze_support()  # a frozen child process (spawn) starts here: no child runs the CLI
-    sys.exit(main(leave_when_done=True))
+    sys.exit(main())

@@ -80,7 +80,9 @@ def import_request(args: argparse.Namespace) -> ImportOptions:
     )
 
 
-def cmd_submit(core: Core, args: argparse.Namespace, *, wait: bool) -> int:
+def cmd_submit(core: Core, args: argparse.Namespace) -> int:
+    """`import` (with --wait: run to the end) and `submit` (queue only)."""
+    wait = bool(getattr(args, "wait", False))
     submitter = core.submitter()
     request = import_request(args)
     if getattr(args, "profile", None):

@@ -7,7 +7,7 @@ import contextlib
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from desktop_app.cli.parser import EXIT_OK, EXIT_TASK_FAILED, EXIT_USAGE, build_parser
@@ -40,9 +40,11 @@ USAGE_CODES = {
 }
 
 
-def main(argv: Sequence[str] | None = None, *, leave_when_done: bool = False) -> int:
-    """Run the window or a command; its exit code. `leave_when_done` (the program's own entry, never a
-    test): a command ends the process at once when it is done (see leave())."""
+def main(argv: Sequence[str] | None = None, *, window: Callable[[argparse.Namespace], int] | None = None,
+         leave_when_done: bool = False) -> int:
+    """Run a command, or with none the `window` the program's entry hands over (desktop_app/__main__.py:
+    the command line never imports the window); its exit code. `leave_when_done` (the program's own
+    entry, never a test): a command ends the process at once when it is done (see leave())."""
     for stream in (sys.stdout, sys.stderr):
         # JSON and messages carry Chinese text: a redirected stream on Windows would use the code page.
         reconfigure = getattr(stream, "reconfigure", None)
@@ -63,7 +65,7 @@ def main(argv: Sequence[str] | None = None, *, leave_when_done: bool = False) ->
         path = Path(args.file).expanduser().resolve()
         hash_ahead(path)
         count_ahead(path)
-    code = _run(args)
+    code = _run(args, window)
     if leave_when_done and args.command is not None:
         leave(code)
     return code
@@ -80,16 +82,16 @@ def leave(code: int) -> NoReturn:
     os._exit(code)
 
 
-def _run(args: argparse.Namespace) -> int:
+def _run(args: argparse.Namespace, window: Callable[[argparse.Namespace], int] | None) -> int:
     lang: Lang = "en"
     core = None
     try:
         if args.command is None:
-            from desktop_app.cli.window import run_window
-
-            return run_window(args)
+            if window is None:  # a caller with no window (a test, a script): the commands it could run
+                build_parser().print_help(sys.stderr)
+                return EXIT_USAGE
+            return window(args)
         from desktop_app.app import build_core, system_lang
-        from desktop_app.cli import commands  # catalog (templates, openpyxl) only for its two commands
 
         overrides = {"max_workers": getattr(args, "workers", None)}
         core = build_core(data_dir=getattr(args, "data_dir", None), db_url=getattr(args, "db", None),
@@ -97,41 +99,7 @@ def _run(args: argparse.Namespace) -> int:
         lang = system_lang(core.settings.language)
         for problem in core.setting_problems:  # a warning, not a failure: the default is in use
             print(f"BatchDesk: {problem.text(lang)}", file=sys.stderr)
-        if args.command in ("import", "submit"):
-            return commands.cmd_submit(core, args, wait=bool(getattr(args, "wait", False)))
-        if args.command == "export":
-            return commands.cmd_export(core, args)
-        if args.command == "undo":
-            return commands.cmd_undo(core, args)
-        if args.command == "resume":
-            return commands.cmd_resume(core, args)
-        if args.command == "references":
-            from desktop_app.cli.references import cmd_references
-
-            return cmd_references(core, args)
-        if args.command == "types":
-            from desktop_app.cli import catalog
-
-            return catalog.cmd_types(core, args)
-        if args.command == "template":
-            from desktop_app.cli import catalog
-
-            return catalog.cmd_template(core, args)
-        if args.command == "worker":
-            return commands.cmd_worker(core, args)
-        if args.command == "tasks":
-            return commands.cmd_tasks(core, args)
-        if args.command == "status":
-            return commands.cmd_status(core, args)
-        if args.command == "cancel":
-            return commands.cmd_cancel(core, args)
-        if args.command == "admin":
-            from desktop_app.cli.admin import cmd_admin
-
-            return cmd_admin(core, args)
-        func = getattr(args, "func", None)  # a command that names its function (parser.py set_defaults)
-        if func is not None:
-            return int(func(core, args))
+        return int(args.func(core, args))  # each command names its function (parser.py set_defaults)
     except BatchDeskError as exc:
         sys.stderr.write("batchdesk: " + " ".join(exc.text(lang).split()) + "\n")
         return EXIT_USAGE if exc.code in USAGE_CODES else EXIT_TASK_FAILED

@@ -103,13 +103,16 @@ def build_parser() -> Parser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
 
     p = sub.add_parser("import", help="queue a file and (with --wait) run it to the end")
+    p.set_defaults(func=_lazy("desktop_app.cli.commands", "cmd_submit"))
     _file_task(p)
     p.add_argument("--wait", action="store_true", help="wait until the task ends")
 
     p = sub.add_parser("submit", help="queue a file only; a worker runs it")
+    p.set_defaults(func=_lazy("desktop_app.cli.commands", "cmd_submit"))
     _file_task(p)
 
     p = sub.add_parser("export", help="export a table to a file (with --wait, until it is written)")
+    p.set_defaults(func=_lazy("desktop_app.cli.commands", "cmd_export"))
     p.add_argument("export_name", metavar="TYPE", help="the import type whose table to export, e.g. customers")
     p.add_argument("--wait", action="store_true", help="wait until the file is written")
     p.add_argument("--json", action="store_true", help="print the task as JSON")
@@ -147,6 +150,7 @@ def build_parser() -> Parser:
     _common(p)
 
     p = sub.add_parser("references", help="the reference names an import did not find; --add adds them, then completes")
+    p.set_defaults(func=_lazy("desktop_app.cli.references", "cmd_references"))
     p.add_argument("task_no", metavar="TASK_NO")
     p.add_argument("--add", action="store_true",
                    help="add the names not found to their reference tables (where the type allows it), then "
@@ -156,10 +160,12 @@ def build_parser() -> Parser:
     _common(p)
 
     p = sub.add_parser("types", help="the import types this desk knows, each with its problem if it has one")
+    p.set_defaults(func=_lazy("desktop_app.cli.catalog", "cmd_types"))
     p.add_argument("--json", action="store_true", help="print them as JSON")
     _common(p)
 
     p = sub.add_parser("template", help="write a file a clerk fills in for an import type")
+    p.set_defaults(func=_lazy("desktop_app.cli.catalog", "cmd_template"))
     p.add_argument("type_name", metavar="TYPE", help="import type, e.g. customers")
     p.add_argument("--out", required=True, metavar="FILE", help="where to write it")
     p.add_argument("--format", choices=("csv", "xlsx"), default="csv")
@@ -167,10 +173,12 @@ def build_parser() -> Parser:
     _common(p)
 
     p = sub.add_parser("worker", help="run queued tasks until SIGTERM or Ctrl-C")
+    p.set_defaults(func=_lazy("desktop_app.cli.commands", "cmd_worker"))
     p.add_argument("--workers", type=_positive, metavar="N", help="concurrent tasks (default 2 x cores)")
     _common(p)
 
     p = sub.add_parser("tasks", help="list your tasks, newest first (an administrator: anyone's)")
+    p.set_defaults(func=_lazy("desktop_app.cli.commands", "cmd_tasks"))
     p.add_argument("--json", action="store_true")
     p.add_argument("--status", action="append", metavar="S", help="only tasks with this status (repeatable)")
     p.add_argument("--limit", type=_positive, default=100)
@@ -182,12 +190,14 @@ def build_parser() -> Parser:
     _common(p)
 
     p = sub.add_parser("status", help="one of your tasks (an administrator: anyone's)")
+    p.set_defaults(func=_lazy("desktop_app.cli.commands", "cmd_status"))
     p.add_argument("task_no", metavar="TASK_NO")
     p.add_argument("--json", action="store_true")
     _viewer(p)
     _common(p)
 
     p = sub.add_parser("cancel", help="cancel a pending or running task of yours (an administrator: anyone's)")
+    p.set_defaults(func=_lazy("desktop_app.cli.commands", "cmd_cancel"))
     p.add_argument("task_no", metavar="TASK_NO")
     p.add_argument("--json", action="store_true")
     _viewer(p)
@@ -196,6 +206,7 @@ def build_parser() -> Parser:
     _profile_commands(sub)
 
     p = sub.add_parser("admin", help="the administrators of a shared database, who see every user's tasks")
+    p.set_defaults(func=_lazy("desktop_app.cli.admin", "cmd_admin"))
     p.add_argument("action", choices=("list", "add", "remove"), help="list them, add one or remove one")
     p.add_argument("name", metavar="NAME", nargs="?", help="the user to add or remove")
     p.add_argument("--json", action="store_true", help="print the administrators as JSON")
@@ -256,6 +267,7 @@ def _task_command(sub: argparse._SubParsersAction[Parser], name: str, about: str
                   what: str) -> None:  # fmt: skip
     """A command that queues a task about another task (TASK_NO): undo, resume."""
     p = sub.add_parser(name, help=about)
+    p.set_defaults(func=_lazy("desktop_app.cli.commands", f"cmd_{name}"))
     p.add_argument("task_no", metavar="TASK_NO")
     p.add_argument("--wait", action="store_true", help=f"wait until {what} ends")
     p.add_argument("--json", action="store_true", help="print the task as JSON")
