@@ -174,6 +174,31 @@ expect "export customers (xlsx)" "d['status'] == 'succeeded' and d['result_path'
 run_json "types" types
 expect "types --json: the three built-in types, no problem" \
   "sorted(t['name'] for t in d) == ['customers', 'price_list', 'products'] and not any(t['problem'] for t in d)"
+# mapping profiles and value fixes (issue 25): commands the parser loads by name, which the bundle must hold
+"$PY" - "$SAMPLES/customers_clean.csv" "$WORK/diamond.csv" <<'EOF_CSV'
+import csv, sys
+with open(sys.argv[1], encoding="utf-8-sig", newline="") as f:
+    header, *rows = list(csv.reader(f))
+rows = rows[:4]
+level = header.index("等级")
+for i, row in enumerate(rows):
+    row[0] = f"CZ{i:05d}"
+    if i < 2:
+        row[level] = "钻石"  # not a level: the value fix maps it
+with open(sys.argv[2], "w", encoding="utf-8", newline="") as f:
+    csv.writer(f).writerows([header, *rows])
+EOF_CSV
+run_json "profile save" profile save "Smoke east" --type customers --file "$PWD/docs/examples/east-customers.toml"
+expect "profile save: version 1 of the documented example" "d['version'] == 1"
+run_json "profile list" profile list
+expect "profile list: the saved profile" "[p['name'] for p in d] == ['Smoke east']"
+run_json "import diamond.csv" import "$WORK/diamond.csv" --type customers --wait
+expect "import diamond.csv: 2 rows fail not_in_enum" "d['fail_count'] == 2 and d['success_count'] == 2"
+diamond="$(field "d['task_no']")"
+run_json "values" values "$diamond"
+expect "values --json: 钻石 in 2 rows" "[(v['value'], v['rows']) for v in d] == [('钻石', 2)]"
+run_json "values --map" values "$diamond" --map "level:钻石=金卡"
+expect "values --map: the 2 rows fixed" "d['fixed_count'] == 2 and d['fail_count'] == 0"
 
 # 2c. Import the remaining rows and missing references (issue 11), through the frozen app's command line, each
 # in a data dir of its own. A stopped import is made without racing a running one: queued, then cancelled
