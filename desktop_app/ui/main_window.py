@@ -107,7 +107,8 @@ class MainWindow(QMainWindow):
         self._results_dir = results_dir
         self.actions_ = TaskActions(service, kinds=kinds, results_dir=results_dir, parent=self)
         self.details = DetailsPanel(catalog, kinds=kinds, actions=[self.actions_.resume, self.actions_.add_references,
-                                                      self.actions_.complete_references])  # fmt: skip
+                                                      self.actions_.complete_references,
+                                                      self.actions_.fix_values])  # fmt: skip
         # The details sit beside or below the list, inside the window: opening them never grows it.
         self.details_dock = DetailsPane(self.details)
         self.notice = NoticeBar()

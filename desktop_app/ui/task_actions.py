@@ -266,7 +266,7 @@ class TaskActions(QObject):
             self._asking.discard(key)
             self.bad_values[key] = []
 
-        self._service.read_bad_values(record, done, failed)
+        self._service.read_bad_values(record, done, failed, context=self)
 
     def _fix_values(self) -> None:
         if self.record is None:

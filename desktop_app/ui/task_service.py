@@ -296,11 +296,12 @@ class TaskService(QObject):
         return True
 
     def read_bad_values(self, record: TaskRecord, done: Callable[[list[BadValue]], None],
-                        failed: Callable[[BaseException], None]) -> None:  # fmt: skip
+                        failed: Callable[[BaseException], None], *, context: QObject) -> None:  # fmt: skip
         """The distinct values an ended import's enum columns refused (Submitter.bad_values), read off the GUI
-        thread: ``done`` gets them (none: nothing to fix), ``failed`` the reason it could not be read."""
+        thread: ``done`` gets them (none: nothing to fix), ``failed`` the reason it could not be read; neither
+        once ``context`` (the object they touch) is gone."""
         submitter, task_no, creator = self.submitter, record.task_no, self._viewer.creator_filter
-        self._background.call(lambda: submitter.bad_values(task_no, creator=creator), done, failed)
+        self._background.call(lambda: submitter.bad_values(task_no, creator=creator), done, failed, context=context)
 
     def fix_values(self, record: TaskRecord, values: dict[str, dict[str, str]], *,
                    remember_as: str | None = None) -> bool:  # fmt: skip

@@ -10,7 +10,8 @@ from typing import Any
 from PySide6.QtWidgets import QDialogButtonBox
 
 from desktop_app.domain.status import TaskStatus
-from desktop_app.domain.task import TaskRecord
+from desktop_app.domain.task import Lane, TaskRecord
+from desktop_app.imports.value_fixes import BadValue
 from desktop_app.store.profiles import ProfileStore
 from desktop_app.ui.dialogs.value_fix import ValueFixDialog
 from desktop_app.ui.main_window import MainWindow
@@ -148,3 +149,19 @@ def test_cancel_changes_nothing(qtbot: Any, make_desk: Any, tmp_path: Path) -> N
     assert model.rowCount() == 1
     assert model.record(0).fail_count == 4 and not window.service.busy
     assert ProfileStore(desk.core.store.engine).list() == []
+
+
+def test_the_dialog_lists_every_value_and_scrolls_inside_a_small_screen(qtbot: Any, make_desk: Any) -> None:
+    window = make_desk().window
+    params = {"import_type": "customers", "profile": "shop"}
+    record = TaskRecord(id=1, task_no="T1", task_type="import", lane=Lane.LONG,
+                        status=TaskStatus.PARTIALLY_SUCCEEDED, params=params)  # fmt: skip
+    bad = [BadValue("level", f"等级{i}", 200 - i, tuple(ALLOWED)) for i in range(150)]
+    dialog = ValueFixDialog(record, bad, {"level": "Level"}, window)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert len(dialog.combos) == 150  # no cap
+    screen = dialog.screen().availableGeometry()
+    assert dialog.height() <= screen.height() and dialog.width() <= screen.width()
+    assert dialog.value_area.verticalScrollBar().maximum() > 0  # the values scroll, the buttons stay in view
+    assert dialog.profile_edit.text() == "shop"  # the profile the import used
