@@ -296,7 +296,7 @@ ZH: dict[tuple[str, str], str] = {
     ("ValueFixDialog", "%1 rows of this import failed for a value their column does not allow. Choose the right "
                        "value for each; a value left at “%2” is not changed, its rows stay in the error file."):
         "这次导入有 %1 行因为取值不在该列允许的范围内而失败。请为每个取值选择正确的值；"
-        "保留为“%2”的取值不会修改，它的行仍留在错误文件里。",
+        "保留为%2的取值不会修改，它的行仍留在错误文件里。",
     ("ValueFixDialog", "Column"): "列",
     ("ValueFixDialog", "Value in the file"): "文件中的值",
     ("ValueFixDialog", "Rows"): "行数",

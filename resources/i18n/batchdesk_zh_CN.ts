@@ -1813,7 +1813,7 @@
     </message>
     <message>
         <source>%1 rows of this import failed for a value their column does not allow. Choose the right value for each; a value left at “%2” is not changed, its rows stay in the error file.</source>
-        <translation>这次导入有 %1 行因为取值不在该列允许的范围内而失败。请为每个取值选择正确的值；保留为“%2”的取值不会修改，它的行仍留在错误文件里。</translation>
+        <translation>这次导入有 %1 行因为取值不在该列允许的范围内而失败。请为每个取值选择正确的值；保留为%2的取值不会修改，它的行仍留在错误文件里。</translation>
     </message>
     <message>
         <source>Column</source>

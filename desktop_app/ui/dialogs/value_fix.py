@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -17,6 +17,8 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QScrollArea,
     QSizePolicy,
+    QStyle,
+    QStyleOptionComboBox,
     QVBoxLayout,
     QWidget,
 )
@@ -34,6 +36,19 @@ def suggested_profile(record: TaskRecord) -> str:
     if used:
         return used
     return f"{record.params.get('import_type') or 'import'} values"
+
+
+def combo_width(combo: QComboBox) -> int:
+    """Wide enough for its longest choice, its arrow and a character to spare: Qt's own hint left a
+    full-width bracket out (seen: "（保持不变" in Chinese, on Linux with a CJK fallback font)."""
+    fm = combo.fontMetrics()
+    texts = [combo.itemText(i) for i in range(combo.count())]
+    text_width = max((max(fm.horizontalAdvance(t), fm.boundingRect(t).width()) for t in texts), default=0)
+    option = QStyleOptionComboBox()
+    combo.initStyleOption(option)
+    size = combo.style().sizeFromContents(QStyle.ContentsType.CT_ComboBox, option,
+                                          QSize(text_width, fm.height()), combo)  # fmt: skip
+    return max(combo.sizeHint().width(), size.width() + fm.horizontalAdvance("（"))
 
 
 class ValueFixDialog(QDialog):
@@ -78,6 +93,9 @@ class ValueFixDialog(QDialog):
                 combo.addItem(allowed, allowed)
             combo.setCurrentIndex(0)
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+            # never squeezed below its longest choice (seen: "（保持不变" cut off in Chinese): the values
+            # column gives way, or the area scrolls sideways
+            combo.setMinimumWidth(combo_width(combo))
             combo.setAccessibleName(self.tr("Change %1 to").replace("%1", value.value))
             combo.currentIndexChanged.connect(lambda _i: self._update_ok())
             grid.addWidget(combo, row, 3)
@@ -122,8 +140,11 @@ class ValueFixDialog(QDialog):
     def _size_to_screen(self, grid_box: QWidget) -> None:
         """As tall as its lines need, at most 80 % of the screen (the rest scrolls inside)."""
         screen = self.screen().availableGeometry() if self.screen() is not None else None
+        self.ensurePolished()
+        grid_box.ensurePolished()
         hint = grid_box.sizeHint()
-        width = max(520, hint.width() + 60)
+        bar = self.value_area.verticalScrollBar().sizeHint().width()
+        width = max(520, hint.width() + bar + 60)
         height = hint.height() + 200
         if screen is not None:
             width = min(width, int(screen.width() * 0.9))
