@@ -276,7 +276,7 @@ ZH: dict[tuple[str, str], str] = {
     ("PreviewDialog", "Already in the table with these values: nothing will change"):
         "已在表中且内容相同：不会有任何改变",
     # Fix values (issue 25): a completion task that maps the values an import's enum columns refused
-    ("ImportCatalog", "Fix values of %1"): "修正 %1 的取值",
+    ("ImportCatalog", "Fix values"): "修正取值",
     ("Outcomes", "Nothing fixed"): "没有修正任何行",
     ("Outcomes", "Nothing fixed: no row of %2 failed only for these values"):
         "没有修正任何行：%2 中没有只因这些取值而失败的行",

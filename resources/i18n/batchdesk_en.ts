@@ -686,7 +686,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Fix values of %1</source>
+        <source>Fix values</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

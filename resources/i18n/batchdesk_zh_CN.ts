@@ -686,8 +686,8 @@
         <translation>无（全部行）</translation>
     </message>
     <message>
-        <source>Fix values of %1</source>
-        <translation>修正 %1 的取值</translation>
+        <source>Fix values</source>
+        <translation>修正取值</translation>
     </message>
     <message>
         <source>Complete references</source>
