@@ -275,6 +275,40 @@ ZH: dict[tuple[str, str], str] = {
     ("PreviewDialog", "Already in the table: this row will update it"): "已在表中：将用这一行更新表中的记录",
     ("PreviewDialog", "Already in the table with these values: nothing will change"):
         "已在表中且内容相同：不会有任何改变",
+    # Fix values (issue 25): a completion task that maps the values an import's enum columns refused
+    ("ImportCatalog", "Fix values"): "修正取值",
+    ("Outcomes", "Nothing fixed"): "没有修正任何行",
+    ("Outcomes", "Nothing fixed: no row of %2 failed only for these values"):
+        "没有修正任何行：%2 中没有只因这些取值而失败的行",
+    ("Outcomes", "Nothing fixed: %3 rows of %2 were refused again"): "没有修正任何行：%2 的 %3 行再次被拒绝",
+    ("Outcomes", "Fixed values: 1 row of %2 imported, %3 refused again"):
+        "已修正取值：%2 导入了 1 行，%3 行再次被拒绝",
+    ("Outcomes", "Fixed values: %1 rows of %2 imported, %3 refused again"):
+        "已修正取值：%2 导入了 %1 行，%3 行再次被拒绝",
+    ("Outcomes", "Fixed values: 1 row of %2 imported"): "已修正取值：%2 导入了 1 行",
+    ("Outcomes", "Fixed values: %1 rows of %2 imported"): "已修正取值：%2 导入了 %1 行",
+    ("TaskActions", "Fix &values…"): "修正取值(&V)…",
+    ("TaskActions", "Choose the right value for each value this import refused (a level spelt wrong, say), then "
+                    "import its rows that failed only for them"):
+        "为这次导入不接受的每个取值（例如写错的等级）选择正确的值，然后导入只因这些取值而失败的行",
+    ("TaskActions", "Fix values"): "修正取值",
+    ("ValueFixDialog", "Fix values of %1"): "修正 %1 的取值",
+    ("ValueFixDialog", "%1 rows of this import failed for a value their column does not allow. Choose the right "
+                       "value for each; a value left at “%2” is not changed, its rows stay in the error file."):
+        "这次导入有 %1 行因为取值不在该列允许的范围内而失败。请为每个取值选择正确的值；"
+        "保留为%2的取值不会修改，它的行仍留在错误文件里。",
+    ("ValueFixDialog", "Column"): "列",
+    ("ValueFixDialog", "Value in the file"): "文件中的值",
+    ("ValueFixDialog", "Rows"): "行数",
+    ("ValueFixDialog", "Change it to"): "改为",
+    ("ValueFixDialog", "Change %1 to"): "把 %1 改为",
+    ("ValueFixDialog", "&Remember for next time, in the profile:"): "记住，下次自动使用，保存到映射配置(&R)：",
+    ("ValueFixDialog", "Save these mappings into the profile as its new version: the next import with it takes "
+                       "these values as the right ones"):
+        "把这些对应关系存为映射配置的新版本：下次使用它导入时，这些取值会自动改为正确的值",
+    ("ValueFixDialog", "&Fix the rows"): "修正这些行(&F)",
+    ("ValueFixDialog", "Cancel"): "取消",
+    ("ValueFixDialog", "(leave as is)"): "（保持不变）",
 }  # fmt: skip
 
 Messages = list[tuple[str, list[str]]]  # (context, sources in code order)

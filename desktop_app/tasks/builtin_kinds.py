@@ -8,7 +8,7 @@ from desktop_app.tasks.kinds import Action, Duplicate, Stops, TaskKind, TaskKind
 IMPORT = TaskKind(
     name="import", lane=Lane.LONG, words=Words.IMPORT, title=Title.IMPORT_TYPE,
     actions=frozenset({Action.CANCEL, Action.RETRY, Action.RESUME, Action.UNDO, Action.APPLY, Action.OPEN_ERRORS,
-                       Action.COMPLETE_REFERENCES, Action.OPEN_WHEN_DONE}),
+                       Action.COMPLETE_REFERENCES, Action.FIX_VALUES, Action.OPEN_WHEN_DONE}),
     duplicate=Duplicate.FILE, stops=Stops.ROWS_STAY, links=(TaskLink.UNDONE_BY, TaskLink.RESUMED_BY),
 )  # fmt: skip
 EXPORT = TaskKind(
@@ -19,7 +19,7 @@ EXPORT = TaskKind(
 UNDO = TaskKind(name="undo", lane=Lane.LONG, title=Title.UNDO_OF, source="undoes",
                 actions=frozenset({Action.CANCEL, Action.OPEN_ERRORS}))  # fmt: skip
 COMPLETE_REFERENCES = TaskKind(name="complete_references", lane=Lane.SHORT, words=Words.COMPLETION,
-                               title=Title.COMPLETE_REFERENCES, system=True, source="task_no",
+                               title=Title.COMPLETE_REFERENCES, system=True, source="task_no", asked_by="values",
                                actions=frozenset({Action.CANCEL}))  # fmt: skip
 CLEANUP = TaskKind(name="cleanup", lane=Lane.SHORT, title=Title.CLEANUP, system=True, sweeps=True, quiet=True)
 

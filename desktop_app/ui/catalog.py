@@ -189,6 +189,8 @@ class ImportCatalog:
             fmt = str(record.params.get("format", "csv")).upper()
             return f"{self.export_title(str(record.params.get('export', '')))} ({fmt})"
         if kind.title is Title.COMPLETE_REFERENCES:
+            if record.params.get("values"):  # a value fix (issue 25); its outcome names the import it fixed
+                return QCoreApplication.translate("ImportCatalog", "Fix values")
             return QCoreApplication.translate("ImportCatalog", "Complete references")
         if kind.title is Title.CLEANUP:
             return QCoreApplication.translate("ImportCatalog", "Daily clean-up")

@@ -25,6 +25,7 @@ from desktop_app.ui.dialogs.confirm_undo import UndoQuestion
 from desktop_app.ui.dialogs.export import ExportDialog, ExportRequest
 from desktop_app.ui.dialogs.open_failed import OpenFailedDialog
 from desktop_app.ui.dialogs.preview import PreviewDialog
+from desktop_app.ui.dialogs.value_fix import ValueFixDialog
 from desktop_app.ui.filter_bar import FilterBar
 from desktop_app.ui.mapping_memory import MappingMemory
 from desktop_app.ui.menus import WindowMenus
@@ -88,6 +89,7 @@ class MainWindow(QMainWindow):
         self.question: QMessageBox | None = None
         self.cancel_question: CancelQuestion | None = None
         self.undo_question: UndoQuestion | None = None
+        self.value_fix_dialog: ValueFixDialog | None = None
         self.open_failed_dialog: OpenFailedDialog | None = None
         self.help_dialog: QWidget | None = None
         self.last_message = ""
@@ -105,7 +107,8 @@ class MainWindow(QMainWindow):
         self._results_dir = results_dir
         self.actions_ = TaskActions(service, kinds=kinds, results_dir=results_dir, parent=self)
         self.details = DetailsPanel(catalog, kinds=kinds, actions=[self.actions_.resume, self.actions_.add_references,
-                                                      self.actions_.complete_references])  # fmt: skip
+                                                      self.actions_.complete_references,
+                                                      self.actions_.fix_values])  # fmt: skip
         # The details sit beside or below the list, inside the window: opening them never grows it.
         self.details_dock = DetailsPane(self.details)
         self.notice = NoticeBar()
@@ -181,6 +184,7 @@ class MainWindow(QMainWindow):
         self.actions_.details_requested.connect(self._show_details)
         self.actions_.cancel_requested.connect(self.ask_cancel)
         self.actions_.undo_requested.connect(self.ask_undo)
+        self.actions_.fix_values_requested.connect(self.open_value_fix)
         self.actions_.open_failed.connect(self.open_failed)
         self.actions_.problem.connect(self.inform)
         self.actions_.reimport_requested.connect(  # a fixed error file: its preview, from its task's parameters
@@ -578,6 +582,26 @@ class MainWindow(QMainWindow):
 
         box.finished.connect(answered)
         box.open()
+
+    def open_value_fix(self, record: TaskRecord, bad: list[Any]) -> None:
+        """Fix values: the dialog of the import's refused values; OK queues the fix (the task list shows it,
+        and the import again with its new counts once it ended)."""
+        if self.value_fix_dialog is not None:
+            self.value_fix_dialog.raise_()
+            return
+        labels = {c.key: c.label for c in self.catalog.columns(str(record.params.get("import_type")))}
+        dialog = ValueFixDialog(record, bad, labels, self)
+        self.value_fix_dialog = dialog
+
+        def answered(result: int) -> None:
+            if self.value_fix_dialog is dialog:
+                self.value_fix_dialog = None
+            dialog.deleteLater()
+            if result == ValueFixDialog.DialogCode.Accepted and dialog.mappings():
+                self.actions_.confirm_fix_values(record, dialog.mappings(), dialog.remember_as())
+
+        dialog.finished.connect(answered)
+        dialog.open()
 
     def open_failed(self, path: Path) -> None:
         """The desktop had no program for a task's file: say so, with its path, Copy path, Show in folder."""

@@ -80,8 +80,14 @@ def shown_progress(record: TaskRecord, kind: TaskKind) -> int:
     return 100 if done >= total else min(99, 100 * done // total)
 
 
+def value_fix(record: TaskRecord, kind: TaskKind) -> bool:
+    """A completion task that fixes an import's values (its params map them: issue 25), not its references."""
+    return kind.words is Words.COMPLETION and bool(record.params.get("values"))
+
+
 def completed_nothing(record: TaskRecord, kind: TaskKind) -> bool:
-    """A completion that "succeeded" without completing one of the references it was asked for."""
+    """A completion that "succeeded" without completing one of the references (or fixing one of the rows)
+    it was asked for."""
     return (kind.words is Words.COMPLETION and record.status is TaskStatus.SUCCEEDED
             and record.total_count > 0 and record.success_count == 0)  # fmt: skip
 
@@ -93,13 +99,16 @@ def tone(record: TaskRecord, kind: TaskKind) -> Tone:
 def shown_status(record: TaskRecord, kind: TaskKind) -> str:
     """The status cell: the status's word, except where that word would mislead."""
     if completed_nothing(record, kind):
+        if value_fix(record, kind):
+            return QCoreApplication.translate("Outcomes", "Nothing fixed")
         return QCoreApplication.translate("Outcomes", "Nothing completed")
     return status_text(record.status)
 
 
 def status_words() -> list[str]:
     """Every word the status column can show, in today's language."""
-    return [status_text(s) for s in TaskStatus] + [QCoreApplication.translate("Outcomes", "Nothing completed")]
+    return [status_text(s) for s in TaskStatus] + [QCoreApplication.translate("Outcomes", "Nothing completed"),
+                                                   QCoreApplication.translate("Outcomes", "Nothing fixed")]
 
 
 def outcome_text(record: TaskRecord, kind: TaskKind) -> str | None:
@@ -108,6 +117,8 @@ def outcome_text(record: TaskRecord, kind: TaskKind) -> str | None:
         return None
     if kind.words is Words.IMPORT:
         return _import_outcome(record)
+    if value_fix(record, kind) and record.status is TaskStatus.SUCCEEDED:
+        return _value_fix_outcome(record)
     if kind.words is Words.COMPLETION and record.status is TaskStatus.SUCCEEDED:
         if completed_nothing(record, kind):
             return (QCoreApplication.translate("Outcomes", "Nothing completed: %1 references are still not found")
@@ -119,6 +130,26 @@ def outcome_text(record: TaskRecord, kind: TaskKind) -> str | None:
     if record.status is TaskStatus.FAILED and record.error_msg:
         return QCoreApplication.translate("Outcomes", "Failed: %1").replace("%1", shown_error(record))
     return None
+
+
+def _value_fix_outcome(r: TaskRecord) -> str:
+    """ "Fixed values: 3 rows of T… imported", and the rows the database refused again."""
+    source = str(r.params.get("task_no") or "")
+    fixed, refused = r.success_count, r.fail_count
+    if not r.total_count:
+        text = QCoreApplication.translate("Outcomes", "Nothing fixed: no row of %2 failed only for these values")
+    elif not fixed:
+        text = QCoreApplication.translate("Outcomes", "Nothing fixed: %3 rows of %2 were refused again")
+    elif refused:
+        text = (
+            QCoreApplication.translate("Outcomes", "Fixed values: 1 row of %2 imported, %3 refused again")
+            if fixed == 1
+            else QCoreApplication.translate("Outcomes", "Fixed values: %1 rows of %2 imported, %3 refused again")
+        )
+    else:
+        text = (QCoreApplication.translate("Outcomes", "Fixed values: 1 row of %2 imported") if fixed == 1
+                else QCoreApplication.translate("Outcomes", "Fixed values: %1 rows of %2 imported"))  # fmt: skip
+    return text.replace("%1", _n(fixed)).replace("%2", source).replace("%3", _n(refused))
 
 
 def _import_outcome(r: TaskRecord) -> str | None:

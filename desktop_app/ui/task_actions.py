@@ -14,6 +14,7 @@ from desktop_app.domain.task import TaskRecord
 from desktop_app.imports.error_csv import looks_unedited
 from desktop_app.imports.missing_references import missing_of
 from desktop_app.imports.resume import stopped_early
+from desktop_app.imports.value_fixes import BadValue
 from desktop_app.tasks.kinds import Action, TaskKind, TaskKinds, Words
 from desktop_app.ui.reveal import open_local
 from desktop_app.ui.task_service import TaskService
@@ -32,6 +33,8 @@ class TaskActions(QObject):
         open_failed(object): the Path exists but the desktop could not open it (no program for it).
         reimport_requested(object, str): (ImportOptions, warning or "") the clerk asked to re-import a task's
             fixed error file: the window opens its preview, with the warning when the file is unedited.
+        fix_values_requested(TaskRecord, list): (the import, its BadValues) the clerk asked to fix the values
+            its enum columns refused: the window opens the dialog, then calls confirm_fix_values().
     """
 
     details_requested = Signal(object)
@@ -40,6 +43,7 @@ class TaskActions(QObject):
     problem = Signal(str)
     open_failed = Signal(object)
     reimport_requested = Signal(object, str)
+    fix_values_requested = Signal(object, object)
 
     def __init__(
         self,
@@ -57,6 +61,10 @@ class TaskActions(QObject):
         self._opener = opener
         self.record: TaskRecord | None = None
         self.open_when_done_tasks: set[str] = set()  # task numbers whose file opens when they end
+        # the values each import's enum columns refused, read off the GUI thread, by fix_key(): asked once
+        # per state of the import (a fix changes its counts, and so its key)
+        self.bad_values: dict[tuple[object, ...], list[BadValue]] = {}
+        self._asking: set[tuple[object, ...]] = set()
 
         def make(handler: Callable[[], None], shortcut: str | None = None) -> QAction:
             action = QAction(self)
@@ -75,6 +83,7 @@ class TaskActions(QObject):
         self.import_for_real = make(self._import_for_real, "Ctrl+I")
         self.complete_references = make(self._complete_references, "Ctrl+Shift+K")
         self.add_references = make(self._add_references, "Ctrl+Shift+N")  # N: add the missing names
+        self.fix_values = make(self._fix_values, "Ctrl+Shift+V")  # V: values
         self.undo = make(self._undo, "Ctrl+Shift+Z")
         self.details = make(self._details, "Ctrl+D")
         self.open_when_done = QAction(self)
@@ -86,8 +95,8 @@ class TaskActions(QObject):
 
     def all(self) -> list[QAction]:
         return [self.open_result, self.open_errors, self.open_folder, self.reimport, self.cancel, self.resume,
-                self.retry, self.import_for_real, self.complete_references, self.add_references, self.undo,
-                self.open_when_done, self.details]  # fmt: skip
+                self.retry, self.import_for_real, self.complete_references, self.add_references, self.fix_values,
+                self.undo, self.open_when_done, self.details]  # fmt: skip
 
     def set_record(self, record: TaskRecord | None) -> None:
         """The selected task (or its newer snapshot): enable exactly what applies to it."""
@@ -127,6 +136,7 @@ class TaskActions(QObject):
                                             and record.pending_completion_count > 0 and not dry_run
                                             and not undone)  # fmt: skip
         self.add_references.setEnabled(bool(addable_tables(record, kind)))
+        self._enable_fix_values(record, kind)
         self.undo.setEnabled(undoable(record, kind))
         self.details.setEnabled(True)
         self.open_when_done.blockSignals(True)
@@ -233,6 +243,43 @@ class TaskActions(QObject):
         if self.record is not None and addable_tables(self.record, self._kinds.of(self.record)):
             self._submit(self._service.complete_references(self.record, add=True))
 
+    def _enable_fix_values(self, record: TaskRecord, kind: TaskKind) -> None:
+        """Enabled once the import's error rows are known to hold values its enum columns refused: asked of
+        the Submitter off the GUI thread (the summary does not count the rows by reason)."""
+        key = fix_key(record, kind)
+        if key is None:
+            self.fix_values.setEnabled(False)
+            return
+        known = self.bad_values.get(key)
+        self.fix_values.setEnabled(bool(known))
+        if known is not None or key in self._asking:
+            return
+        self._asking.add(key)
+
+        def done(found: list[BadValue]) -> None:
+            self._asking.discard(key)
+            self.bad_values[key] = found
+            if self.record is not None and fix_key(self.record, self._kinds.of(self.record)) == key:
+                self.fix_values.setEnabled(bool(found))
+
+        def failed(_exc: BaseException) -> None:  # no fix offered (a moved error file, another clerk's task)
+            self._asking.discard(key)
+            self.bad_values[key] = []
+
+        self._service.read_bad_values(record, done, failed, context=self)
+
+    def _fix_values(self) -> None:
+        if self.record is None:
+            return
+        found = self.bad_values.get(fix_key(self.record, self._kinds.of(self.record)) or ())
+        if found:
+            self.fix_values_requested.emit(self.record, found)
+
+    def confirm_fix_values(self, record: TaskRecord, values: dict[str, dict[str, str]],
+                           remember_as: str | None = None) -> None:  # fmt: skip
+        """The clerk chose the values: queue the fix (the mappings saved into ``remember_as`` first)."""
+        self._submit(self._service.fix_values(record, values, remember_as=remember_as))
+
     def _undo(self) -> None:
         if self.record is not None and undoable(self.record, self._kinds.of(self.record)):
             self.undo_requested.emit(self.record)
@@ -275,6 +322,9 @@ class TaskActions(QObject):
             self.add_references: (self.tr("&Add the missing names and complete"),
                                   self.tr("Add the names this import did not find to their table, then fill in "
                                           "the references of its rows")),
+            self.fix_values: (self.tr("Fix &values…"),
+                              self.tr("Choose the right value for each value this import refused (a level "
+                                      "spelt wrong, say), then import its rows that failed only for them")),
             self.details: (self.tr("&Details"), self.tr("Every field, the warnings and the log of the task")),
             self.open_when_done: (self.tr("Open &when done"),
                                   self.tr("When this task ends, open its file (the exported file, or the error "
@@ -292,6 +342,7 @@ class TaskActions(QObject):
                  self.resume: self.tr("Import the remaining rows"),
                  self.complete_references: self.tr("Complete references"),
                  self.add_references: self.tr("Add the missing names and complete"),
+                 self.fix_values: self.tr("Fix values"),
                  self.details: self.tr("Details"),
                  self.open_folder: self.tr("Folder")}  # fmt: skip
         for action, text in short.items():
@@ -304,6 +355,16 @@ def addable_tables(record: TaskRecord, kind: TaskKind) -> list[str]:
             or record.undone_by):  # fmt: skip
         return []
     return list(dict.fromkeys(m.table for m in missing_of(record.summary) if m.can_add))
+
+
+def fix_key(record: TaskRecord, kind: TaskKind) -> tuple[object, ...] | None:
+    """An ended import whose rows may have failed for a value their column does not allow (its kind offers
+    value fixes, it wrote an error file, it was not a dry run, nor undone), as the state the answer depends
+    on; None when no fix can apply."""
+    if (not kind.allows(Action.FIX_VALUES) or not record.status.is_final or record.params.get("dry_run")
+            or record.undone_by or not record.error_csv or record.fail_count <= 0):  # fmt: skip
+        return None
+    return record.task_no, record.fail_count, record.success_count, record.error_csv
 
 
 def failed_by_its_rows(record: TaskRecord, kind: TaskKind) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,7 @@ from desktop_app.imports.file_preview import StoredKeys
 from desktop_app.imports.options import ImportOptions
 from desktop_app.imports.resume import RESUMES
 from desktop_app.imports.task import ImportHandler
+from desktop_app.imports.value_fixes import BadValue
 from desktop_app.log import task_log_lines
 from desktop_app.store import admins
 from desktop_app.store.business_rows import Key
@@ -292,6 +293,32 @@ class TaskService(QObject):
         submitter, user, task_no, creator = self.submitter, self._user, record.task_no, self._viewer.creator_filter
         self._submit_in_background(lambda: submitter.submit_completion(task_no, user=user, add=add, creator=creator),
                                    task_no)  # fmt: skip
+        return True
+
+    def read_bad_values(self, record: TaskRecord, done: Callable[[list[BadValue]], None],
+                        failed: Callable[[BaseException], None], *, context: QObject) -> None:  # fmt: skip
+        """The distinct values an ended import's enum columns refused (Submitter.bad_values), read off the GUI
+        thread: ``done`` gets them (none: nothing to fix), ``failed`` the reason it could not be read; neither
+        once ``context`` (the object they touch) is gone."""
+        submitter, task_no, creator = self.submitter, record.task_no, self._viewer.creator_filter
+        self._background.call(lambda: submitter.bad_values(task_no, creator=creator), done, failed, context=context)
+
+    def fix_values(self, record: TaskRecord, values: dict[str, dict[str, str]], *,
+                   remember_as: str | None = None) -> bool:  # fmt: skip
+        """Queue the fix of an import's values (column key -> {bad: good}); with ``remember_as``, the mappings
+        are first saved into that profile as its new version (a failure there queues nothing). False (and
+        nothing sent) while another submission is in flight."""
+        if self._in_flight:
+            return False
+        submitter, user, task_no, creator = self.submitter, self._user, record.task_no, self._viewer.creator_filter
+        import_type = str(record.params.get("import_type"))
+
+        def submit() -> SubmitResult:
+            if remember_as:
+                submitter.save_value_mappings(remember_as, import_type, values, user=user, source=f"task {task_no}")
+            return submitter.submit_value_fix(task_no, values, user=user, creator=creator)
+
+        self._submit_in_background(submit, task_no)
         return True
 
     def undo(self, record: TaskRecord) -> bool:

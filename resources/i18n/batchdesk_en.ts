@@ -686,6 +686,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Fix values</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Complete references</source>
         <translation type="unfinished"></translation>
     </message>
@@ -854,6 +858,10 @@
 <context>
     <name>Outcomes</name>
     <message>
+        <source>Nothing fixed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Nothing completed</source>
         <translation type="unfinished"></translation>
     </message>
@@ -871,6 +879,30 @@
     </message>
     <message>
         <source>Failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing fixed: no row of %2 failed only for these values</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing fixed: %3 rows of %2 were refused again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fixed values: 1 row of %2 imported, %3 refused again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fixed values: %1 rows of %2 imported, %3 refused again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fixed values: 1 row of %2 imported</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fixed values: %1 rows of %2 imported</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1519,6 +1551,14 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Fix &amp;values…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose the right value for each value this import refused (a level spelt wrong, say), then import its rows that failed only for them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>&amp;Details</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1560,6 +1600,10 @@
     </message>
     <message>
         <source>Add the missing names and complete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fix values</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1758,6 +1802,57 @@
     </message>
     <message>
         <source>A row changed since the import (by hand or by a later import) is kept as it is and listed in the undo&apos;s error file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ValueFixDialog</name>
+    <message>
+        <source>Fix values of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 rows of this import failed for a value their column does not allow. Choose the right value for each; a value left at “%2” is not changed, its rows stay in the error file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Column</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Value in the file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change it to</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change %1 to</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Remember for next time, in the profile:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save these mappings into the profile as its new version: the next import with it takes these values as the right ones</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Fix the rows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(leave as is)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

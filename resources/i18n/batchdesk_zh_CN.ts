@@ -686,6 +686,10 @@
         <translation>无（全部行）</translation>
     </message>
     <message>
+        <source>Fix values</source>
+        <translation>修正取值</translation>
+    </message>
+    <message>
         <source>Complete references</source>
         <translation>补全关联</translation>
     </message>
@@ -854,6 +858,10 @@
 <context>
     <name>Outcomes</name>
     <message>
+        <source>Nothing fixed</source>
+        <translation>没有修正任何行</translation>
+    </message>
+    <message>
         <source>Nothing completed</source>
         <translation>未补全任何关联</translation>
     </message>
@@ -872,6 +880,30 @@
     <message>
         <source>Failed: %1</source>
         <translation>失败：%1</translation>
+    </message>
+    <message>
+        <source>Nothing fixed: no row of %2 failed only for these values</source>
+        <translation>没有修正任何行：%2 中没有只因这些取值而失败的行</translation>
+    </message>
+    <message>
+        <source>Nothing fixed: %3 rows of %2 were refused again</source>
+        <translation>没有修正任何行：%2 的 %3 行再次被拒绝</translation>
+    </message>
+    <message>
+        <source>Fixed values: 1 row of %2 imported, %3 refused again</source>
+        <translation>已修正取值：%2 导入了 1 行，%3 行再次被拒绝</translation>
+    </message>
+    <message>
+        <source>Fixed values: %1 rows of %2 imported, %3 refused again</source>
+        <translation>已修正取值：%2 导入了 %1 行，%3 行再次被拒绝</translation>
+    </message>
+    <message>
+        <source>Fixed values: 1 row of %2 imported</source>
+        <translation>已修正取值：%2 导入了 1 行</translation>
+    </message>
+    <message>
+        <source>Fixed values: %1 rows of %2 imported</source>
+        <translation>已修正取值：%2 导入了 %1 行</translation>
     </message>
     <message>
         <source>Checked: all %1 rows are valid</source>
@@ -1519,6 +1551,14 @@
         <translation>把这次导入没有找到的名称添加到对应的表中，然后补全这些行的引用</translation>
     </message>
     <message>
+        <source>Fix &amp;values…</source>
+        <translation>修正取值(&amp;V)…</translation>
+    </message>
+    <message>
+        <source>Choose the right value for each value this import refused (a level spelt wrong, say), then import its rows that failed only for them</source>
+        <translation>为这次导入不接受的每个取值（例如写错的等级）选择正确的值，然后导入只因这些取值而失败的行</translation>
+    </message>
+    <message>
         <source>&amp;Details</source>
         <translation>详情(&amp;D)</translation>
     </message>
@@ -1561,6 +1601,10 @@
     <message>
         <source>Add the missing names and complete</source>
         <translation>添加缺少的名称并补全</translation>
+    </message>
+    <message>
+        <source>Fix values</source>
+        <translation>修正取值</translation>
     </message>
     <message>
         <source>Details</source>
@@ -1759,6 +1803,57 @@
     <message>
         <source>A row changed since the import (by hand or by a later import) is kept as it is and listed in the undo&apos;s error file.</source>
         <translation>导入之后又被修改过的行（手工修改或后来的导入）会原样保留，并列在撤销任务的错误文件里。</translation>
+    </message>
+</context>
+<context>
+    <name>ValueFixDialog</name>
+    <message>
+        <source>Fix values of %1</source>
+        <translation>修正 %1 的取值</translation>
+    </message>
+    <message>
+        <source>%1 rows of this import failed for a value their column does not allow. Choose the right value for each; a value left at “%2” is not changed, its rows stay in the error file.</source>
+        <translation>这次导入有 %1 行因为取值不在该列允许的范围内而失败。请为每个取值选择正确的值；保留为%2的取值不会修改，它的行仍留在错误文件里。</translation>
+    </message>
+    <message>
+        <source>Column</source>
+        <translation>列</translation>
+    </message>
+    <message>
+        <source>Value in the file</source>
+        <translation>文件中的值</translation>
+    </message>
+    <message>
+        <source>Rows</source>
+        <translation>行数</translation>
+    </message>
+    <message>
+        <source>Change it to</source>
+        <translation>改为</translation>
+    </message>
+    <message>
+        <source>Change %1 to</source>
+        <translation>把 %1 改为</translation>
+    </message>
+    <message>
+        <source>&amp;Remember for next time, in the profile:</source>
+        <translation>记住，下次自动使用，保存到映射配置(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>Save these mappings into the profile as its new version: the next import with it takes these values as the right ones</source>
+        <translation>把这些对应关系存为映射配置的新版本：下次使用它导入时，这些取值会自动改为正确的值</translation>
+    </message>
+    <message>
+        <source>&amp;Fix the rows</source>
+        <translation>修正这些行(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>(leave as is)</source>
+        <translation>（保持不变）</translation>
     </message>
 </context>
 <context>
