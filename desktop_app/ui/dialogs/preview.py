@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QGridLayout,
+    QHBoxLayout,
     QHeaderView,
     QLabel,
     QTableWidget,
@@ -247,10 +248,13 @@ class PreviewDialog(QDialog):
         layout.addWidget(self._rows_title)
         layout.addWidget(self.rows_table, 3)
         layout.addWidget(self.problems_label)
-        layout.addWidget(self._mapping_title)
+        # the save button beside the mapping's title: no line of its own taken from the tables on a small screen
+        mapping_head = QHBoxLayout()
+        mapping_head.addWidget(self._mapping_title, 1)
+        mapping_head.addWidget(self.save_profile_button)
+        layout.addLayout(mapping_head)
         layout.addWidget(self.mapping_table, 2)
         layout.addWidget(self.mapping_note)
-        layout.addWidget(self.save_profile_button, 0, Qt.AlignmentFlag.AlignLeft)
         layout.addWidget(self.missing_label)
         layout.addWidget(c.raise_limit_box)  # right under the reason it answers
         layout.addWidget(self.dry_run_box)
