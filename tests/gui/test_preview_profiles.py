@@ -44,9 +44,7 @@ def save(desk: Desk, name: str, columns: dict[str, str] | None = None) -> Profil
 
 def open_with_profiles(qtbot: Any, desk: Desk, path: Path) -> PreviewDialog:
     dialog = open_preview(qtbot, desk.window, path)
-    with qtbot.waitSignal(dialog.profiles_read, timeout=TIMEOUT, raising=False):
-        pass
-    qtbot.waitUntil(lambda: dialog.check is not None, timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: dialog.profiles_known and dialog.check is not None, timeout=TIMEOUT)
     return dialog
 
 

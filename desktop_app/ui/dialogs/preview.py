@@ -139,6 +139,7 @@ class PreviewDialog(QDialog):
         self._save_profile = save_profile
         self._profiles: list[ProfileVersion] = []  # every profile's latest version, once read
         self._clerk_chose_profile = False  # the clerk chose in the Profile box: no automatic choice again
+        self.profiles_known = list_profiles is None  # the profiles were read (or could not be)
         self._read_with: tuple[str | None, str | None, str | None] | None = None  # encoding, delimiter, sheet
         self.profile_choice = ProfileChoice(self)
         self.profile_box = self.profile_choice.box
@@ -639,10 +640,12 @@ class PreviewDialog(QDialog):
                 self._read_as_profile_says()
             else:
                 self._offer_profiles(self.profile())
+            self.profiles_known = True
             self.profiles_read.emit()
 
         def failed(exc: BaseException) -> None:  # the preview works without: "None" is the only choice
             log.info("the mapping profiles could not be read: %s", exc)
+            self.profiles_known = True
             self.profiles_read.emit()
 
         self._background.call(list_profiles, done, failed, context=self)
