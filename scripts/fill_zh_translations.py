@@ -168,6 +168,23 @@ ZH: dict[tuple[str, str], str] = {
         "第 %1 行的日期 %2 既可以读作日在前，也可以读作月在前，文件里也看不出是哪一种：请选择这个文件的日期顺序。",
     ("FileChoices", "Dates such as %1 are read %2, as row %3 (%4) shows."):
         "像 %1 这样的日期按%2读取，第 %3 行（%4）表明了这一点。",
+    ("ProfileChoice", "&Profile:"): "映射方案(&P)：",
+    ("ProfileChoice", "None"): "无",
+    ("ProfileChoice", "Mapping profile"): "映射方案",
+    ("ProfileChoice", "Save as profile for the &team…"): "另存为团队映射方案(&T)…",
+    ("ProfileChoice", "Save these header choices and reading options as a profile that every desk on this "
+                      "database can use"): "把这些表头选择和读取选项保存为映射方案，使用同一数据库的每台电脑都能用",
+    ("ProfileChoice", "Using profile '%1' v%2"): "使用映射方案“%1” 第 %2 版",
+    ("ProfileChoice", "Saved as '%1' v%2"): "已保存为映射方案“%1” 第 %2 版",
+    ("ProfileChoice", "Save as profile for the team"): "另存为团队映射方案",
+    ("ProfileChoice", "Name of the profile (an existing name gets its next version):"):
+        "映射方案名称（已有的名称会保存为它的新版本）：",
+    ("ProfileChoice", "Save"): "保存",
+    ("ProfileChoice", "Cancel"): "取消",
+    ("PreviewDialog", "Saving the profile…"): "正在保存映射方案…",
+    ("PreviewDialog", "The profile could not be saved: %1"): "无法保存映射方案：%1",
+    ("Desk", "Remembered header mappings are now profiles for the team: %1"):
+        "以前记住的表头对应关系已转为团队映射方案：%1",
     ("FileChoices", "day first"): "日在前",
     ("FileChoices", "month first"): "月在前",
     ("PreviewDialog", "Tick “Raise the size limit” below to import it all the same."):

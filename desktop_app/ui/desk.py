@@ -26,7 +26,7 @@ from desktop_app.ui.gil_turns import GilTurns
 from desktop_app.ui.i18n import Translations
 from desktop_app.ui.main_thread_gc import MainThreadGC
 from desktop_app.ui.main_window import MainWindow
-from desktop_app.ui.mapping_memory import MappingMemory
+from desktop_app.ui.mapping_memory import MappingMemory, carry_over
 from desktop_app.ui.outcomes import Tone
 from desktop_app.ui.task_service import EXPORT_TASK, TaskService
 from desktop_app.ui.tray import Tray
@@ -46,6 +46,8 @@ def export_definitions(core: Core) -> dict[str, Any]:
     return dict(getattr(core.registry.get(EXPORT_TASK), "definitions", {}) or {})
 
 
+MEMORY_CARRIED_OVER = "profiles/mapping_memory_carried_over"
+"""QSettings flag: the remembered header mappings were saved as profiles (done once)."""
 WINDOW_BATCH_PAUSE = 0.001
 TYPES_CHECK_MS = 30_000
 
@@ -69,6 +71,7 @@ class Desk(QObject):
         self.app = app
         self._on_quit = on_quit or app.quit
         self.core = core
+        self._qsettings = qsettings
         # With the window open, imports pause 1 ms between batches: with two imports running, the
         # window's thread otherwise waits up to ~190 ms for the GIL (bench/bench_gui_lag.py).
         if not core.settings.batch_pause:
@@ -87,7 +90,6 @@ class Desk(QObject):
             service=self.service,
             catalog=self.catalog,
             kinds=self.kinds,
-            memory=MappingMemory.in_dir(core.paths.data_dir),
             settings=core.settings,
             results_dir=core.paths.results_dir,
             qsettings=qsettings,
@@ -128,6 +130,32 @@ class Desk(QObject):
         self.window.model.fetchMore()
         self.service.check_types()
         self._types_timer.start()
+        self.carry_over_memory()
+
+    def carry_over_memory(self) -> None:
+        """Once: the header mappings this desk remembered (before profiles) become profiles, in the
+        background; the flag is set when it was done (a database that cannot be reached: next start)."""
+        if self._qsettings.value(MEMORY_CARRIED_OVER, False, type=bool):
+            return
+        memory, service = MappingMemory.in_dir(self.core.paths.data_dir), self.service
+
+        def run() -> list[Any]:
+            taken = [p.name for p in service.submitter.profiles().list(removed=True)]
+            return carry_over(memory, service.save_profile, taken)
+
+        def done(saved: list[Any]) -> None:
+            self._qsettings.setValue(MEMORY_CARRIED_OVER, True)
+            self._qsettings.sync()
+            if saved:
+                names = ", ".join(f"“{v.name}”" for v in saved)
+                log.info("remembered header mappings saved as profiles: %s", names)
+                self.window.inform(self.tr("Remembered header mappings are now profiles for the team: %1")
+                                   .replace("%1", names), dialog=False)  # fmt: skip
+
+        def failed(exc: BaseException) -> None:
+            log.warning("the remembered header mappings were not carried over (tried next start): %s", exc)
+
+        self.service.background.call(run, done, failed)
 
     def _types_checked(self, types: dict[str, Any], problems: dict[str, str]) -> None:
         if types == {n: self.catalog.get(n) for n in self.catalog.names()} and problems == self.catalog.problems:

@@ -27,7 +27,6 @@ from desktop_app.ui.dialogs.open_failed import OpenFailedDialog
 from desktop_app.ui.dialogs.preview import PreviewDialog
 from desktop_app.ui.dialogs.value_fix import ValueFixDialog
 from desktop_app.ui.filter_bar import FilterBar
-from desktop_app.ui.mapping_memory import MappingMemory
 from desktop_app.ui.menus import WindowMenus
 from desktop_app.ui.notice_bar import NoticeBar
 from desktop_app.ui.submit_panel import SubmitPanel
@@ -66,7 +65,6 @@ class MainWindow(QMainWindow):
         service: TaskService,
         catalog: ImportCatalog,
         kinds: TaskKinds,
-        memory: MappingMemory,
         settings: Settings,
         results_dir: Path,
         qsettings: QSettings,
@@ -79,7 +77,6 @@ class MainWindow(QMainWindow):
         self.catalog = catalog
         self.settings = settings
         self.tray = tray
-        self._memory = memory
         self._qsettings = qsettings
         self._background = service.background
         self._about = about or AboutInfo("", results_dir.parent, results_dir.parent / "logs", results_dir)
@@ -354,10 +351,11 @@ class MainWindow(QMainWindow):
             self.inform(self.tr("File not found: %s") % path)
             self._update_busy()
             return
-        dialog = PreviewDialog(path, self.catalog, self._memory, self._background,
+        dialog = PreviewDialog(path, self.catalog, self._background,
                                import_type=import_type or self.panel.import_type(), dry_run=dry_run,
                                request=request, notice=notice, max_file_mb=self.settings.max_file_mb,
                                max_rows=self.settings.max_rows, look_up=self.service.look_up_keys,
+                               list_profiles=self.service.list_profiles, save_profile=self.service.save_profile,
                                parent=self)  # fmt: skip
         self.preview = dialog
         dialog.accepted.connect(lambda: self._queue(dialog.options()))

@@ -10,6 +10,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
+from desktop_app.domain.profiles import Profile, ProfileVersion
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import Progress, SubmitResult, TaskRecord
 from desktop_app.domain.viewer import Viewer
@@ -213,6 +214,14 @@ class TaskService(QObject):
         """The table's rows for a preview's keys, in one query. Call it off the GUI thread (through
         ``background``): it asks the database."""
         return file_preview.look_up_keys(self._store.engine, itype, keys)
+
+    def list_profiles(self) -> list[ProfileVersion]:
+        """Every mapping profile's latest version. Call it off the GUI thread: it asks the database."""
+        return self.submitter.profiles().list()
+
+    def save_profile(self, name: str, profile: Profile) -> ProfileVersion:
+        """Save a profile's next version as this desk's clerk (held to its type). Off the GUI thread."""
+        return self.submitter.save_profile(name, profile, user=self._user, source="the preview")
 
     def load_log(self, task_no: str) -> None:
         self._background.call(lambda: task_log_lines(self._log_dir, task_no),

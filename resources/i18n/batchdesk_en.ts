@@ -90,6 +90,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Remembered header mappings are now profiles for the team: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>BatchDesk</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1085,6 +1089,14 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Saving the profile…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The profile could not be saved: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Preview: %s</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1202,6 +1214,53 @@
     </message>
     <message>
         <source>Ignored: no column of this type</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ProfileChoice</name>
+    <message>
+        <source>Save as profile for the team</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name of the profile (an existing name gets its next version):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Profile:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mapping profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save as profile for the &amp;team…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save these header choices and reading options as a profile that every desk on this database can use</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Using profile &apos;%1&apos; v%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved as &apos;%1&apos; v%2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -90,6 +90,10 @@
         <translation>无法保存模板：%1</translation>
     </message>
     <message>
+        <source>Remembered header mappings are now profiles for the team: %1</source>
+        <translation>以前记住的表头对应关系已转为团队映射方案：%1</translation>
+    </message>
+    <message>
         <source>BatchDesk</source>
         <translation>BatchDesk</translation>
     </message>
@@ -1085,6 +1089,14 @@
         <translation>%1 行</translation>
     </message>
     <message>
+        <source>Saving the profile…</source>
+        <translation>正在保存映射方案…</translation>
+    </message>
+    <message>
+        <source>The profile could not be saved: %1</source>
+        <translation>无法保存映射方案：%1</translation>
+    </message>
+    <message>
         <source>Preview: %s</source>
         <translation>预览：%s</translation>
     </message>
@@ -1203,6 +1215,53 @@
     <message>
         <source>Ignored: no column of this type</source>
         <translation>忽略：不是该导入类型的列</translation>
+    </message>
+</context>
+<context>
+    <name>ProfileChoice</name>
+    <message>
+        <source>Save as profile for the team</source>
+        <translation>另存为团队映射方案</translation>
+    </message>
+    <message>
+        <source>Name of the profile (an existing name gets its next version):</source>
+        <translation>映射方案名称（已有的名称会保存为它的新版本）：</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>&amp;Profile:</source>
+        <translation>映射方案(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Mapping profile</source>
+        <translation>映射方案</translation>
+    </message>
+    <message>
+        <source>Save as profile for the &amp;team…</source>
+        <translation>另存为团队映射方案(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>Save these header choices and reading options as a profile that every desk on this database can use</source>
+        <translation>把这些表头选择和读取选项保存为映射方案，使用同一数据库的每台电脑都能用</translation>
+    </message>
+    <message>
+        <source>Using profile &apos;%1&apos; v%2</source>
+        <translation>使用映射方案“%1” 第 %2 版</translation>
+    </message>
+    <message>
+        <source>Saved as &apos;%1&apos; v%2</source>
+        <translation>已保存为映射方案“%1” 第 %2 版</translation>
     </message>
 </context>
 <context>

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QGridLayout,
+    QHBoxLayout,
     QHeaderView,
     QLabel,
     QTableWidget,
@@ -28,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from desktop_app.domain.errors import BatchDeskError, ErrorCode
 from desktop_app.domain.modes import BlankPolicy, ImportMode
+from desktop_app.domain.profiles import OPTION_NAMES, ProfileVersion
 from desktop_app.imports import file_preview
 from desktop_app.imports.file_preview import (
     ALREADY_IN_TABLE,
@@ -41,14 +43,15 @@ from desktop_app.imports.file_preview import (
 from desktop_app.imports.import_type import ImportType
 from desktop_app.imports.options import ImportOptions
 from desktop_app.imports.precheck import MIB, size_problem
+from desktop_app.imports.profiles import from_task, header_overrides, with_options
 from desktop_app.imports.row_plans import Action
 from desktop_app.store.business_rows import Key
 from desktop_app.ui.background import Background
 from desktop_app.ui.catalog import ImportCatalog
 from desktop_app.ui.dialogs.preview_choices import ENCODINGS, FileChoices
+from desktop_app.ui.dialogs.preview_profile import ListProfiles, ProfileChoice, SaveProfile, matching_profile
 from desktop_app.ui.dialogs.preview_table import GREY, RED, fill_rows, mark_mapping, mark_outcomes, mark_rows
 from desktop_app.ui.full_text_tip import NarrowCombo
-from desktop_app.ui.mapping_memory import MappingMemory
 from desktop_app.ui.plain_errors import plain_error
 
 log = logging.getLogger(__name__)
@@ -73,24 +76,31 @@ class PreviewDialog(QDialog):
     ``max_rows``: the settings' limits, which the preview holds the file to as the task would.
     ``look_up``: finds the shown rows' keys in the table (run in the background), so that a row the mode
     would fail, skip or update for its key reads so; without it only the rows' cells are checked.
+    ``list_profiles`` / ``save_profile``: the database's mapping profiles, read and saved in the background
+    (docs/PROFILES.md); the profile whose header mapping fits the file is applied and named, the clerk may
+    choose another or none, and may save the header choices as a profile. Without them (or when the
+    database cannot be read) the preview works with no profile.
 
     Signals:
         loaded(): a preview (first or after another encoding, separator or sheet) is on screen.
         load_failed(str): the file could not be read; the plain-language reason.
         counted(): the row count (or its estimate) is shown.
         looked_up(): the shown rows' keys were looked up in the table (or could not be), and it is said.
+        profiles_read(): the profiles were read (or could not be), and the fitting one applied.
+        profile_saved(): a save as profile ended (saved, or said why not).
     """
 
     loaded = Signal()
     load_failed = Signal(str)
     counted = Signal()
     looked_up = Signal()
+    profiles_read = Signal()
+    profile_saved = Signal()
 
     def __init__(
         self,
         path: Path,
         catalog: ImportCatalog,
-        memory: MappingMemory,
         background: Background,
         *,
         import_type: str | None = None,
@@ -101,12 +111,13 @@ class PreviewDialog(QDialog):
         max_file_mb: int = 50,
         max_rows: int = 1_000_000,
         look_up: LookUp | None = None,
+        list_profiles: ListProfiles | None = None,
+        save_profile: SaveProfile | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self.path = path
         self._catalog = catalog
-        self._memory = memory
         self._background = background
         self._request = request
         self._notice = notice
@@ -125,6 +136,15 @@ class PreviewDialog(QDialog):
         self._stored: StoredKeys | None = None  # the table's rows for the shown rows' keys, as last looked up
         self._looking: tuple[str, frozenset[Key]] | None = None  # the look-up under way: type and keys
         self._look_up_failed: tuple[str, frozenset[Key], str] | None = None  # type, keys, and why
+        self._save_profile = save_profile
+        self._profiles: list[ProfileVersion] = []  # every profile's latest version, once read
+        self._clerk_chose_profile = False  # the clerk chose in the Profile box: no automatic choice again
+        self.profiles_known = list_profiles is None  # the profiles were read (or could not be)
+        self._read_with: tuple[str | None, str | None, str | None] | None = None  # encoding, delimiter, sheet
+        self.profile_choice = ProfileChoice(self)
+        self.profile_box = self.profile_choice.box
+        self.profile_line = self.profile_choice.line
+        self.save_profile_button = self.profile_choice.save_button
 
         self.type_box = NarrowCombo()
         for name in catalog.names():
@@ -183,11 +203,14 @@ class PreviewDialog(QDialog):
         self._fit()
         self.retranslate()
 
-        self.type_box.currentIndexChanged.connect(lambda _i: self._show_mapping(recall=True))
+        self.type_box.currentIndexChanged.connect(lambda _i: self._type_changed())
+        self.profile_choice.chosen.connect(self._profile_chosen)
+        self.save_profile_button.clicked.connect(self._ask_profile_name)
         self.mode_box.currentIndexChanged.connect(lambda _i: self._mode_changed())
         self.choices.reread.connect(self.reload)
         self.choices.changed.connect(self._update_state)
         self._mode_changed()
+        self._read_profiles(list_profiles)
         self.reload()
 
     def _fit(self) -> None:
@@ -203,8 +226,9 @@ class PreviewDialog(QDialog):
         c = self.choices
         # two columns of choices: the file on the left, what the rows do on the right
         grid = QGridLayout()
-        left = [(self._type_label, self.type_box), (c.sheet_label, c.sheet_box), (c.encoding_label, c.encoding_box),
-                (c.delimiter_label, c.delimiter_box)]  # fmt: skip
+        p = self.profile_choice
+        left = [(self._type_label, self.type_box), (p.label, p.box), (c.sheet_label, c.sheet_box),
+                (c.encoding_label, c.encoding_box), (c.delimiter_label, c.delimiter_box)]  # fmt: skip
         right = [(self._mode_label, self.mode_box), (self._blank_label, self.blank_box),
                  (c.date_order_label, c.date_order_box)]  # fmt: skip
         for column, pairs in ((0, left), (2, right)):
@@ -218,13 +242,18 @@ class PreviewDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(self.notice_label)
         layout.addLayout(grid)
+        layout.addWidget(self.profile_line)
         layout.addWidget(self.date_note)
         layout.addWidget(self.count_label)
         self._rows_title, self._mapping_title = QLabel(), QLabel()
         layout.addWidget(self._rows_title)
         layout.addWidget(self.rows_table, 3)
         layout.addWidget(self.problems_label)
-        layout.addWidget(self._mapping_title)
+        # the save button beside the mapping's title: no line of its own taken from the tables on a small screen
+        mapping_head = QHBoxLayout()
+        mapping_head.addWidget(self._mapping_title, 1)
+        mapping_head.addWidget(self.save_profile_button)
+        layout.addLayout(mapping_head)
         layout.addWidget(self.mapping_table, 2)
         layout.addWidget(self.mapping_note)
         layout.addWidget(self.missing_label)
@@ -238,7 +267,8 @@ class PreviewDialog(QDialog):
     def reload(self) -> None:
         """Read the first rows again with the chosen encoding, separator and sheet (None: the file's)."""
         path, limit = self.path, self._max_file_mb
-        encoding, delimiter, sheet = self.chosen_encoding(), self.choices.delimiter(), self.choices.sheet()
+        encoding, delimiter, sheet = self._reading()
+        self._read_with = (encoding, delimiter, sheet)
         self._generation += 1
         generation = self._generation
         self.status_label.setText(self.tr("Reading the file…"))
@@ -275,12 +305,13 @@ class PreviewDialog(QDialog):
                 self.type_box.setCurrentIndex(max(0, self.type_box.findData(best)))
                 self.type_box.blockSignals(False)
         self.status_label.setText("")
-        self._show_mapping(recall=True)
+        self._show_mapping(recall=not self._clerk_chose_profile)
         self.loaded.emit()
         self._start_count(sample, generation)
 
     def _start_count(self, sample: FileSample, generation: int) -> None:
-        encoding, sheet, limit = self.chosen_encoding(), self.choices.sheet(), self._max_rows
+        encoding, _delimiter, sheet = self._reading()
+        limit = self._max_rows
 
         def done(count: RowCount) -> None:
             if generation == self._generation:
@@ -296,6 +327,16 @@ class PreviewDialog(QDialog):
 
     def chosen_encoding(self) -> str | None:
         return self.choices.encoding()
+
+    def _reading(self) -> tuple[str | None, str | None, str | None]:
+        """The encoding, separator and sheet the file is read with: the clerk's, else the profile's, else
+        the file's own (None)."""
+        version = self.profile()
+        given = version.profile.options if version is not None else None
+        encoding, delimiter, sheet = self.chosen_encoding(), self.choices.delimiter(), self.choices.sheet()
+        if given is not None:
+            encoding, delimiter, sheet = encoding or given.encoding, delimiter or given.delimiter, sheet or given.sheet
+        return encoding, delimiter, sheet
 
     def _has_numbers(self) -> bool:
         itype = self._catalog.get(self.import_type() or "")
@@ -328,9 +369,17 @@ class PreviewDialog(QDialog):
         if name is None or not self._header:
             self._update_state()
             return
-        auto = self._catalog.map_header(name, self._header)
+        if recall:
+            self._pick_profile()
+        version = self.profile()
+        # what the file's headers fill with the profile applied (without one, the type's aliases): the
+        # clerk's choices are what differs from it
+        given = header_overrides(version.profile if version else None, {}) or None
+        try:
+            auto = self._catalog.map_header(name, self._header, given)
+        except ValueError:  # the profile maps two headers to one column: the aliases' mapping, the check says why
+            auto = self._catalog.map_header(name, self._header)
         self._auto = {index: key for key, index in auto.index_by_key.items()}
-        remembered = self._memory.recall(name, self._header) if recall else {}
         columns = self._catalog.columns(name)
         table.setRowCount(len(self._header))
         for i, text in enumerate(self._header):
@@ -343,7 +392,7 @@ class PreviewDialog(QDialog):
             for column in columns:
                 mark = " *" if column.required else ""
                 box.addItem(f"{column.label}{mark}", column.key)
-            key = remembered.get(text, self._auto.get(i, ""))
+            key = self._auto.get(i, "")
             box.setCurrentIndex(max(0, box.findData(key)))
             box.currentIndexChanged.connect(lambda _i: self._update_state())
             table.setCellWidget(i, 1, box)
@@ -378,7 +427,7 @@ class PreviewDialog(QDialog):
             return None
         mode = ImportMode(self.mode())
         blank = BlankPolicy(self.blank()) if mode in (ImportMode.UPDATE, ImportMode.UPSERT) else BlankPolicy.KEEP
-        return ImportOptions(
+        request = ImportOptions(
             file=self.path, import_type=name, mode=mode, blank=blank,
             dry_run=self.dry_run_box.isChecked(), encoding=self.chosen_encoding(), sheet=self.choices.sheet(),
             header_overrides=self.header_overrides(), date_order=self.choices.date_order(),
@@ -386,6 +435,16 @@ class PreviewDialog(QDialog):
             max_rows=self._max_rows, max_file_mb=self.choices.raised_mb() or self._max_file_mb,
             repairs=self._request.repairs if self._request is not None else None,
         )  # fmt: skip
+        version = self.profile()
+        if version is None or version.import_type != name:
+            return request
+        # the request names the version (as Submitter.with_profile builds it); the profile's reading options
+        # where the preview shows no choice of the clerk's (a detected encoding or separator, the first sheet,
+        # an order the file does not ask): the mode, blank cells and decimal comma are on screen, set from
+        # the profile when it was applied, so the clerk's boxes hold
+        shown = {"mode", "blank", "decimal_comma"}
+        keep = {n for n in OPTION_NAMES if n in shown or getattr(request, n) is not None}
+        return with_options(request, version, keep=keep)
 
     def _update_state(self) -> None:
         """Check the shown rows with the import's rules and say what stops the queueing, if anything."""
@@ -394,11 +453,14 @@ class PreviewDialog(QDialog):
         itype = self._catalog.get(options.import_type) if options is not None else None
         check = None
         if sample is not None and itype is not None and options is not None:
-            check = file_preview.check_sample(sample, itype, options, self._lang(), self._stored)
+            version = self.profile()
+            profile = version.profile if version is not None else None
+            check = file_preview.check_sample(sample, itype, options, self._lang(), self._stored, profile=profile)
             self.choices.show_day_month(check.day_month)
-            if self.choices.date_order() != options.date_order:  # the order the file's own dates show
+            if self.choices.date_order() is not None and self.choices.date_order() != options.date_order:
+                # the order the file's own dates show
                 options = options.but(date_order=self.choices.date_order())
-                check = file_preview.check_sample(sample, itype, options, self._lang(), self._stored)
+                check = file_preview.check_sample(sample, itype, options, self._lang(), self._stored, profile=profile)
         self._check = check
         self.date_note.setText(self.choices.date_order_note())
         self.date_note.setVisible(bool(self.date_note.text()))
@@ -418,6 +480,7 @@ class PreviewDialog(QDialog):
         reason = self._blocking_reason(check)
         self.missing_label.setText(reason)
         self.missing_label.setVisible(bool(reason))
+        self._offer_save()
         ok_button.setEnabled(sample is not None and check is not None and not reason)
 
     def _blocking_reason(self, check: SampleCheck | None) -> str:
@@ -560,11 +623,121 @@ class PreviewDialog(QDialog):
 
     # --- the answer ----------------------------------------------------------------------
 
-    def accept(self) -> None:
+    # --- the mapping profile -------------------------------------------------------------
+
+    def profile(self) -> ProfileVersion | None:
+        """The profile applied (chosen automatically or by the clerk), or None."""
+        return self.profile_choice.current()
+
+    def _read_profiles(self, list_profiles: ListProfiles | None) -> None:
+        if list_profiles is None:
+            return
+
+        def done(found: list[ProfileVersion]) -> None:
+            self._profiles = list(found)
+            if self._sample is not None and not self._clerk_chose_profile:
+                self._show_mapping(recall=True)
+                self._read_as_profile_says()
+            else:
+                self._offer_profiles(self.profile())
+            self.profiles_known = True
+            self.profiles_read.emit()
+
+        def failed(exc: BaseException) -> None:  # the preview works without: "None" is the only choice
+            log.info("the mapping profiles could not be read: %s", exc)
+            self.profiles_known = True
+            self.profiles_read.emit()
+
+        self._background.call(list_profiles, done, failed, context=self)
+
+    def _offer_profiles(self, current: ProfileVersion | None) -> None:
         name = self.import_type()
-        if name is not None and self._header:
-            self._memory.remember(name, self._header, self.header_overrides())
-        super().accept()
+        self.profile_choice.fill([p for p in self._profiles if p.import_type == name], current)
+
+    def _pick_profile(self) -> None:
+        """The profile whose header mapping fits the file (or the one a re-import's request named), with its
+        options on screen."""
+        name = self.import_type()
+        version = None
+        if name is not None:
+            wanted = self._request.profile if self._request is not None else None
+            if wanted:
+                version = next((p for p in self._profiles if p.import_type == name and p.name == wanted), None)
+            else:
+                version = matching_profile(self._profiles, name, self._header)
+        self._offer_profiles(version)
+        self._show_profile_options(version)
+
+    def _show_profile_options(self, version: ProfileVersion | None) -> None:
+        """The options a profile sets that the preview shows as boxes: the mode, blank cells, the decimal
+        comma and the day/month order."""
+        if version is None:
+            return
+        given = version.profile.options
+        if given.mode is not None:
+            self.mode_box.setCurrentIndex(max(0, self.mode_box.findData(given.mode.value)))
+        if given.blank is not None:
+            self.blank_box.setCurrentIndex(max(0, self.blank_box.findData(given.blank.value)))
+        if given.decimal_comma is not None:
+            self.decimal_comma_box.setChecked(given.decimal_comma)
+        if given.date_order is not None:
+            from desktop_app.imports.regional import DateOrder
+
+            self.choices.prefer(DateOrder(given.date_order))
+
+    def _read_as_profile_says(self) -> None:
+        """Read the file again when the profile's encoding, separator or sheet is not what it was read with."""
+        if self._reading() != self._read_with:
+            self.reload()
+
+    def _type_changed(self) -> None:
+        self._clerk_chose_profile = False
+        self._show_mapping(recall=True)
+        self._read_as_profile_says()
+
+    def _profile_chosen(self) -> None:
+        self._clerk_chose_profile = True
+        self._show_profile_options(self.profile())
+        self._show_mapping(recall=False)
+        self._read_as_profile_says()
+
+    def _offer_save(self) -> None:
+        """Saving is offered once the clerk's header choices differ from the profile's (or the aliases')."""
+        button = self.save_profile_button
+        button.setVisible(self._save_profile is not None)
+        button.setEnabled(self._sample is not None and self.import_type() is not None and bool(self.header_overrides())
+                          and self.profile_choice.name_dialog is None)  # fmt: skip
+
+    def _ask_profile_name(self) -> None:
+        version = self.profile()
+        self.profile_choice.ask_name(version.name if version is not None else "", self.save_as_profile)
+
+    def save_as_profile(self, name: str) -> None:
+        """Save the header choices and reading options as profile NAME's next version, in the background;
+        the saved version is then the one applied."""
+        save, options, version = self._save_profile, self.options(), self.profile()
+        if save is None or options is None:
+            return
+        base = version.profile if version is not None and version.import_type == options.import_type else None
+        content = from_task(options.to_params(), base=base, import_type=options.import_type)
+        self.save_profile_button.setEnabled(False)
+        self.profile_choice.say(self.tr("Saving the profile…"))
+
+        def done(saved: ProfileVersion) -> None:
+            self._profiles = [p for p in self._profiles if p.name.casefold() != saved.name.casefold()] + [saved]
+            self._clerk_chose_profile = True
+            self._offer_profiles(saved)
+            self._show_mapping(recall=False)
+            self.profile_choice.say(self.profile_choice.saved_words(saved))
+            self.profile_saved.emit()
+
+        def failed(exc: BaseException) -> None:
+            reason = plain_error(exc, self._catalog.lang, "saving a profile")
+            self.profile_choice.say(self.tr("The profile could not be saved: %1").replace("%1", reason))
+            self._offer_save()
+            self.profile_saved.emit()
+
+        self._background.call(lambda: save(name, content), done, failed, context=self)
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
@@ -599,5 +772,6 @@ class PreviewDialog(QDialog):
         self.rows_table.setAccessibleName(self.tr("First rows of the file"))
         self.mapping_table.setAccessibleName(self.tr("Header mapping"))
         self.choices.retranslate()
+        self.profile_choice.retranslate()
         if self._sample is not None:
             self._update_state()
