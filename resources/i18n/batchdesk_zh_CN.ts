@@ -91,7 +91,7 @@
     </message>
     <message>
         <source>Remembered header mappings are now profiles for the team: %1</source>
-        <translation>以前记住的表头对应关系已转为团队映射方案：%1</translation>
+        <translation>以前记住的表头对应关系已转为团队映射配置：%1</translation>
     </message>
     <message>
         <source>BatchDesk</source>
@@ -1090,11 +1090,11 @@
     </message>
     <message>
         <source>Saving the profile…</source>
-        <translation>正在保存映射方案…</translation>
+        <translation>正在保存映射配置…</translation>
     </message>
     <message>
         <source>The profile could not be saved: %1</source>
-        <translation>无法保存映射方案：%1</translation>
+        <translation>无法保存映射配置：%1</translation>
     </message>
     <message>
         <source>Preview: %s</source>
@@ -1221,11 +1221,11 @@
     <name>ProfileChoice</name>
     <message>
         <source>Save as profile for the team</source>
-        <translation>另存为团队映射方案</translation>
+        <translation>另存为团队映射配置</translation>
     </message>
     <message>
         <source>Name of the profile (an existing name gets its next version):</source>
-        <translation>映射方案名称（已有的名称会保存为它的新版本）：</translation>
+        <translation>映射配置名称（已有的名称会保存为它的新版本）：</translation>
     </message>
     <message>
         <source>Save</source>
@@ -1237,7 +1237,7 @@
     </message>
     <message>
         <source>&amp;Profile:</source>
-        <translation>映射方案(&amp;P)：</translation>
+        <translation>映射配置(&amp;P)：</translation>
     </message>
     <message>
         <source>None</source>
@@ -1245,23 +1245,23 @@
     </message>
     <message>
         <source>Mapping profile</source>
-        <translation>映射方案</translation>
+        <translation>映射配置</translation>
     </message>
     <message>
         <source>Save as profile for the &amp;team…</source>
-        <translation>另存为团队映射方案(&amp;T)…</translation>
+        <translation>另存为团队映射配置(&amp;T)…</translation>
     </message>
     <message>
         <source>Save these header choices and reading options as a profile that every desk on this database can use</source>
-        <translation>把这些表头选择和读取选项保存为映射方案，使用同一数据库的每台电脑都能用</translation>
+        <translation>把这些表头选择和读取选项保存为映射配置，使用同一数据库的每台电脑都能用</translation>
     </message>
     <message>
         <source>Using profile &apos;%1&apos; v%2</source>
-        <translation>使用映射方案“%1” 第 %2 版</translation>
+        <translation>使用映射配置“%1” 第 %2 版</translation>
     </message>
     <message>
         <source>Saved as &apos;%1&apos; v%2</source>
-        <translation>已保存为映射方案“%1” 第 %2 版</translation>
+        <translation>已保存为映射配置“%1” 第 %2 版</translation>
     </message>
 </context>
 <context>

@@ -170,7 +170,7 @@ def test_the_profile_line_reads_in_chinese(qtbot: Any, make_desk: Any, tmp_path:
     save(desk, "Branch customers")
     desk.set_language("zh")
     dialog = open_with_profiles(qtbot, desk, east_file(tmp_path))
-    qtbot.waitUntil(lambda: dialog.profile_line.text() == "使用映射方案“Branch customers” 第 1 版", timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: dialog.profile_line.text() == "使用映射配置“Branch customers” 第 1 版", timeout=TIMEOUT)
     assert dialog.profile_box.itemText(0) == "无"
     dialog.reject()
 
