@@ -7,11 +7,13 @@ each task type's idempotency key and lane: the same request gives the same task 
 
 from __future__ import annotations
 
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 from desktop_app.config import Settings
 from desktop_app.domain.errors import ErrorCode, PermanentError
+from desktop_app.domain.feeds import Feed
 from desktop_app.domain.modes import BlankPolicy, ImportMode
 from desktop_app.domain.task import Lane, SubmitResult, TaskLink, TaskRecord
 from desktop_app.exports.placing import check_destination
@@ -27,11 +29,12 @@ from desktop_app.imports.task import ImportHandler
 from desktop_app.imports.type_catalog import TypeCatalog
 from desktop_app.imports.type_schema import check_type
 from desktop_app.imports.undo import UndoHandler, undo_problem
-from desktop_app.store.tasks import TaskStore
+from desktop_app.store.tasks import Fence, TaskStore
+from desktop_app.tasks.builtin_kinds import FEED_SCAN
 from desktop_app.tasks.file_hash import file_sha256
 from desktop_app.tasks.identity import host_name
 from desktop_app.tasks.registry import HandlerRegistry
-from desktop_app.tasks.submit import submit_file
+from desktop_app.tasks.submit import FileFacts, submit_file
 
 
 class Submitter:
@@ -68,8 +71,11 @@ class Submitter:
             sheet=request.sheet or None,
         )
 
-    def submit_import(self, request: ImportOptions, *, user: str, force: bool = False) -> SubmitResult:
-        """Queue an import. The same bytes, type, mode and user give one task (submit_file)."""
+    def submit_import(
+        self, request: ImportOptions, *, user: str, force: bool = False, known: FileFacts | None = None
+    ) -> SubmitResult:
+        """Queue an import. The same bytes, type, mode and user give one task (submit_file); ``known``:
+        the file's SHA-256 read already (a feed's fingerprint), used while the file is unchanged."""
         options = self.import_options(request)
         params = options.to_params()
         params.pop("file")
@@ -78,7 +84,7 @@ class Submitter:
             # the mode is part of the identity: the same bytes in another mode are another task
             kind += f":{options.mode.value}" + (f":{options.blank.value}" if options.mode.updates else "")
         return submit_file(self.store, self.registry, task_type=ImportHandler.task_type, path=options.file,
-                           user=user, params=params, force=force, identity=kind)  # fmt: skip
+                           user=user, params=params, force=force, identity=kind, known=known)  # fmt: skip
 
     def resubmission(self, record: TaskRecord, **changes: Any) -> ImportOptions:
         """An earlier import's request again (a retry, the real run after a validation, a fixed error
@@ -127,6 +133,22 @@ class Submitter:
         if result.duplicate_of is None:
             self.store.annotate(source.id, {TaskLink.RESUMED_BY: result.task.task_no})
         return result
+
+    # --- feeds ---------------------------------------------------------------------------
+
+    def feed_import(self, feed: Feed, path: Path) -> ImportOptions:
+        """The import a feed asks for one of its files: its type and mode, and its mapping profile by name
+        where imports take one (ImportOptions.profile; until then the feed keeps the name)."""
+        request = ImportOptions(file=path, import_type=feed.spec.import_type, mode=ImportMode(feed.spec.mode))
+        if feed.spec.profile and "profile" in {f.name for f in fields(ImportOptions)}:
+            request = request.but(profile=feed.spec.profile)
+        return request
+
+    def submit_feed_scan(
+        self, feed: Feed, *, delay: float | None = None, succeeds: Fence | None = None
+    ) -> SubmitResult:
+        """Queue a look at a feed's folder (submit_feed_scan below)."""
+        return submit_feed_scan(self.store, feed, delay=delay, succeeds=succeeds)
 
     # --- other task types ----------------------------------------------------------------
 
@@ -201,3 +223,19 @@ class Submitter:
                 raise PermanentError(ErrorCode.NOT_ADDABLE, table=missing.table,
                                      column_zh=column_label(itype, missing.column, "zh"),
                                      column_en=column_label(itype, missing.column, "en"))  # fmt: skip
+
+
+def feed_scan_key(feed_id: int) -> str:
+    """The key of a feed's scans: one active scan per feed (pending or running), on every desk."""
+    return f"{FEED_SCAN.name}:{feed_id}"
+
+
+def submit_feed_scan(
+    store: TaskStore, feed: Feed, *, delay: float | None = None, succeeds: Fence | None = None
+) -> SubmitResult:
+    """Queue a scan of a feed (a short system task of the feed's owner, run by the desk whose folder it is,
+    or by any desk for a network folder), due in `delay` seconds. While one is pending or running, that
+    one is returned (duplicate_of). `succeeds`: the running scan that queues its successor as it ends."""
+    return store.submit(task_type=FEED_SCAN.name, params={"feed": feed.id, "name": feed.name}, creator=feed.owner,
+                        lane=FEED_SCAN.lane, biz_key=feed_scan_key(feed.id), refuse_if_committed=False,
+                        host=feed.host, delay=delay, succeeds=succeeds)  # fmt: skip

@@ -30,6 +30,10 @@ USAGE_CODES = {
     ErrorCode.NOT_ADDABLE,
     ErrorCode.NOT_ADMIN,
     ErrorCode.LAST_ADMIN,
+    ErrorCode.FEED_NOT_FOUND,
+    ErrorCode.FEED_EXISTS,
+    ErrorCode.FEED_FOLDER_MISSING,
+    ErrorCode.FEED_PAUSED,
 }
 
 
@@ -90,6 +94,9 @@ def _run(args: argparse.Namespace) -> int:
         lang = system_lang(core.settings.language)
         for problem in core.setting_problems:  # a warning, not a failure: the default is in use
             print(f"BatchDesk: {problem.text(lang)}", file=sys.stderr)
+        func = getattr(args, "func", None)
+        if func is not None:  # a command whose parser names its function (set_defaults)
+            return int(func(core, args))
         if args.command in ("import", "submit"):
             return commands.cmd_submit(core, args, wait=bool(getattr(args, "wait", False)))
         if args.command == "export":

@@ -78,6 +78,11 @@ class ErrorCode(StrEnum):
     # an export saved where the clerk chose
     OUTPUT_EXISTS = "output_exists"
     OUTPUT_UNUSABLE = "output_unusable"
+    # feeds (watched folders: docs/FEEDS.md)
+    FEED_NOT_FOUND = "feed_not_found"
+    FEED_EXISTS = "feed_exists"
+    FEED_FOLDER_MISSING = "feed_folder_missing"
+    FEED_PAUSED = "feed_paused"
 
 
 # failures of the file itself (or of what it is read as): running it again, whole (Retry) or from where it
@@ -275,6 +280,16 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
         "Choose a local folder, or use a shared PostgreSQL/MySQL database",
     ),
     ErrorCode.TASK_NOT_FOUND: ("找不到任务 {task_no}", "No task {task_no}"),
+    ErrorCode.FEED_NOT_FOUND: ("没有名为“{name}”的监视文件夹", "There is no feed named {name}"),
+    ErrorCode.FEED_EXISTS: ("已经有名为“{name}”的监视文件夹了", "A feed named {name} exists already"),
+    ErrorCode.FEED_PAUSED: (
+        "监视文件夹“{name}”已暂停；请先恢复（batchdesk feed resume {name}）",
+        "The feed {name} is paused; resume it first (batchdesk feed resume {name})",
+    ),
+    ErrorCode.FEED_FOLDER_MISSING: (
+        "找不到文件夹 {folder}（它必须已经存在）",
+        "The folder {folder} does not exist (it must exist already)",
+    ),
     ErrorCode.INVALID_PARAMS: ("任务参数不正确：{detail}", "Invalid task parameters: {detail}"),
     ErrorCode.INTERNAL_ERROR: (
         "程序内部错误（已记录到日志）：{detail}",
