@@ -80,13 +80,14 @@ def next_look_in(
     or the next of its times of day (today's still to come, else tomorrow's), on the desk's wall clock."""
     if schedule.every:
         return float(schedule.every)
-    now = now or dt.datetime.now().astimezone()
+    # compared in UTC: two times of one zone subtract as wall-clock times (a summer-time change ignored)
+    now = (now or dt.datetime.now().astimezone()).astimezone(dt.UTC)
     # from the day before `now`'s date (its own zone's date may be a day off the desk's) to two days on:
     # the first set time after now is among them, in order
     for days in range(-1, 3):
         day = now.date() + dt.timedelta(days=days)
         for at in schedule.at:
-            moment = local(dt.datetime.combine(day, at))
+            moment = local(dt.datetime.combine(day, at)).astimezone(dt.UTC)
             if moment > now:
                 return (moment - now).total_seconds()
     raise AssertionError("a schedule with set times has one within two days")

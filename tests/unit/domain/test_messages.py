@@ -24,7 +24,7 @@ ALLOWED_LATIN = frozenset(
     {
         "BatchDesk", "batchdesk", "resume", "force", "CSV", "csv", "Excel", "xlsx", "xls", "txt", "UTF-8",
         "GB18030", "YYYY-MM-DD", "YYYY", "SQL", "SQLite", "PostgreSQL", "MySQL", "MariaDB", "JSON", "NUL",
-        "allow_add", "true", "false", "yes",
+        "allow_add", "true", "false", "yes", "feed",
     }
 )  # fmt: skip
 # a word of three letters or more, with what binds it into one name (UTF-8, YYYY-MM-DD, allow_add)
