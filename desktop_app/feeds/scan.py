@@ -46,7 +46,7 @@ from desktop_app.feeds.folder import NotReadable, fingerprint, look, reachable
 from desktop_app.feeds.rules import next_look_in, offline_retry, patterns, settled, settles_in
 from desktop_app.imports.task import ImportHandler
 from desktop_app.imports.type_catalog import TypeCatalog
-from desktop_app.store.feeds import FeedStore
+from desktop_app.store.feeds import Brief, FeedStore
 from desktop_app.store.tasks import TaskStore
 from desktop_app.submission import Submitter, feed_scan_key, submit_feed_scan
 from desktop_app.tasks import builtin_kinds
@@ -384,11 +384,11 @@ class Scan:
             return
         report = self.report
         report.looked, report.seen = True, len(listing)
-        by_name: dict[str, FeedFile] = {}
-        for kept in self.feeds.present(self.feed.id):
+        by_name: dict[str, Brief] = {}
+        for kept in self.feeds.present_brief(self.feed.id):
             by_name[kept.name] = kept  # oldest first: a newer row of a name is the one that counts
         new: list[tuple[str, int, int]] = []
-        candidates: list[FeedFile] = []
+        settled_ids: list[int] = []
         for name, seen in listing.items():
             found = by_name.get(name)
             if found is None:
@@ -406,7 +406,7 @@ class Scan:
                 # queued or moving: its import (file_changed) or its move (changed_since_taken) sees it
                 continue
             if row.state is FileState.SETTLING and settled(row.first_seen_at, now, self.spec.settle):
-                candidates.append(row)
+                settled_ids.append(row.id)
         for name, row in by_name.items():
             if name in listing:
                 continue
@@ -416,13 +416,14 @@ class Scan:
                 self.feeds.left_folder(row)
         self.feeds.seen_many(self.feed.id, new)
         report.new = len(new)
+        candidates = [r for r in self.feeds.files(settled_ids) if r.state is FileState.SETTLING]
         if new and self.spec.settle <= 0:
             names = {n for n, _, _ in new}
             candidates += [r for r in self.feeds.in_state(self.feed.id, FileState.SETTLING) if r.name in names]
         candidates.sort(key=lambda r: (r.mtime_ns, r.name))
-        for number, row in enumerate(candidates, 1):
+        for number, candidate in enumerate(candidates, 1):
             self.ctx.check_stop()
-            self.take(row)
+            self.take(candidate)
             self.ctx.report(progress=100 * number / len(candidates))
 
     def take(self, row: FeedFile) -> None:
