@@ -375,3 +375,104 @@ def test_the_fingerprint_is_reused_by_the_import_and_the_file_is_read_once_to_be
     (task,) = feed_imports(core)
     assert hashed == [] and task.params["file_sha256"] == digest
     assert listed(inbox / "imported" / today()) == ["a.csv"]
+
+
+def test_an_import_type_that_cannot_be_used_blocks_the_feed_and_its_files_wait(
+    core: Core, inbox: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from desktop_app.domain.errors import ErrorCode, PermanentError
+    from desktop_app.submission import Submitter
+
+    real = Submitter.submit_import
+
+    def broken(self: Submitter, *args: object, **kwargs: object) -> object:
+        raise PermanentError(ErrorCode.IMPORT_TYPE_INVALID, import_type="customers", problem="no column phone")
+
+    write_csv(inbox / "a.csv", [row(1)])
+    feed = add_feed(core, inbox)
+    monkeypatch.setattr(Submitter, "submit_import", broken)
+    scan_now(core)
+    stored = FeedStore(core.store.engine).get_by_id(feed.id)
+    assert stored is not None and stored.state is FeedState.BLOCKED
+    assert render(stored.reason, None, "en") == ('The import type cannot be used: The import type "customers" has a '
+                                                 "problem and cannot be used: no column phone; the files wait in the "
+                                                 "folder")  # fmt: skip
+    assert [r.name for r in FeedStore(core.store.engine).in_state(feed.id, FileState.READY)] == ["a.csv"]
+    assert where(inbox)[""] == ["a.csv"] and not feed_imports(core)
+    monkeypatch.setattr(Submitter, "submit_import", real)  # the type mended
+    drive(core)
+    assert where(inbox)["imported"] == [f"{today()}/a.csv"]
+    assert FeedStore(core.store.engine).get_by_id(feed.id).state is FeedState.WATCHING  # type: ignore[union-attr]
+
+
+def test_a_file_that_cannot_be_read_yet_waits_and_is_taken_once_it_can_be(
+    core: Core, inbox: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from desktop_app.feeds import scan as scan_module
+
+    real = scan_module.fingerprint
+    held = {"a.csv"}
+
+    def fingerprint(path: Path, size: int, mtime_ns: int) -> str | None:
+        if path.name in held:
+            raise folder_module.NotReadable("held by another program")
+        return real(path, size, mtime_ns)
+
+    monkeypatch.setattr(scan_module, "fingerprint", fingerprint)
+    write_csv(inbox / "a.csv", [row(1)])
+    write_csv(inbox / "b.csv", [row(2)])
+    feed = add_feed(core, inbox)
+    drive(core)
+    assert where(inbox)["imported"] == [f"{today()}/b.csv"] and where(inbox)[""] == ["a.csv"]
+    core.lang = "en"
+    (view,) = core.feeds().views(viewer())
+    assert view.reason == "a.csv cannot be read yet (another program may hold it); it is taken once it can be"
+    held.clear()
+    FeedStore(core.store.engine).request_run(feed.id)
+    drive(core)
+    assert where(inbox)["imported"] == [f"{today()}/a.csv", f"{today()}/b.csv"]
+    (view,) = core.feeds().views(viewer())
+    assert view.reason is None
+
+
+def test_a_scan_that_goes_wrong_fails_visibly_and_the_feed_goes_on(
+    core: Core, inbox: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from desktop_app.feeds.scan import Scan
+
+    real = Scan.look
+
+    def bug(self: Scan, now: dt.datetime) -> None:
+        raise RuntimeError("a bug in the look")
+
+    feed = add_feed(core, inbox)
+    monkeypatch.setattr(Scan, "look", bug)
+    failed = scan_now(core)
+    assert failed is not None and failed.status is TaskStatus.FAILED and failed.error_code == "internal_error"
+    stored = FeedStore(core.store.engine).get_by_id(feed.id)
+    assert stored is not None and "RuntimeError: a bug in the look" in (render(stored.reason, None, "en") or "")
+    following = core.store.active(feed_scan_key(feed.id))
+    assert following is not None and following.id != failed.id  # the feed goes on
+    monkeypatch.setattr(Scan, "look", real)
+    write_csv(inbox / "a.csv", [row(1)])
+    drive(core)
+    assert where(inbox)["imported"] == [f"{today()}/a.csv"]
+
+
+def test_a_feed_whose_scans_were_cut_gets_one_again_when_a_worker_starts(core: Core, inbox: Path) -> None:
+    from desktop_app.app import build_executor
+
+    feed = add_feed(core, inbox)
+    paused = add_feed(core, inbox, name="paused")
+    core.feeds().pause("paused", viewer())
+    key = feed_scan_key(feed.id)
+    pending = core.store.active(key)
+    assert pending is not None
+    core.store.cancel(pending.task_no)  # cancelled by hand: the chain is cut
+    assert core.store.active(key) is None
+    executor = build_executor(core)
+    executor._first_round()  # what a starting window or worker does before it claims
+    again = core.store.active(key)
+    assert again is not None and again.status is TaskStatus.PENDING and again.creator == OWNER
+    assert core.store.active(feed_scan_key(paused.id)) is None  # a paused feed stays paused
+    executor.deleteLater()
