@@ -30,6 +30,7 @@ from desktop_app.feeds.rules import parse_at
 from desktop_app.feeds.service import Feeds
 from desktop_app.store.feeds import UNDER_WAY
 from desktop_app.submission import feed_scan_key
+from desktop_app.tasks.identity import host_name
 from desktop_app.tasks.submit import current_user
 
 # how long `feed run --wait` waits at most for files that keep changing (still being written) once
@@ -107,6 +108,9 @@ def cmd_feed_run(core: Core, args: argparse.Namespace) -> int:
         else:
             sys.stdout.write(f"feed {view.feed.name}: scan {scan.task_no} queued\n")
         return EXIT_OK
+    if (view_host := feeds.view(args.name, viewer).feed.host) and view_host != host_name():
+        sys.stderr.write(f"batchdesk: feed {args.name} watches a folder of the desk {view_host}: its worker "
+                         "runs the scan; waiting for it\n")  # fmt: skip
     run_until_idle(core, feeds, args.name, scan)
     view = feeds.view(args.name, viewer)
     files = feeds.files(args.name, viewer, limit=100_000, since=since)
@@ -212,6 +216,8 @@ def _line(core: Core, view: FeedView) -> str:
         parts.append("scanning now")
     elif view.next_run_at:
         parts.append(f"next {_stamp(view.next_run_at)}")
+    elif view.queued_scan:
+        parts.append("next: now")
     line = "  ".join(parts)
     if view.reason:
         line += f"\n    {view.reason}"

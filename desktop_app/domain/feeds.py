@@ -69,7 +69,7 @@ class FeedCode(StrEnum):
     FOLDER_UNREACHABLE = "feed_folder_unreachable"
     CANNOT_MOVE = "feed_cannot_move"
     NOT_READABLE = "feed_not_readable"
-    TYPE_PROBLEM = "feed_type_problem"
+    QUEUE_PROBLEM = "feed_queue_problem"
     SCAN_PROBLEM = "feed_scan_problem"
     WHY_FAILED = "feed_why_failed"
     WHY_CANCELLED = "feed_why_cancelled"
@@ -107,9 +107,9 @@ TEXTS: dict[Any, tuple[str, str]] = {
         "{name} 现在还无法读取（可能正被其他程序占用），能读取后再导入",
         "{name} cannot be read yet (another program may hold it); it is taken once it can be",
     ),
-    FeedCode.TYPE_PROBLEM: (
-        "导入类型无法使用：{problem}；文件在文件夹里等待",
-        "The import type cannot be used: {problem}; the files wait in the folder",
+    FeedCode.QUEUE_PROBLEM: (
+        "无法为文件排队导入：{problem}；文件在文件夹里等待",
+        "Its files cannot be queued for import: {problem}; they wait in the folder",
     ),
     FeedCode.SCAN_PROBLEM: (
         "查看文件夹时出错（已记录到日志）：{detail}；下次查看时再试",

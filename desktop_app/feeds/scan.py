@@ -386,7 +386,10 @@ class Scan:
         report.looked, report.seen = True, len(listing)
         by_name: dict[str, Brief] = {}
         for kept in self.feeds.present_brief(self.feed.id):
+            older = by_name.get(kept.name)
             by_name[kept.name] = kept  # oldest first: a newer row of a name is the one that counts
+            if older is not None:
+                self.forget_older(older)
         new: list[tuple[str, int, int]] = []
         settled_ids: list[int] = []
         for name, seen in listing.items():
@@ -425,6 +428,14 @@ class Scan:
             self.ctx.check_stop()
             self.take(candidate)
             self.ctx.report(progress=100 * number / len(candidates))
+
+    def forget_older(self, row: Brief) -> None:
+        """Two rows of one name in the folder (two scans at once saw it new): the older one goes, unless
+        its import or its move is under way (those end on their own)."""
+        if row.state in (FileState.SETTLING, FileState.READY):
+            self.feeds.drop(row, row.state)
+        elif row.state is FileState.DONE:
+            self.feeds.left_folder(row)
 
     def take(self, row: FeedFile) -> None:
         """A settled file: fingerprinted (read once) and claimed, or recorded as a duplicate."""
@@ -501,9 +512,10 @@ class Scan:
             if exc.code in (ErrorCode.FILE_NOT_FOUND, ErrorCode.FILE_UNREADABLE):
                 self.feeds.drop(row, FileState.READY)  # gone (or not a file) since it was taken
                 return
-            # the type is unknown or has a problem: every file of the feed would meet it; they wait
+            # the type (or its profile) is unknown or has a problem: every file of the feed would meet it;
+            # they wait in the folder, the feed says why, and its next scans try again
             self.ctx.log.warning("feed %s: its imports cannot be queued: %s", self.feed.name, exc)
-            self.blocked = _stored(feed_text(FeedCode.TYPE_PROBLEM, self.lang, problem=exc.text(self.lang)))
+            self.blocked = _stored(feed_text(FeedCode.QUEUE_PROBLEM, self.lang, problem=exc.text(self.lang)))
             return
         task = result.task
         if result.refused and not self.ours(task, path, row):

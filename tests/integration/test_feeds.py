@@ -394,8 +394,8 @@ def test_an_import_type_that_cannot_be_used_blocks_the_feed_and_its_files_wait(
     scan_now(core)
     stored = FeedStore(core.store.engine).get_by_id(feed.id)
     assert stored is not None and stored.state is FeedState.BLOCKED
-    assert render(stored.reason, None, "en") == ('The import type cannot be used: The import type "customers" has a '
-                                                 "problem and cannot be used: no column phone; the files wait in the "
+    assert render(stored.reason, None, "en") == ('Its files cannot be queued for import: The import type "customers" '
+                                                 "has a problem and cannot be used: no column phone; they wait in the "
                                                  "folder")  # fmt: skip
     assert [r.name for r in FeedStore(core.store.engine).in_state(feed.id, FileState.READY)] == ["a.csv"]
     assert where(inbox)[""] == ["a.csv"] and not feed_imports(core)
