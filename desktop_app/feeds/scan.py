@@ -137,6 +137,9 @@ class FeedScanHandler:
         if feed is None or feed.paused:
             return None
         result = submit_feed_scan(ctx.store, feed, delay=delay, succeeds=ctx.fence)
+        if result.duplicate_of is not None and (delay is None or delay <= FOLLOW_UP):
+            # a scan recovered after it had queued its successor: that one comes sooner, as this one asks
+            ctx.store.bring_forward(result.task.id)
         return result.task.task_no
 
     def keep_queued(self, store: TaskStore) -> None:
