@@ -225,7 +225,9 @@ def test_two_desks_on_one_database_import_each_file_of_a_feed_once(core: Core, d
     inbox.mkdir()
     dropped = _drop(inbox, 40)
     feed = add_feed(core, inbox)
-    desks = [_worker(db_url, tmp_path / f"desk{n}") for n in (1, 2)]
+    # one import at a time a desk, and quick to look for work: both desks take part, whichever scans
+    each = {"max_workers": 2, "poll_interval": 0.1}
+    desks = [_worker(db_url, tmp_path / f"desk{n}", settings=each) for n in (1, 2)]
     try:
         _until_done(core, feed.id, inbox)
     finally:
