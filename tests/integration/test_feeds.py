@@ -202,7 +202,7 @@ def test_a_folder_that_goes_away_pauses_the_feed_in_plain_words_and_it_resumes_b
 
 
 def test_a_file_is_taken_only_once_it_kept_its_size_and_time_for_the_settle_time(core: Core, inbox: Path) -> None:
-    feed = add_feed(core, inbox, settle=1)
+    feed = add_feed(core, inbox, settle=4)  # long enough for the scans below on a machine under load
     path = inbox / "growing.csv"
     head = ",".join(HEADER) + "\n"
     path.write_text(head + ",".join(row(1)) + "\n", encoding="utf-8")
@@ -216,13 +216,13 @@ def test_a_file_is_taken_only_once_it_kept_its_size_and_time_for_the_settle_time
     (again,) = feeds.in_state(feed.id, FileState.SETTLING)
     assert again.size > seen.size and again.first_seen_at >= seen.first_seen_at  # seen anew
     feeds.request_run(feed.id)
-    scan_now(core)  # unchanged, but not for a second yet
+    scan_now(core)  # unchanged, but not for the settle time yet
     assert feeds.in_state(feed.id, FileState.SETTLING) and not feed_imports(core)
     (still,) = feeds.in_state(feed.id, FileState.SETTLING)
     assert still.first_seen_at == again.first_seen_at  # the first sight of this size and time is kept
     pending = core.store.active(feed_scan_key(feed.id))
     assert pending is not None and pending.next_run_at is not None  # the next scan comes when it settles
-    threading.Event().wait(1.2)
+    threading.Event().wait(4.2)
     drive(core)
     (task,) = feed_imports(core)
     moved = inbox / "imported" / today() / "growing.csv"
