@@ -18,6 +18,7 @@ from desktop_app.tasks.registry import HandlerRegistry, TaskHandler
 
 if TYPE_CHECKING:
     from desktop_app.executor.executor import Executor
+    from desktop_app.feeds.service import Feeds
     from desktop_app.imports.type_catalog import TypeCatalog
     from desktop_app.submission import Submitter
 
@@ -50,6 +51,12 @@ class Core:
         from desktop_app.submission import Submitter
 
         return Submitter(self.store, self.registry, self.settings, self.catalog)
+
+    def feeds(self) -> Feeds:
+        """The feeds (watched folders) of this database, their words in the desk's language."""
+        from desktop_app.feeds.service import Feeds
+
+        return Feeds(self.store, self.submitter(), self.lang)
 
 
 def system_lang(setting: str = "") -> Lang:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from desktop_app.config import Settings
 from desktop_app.domain.errors import ErrorCode, PermanentError
+from desktop_app.domain.feeds import Feed
 from desktop_app.domain.modes import BlankPolicy, ImportMode
 from desktop_app.domain.profiles import OPTION_NAMES, Profile, ProfileRef, ProfileVersion, check_name
 from desktop_app.domain.task import Lane, SubmitResult, TaskLink, TaskRecord
@@ -34,11 +35,12 @@ from desktop_app.imports.type_catalog import TypeCatalog
 from desktop_app.imports.type_schema import check_type
 from desktop_app.imports.undo import UndoHandler, undo_problem
 from desktop_app.store.profiles import ProfileStore
-from desktop_app.store.tasks import TaskStore
+from desktop_app.store.tasks import Fence, TaskStore
+from desktop_app.tasks.builtin_kinds import FEED_SCAN
 from desktop_app.tasks.file_hash import file_sha256
 from desktop_app.tasks.identity import host_name
 from desktop_app.tasks.registry import HandlerRegistry
-from desktop_app.tasks.submit import submit_file
+from desktop_app.tasks.submit import FileFacts, submit_file
 
 if TYPE_CHECKING:
     from desktop_app.imports.value_fixes import BadValue
@@ -122,8 +124,11 @@ class Submitter:
             sheet=request.sheet or None,
         )
 
-    def submit_import(self, request: ImportOptions, *, user: str, force: bool = False) -> SubmitResult:
-        """Queue an import. The same bytes, type, mode and user give one task (submit_file)."""
+    def submit_import(
+        self, request: ImportOptions, *, user: str, force: bool = False, known: FileFacts | None = None
+    ) -> SubmitResult:
+        """Queue an import. The same bytes, type, mode and user give one task (submit_file); ``known``:
+        the file's SHA-256 read already (a feed's fingerprint), used while the file is unchanged."""
         options = self.import_options(request)
         params = options.to_params()
         params.pop("file")
@@ -132,7 +137,7 @@ class Submitter:
             # the mode is part of the identity: the same bytes in another mode are another task
             kind += f":{options.mode.value}" + (f":{options.blank.value}" if options.mode.updates else "")
         return submit_file(self.store, self.registry, task_type=ImportHandler.task_type, path=options.file,
-                           user=user, params=params, force=force, identity=kind)  # fmt: skip
+                           user=user, params=params, force=force, identity=kind, known=known)  # fmt: skip
 
     def resubmission(self, record: TaskRecord, **changes: Any) -> ImportOptions:
         """An earlier import's request again (a retry, the real run after a validation, a fixed error
@@ -184,6 +189,20 @@ class Submitter:
         if result.duplicate_of is None:
             self.store.annotate(source.id, {TaskLink.RESUMED_BY: result.task.task_no})
         return result
+
+    # --- feeds ---------------------------------------------------------------------------
+
+    def feed_import(self, feed: Feed, path: Path) -> ImportOptions:
+        """The import a feed asks for one of its files: its type and mode, and its mapping profile by name
+        (its latest version when the file is queued, with its reading options: import_options)."""
+        request = ImportOptions(file=path, import_type=feed.spec.import_type, mode=ImportMode(feed.spec.mode))
+        return request.but(profile=feed.spec.profile) if feed.spec.profile else request
+
+    def submit_feed_scan(
+        self, feed: Feed, *, delay: float | None = None, succeeds: Fence | None = None
+    ) -> SubmitResult:
+        """Queue a look at a feed's folder (submit_feed_scan below)."""
+        return submit_feed_scan(self.store, feed, delay=delay, succeeds=succeeds)
 
     # --- other task types ----------------------------------------------------------------
 
@@ -334,3 +353,17 @@ _DEFAULTS = {f.name: f.default for f in fields(ImportOptions) if f.name in OPTIO
 def given_options(request: ImportOptions) -> set[str]:
     """The reading options a request sets to something other than their defaults."""
     return {name for name, default in _DEFAULTS.items() if getattr(request, name) != default}
+def feed_scan_key(feed_id: int) -> str:
+    """The key of a feed's scans: one active scan per feed (pending or running), on every desk."""
+    return f"{FEED_SCAN.name}:{feed_id}"
+
+
+def submit_feed_scan(
+    store: TaskStore, feed: Feed, *, delay: float | None = None, succeeds: Fence | None = None
+) -> SubmitResult:
+    """Queue a scan of a feed (a short system task of the feed's owner, run by the desk whose folder it is,
+    or by any desk for a network folder), due in `delay` seconds. While one is pending or running, that
+    one is returned (duplicate_of). `succeeds`: the running scan that queues its successor as it ends."""
+    return store.submit(task_type=FEED_SCAN.name, params={"feed": feed.id, "name": feed.name}, creator=feed.owner,
+                        lane=FEED_SCAN.lane, biz_key=feed_scan_key(feed.id), refuse_if_committed=False,
+                        host=feed.host, delay=delay, succeeds=succeeds)  # fmt: skip

@@ -37,6 +37,10 @@ USAGE_CODES = {
     ErrorCode.VALUES_NOT_FIXABLE,
     ErrorCode.VALUE_COLUMN_UNKNOWN,
     ErrorCode.VALUE_NOT_ALLOWED,
+    ErrorCode.FEED_NOT_FOUND,
+    ErrorCode.FEED_EXISTS,
+    ErrorCode.FEED_FOLDER_MISSING,
+    ErrorCode.FEED_PAUSED,
 }
 
 

@@ -45,6 +45,26 @@ def _delimiter(text: str) -> str:
     return value
 
 
+def _seconds(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number of seconds: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more: {text}")
+    return value
+
+
+def _times_of_day(text: str) -> str:
+    from desktop_app.feeds.rules import parse_at
+
+    try:
+        parse_at(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
 def _common(p: argparse.ArgumentParser) -> None:
     # SUPPRESS: a value given before the command name must not be reset by the subcommand's default.
     where = p.add_mutually_exclusive_group()
@@ -212,6 +232,8 @@ def build_parser() -> Parser:
     p.add_argument("--json", action="store_true", help="print the administrators as JSON")
     _viewer(p, who="who asks (default: the OS login name); must be an administrator, except to add the first")
     _common(p)
+
+    _feed_commands(sub)
     return parser
 
 
@@ -261,6 +283,70 @@ def _profile_commands(sub: argparse._SubParsersAction[Parser]) -> None:
     a.add_argument("--json", action="store_true")
     a.add_argument("--user", help="who removes it (default: the OS login name)")
     _common(a)
+def _feed_commands(sub: argparse._SubParsersAction[Parser]) -> None:
+    """feed add | list | show | run | pause | resume | remove: watched folders (docs/FEEDS.md)."""
+    from desktop_app.domain.feeds import DEFAULT_EVERY, DEFAULT_PATTERN, DEFAULT_SETTLE
+
+    feed = sub.add_parser("feed", help="watched folders: each file dropped in is imported, then moved aside")
+    actions = feed.add_subparsers(dest="feed_action", metavar="ACTION", parser_class=Parser, required=True)
+    module = "desktop_app.cli.feeds"
+
+    p = actions.add_parser("add", help="watch a folder: import each file dropped into it")
+    p.add_argument("name", metavar="NAME", help="the feed's name, e.g. bank")
+    p.add_argument("--folder", required=True, metavar="DIR", help="the folder to watch (local or on a share)")
+    p.add_argument("--type", dest="import_type", required=True, metavar="T", help="import type, e.g. customers")
+    p.add_argument("--profile", metavar="P", help="the mapping profile each import uses (by name)")
+    p.add_argument("--mode", choices=MODES, default="insert", help="the imports' mode (default insert)")
+    p.add_argument("--pattern", default=DEFAULT_PATTERN, metavar="GLOB",
+                   help=f"which files to take, ';'-separated (default {DEFAULT_PATTERN})")  # fmt: skip
+    p.add_argument("--settle", type=_seconds, default=DEFAULT_SETTLE, metavar="SECONDS",
+                   help="a file is taken once its size and time stayed the same this long "
+                   f"(default {DEFAULT_SETTLE})")  # fmt: skip
+    when = p.add_mutually_exclusive_group()
+    when.add_argument("--every", type=_positive, metavar="SECONDS",
+                      help=f"look at the folder every N seconds (default {DEFAULT_EVERY})")  # fmt: skip
+    when.add_argument("--at", type=_times_of_day, metavar="HH:MM,...",
+                      help="look at the folder at these times of the desk's day, e.g. 07:30,13:00")  # fmt: skip
+    p.add_argument("--in-order", action="store_true", help="import the files oldest first, one at a time")
+    p.add_argument("--leave", action="store_true",
+                   help="leave the files where they are (their fingerprints keep them from being imported "
+                   "again)")  # fmt: skip
+    p.add_argument("--json", action="store_true", help="print the feed as JSON")
+    _viewer(p, who="who owns the feed and its imports (default: the OS login name)")
+    _common(p)
+    p.set_defaults(func=_lazy(module, "cmd_feed_add"))
+
+    p = actions.add_parser("list", help="the feeds, each with its state, last scan, today's files and next run")
+    p.add_argument("--json", action="store_true", help="print them as JSON")
+    _viewer(p, who="whose feeds (default: the OS login name; an administrator sees every feed)")
+    _common(p)
+    p.set_defaults(func=_lazy(module, "cmd_feed_list"))
+
+    p = actions.add_parser("show", help="one feed and its latest files")
+    p.add_argument("name", metavar="NAME")
+    p.add_argument("--json", action="store_true", help="print it as JSON")
+    _viewer(p, who="who asks (default: the OS login name)")
+    _common(p)
+    p.set_defaults(func=_lazy(module, "cmd_feed_show"))
+
+    p = actions.add_parser("run", help="look at the folder now (with --wait, import what it finds to the end)")
+    p.add_argument("name", metavar="NAME")
+    p.add_argument("--wait", action="store_true", help="run what the look queued to the end and print the outcome")
+    p.add_argument("--json", action="store_true", help="print the outcome as JSON")
+    _viewer(p, who="who asks (default: the OS login name)")
+    _common(p)
+    p.set_defaults(func=_lazy(module, "cmd_feed_run"))
+
+    others = (("pause", "stop looking at the folder until resumed"),
+              ("resume", "look at the folder again, now and on its schedule"),
+              ("remove", "stop and forget the feed (its imports stay; files in the folder stay)"))  # fmt: skip
+    for action, about in others:
+        p = actions.add_parser(action, help=about)
+        p.add_argument("name", metavar="NAME")
+        p.add_argument("--json", action="store_true", help="print the feed as JSON")
+        _viewer(p, who="who asks (default: the OS login name)")
+        _common(p)
+        p.set_defaults(func=_lazy(module, f"cmd_feed_{action}"))
 
 
 def _task_command(sub: argparse._SubParsersAction[Parser], name: str, about: str,

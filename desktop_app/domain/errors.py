@@ -88,6 +88,11 @@ class ErrorCode(StrEnum):
     VALUE_COLUMN_UNKNOWN = "value_column_unknown"
     VALUE_NOT_ALLOWED = "value_not_allowed"
     BAD_VALUE = "bad_value"
+    # feeds (watched folders: docs/FEEDS.md)
+    FEED_NOT_FOUND = "feed_not_found"
+    FEED_EXISTS = "feed_exists"
+    FEED_FOLDER_MISSING = "feed_folder_missing"
+    FEED_PAUSED = "feed_paused"
 
 
 # failures of the file itself (or of what it is read as): running it again, whole (Retry) or from where it
@@ -303,6 +308,16 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
     ErrorCode.BAD_VALUE: (
         "{column}：{value}（{rows:,} 行），允许的值：{allowed}",
         "{column}: {value} ({rows:,} {rows:plural:row|rows}), allowed: {allowed}",
+    ),
+    ErrorCode.FEED_NOT_FOUND: ("没有名为“{name}”的监视文件夹", "There is no feed named {name}"),
+    ErrorCode.FEED_EXISTS: ("已经有名为“{name}”的监视文件夹了", "A feed named {name} exists already"),
+    ErrorCode.FEED_PAUSED: (
+        "监视文件夹“{name}”已暂停；请先恢复（batchdesk feed resume {name}）",
+        "The feed {name} is paused; resume it first (batchdesk feed resume {name})",
+    ),
+    ErrorCode.FEED_FOLDER_MISSING: (
+        "找不到文件夹 {folder}（它必须已经存在）",
+        "The folder {folder} does not exist (it must exist already)",
     ),
     ErrorCode.INVALID_PARAMS: ("任务参数不正确：{detail}", "Invalid task parameters: {detail}"),
     ErrorCode.INTERNAL_ERROR: (

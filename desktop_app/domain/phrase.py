@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-Kind = Literal["stage", "error", "note"]  # a note: a finished import's failure summary (domain/notes.py)
-KINDS: tuple[Kind, ...] = ("stage", "error", "note")
+# a note: a finished import's failure summary (domain/notes.py); a feed: a feed's reason (domain/feeds.py)
+Kind = Literal["stage", "error", "note", "feed"]
+KINDS: tuple[Kind, ...] = ("stage", "error", "note", "feed")
 
 
 class Phrase(str):

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from desktop_app.domain.errors import ErrorCode, Lang, message
+from desktop_app.domain.feeds import FeedCode, feed_text
 from desktop_app.domain.messages import MissingParameter
 from desktop_app.domain.notes import Note, NoteCode
 from desktop_app.domain.phrase import is_stored_phrase
@@ -39,4 +40,6 @@ def _rendered(stored: Mapping[str, Any], lang: Lang) -> str:
         return stage_text(Stage(stored["code"]), lang, **params)
     if stored["kind"] == "note":
         return Note(NoteCode(stored["code"]), params).text(lang)
+    if stored["kind"] == "feed":
+        return feed_text(FeedCode(stored["code"]), lang, **params)
     return message(ErrorCode(stored["code"]), lang, **params)

@@ -26,6 +26,7 @@ class Stage(StrEnum):
     PAUSED = "paused"
     WAITING_RETRY = "waiting_retry"
     WAITING_RECOVERY = "waiting_recovery"
+    FEED_LOOKING = "feed_looking"
 
 
 TEXTS: dict[Stage, tuple[str, str]] = {
@@ -48,6 +49,7 @@ TEXTS: dict[Stage, tuple[str, str]] = {
     Stage.PAUSED: ("已暂停，下次启动时从断点继续", "Paused; resumes where it stopped at the next start"),
     Stage.WAITING_RETRY: ("等待第 {number} 次重试", "Waiting for retry {number}"),
     Stage.WAITING_RECOVERY: ("程序中断，等待恢复执行", "Interrupted; waiting to resume"),
+    Stage.FEED_LOOKING: ("正在查看文件夹 {folder}", "Looking at the folder {folder}"),
 }
 
 

@@ -26,6 +26,8 @@ from desktop_app.tasks.runner import run_task
 
 log = logging.getLogger(__name__)
 
+KEEP_EVERY = 600.0  # seconds between looks at what the task types keep queued (a feed's next scan)
+
 
 def _passing(exc: Exception) -> bool:
     from sqlalchemy.exc import SQLAlchemyError
@@ -153,6 +155,14 @@ class Executor(QObject):
         log.info("executor %s stopped (%s)", self.owner, "clean" if done else "workers still running")
         return done
 
+    def include(self, task_ids: Iterable[int]) -> None:
+        """Run these tasks too (an executor made for some tasks only: `feed run --wait` follows the
+        imports and the scans its scan queued)."""
+        with self._lock:
+            if self._only_ids is not None:
+                self._only_ids.update(task_ids)
+        self._wake.set()
+
     def wake(self) -> None:
         """Claim now instead of at the next poll (a local submission, a slot came free)."""
         self._wake.set()
@@ -188,6 +198,22 @@ class Executor(QObject):
             log.warning("recovered tasks of processes that are gone: %s", ", ".join(recovered))
         if self._only_ids is None:
             self._schedule_cleanup()
+            self._keep_queued()
+
+    def _keep_queued(self) -> None:
+        """The task types that keep a task of theirs queued (a feed's next scan) make sure of it: as the
+        executor starts and every KEEP_EVERY seconds (a chain a person cut, or a retry past its last)."""
+        for handler in self.registry:
+            keep = getattr(handler, "keep_queued", None)
+            if keep is None:
+                continue
+            try:
+                keep(self.store)
+            except Exception as exc:
+                if _passing(exc):
+                    log.warning("could not look at what %s keeps queued (%s)", handler.task_type, _first_line(exc))
+                else:
+                    log.exception("could not look at what %s keeps queued", handler.task_type)
 
     def _loop(self) -> None:
         try:
@@ -196,8 +222,12 @@ class Executor(QObject):
             log.exception("start-up recovery failed; the stale-heartbeat check will catch those tasks")
         next_heartbeat = time.monotonic() + self.settings.heartbeat_interval
         next_rescue = time.monotonic()
+        next_keep = time.monotonic() + KEEP_EVERY
         while not self._quit.is_set():
             now = time.monotonic()
+            if now >= next_keep and self._only_ids is None and not self._stop.is_set():
+                self._keep_queued()
+                next_keep = now + KEEP_EVERY
             try:
                 # Heartbeat before judging others stale: after a sleep (laptop lid, paused VM) our own
                 # tasks look stale too, and must be stamped before any rescue looks at them.

@@ -117,6 +117,81 @@ admins = Table(
     mysql_collate="utf8mb4_unicode_ci",
 )
 
+# Feeds, watched folders (migration 0010; docs/FEEDS.md): one row per feed. `name_key` is the name
+# folded to lower case: one feed per name on every database (MySQL's collation folds case, the others'
+# do not). `reason` is a stored phrase (kind, code, params) saying why it is offline or blocked.
+feeds = Table(
+    "feeds",
+    metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("name", String(100), nullable=False),
+    Column("name_key", String(100), nullable=False, unique=True),
+    Column("folder", String(1000), nullable=False),
+    Column("pattern", String(400), nullable=False),
+    Column("import_type", String(100), nullable=False),
+    Column("profile", String(200), nullable=True),
+    Column("mode", String(20), nullable=False, server_default="insert"),
+    Column("settle_seconds", Integer, nullable=False, server_default="10"),
+    Column("every_seconds", Integer, nullable=True),
+    Column("at_times", String(200), nullable=True),
+    Column("in_order", Boolean, nullable=False, server_default="0"),
+    Column("leave_files", Boolean, nullable=False, server_default="0"),
+    Column("owner", String(128), nullable=False),
+    # the desk whose folder it is (its scans and imports run there); NULL: a network folder any desk reaches
+    Column("host", String(80), nullable=True),
+    Column("paused", Boolean, nullable=False, server_default="0"),
+    Column("state", String(20), nullable=False, server_default="new"),
+    Column("reason", JSON(none_as_null=True), nullable=True),
+    # `feed run` adds one; a scan that looked at the folder notes the count it saw: more asked since means
+    # a look now
+    Column("run_requests", Integer, nullable=False, server_default="0"),
+    Column("runs_seen", Integer, nullable=False, server_default="0"),
+    Column("next_look_at", Stamp, nullable=True),
+    Column("last_scan_at", Stamp, nullable=True),
+    Column("last_look_at", Stamp, nullable=True),
+    Column("created_at", Stamp, nullable=False),
+    Column("updated_at", Stamp, nullable=False),
+    mysql_charset="utf8mb4",
+    mysql_collate="utf8mb4_unicode_ci",
+)
+
+# The files a feed saw, one row per version of a file (its size and time; a file changed under the same
+# name is a new row). `claim` holds the file's SHA-256 on the one row that imports those bytes for the
+# feed: the unique index makes "each file of a feed once" a rule of the database, whichever desk scans.
+# `move_to` and `note_to` are where the file and its note go, written before the move (a crash finishes
+# it). `in_folder`: the file is (as far as the feed knows) still in the feed's folder.
+feed_files = Table(
+    "feed_files",
+    metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("feed_id", BigInteger, nullable=False),
+    Column("name", String(400), nullable=False),
+    Column("size", BigInteger, nullable=False),
+    Column("mtime_ns", BigInteger, nullable=False),
+    Column("first_seen_at", Stamp, nullable=False),
+    Column("sha256", String(64), nullable=True),
+    Column("claim", String(64), nullable=True),
+    Column("state", String(12), nullable=False),
+    Column("outcome", String(12), nullable=True),
+    Column("task_no", String(32), nullable=True),
+    Column("duplicate_of", String(32), nullable=True),
+    Column("tries", Integer, nullable=False, server_default="0"),
+    Column("in_folder", Boolean, nullable=False, server_default="1"),
+    Column("move_to", String(1000), nullable=True),
+    Column("note_to", String(1000), nullable=True),
+    Column("moved_to", String(1000), nullable=True),
+    Column("problem", JSON(none_as_null=True), nullable=True),
+    Column("day", String(10), nullable=True),
+    Column("created_at", Stamp, nullable=False),
+    Column("updated_at", Stamp, nullable=False),
+    UniqueConstraint("feed_id", "claim", name="uq_feed_files_claim"),
+    Index("ix_feed_files_present", "feed_id", "in_folder"),
+    Index("ix_feed_files_state", "feed_id", "state"),
+    Index("ix_feed_files_day", "feed_id", "day"),
+    mysql_charset="utf8mb4",
+    mysql_collate="utf8mb4_unicode_ci",
+)
+
 departments = Table(
     "departments",
     metadata,

@@ -65,6 +65,22 @@ class TaskStore:
             row = conn.execute(select(tasks).where(tasks.c.id == task_id)).first()
         return record_from_row(row) if row else None
 
+    def get_many(self, task_nos: Sequence[str]) -> dict[str, TaskRecord]:
+        """Tasks by number (the task table, else the archive), read a few hundred at a time; a number
+        found in neither is left out."""
+        wanted = list(dict.fromkeys(task_nos))
+        found: dict[str, TaskRecord] = {}
+        for table in (tasks, tasks_archive):
+            missing = [n for n in wanted if n not in found]
+            for start in range(0, len(missing), 500):
+                chunk = missing[start : start + 500]
+                with self.reading() as conn:
+                    rows = conn.execute(select(table).where(table.c.task_no.in_(chunk))).all()
+                found.update((r.task_no, record_from_row(r)) for r in rows)
+            if len(found) == len(wanted):
+                break
+        return found
+
     def list(
         self,
         *,
@@ -135,6 +151,8 @@ class TaskStore:
         force: bool = False,
         refuse_if_committed: bool = True,
         host: str | None = None,
+        delay: float | None = None,
+        succeeds: Fence | None = None,
     ) -> SubmitResult:
         """Create a pending task, or return the active one with the same key (idempotent).
 
@@ -142,11 +160,17 @@ class TaskStore:
         make the common repeat fast. An ended task with the same key that committed rows refuses
         the same bytes again unless forced (one that committed nothing, or was cancelled before it
         did, does not: there is nothing to import twice).
+
+        `delay`: the task is due that many seconds from now (the database's clock; claim() takes it
+        only then). `succeeds`: the running task (its fence) that queues its own successor under the
+        same key as it ends (a feed's next scan): the key passes from it to the new task in one
+        transaction, so there is one active task with the key at every moment; LostOwnership when that
+        task is no longer the caller's.
         """
         for _ in range(5):
             if biz_key is not None:
                 existing = self._find_active(biz_key)
-                if existing is not None:
+                if existing is not None and not (succeeds is not None and existing.id == succeeds.task_id):
                     return SubmitResult(existing, duplicate_of=existing.task_no)
                 if not force and refuse_if_committed:
                     ended = self._find_committed(biz_key)
@@ -155,6 +179,10 @@ class TaskStore:
             task_no = new_task_no()
             try:
                 with self.engine.begin() as conn:
+                    if succeeds is not None:
+                        handed = conn.execute(update(tasks).where(self._fenced(succeeds)).values(active_key=None))
+                        if handed.rowcount != 1:
+                            raise LostOwnership(succeeds.task_id)
                     conn.execute(
                         tasks.insert().values(
                             task_no=task_no,
@@ -167,6 +195,7 @@ class TaskStore:
                             status=TaskStatus.PENDING.value,
                             creator=creator,
                             summary={},
+                            next_run_at=self.now(delay) if delay and delay > 0 else None,
                             created_at=self.now(),
                             updated_at=self.now(),
                         )
@@ -180,6 +209,38 @@ class TaskStore:
             log.info("[%s] submitted %s by %s", task_no, task_type, creator)
             return SubmitResult(record)
         raise TransientError(ErrorCode.DATABASE_UNAVAILABLE, detail="could not create the task after 5 tries")
+
+    def active(self, biz_key: str) -> TaskRecord | None:
+        """The pending or running task with this key, if there is one."""
+        return self._find_active(biz_key)
+
+    def bring_forward(self, task_id: int) -> bool:
+        """A pending task due later is due now (a feed's `run`): False when it is no longer pending."""
+        with self.engine.begin() as conn:
+            matched = conn.execute(
+                update(tasks)
+                .where(tasks.c.id == task_id, tasks.c.status == TaskStatus.PENDING.value)
+                .values(next_run_at=None, updated_at=self.now())
+            ).rowcount
+        return matched == 1
+
+    def forget_idle(self, biz_key: str, *, before_id: int, task_type: str) -> int:
+        """Delete the ended tasks of a key that did nothing (succeeded with a total of 0), older than
+        `before_id`: a feed's scans that found nothing to do, one a minute, would otherwise fill the
+        task table with rows that say nothing. The number deleted."""
+        with self.engine.begin() as conn:
+            return int(
+                conn.execute(
+                    tasks.delete().where(
+                        tasks.c.biz_key == biz_key,
+                        tasks.c.task_type == task_type,
+                        tasks.c.id < before_id,
+                        tasks.c.status == TaskStatus.SUCCEEDED.value,
+                        tasks.c.total_count == 0,
+                        tasks.c.active_key.is_(None),
+                    )
+                ).rowcount
+            )
 
     def _find_active(self, biz_key: str) -> TaskRecord | None:
         with self.reading() as conn:

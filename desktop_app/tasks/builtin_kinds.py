@@ -22,8 +22,11 @@ COMPLETE_REFERENCES = TaskKind(name="complete_references", lane=Lane.SHORT, word
                                title=Title.COMPLETE_REFERENCES, system=True, source="task_no", asked_by="values",
                                actions=frozenset({Action.CANCEL}))  # fmt: skip
 CLEANUP = TaskKind(name="cleanup", lane=Lane.SHORT, title=Title.CLEANUP, system=True, sweeps=True, quiet=True)
+# A feed's look at its folder (feeds/scan.py): queued by the feed, not by a clerk; it ends without a notice
+# (the imports it queues have theirs). Nothing to cancel: `feed pause` stops a feed.
+FEED_SCAN = TaskKind(name="feed_scan", lane=Lane.SHORT, system=True, quiet=True, actions=frozenset())
 
 
 def builtin_task_kinds() -> TaskKinds:
     """The built-in kinds by name, for a view built without a registry (tests, a demo)."""
-    return TaskKinds.of_kinds((IMPORT, EXPORT, UNDO, COMPLETE_REFERENCES, CLEANUP))
+    return TaskKinds.of_kinds((IMPORT, EXPORT, UNDO, COMPLETE_REFERENCES, CLEANUP, FEED_SCAN))

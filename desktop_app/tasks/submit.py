@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import getpass
 import hashlib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,15 @@ from desktop_app.store.tasks import TaskStore
 from desktop_app.tasks.file_hash import content_sha256
 from desktop_app.tasks.identity import host_name
 from desktop_app.tasks.registry import HandlerRegistry
+
+
+@dataclass(frozen=True)
+class FileFacts:
+    """A file's SHA-256 and the size and time it had when it was read."""
+
+    sha256: str
+    size: int
+    mtime_ns: int
 
 
 def current_user() -> str:
@@ -38,20 +48,27 @@ def submit_file(
     params: dict[str, Any],
     force: bool = False,
     identity: str | None = None,
+    known: FileFacts | None = None,
 ) -> SubmitResult:
     """Queue a file task. The same bytes from the same user for the same kind of task give one task;
-    ``identity`` names that kind (default: the task type and its import type)."""
+    ``identity`` names that kind (default: the task type and its import type). ``known``: the file's
+    SHA-256 read already (a feed's fingerprint), taken when its size and time are still those it was
+    read at, else read again."""
     handler = registry.get(task_type)
     path = path.expanduser().resolve()
     if not path.exists():
         raise PermanentError(ErrorCode.FILE_NOT_FOUND, path=str(path))
     if not path.is_file():
         raise PermanentError(ErrorCode.FILE_UNREADABLE, path=str(path))
-    content_hash = content_sha256(path)
+    stat = path.stat()
+    if known is not None and (stat.st_size, stat.st_mtime_ns) == (known.size, known.mtime_ns):
+        content_hash = known.sha256
+    else:
+        content_hash = content_sha256(path)
+        stat = path.stat()
     kind = (identity or task_type + ":" + str(params.get("import_type", ""))) + (
         ":dry-run" if params.get("dry_run") else ""
     )
-    stat = path.stat()
     full = {
         **params,
         "file": str(path),

@@ -242,7 +242,7 @@ def test_upgrade_from_0008_adds_the_profile_tables_and_keeps_the_tasks(db_url: s
         with engine.connect() as conn:
             assert "batchdesk_profiles" not in sa_inspect(conn).get_table_names()
         migrate.upgrade(engine)
-        assert migrate.current_revision(engine) == "0009" == migrate.HEAD
+        assert migrate.current_revision(engine) == migrate.head_revision()
         with engine.connect() as conn:
             assert conn.execute(text("SELECT creator FROM tasks")).scalar() == "alice"
             for table in ("batchdesk_profiles", "batchdesk_profile_versions"):

@@ -1,0 +1,1 @@
+"""Feeds: watched folders whose settled files become ordinary imports (docs/FEEDS.md; Qt-free)."""

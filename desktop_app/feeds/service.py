@@ -1,0 +1,163 @@
+"""What the command line (and the window's Feeds view, to come) asks of feeds, without Qt: add, list
+with their state, last scan, today's files and next run; run now, pause, resume, remove.
+
+Who may do what follows the task list's rule (domain/viewer.py): a clerk sees and manages the feeds they
+own, an administrator every feed (on the embedded database the desk's user is one); another clerk's
+feed is answered as no feed at all.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from pathlib import Path
+
+from desktop_app.domain.errors import ErrorCode, Lang, PermanentError
+from desktop_app.domain.feeds import Feed, FeedDay, FeedFile, FeedSpec, FeedState, FeedView, Outcome
+from desktop_app.domain.rendering import render
+from desktop_app.domain.status import TaskStatus
+from desktop_app.domain.task import TaskRecord
+from desktop_app.domain.viewer import Viewer
+from desktop_app.feeds.rules import patterns
+from desktop_app.store.db import is_network_path
+from desktop_app.store.feeds import FeedStore
+from desktop_app.store.tasks import TaskStore
+from desktop_app.submission import Submitter, feed_scan_key
+from desktop_app.tasks.identity import host_name
+
+log = logging.getLogger(__name__)
+
+
+class Feeds:
+    """The feeds of one database, as one user sees them."""
+
+    def __init__(self, store: TaskStore, submitter: Submitter, lang: Lang) -> None:
+        self.store = store
+        self.submitter = submitter
+        self.lang: Lang = lang
+        self.feeds = FeedStore(store.engine)
+
+    # --- changing them -------------------------------------------------------------------
+
+    def add(self, spec: FeedSpec, *, user: str) -> FeedView:
+        """A new feed owned by `user` (its imports are theirs), looked at right away. Its import type must
+        be known and usable; a local folder must exist (a network folder may be away: the feed waits for
+        it); FEED_EXISTS for a name in use."""
+        name = spec.name.strip()
+        if not name or len(name) > 100 or any(ord(c) < 32 for c in name):
+            raise PermanentError(ErrorCode.INVALID_PARAMS, detail="a feed's name is 1 to 100 characters on one line")
+        try:
+            patterns(spec.pattern)
+        except ValueError as exc:
+            raise PermanentError(ErrorCode.INVALID_PARAMS, detail=str(exc)) from None
+        self.submitter.import_type(spec.import_type)
+        folder = Path(spec.folder).expanduser()
+        network = is_network_path(folder)
+        if not network:
+            folder = folder.resolve()
+            if not folder.is_dir():
+                raise PermanentError(ErrorCode.FEED_FOLDER_MISSING, folder=str(folder))
+        spec = FeedSpec(name=name, folder=str(folder), import_type=spec.import_type, pattern=spec.pattern,
+                        profile=spec.profile or None, mode=spec.mode, settle=spec.settle, schedule=spec.schedule,
+                        in_order=spec.in_order, leave=spec.leave)  # fmt: skip
+        feed = self.feeds.add(spec, owner=user, host=None if network else host_name())
+        self.submitter.submit_feed_scan(feed)
+        return self.view_of(feed)
+
+    def run(self, name: str, viewer: Viewer) -> TaskRecord:
+        """Look at the folder now: its scan, queued now or brought forward (the one pending or running)."""
+        feed = self.find(name, viewer)
+        if feed.paused:
+            raise PermanentError(ErrorCode.FEED_PAUSED, name=feed.name)
+        self.feeds.request_run(feed.id)
+        result = self.submitter.submit_feed_scan(feed)
+        scan = result.task
+        if result.duplicate_of is not None and scan.status is TaskStatus.PENDING:
+            self.store.bring_forward(scan.id)
+        return self.store.get_by_id(scan.id) or scan
+
+    def pause(self, name: str, viewer: Viewer) -> FeedView:
+        """No more scans until resumed: its pending scan is cancelled (a running one ends without queueing
+        another). Imports already queued run on; their files are moved once the feed is resumed."""
+        feed = self.find(name, viewer)
+        self.feeds.set_paused(feed.id, True)
+        self._cancel_pending_scan(feed)
+        return self.view(name, viewer)
+
+    def resume(self, name: str, viewer: Viewer) -> FeedView:
+        """Scans again, the first one now."""
+        feed = self.find(name, viewer)
+        self.feeds.set_paused(feed.id, False)
+        fresh = self.feeds.get_by_id(feed.id) or feed
+        self.feeds.request_run(feed.id)
+        result = self.submitter.submit_feed_scan(fresh)
+        if result.duplicate_of is not None and result.task.status is TaskStatus.PENDING:
+            self.store.bring_forward(result.task.id)
+        return self.view(name, viewer)
+
+    def remove(self, name: str, viewer: Viewer) -> Feed:
+        """The feed goes (and the record of its files); its import tasks stay. Files still in its folder
+        stay there."""
+        feed = self.find(name, viewer)
+        self.feeds.remove(feed.id)
+        self._cancel_pending_scan(feed)
+        log.info("feed %s removed by %s", feed.name, viewer.user)
+        return feed
+
+    def _cancel_pending_scan(self, feed: Feed) -> None:
+        scan = self.store.active(feed_scan_key(feed.id))
+        if scan is not None and scan.status is TaskStatus.PENDING:
+            self.store.cancel(scan.task_no)
+
+    # --- reading them --------------------------------------------------------------------
+
+    def find(self, name: str, viewer: Viewer) -> Feed:
+        """The feed of that name the viewer may see; FEED_NOT_FOUND otherwise."""
+        feed = self.feeds.get(name)
+        if feed is None or (viewer.creator_filter is not None and feed.owner != viewer.user):
+            raise PermanentError(ErrorCode.FEED_NOT_FOUND, name=name)
+        return feed
+
+    def view(self, name: str, viewer: Viewer) -> FeedView:
+        return self.view_of(self.find(name, viewer))
+
+    def views(self, viewer: Viewer) -> list[FeedView]:
+        """The feeds the viewer may see, by name, each with its state and today's files."""
+        listed = self.feeds.list(owner=viewer.creator_filter)
+        if not listed:
+            return []
+        ids = [f.id for f in listed]
+        today = self.feeds.day_counts(dt.date.today().isoformat(), ids)
+        waiting = self.feeds.waiting_counts(ids)
+        problems: dict[int, list[FeedFile]] = {}
+        for row in self.feeds.with_problems(ids):
+            problems.setdefault(row.feed_id, []).append(row)
+        return [self._view(f, today.get(f.id, {}), waiting.get(f.id, 0), problems.get(f.id, [])) for f in listed]
+
+    def view_of(self, feed: Feed) -> FeedView:
+        today = self.feeds.day_counts(dt.date.today().isoformat(), [feed.id]).get(feed.id, {})
+        waiting = self.feeds.waiting_counts([feed.id]).get(feed.id, 0)
+        return self._view(feed, today, waiting, self.feeds.with_problems([feed.id]))
+
+    def files(self, name: str, viewer: Viewer, *, limit: int = 50, since: dt.datetime | None = None) -> list[FeedFile]:
+        """The feed's files, the most recently changed first."""
+        return self.feeds.recent(self.find(name, viewer).id, limit=limit, since=since)
+
+    def _view(self, feed: Feed, today: dict[Outcome, int], waiting: int, problems: list[FeedFile]) -> FeedView:
+        scan = self.store.active(feed_scan_key(feed.id))
+        state = FeedState.PAUSED if feed.paused else feed.state
+        reason = render(feed.reason, None, self.lang) if feed.reason and not feed.paused else None
+        words = tuple(text for text in (render(r.problem, None, self.lang) for r in problems) if text)
+        day = FeedDay(imported=today.get(Outcome.IMPORTED, 0), failed=today.get(Outcome.FAILED, 0),
+                      duplicates=today.get(Outcome.DUPLICATE, 0))  # fmt: skip
+        return FeedView(
+            feed=feed,
+            state=state,
+            reason=reason,
+            next_run_at=scan.next_run_at if scan is not None and scan.status is TaskStatus.PENDING else None,
+            scanning=scan is not None and scan.status is TaskStatus.RUNNING,
+            queued_scan=scan.task_no if scan is not None else None,
+            today=day,
+            waiting=waiting,
+            problems=words,
+        )

@@ -1,0 +1,148 @@
+"""The feed commands as a contract: add, list, show, run --wait, pause, resume, remove; JSON fields, exit
+codes, and a bad argument in one plain line (exit 2)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support.customers import row, write_csv
+
+ROOT = Path(__file__).resolve().parents[2]
+VIEW_FIELDS = {
+    "name", "folder", "pattern", "import_type", "profile", "mode", "settle_seconds", "every_seconds", "at",
+    "in_order", "leave", "owner", "host", "paused", "state", "reason", "last_scan_at", "last_look_at",
+    "next_run_at", "scanning", "scan_task", "today", "waiting", "problems",
+}  # fmt: skip
+
+
+def cli(*args: str | Path, timeout: float = 180) -> tuple[int, object, str]:
+    result = subprocess.run(
+        [sys.executable, "-m", "desktop_app", *map(str, args)],
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), "LANG": "C.UTF-8"},
+        capture_output=True, text=True, timeout=timeout,
+    )  # fmt: skip
+    assert "Traceback" not in result.stderr, result.stderr
+    out = result.stdout
+    try:
+        data: object = json.loads(out) if out.strip().startswith(("{", "[")) else out
+    except json.JSONDecodeError:
+        data = out
+    return result.returncode, data, result.stderr
+
+
+@pytest.fixture
+def data(tmp_path: Path) -> list[str]:
+    return ["--data-dir", str(tmp_path / "data")]
+
+
+@pytest.fixture
+def inbox(tmp_path: Path) -> Path:
+    folder = tmp_path / "inbox"
+    folder.mkdir()
+    return folder
+
+
+def test_a_daily_feed_in_three_commands_and_its_outcome(inbox: Path, data: list[str]) -> None:
+    write_csv(inbox / "a.csv", [row(i) for i in range(1, 6)])
+    write_csv(inbox / "copy-of-a.csv", [row(i) for i in range(1, 6)])
+    write_csv(inbox / "bad.csv", [row(i, 手机号="x") for i in range(6, 9)])
+    code, view, err = cli("feed", "add", "bank", "--folder", inbox, "--type", "customers", "--settle", "0",
+                          "--user", "alice", "--json", *data)  # fmt: skip
+    assert code == 0, err
+    assert isinstance(view, dict) and set(view) == VIEW_FIELDS
+    assert (view["name"], view["state"], view["owner"], view["settle_seconds"], view["every_seconds"]) == (
+        "bank", "new", "alice", 0, 60)  # fmt: skip
+    assert view["folder"] == str(inbox.resolve()) and view["scan_task"] and view["pattern"] == "*.csv;*.xlsx;*.xls"
+    code, listed, _ = cli("feed", "list", "--json", *data)
+    assert code == 0 and isinstance(listed, list) and [v["name"] for v in listed] == ["bank"]
+
+    code, outcome, err = cli("feed", "run", "bank", "--wait", "--json", *data)
+    assert code == 1, err  # a file failed
+    assert isinstance(outcome, dict)
+    assert (outcome["imported"], outcome["failed"], outcome["duplicates"], outcome["waiting"]) == (1, 1, 1, 0)
+    files = {f["name"]: f for f in outcome["files"]}
+    assert sorted(files) == ["a.csv", "bad.csv", "copy-of-a.csv"]
+    day = dt.date.today().isoformat()
+    assert files["a.csv"]["moved_to"] == str(inbox.resolve() / "imported" / day / "a.csv")
+    assert files["copy-of-a.csv"]["duplicate_of"] == files["a.csv"]["task_no"]
+    assert files["bad.csv"]["outcome"] == "failed" and (inbox / "failed" / day / "bad-errors.csv").is_file()
+    assert outcome["feed"]["today"] == {"imported": 1, "failed": 1, "duplicates": 1}
+    # the imports are the owner's ordinary tasks
+    code, task, _ = cli("status", files["a.csv"]["task_no"], "--json", "--user", "alice", *data)
+    assert code == 0 and isinstance(task, dict) and task["status"] == "succeeded" and task["creator"] == "alice"
+
+    code, shown, _ = cli("feed", "show", "bank", "--json", *data)
+    assert code == 0 and isinstance(shown, dict) and shown["state"] == "watching"
+    assert sorted(f["name"] for f in shown["files"]) == ["a.csv", "bad.csv", "copy-of-a.csv"]
+    code, text, _ = cli("feed", "list", *data)
+    assert code == 0 and isinstance(text, str) and text.startswith("bank  Watching  ")
+    assert "today: 1 imported, 1 failed, 1 duplicates" in text
+
+    code, paused, _ = cli("feed", "pause", "bank", "--json", *data)
+    assert code == 0 and isinstance(paused, dict) and (paused["state"], paused["paused"]) == ("paused", True)
+    code, _, err = cli("feed", "run", "bank", *data)
+    assert code == 2 and err.strip().splitlines() == [
+        "batchdesk: The feed bank is paused; resume it first (batchdesk feed resume bank)"]  # fmt: skip
+    code, resumed, _ = cli("feed", "resume", "bank", "--json", *data)
+    assert code == 0 and isinstance(resumed, dict) and resumed["paused"] is False
+    write_csv(inbox / "b.csv", [row(i) for i in range(10, 12)])
+    code, outcome, err = cli("feed", "run", "bank", "--wait", *data)
+    assert code == 0, err
+    assert isinstance(outcome, str) and outcome.startswith("feed bank: 1 imported, 0 failed, 0 duplicates, 0 waiting")
+    code, text, _ = cli("feed", "remove", "bank", *data)
+    assert code == 0 and "removed" in str(text)
+    code, _, err = cli("feed", "show", "bank", *data)
+    assert code == 2 and err.strip() == "batchdesk: There is no feed named bank"
+
+
+def test_a_feed_at_set_times_with_every_option(inbox: Path, data: list[str]) -> None:
+    code, view, err = cli("feed", "add", "Bank Statements", "--folder", inbox, "--type", "customers",
+                          "--at", "13:00,07:30", "--in-order", "--leave", "--pattern", "bank-*.csv", "--settle", "30",
+                          "--profile", "bank-v2", "--mode", "upsert", "--json", *data)  # fmt: skip
+    assert code == 0, err
+    assert isinstance(view, dict)
+    assert (view["at"], view["every_seconds"]) == (["07:30", "13:00"], None)
+    assert (view["in_order"], view["leave"], view["pattern"]) == (True, True, "bank-*.csv")
+    assert (view["settle_seconds"], view["profile"], view["mode"]) == (30, "bank-v2", "upsert")
+    code, run, _ = cli("feed", "run", "bank statements", *data)  # names whatever their case
+    assert code == 0 and isinstance(run, str) and "queued" in run
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["feed"], "the following arguments are required: ACTION"),
+        (["feed", "add", "x", "--folder", "{inbox}"], "the following arguments are required: --type"),
+        (["feed", "add", "x", "--folder", "{inbox}", "--type", "customers", "--every", "0"], "must be greater than 0"),
+        (["feed", "add", "x", "--folder", "{inbox}", "--type", "customers", "--at", "25:00"], "not a time of day"),
+        (["feed", "add", "x", "--folder", "{inbox}", "--type", "customers", "--every", "10", "--at", "07:00"],
+         "not allowed with argument"),
+        (["feed", "add", "x", "--folder", "{inbox}", "--type", "customers", "--settle", "-1"], "must be 0 or more"),
+        (["feed", "add", "x", "--folder", "{inbox}", "--type", "customers", "--mode", "merge"], "invalid choice"),
+        (["feed", "add", "x", "--folder", "{inbox}", "--type", "nosuch"], "nosuch"),
+        (["feed", "add", "x", "--folder", "{inbox}/missing", "--type", "customers"], "does not exist"),
+        (["feed", "add", "x", "--folder", "{inbox}", "--type", "customers", "--pattern", " ; "], "names no files"),
+        (["feed", "show", "nosuch"], "There is no feed named nosuch"),
+        (["feed", "pause", "nosuch"], "There is no feed named nosuch"),
+    ],
+)  # fmt: skip
+def test_a_bad_argument_is_one_plain_line_and_exit_2(
+    inbox: Path, data: list[str], args: list[str], words: str
+) -> None:
+    where = data if len(args) > 1 else []  # `feed` alone: its action is what is missing
+    code, _, err = cli(*(a.replace("{inbox}", str(inbox)) for a in args), *where)
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1 and lines[0].startswith("batchdesk: ") and words in lines[0], err
+
+
+def test_a_name_in_use_is_refused_whatever_its_case(inbox: Path, data: list[str]) -> None:
+    assert cli("feed", "add", "bank", "--folder", inbox, "--type", "customers", *data)[0] == 0
+    code, _, err = cli("feed", "add", "BANK", "--folder", inbox, "--type", "customers", *data)
+    assert code == 2 and err.strip() == "batchdesk: A feed named BANK exists already"
