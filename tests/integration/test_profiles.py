@@ -6,11 +6,7 @@ command line's one-line refusals (exit 2)."""
 from __future__ import annotations
 
 import dataclasses
-import json
-import os
 import re
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,6 +25,7 @@ from desktop_app.imports.options import ImportOptions
 from desktop_app.imports.profiles import parse_profile
 from desktop_app.store.profiles import ProfileStore
 from desktop_app.tasks.runner import run_task
+from tests.support.cli_process import bd, refused_in_one_line
 from tests.support.customers import codes_by_row, row, write_csv
 from tests.support.imports import rows_of, write_type
 from tests.support.running import run_now
@@ -39,26 +36,6 @@ GUIDE = ROOT / "docs" / "PROFILES.md"
 
 
 # --- helpers ------------------------------------------------------------------------------------------
-
-
-def bd(home: Path, db_url: str, *args: str, as_json: bool = True) -> tuple[int, Any, str]:
-    """The command line in a process of its own, on this database, its files under `home`."""
-    result = subprocess.run(
-        [sys.executable, "-m", "desktop_app", *args, "--db", db_url],
-        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), "BATCHDESK_HOME": str(home), "LANG": "C.UTF-8"},
-        capture_output=True, text=True, timeout=180,
-    )  # fmt: skip
-    assert "Traceback" not in result.stderr, result.stderr
-    data = json.loads(result.stdout) if as_json and result.stdout.strip() else result.stdout
-    return result.returncode, data, result.stderr
-
-
-def refused_in_one_line(home: Path, db_url: str, *args: str, says: str = "") -> str:
-    code, _, err = bd(home, db_url, *args, as_json=False)
-    assert code == 2, (args, code, err)
-    assert len(err.strip().splitlines()) == 1 and err.startswith("batchdesk: "), err
-    assert says in err, err
-    return err
 
 
 def east_file(path: Path, rows: list[list[str]]) -> Path:

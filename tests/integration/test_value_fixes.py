@@ -5,10 +5,6 @@ under the import's number (its counts, its error CSV, its undo), the mappings ke
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,31 +17,13 @@ from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
 from desktop_app.store.profiles import ProfileStore
+from tests.support.cli_process import bd
+from tests.support.cli_process import refused_in_one_line as refused
 from tests.support.customers import error_rows, row, run_import, write_csv
 from tests.support.running import run_now
 
 ROOT = Path(__file__).resolve().parents[2]
 ALLOWED = ["普通", "银卡", "金卡", "standard", "silver", "gold"]
-
-
-def bd(home: Path, db_url: str, *args: str, as_json: bool = True) -> tuple[int, Any, str]:
-    """The command line in a process of its own, on this database."""
-    result = subprocess.run(
-        [sys.executable, "-m", "desktop_app", *args, "--db", db_url],
-        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), "BATCHDESK_HOME": str(home), "LANG": "C.UTF-8"},
-        capture_output=True, text=True, timeout=180,
-    )  # fmt: skip
-    assert "Traceback" not in result.stderr, result.stderr
-    data = json.loads(result.stdout) if as_json and result.stdout.strip() else result.stdout
-    return result.returncode, data, result.stderr
-
-
-def refused(home: Path, db_url: str, *args: str, says: str = "") -> str:
-    code, _, err = bd(home, db_url, *args, as_json=False)
-    assert code == 2, (args, code, err)
-    assert len(err.strip().splitlines()) == 1 and err.startswith("batchdesk: "), err
-    assert says in err, err
-    return err
 
 
 @pytest.fixture
