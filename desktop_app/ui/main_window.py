@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QGu
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QSplitter, QVBoxLayout, QWidget
 
 from desktop_app.config import Settings
+from desktop_app.domain.profiles import ProfileVersion
 from desktop_app.domain.task import SubmitResult, TaskRecord
 from desktop_app.imports.options import ImportOptions
 from desktop_app.imports.resume import RESUMES
@@ -355,12 +357,20 @@ class MainWindow(QMainWindow):
                                import_type=import_type or self.panel.import_type(), dry_run=dry_run,
                                request=request, notice=notice, max_file_mb=self.settings.max_file_mb,
                                max_rows=self.settings.max_rows, look_up=self.service.look_up_keys,
-                               list_profiles=self.service.list_profiles, save_profile=self.service.save_profile,
+                               list_profiles=self._profiles_for(request), save_profile=self.service.save_profile,
                                parent=self)  # fmt: skip
         self.preview = dialog
         dialog.accepted.connect(lambda: self._queue(dialog.options()))
         dialog.finished.connect(lambda _r: self._preview_closed(dialog))
         dialog.open()
+
+    def _profiles_for(self, request: ImportOptions | None) -> Callable[[], list[ProfileVersion]]:
+        """The profiles a preview offers: a re-import (or any request naming a version) gets the version its
+        task used, so the repaired rows read as the first ones did."""
+        if request is None or request.profile is None or request.profile_version is None:
+            return self.service.list_profiles
+        pinned = (request.profile, request.profile_version)
+        return lambda: self.service.list_profiles(pinned)
 
     def open_file(self, path: Path) -> bool:
         """A file handed over from outside (`--open FILE`, the "Import with BatchDesk" verb, a document

@@ -10,6 +10,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
+from desktop_app.domain.errors import PermanentError
 from desktop_app.domain.profiles import Profile, ProfileVersion
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import Progress, SubmitResult, TaskRecord
@@ -215,9 +216,20 @@ class TaskService(QObject):
         ``background``): it asks the database."""
         return file_preview.look_up_keys(self._store.engine, itype, keys)
 
-    def list_profiles(self) -> list[ProfileVersion]:
-        """Every mapping profile's latest version. Call it off the GUI thread: it asks the database."""
-        return self.submitter.profiles().list()
+    def list_profiles(self, pinned: tuple[str, int] | None = None) -> list[ProfileVersion]:
+        """Every mapping profile's latest version; with ``pinned`` (name, version), that profile's that
+        version instead (a re-import repairs a task with the version the task used, not a newer one). Call
+        it off the GUI thread: it asks the database."""
+        store = self.submitter.profiles()
+        found = store.list()
+        if pinned is None:
+            return found
+        name, version = pinned
+        try:
+            kept = store.get(name, version, removed_ok=True)
+        except PermanentError:  # that version is gone (never: versions are kept): the latest serves
+            return found
+        return [p for p in found if p.name != kept.name] + [kept]
 
     def save_profile(self, name: str, profile: Profile) -> ProfileVersion:
         """Save a profile's next version as this desk's clerk (held to its type). Off the GUI thread."""
