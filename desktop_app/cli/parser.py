@@ -311,6 +311,9 @@ def _feed_commands(sub: argparse._SubParsersAction[Parser]) -> None:
     p.add_argument("--leave", action="store_true",
                    help="leave the files where they are (their fingerprints keep them from being imported "
                    "again)")  # fmt: skip
+    p.add_argument("--mail", metavar="ADDRESS,...",
+                   help="mail these addresses when a file's import fails or has rows with errors (through the "
+                   "mail server of `batchdesk settings mail`)")  # fmt: skip
     p.add_argument("--json", action="store_true", help="print the feed as JSON")
     _viewer(p, who="who owns the feed and its imports (default: the OS login name)")
     _common(p)
@@ -336,6 +339,16 @@ def _feed_commands(sub: argparse._SubParsersAction[Parser]) -> None:
     _viewer(p, who="who asks (default: the OS login name)")
     _common(p)
     p.set_defaults(func=_lazy(module, "cmd_feed_run"))
+
+    p = actions.add_parser("mail", help="who is mailed when a file's import fails or has rows with errors")
+    p.add_argument("name", metavar="NAME")
+    who = p.add_mutually_exclusive_group(required=True)
+    who.add_argument("--to", metavar="ADDRESS,...", help="these addresses, comma-separated (in place of the ones set)")
+    who.add_argument("--none", action="store_true", help="nobody: the feed sends no mail")
+    p.add_argument("--json", action="store_true", help="print the feed as JSON")
+    _viewer(p, who="who asks (default: the OS login name)")
+    _common(p)
+    p.set_defaults(func=_lazy(module, "cmd_feed_mail"))
 
     others = (("pause", "stop looking at the folder until resumed"),
               ("resume", "look at the folder again, now and on its schedule"),
