@@ -234,7 +234,27 @@ def build_parser() -> Parser:
     _common(p)
 
     _feed_commands(sub)
+    _settings_commands(sub)
     return parser
+
+
+def _settings_commands(sub: argparse._SubParsersAction[Parser]) -> None:
+    """settings mail: the mail server a feed's mail goes through (cli/settings.py; docs/FEEDS.md)."""
+    group = sub.add_parser("settings", help="this desk's settings (its settings file in the data folder)")
+    actions = group.add_subparsers(dest="settings_action", metavar="ACTION", parser_class=Parser, required=True)
+    p = actions.add_parser("mail", help="the mail server a feed's mail goes through (no option: show it)")
+    p.add_argument("--host", help="the mail server's name or address (\"\": no mail is sent)")
+    p.add_argument("--port", type=int, metavar="N", help="its port (0: 25, 587 with starttls, 465 with ssl)")
+    p.add_argument("--security", choices=("none", "starttls", "ssl"), help="how the connection is protected")
+    p.add_argument("--user", dest="smtp_user", metavar="NAME", help="the user to sign in as (\"\": none)")
+    p.add_argument("--from", dest="mail_from", metavar="ADDRESS", help="the sender address")
+    p.add_argument("--attach-mb", type=float, metavar="MB", help="attach an error file up to this size (default 5)")
+    p.add_argument("--password-stdin", action="store_true",
+                   help="read the user's password from the first line of stdin, into the system keyring")  # fmt: skip
+    p.add_argument("--test", metavar="ADDRESS", help="send a test mail to ADDRESS through the server")
+    p.add_argument("--json", action="store_true", help="print the mail settings as JSON")
+    _common(p)
+    p.set_defaults(func=_lazy("desktop_app.cli.settings", "cmd_settings_mail"))
 
 
 def _lazy(module: str, name: str) -> Callable[..., Any]:

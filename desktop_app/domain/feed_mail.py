@@ -48,6 +48,8 @@ class MailCode(StrEnum):
     NOT_HERE = "feed_mail_not_here"
     MOVED = "feed_mail_moved"
     SIGNED = "feed_mail_signed"
+    TEST_SUBJECT = "feed_mail_test_subject"
+    TEST_BODY = "feed_mail_test_body"
 
 
 TEXTS: dict[Any, tuple[str, str]] = {
@@ -88,6 +90,11 @@ TEXTS: dict[Any, tuple[str, str]] = {
     MailCode.SIGNED: (
         "这封邮件由 BatchDesk 自动发出（电脑 {host}）。",
         "This mail was sent by BatchDesk (desk {host}).",
+    ),
+    MailCode.TEST_SUBJECT: ("BatchDesk 测试邮件", "BatchDesk test mail"),
+    MailCode.TEST_BODY: (
+        "这是一封测试邮件：电脑 {host} 上的 BatchDesk 可以通过邮件服务器 {server} 发信。",
+        "This is a test mail: BatchDesk on the desk {host} can send mail through the mail server {server}.",
     ),
 }
 

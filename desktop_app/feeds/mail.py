@@ -112,6 +112,17 @@ def compose(
     return message, attachment is not None
 
 
+def test_mail(settings: Settings, to: str, lang: Lang) -> EmailMessage:
+    """A mail that says the settings can send ("Send test mail", `settings mail --test`)."""
+    message = EmailMessage()
+    message["Subject"] = mail_text(MailCode.TEST_SUBJECT, lang)
+    message["From"] = settings.mail_from
+    message["To"] = to
+    message["Date"] = formatdate(localtime=True)
+    message.set_content(mail_text(MailCode.TEST_BODY, lang, host=host_name(), server=server_name(settings)) + "\n")
+    return message
+
+
 def _attachment(task: TaskRecord, settings: Settings) -> bytes | None:
     """The error file's bytes when it is on this desk and within the limit."""
     errors = task.error_csv
