@@ -13,6 +13,9 @@ log = logging.getLogger(__name__)
 
 SERVICE = "BatchDesk"
 PASSWORD_ENV = "BATCHDESK_SMTP_PASSWORD"  # a worker run as a service, on a desk without a keyring
+# the settings of the mail server (a change applies to the tasks that start after it)
+MAIL_SETTINGS = ("smtp_host", "smtp_port", "smtp_security", "smtp_user", "mail_from", "mail_attach_mb",
+                 "smtp_timeout")  # fmt: skip
 
 
 def keyring_name(settings: Settings) -> str:
