@@ -90,7 +90,10 @@ def test_a_feed_file_with_bad_rows_is_told_in_the_feeds_words_and_a_clean_one_no
 
 
 def test_several_feed_files_with_errors_at_once_make_one_notice_for_the_feed(
-    qtbot: Any, make_desk: Any, tmp_path: Path, shown: list[tuple[str, list[str]]],
+    qtbot: Any,
+    make_desk: Any,
+    tmp_path: Path,
+    shown: list[tuple[str, list[str]]],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     data_dir, imports, _ = fed(tmp_path, {"a.csv": _bad(1), "b.csv": _bad(20), "c.csv": [], "d.csv": [row(50)]})
@@ -139,3 +142,14 @@ def test_the_settings_dialog_sets_the_mail_server_without_its_password_in_the_fi
     assert '"smtp_security": "ssl"' in saved and '"mail_from": "batchdesk@bank.example"' in saved
     # the tasks that start from now on send through it
     assert desk.executor.settings.smtp_host == "mail.bank.example" and desk.executor.settings.mail_ready
+
+
+def test_a_feed_file_that_failed_is_told_with_its_reason(
+    qtbot: Any, make_desk: Any, tmp_path: Path, shown: list[tuple[str, list[str]]]
+) -> None:
+    data_dir, imports, _ = fed(tmp_path, {"empty.csv": []})
+    desk = make_desk(data_dir=data_dir)
+    desk.service.task_ended.emit(imports["empty.csv"])
+    want = "Feed bank: empty.csv could not be imported (0 rows imported, 0 with errors): The file is empty"
+    qtbot.waitUntil(lambda: desk.window.notice.text().startswith(want), timeout=TIMEOUT)
+    assert shown[-1][1] == ["Show the task"]  # no error file: nothing to open

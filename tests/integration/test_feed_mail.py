@@ -14,6 +14,8 @@ import pytest
 from desktop_app.app import Core, build_core
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
+from desktop_app.feeds.notices import FeedTask, feeds_of_tasks
+from desktop_app.log import task_log_lines
 from desktop_app.store.feeds import FeedStore
 from desktop_app.submission import submit_feed_mail
 from tests.support.customers import row, write_csv
@@ -74,6 +76,11 @@ def test_a_file_with_bad_rows_is_mailed_once_with_its_error_file(db_url: str, tm
         assert {t.status for t in send_all(core)} == {TaskStatus.SUCCEEDED}
 
         assert len(inbox.mails) == 2 and all(sorted(r) == sorted(TO) for r in inbox.recipients)
+        # the window's look-up: which tasks imported a feed's file
+        assert feeds_of_tasks(core.store.engine, [june.task_no, empty.task_no, "T000000-NOTONE"]) == {
+            june.task_no: FeedTask("bank", "june.csv"),
+            empty.task_no: FeedTask("bank", "empty.csv"),
+        }
         by_task = {next(n for n in (june.task_no, empty.task_no) if n in str(m["Subject"])): m for m in inbox.mails}
         mail = by_task[june.task_no]
         assert "bank" in mail["Subject"] and "june.csv" in mail["Subject"] and "1 行出错" in mail["Subject"]
@@ -144,6 +151,10 @@ def test_a_mail_server_that_is_down_retries_the_mail_alone_and_never_the_import(
         again = core.store.get(june.task_no)
         assert again is not None and (again.status, again.success_count) == (TaskStatus.PARTIALLY_SUCCEEDED, 4)
         assert (folder / "imported" / today() / "june.csv").is_file() and len(mail_tasks(core)) == 1
+        # the task log says what happened, each try
+        logged = "\n".join(task_log_lines(core.paths.log_dir, mail.task_no))
+        assert logged.count("mailing clerk@bank.example, boss@bank.example about") == 4
+        assert "transient error" in logged
     finally:
         core.close()
 
