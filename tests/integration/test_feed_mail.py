@@ -14,6 +14,7 @@ import pytest
 from desktop_app.app import Core, build_core
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
+from desktop_app.feeds import mail_secret
 from desktop_app.feeds.notices import FeedTask, feeds_of_tasks
 from desktop_app.log import task_log_lines
 from desktop_app.store.feeds import FeedStore
@@ -212,3 +213,25 @@ def test_a_scan_killed_after_it_queued_the_mail_does_not_mail_twice(
         assert len(mail_tasks(core)) == 1 and len(inbox.mails) == 1
     finally:
         core.close()
+
+
+def test_the_mail_signs_in_with_the_password_kept_outside_the_settings(
+    sqlite_url: str, tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # no keyring on this desk: the worker's environment holds the password (never the settings file)
+    monkeypatch.setattr(mail_secret, "_keyring", lambda: None)
+    monkeypatch.setenv(mail_secret.PASSWORD_ENV, "wrong")
+    with mail_server(login=("batch", "s3cret")) as inbox:
+        core = _core(tmp_path, sqlite_url, **inbox.settings(), smtp_user="batch")
+        try:
+            write_csv(folder / "june.csv", [row(i, 手机号="x") if i == 1 else row(i) for i in range(1, 6)])
+            add_feed(core, folder, mail_to=TO[:1])
+            drive(core)
+            (refused,) = send_all(core)
+            assert refused.status is TaskStatus.PENDING and "535" in (refused.error_msg or "") and not inbox.mails
+            assert "wrong" not in (refused.error_msg or "")
+            monkeypatch.setenv(mail_secret.PASSWORD_ENV, "s3cret")
+            (sent,) = send_all(core)
+            assert sent.status is TaskStatus.SUCCEEDED and len(inbox.mails) == 1
+        finally:
+            core.close()

@@ -11,6 +11,7 @@ from email.message import EmailMessage
 from typing import Any
 
 from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import AuthResult, LoginPassword
 
 
 @dataclass
@@ -42,9 +43,19 @@ def free_port() -> int:
 
 
 @contextmanager
-def mail_server() -> Iterator[Inbox]:
+def mail_server(login: tuple[str, str] | None = None) -> Iterator[Inbox]:
+    """A mail server on a free port; with `login` (user, password), one that signs that user in and refuses
+    any other password (over the plain connection: a test has no certificate)."""
     inbox = Inbox(port=free_port())
-    controller = Controller(inbox, hostname=inbox.host, port=inbox.port)
+    options: dict[str, Any] = {}
+    if login is not None:
+
+        def authenticator(server: Any, session: Any, envelope: Any, mechanism: str, data: Any) -> AuthResult:
+            given = (data.login.decode(), data.password.decode()) if isinstance(data, LoginPassword) else None
+            return AuthResult(success=given == login, handled=False)  # handled=False: the server answers 535
+
+        options = {"authenticator": authenticator, "auth_require_tls": False}
+    controller = Controller(inbox, hostname=inbox.host, port=inbox.port, **options)
     controller.start()
     try:
         yield inbox
