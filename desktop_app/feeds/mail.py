@@ -141,9 +141,10 @@ def server_name(settings: Settings) -> str:
     return f"{settings.smtp_host}:{settings.smtp_port or PORTS.get(settings.smtp_security, 25)}"
 
 
-def send(message: EmailMessage, settings: Settings) -> dict[str, object]:
-    """Send through the settings' mail server (signing in when a user is set); the recipients it refused
-    (the others got it). Any failure to talk to the server is a TransientError naming it."""
+def send(message: EmailMessage, settings: Settings, *, password: str | None = None) -> dict[str, object]:
+    """Send through the settings' mail server (signing in when a user is set, with `password` or the kept
+    one); the recipients it refused (the others got it). Any failure to talk to the server is a
+    TransientError naming it."""
     host, security = settings.smtp_host.strip(), settings.smtp_security
     port = settings.smtp_port or PORTS.get(security, 25)
     try:
@@ -156,7 +157,7 @@ def send(message: EmailMessage, settings: Settings) -> dict[str, object]:
             if security == "starttls":
                 smtp.starttls(context=ssl.create_default_context())
             if settings.smtp_user:
-                smtp.login(settings.smtp_user, load_mail_password(settings) or "")
+                smtp.login(settings.smtp_user, password or load_mail_password(settings) or "")
             return dict(smtp.send_message(message))
     except (smtplib.SMTPException, OSError) as exc:
         raise TransientError(ErrorCode.MAIL_NOT_SENT, server=f"{host}:{port}", detail=_detail(exc)) from None

@@ -15,7 +15,8 @@ from PySide6.QtWidgets import QApplication
 from desktop_app import __version__
 from desktop_app.app import Core, build_executor, system_lang
 from desktop_app.config import Settings, resources_dir, save_settings
-from desktop_app.domain.errors import Lang
+from desktop_app.domain.errors import BatchDeskError, Lang
+from desktop_app.feeds.mail import send, test_mail
 from desktop_app.feeds.mail_secret import MAIL_SETTINGS, PASSWORD_ENV, store_mail_password
 from desktop_app.ui.catalog import ImportCatalog
 from desktop_app.ui.db_secret import split_password, store_password
@@ -182,12 +183,28 @@ class Desk(QObject):
         self.translations.switch(chosen)
 
     def open_settings(self) -> None:
-        dialog = SettingsDialog(self.core.settings, self.window)
+        dialog = SettingsDialog(self.core.settings, self.window,
+                                tester=lambda settings, password, done: self._test_mail(settings, password, done,
+                                                                                        context=dialog))  # fmt: skip
         self.settings_dialog = dialog
         dialog.accepted.connect(lambda: self.apply_settings(dialog.result_settings(), dialog.password(),
                                                             mail_password=dialog.mail_password()))  # fmt: skip
         dialog.finished.connect(lambda _r: dialog.deleteLater())
         dialog.open()
+
+    def _test_mail(self, settings: Settings, password: str | None, done: Callable[[str | None], None], *,
+                   context: QObject) -> None:  # fmt: skip
+        """A test mail to the sender through these settings, off the GUI thread; `done` gets the reason it
+        could not be sent (None: it went)."""
+        lang: Lang = "zh" if self.catalog.lang == "zh" else "en"
+
+        def run() -> None:
+            send(test_mail(settings, settings.mail_from, lang), settings, password=password)
+
+        def failed(exc: BaseException) -> None:
+            done(exc.text(lang) if isinstance(exc, BatchDeskError) else f"{type(exc).__name__}: {exc}")
+
+        self.service.background.call(run, lambda _none: done(None), failed, context=context)
 
     def apply_settings(self, settings: Settings, password: str | None = None, *,
                        mail_password: str | None = None) -> None:  # fmt: skip

@@ -1337,6 +1337,22 @@
 <context>
     <name>SettingsDialog</name>
     <message>
+        <source>Fill in the mail server and the sender address first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sending a test mail to %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A test mail was sent to %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The test mail could not be sent: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Settings</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1458,6 +1474,10 @@
     </message>
     <message>
         <source>Ma&amp;il: the server a feed&apos;s mail goes through</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>S&amp;end a test mail to the sender</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

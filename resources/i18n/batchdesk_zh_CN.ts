@@ -1337,6 +1337,22 @@
 <context>
     <name>SettingsDialog</name>
     <message>
+        <source>Fill in the mail server and the sender address first.</source>
+        <translation>请先填写邮件服务器和发件人地址。</translation>
+    </message>
+    <message>
+        <source>Sending a test mail to %1…</source>
+        <translation>正在给 %1 发送测试邮件…</translation>
+    </message>
+    <message>
+        <source>A test mail was sent to %1.</source>
+        <translation>测试邮件已发给 %1。</translation>
+    </message>
+    <message>
+        <source>The test mail could not be sent: %1</source>
+        <translation>测试邮件没能发出：%1</translation>
+    </message>
+    <message>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
@@ -1459,6 +1475,10 @@
     <message>
         <source>Ma&amp;il: the server a feed&apos;s mail goes through</source>
         <translation>邮件：监视文件夹发信用的服务器(&amp;I)</translation>
+    </message>
+    <message>
+        <source>S&amp;end a test mail to the sender</source>
+        <translation>给发件人地址发一封测试邮件(&amp;E)</translation>
     </message>
     <message>
         <source>A feed mails its addresses when a file&apos;s import fails or has rows with errors. The mail server applies to tasks that start from now on.</source>

@@ -132,7 +132,7 @@ def test_the_settings_dialog_sets_the_mail_server_without_its_password_in_the_fi
     dialog.mail_from_edit.setText("batchdesk@bank")  # not an address: the dialog stays and says why
     dialog.accept()
     assert dialog.isVisible() and dialog.mail.expanded()
-    assert dialog.mail_note.text().startswith('"batchdesk@bank" is not a valid mail address')
+    assert dialog.test_result.text().startswith('"batchdesk@bank" is not a valid mail address')
     dialog.mail_from_edit.setText("batchdesk@bank.example")
     dialog.accept()
     assert not dialog.isVisible()
@@ -153,3 +153,51 @@ def test_a_feed_file_that_failed_is_told_with_its_reason(
     want = "Feed bank: empty.csv could not be imported (0 rows imported, 0 with errors): The file is empty"
     qtbot.waitUntil(lambda: desk.window.notice.text().startswith(want), timeout=TIMEOUT)
     assert shown[-1][1] == ["Show the task"]  # no error file: nothing to open
+
+
+def test_the_settings_dialog_sends_a_test_mail_through_the_server_typed_in(qtbot: Any, make_desk: Any) -> None:
+    from tests.support.smtp import free_port, mail_server
+
+    desk = make_desk()
+    desk.open_settings()
+    dialog = desk.settings_dialog
+    assert dialog is not None
+    dialog.mail.set_expanded(True)
+    assert dialog.test_button.isVisibleTo(dialog)
+    dialog.test_button.click()
+    assert dialog.test_result.text() == "Fill in the mail server and the sender address first."
+    with mail_server() as inbox:
+        dialog.smtp_host_edit.setText(inbox.host)
+        dialog.smtp_port_box.setValue(inbox.port)
+        dialog.smtp_security_box.setCurrentIndex(dialog.smtp_security_box.findData("none"))
+        dialog.mail_from_edit.setText("batchdesk@bank.example")
+        dialog.test_button.click()
+        qtbot.waitUntil(lambda: dialog.test_result.text() == "A test mail was sent to batchdesk@bank.example.",
+                        timeout=TIMEOUT)  # fmt: skip
+        (mail,) = inbox.mails
+        assert mail["To"] == "batchdesk@bank.example" and mail["Subject"] == "BatchDesk test mail"
+    # a server that is not there: said in words, the dialog stays
+    dialog.smtp_port_box.setValue(free_port())
+    dialog.test_button.click()
+    qtbot.waitUntil(lambda: dialog.test_result.text().startswith("The test mail could not be sent: The mail could "
+                                                                 "not be sent through the mail server"),
+                    timeout=TIMEOUT)  # fmt: skip
+    assert dialog.isVisible() and dialog.test_button.isEnabled()
+
+
+def test_the_mail_sections_keys_take_no_letter_of_the_dialogs_other_fields(make_desk: Any) -> None:
+    from PySide6.QtGui import QKeySequence
+    from PySide6.QtWidgets import QLabel
+
+    desk = make_desk()
+    desk.open_settings()
+    dialog = desk.settings_dialog
+    assert dialog is not None
+    mail = {label.text() for label, _ in dialog._mail_labels} | {dialog.test_button.text(), dialog.mail.button.text()}
+    others = {w.text() for w in dialog.findChildren(QLabel) if w.text() not in mail} | {dialog.advanced.button.text()}
+
+    def letters(texts: set[str]) -> list[str]:
+        return [QKeySequence.mnemonic(t).toString() for t in texts if "&" in t.replace("&&", "")]
+
+    ours = letters(mail)
+    assert len(ours) == len(set(ours)) == 9 and not set(ours) & set(letters(others)), (ours, letters(others))

@@ -3,9 +3,10 @@ mail server a feed's mail goes through under "Mail" (its password to the keyring
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
-from PySide6.QtCore import QEvent
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -14,6 +15,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QLabel,
     QLineEdit,
+    QPushButton,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -35,12 +37,19 @@ def _spin(minimum: int, maximum: int, value: int, step: int = 1) -> QSpinBox:
     return box
 
 
-class SettingsDialog(QDialog):
-    """Edits a Settings value; the caller saves it (and the password) and applies the language."""
+# sends a test mail through the settings (with the password typed, or None: the kept one), off the GUI
+# thread; calls back with None when it went, else the reason in words
+MailTester = Callable[[Settings, str | None, Callable[[str | None], None]], None]
 
-    def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
+
+class SettingsDialog(QDialog):
+    """Edits a Settings value; the caller saves it (and the password) and applies the language.
+    `tester` (the desk's) sends a test mail from the Mail section."""
+
+    def __init__(self, settings: Settings, parent: QWidget | None = None, *, tester: MailTester | None = None) -> None:
         super().__init__(parent)
         self._settings = settings
+        self._tester = tester
         url, _password = split_password(settings.db_url or "")
         self.db_edit = QLineEdit(url)
         self.password_edit = QLineEdit()
@@ -114,27 +123,57 @@ class SettingsDialog(QDialog):
             mail_form.addRow(label, field)
         self.mail_note = QLabel()
         self.mail_note.setWordWrap(True)
+        self.test_button = QPushButton()
+        self.test_button.setVisible(self._tester is not None)
+        self.test_button.clicked.connect(self._send_test)
+        self.test_result = QLabel()
+        self.test_result.setWordWrap(True)
         body = QWidget()
         body_layout = QVBoxLayout(body)
         body_layout.setContentsMargins(12, 0, 0, 0)
         body_layout.addLayout(mail_form)
         body_layout.addWidget(self.mail_note)
+        body_layout.addWidget(self.test_button, 0, Qt.AlignmentFlag.AlignLeft)
+        body_layout.addWidget(self.test_result)
         self.mail = Collapsible(body)
         layout.insertWidget(layout.indexOf(self.advanced) + 1, self.mail)
         self.mail.toggled.connect(lambda _open: self.adjustSize())
 
     def accept(self) -> None:
         """Closes only with a sender that is a mail address (or none); else the note says why."""
+        if self._sender_ok():
+            super().accept()
+
+    def _sender_ok(self) -> bool:
         sender = self.mail_from_edit.text().strip()
         try:
             if len(parse_addresses(sender)) > 1:
                 raise PermanentError(ErrorCode.MAIL_ADDRESS_INVALID, address=sender)
         except PermanentError as exc:
             self.mail.set_expanded(True)
-            self.mail_note.setText(exc.text(window_lang()))
+            self.test_result.setText(exc.text(window_lang()))
             self.mail_from_edit.setFocus()
+            return False
+        return True
+
+    def _send_test(self) -> None:
+        """A test mail to the sender address, through the server as set here (not saved yet)."""
+        if self._tester is None or not self._sender_ok():
             return
-        super().accept()
+        settings = self.result_settings()
+        if not settings.mail_ready:
+            self.test_result.setText(self.tr("Fill in the mail server and the sender address first."))
+            return
+        self.test_button.setEnabled(False)
+        self.test_result.setText(self.tr("Sending a test mail to %1…").replace("%1", settings.mail_from))
+        self._tester(settings, self.mail_password(), lambda problem: self._tested(settings.mail_from, problem))
+
+    def _tested(self, to: str, problem: str | None) -> None:
+        self.test_button.setEnabled(True)
+        if problem is None:
+            self.test_result.setText(self.tr("A test mail was sent to %1.").replace("%1", to))
+        else:
+            self.test_result.setText(self.tr("The test mail could not be sent: %1").replace("%1", problem))
 
     def _add_row(self, form: QFormLayout, field: QWidget) -> None:
         label = QLabel()
@@ -206,6 +245,7 @@ class SettingsDialog(QDialog):
         for index, words in enumerate((self.tr("None"), self.tr("STARTTLS"), self.tr("SSL/TLS"))):
             self.smtp_security_box.setItemText(index, words)
         self.mail.set_title(self.tr("Ma&il: the server a feed's mail goes through"))
+        self.test_button.setText(self.tr("S&end a test mail to the sender"))
         self.mail_note.setText(self.tr("A feed mails its addresses when a file's import fails or has rows with "
                                        "errors. The mail server applies to tasks that start from now on.")
                                + " " + where)  # fmt: skip
