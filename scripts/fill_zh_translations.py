@@ -326,6 +326,38 @@ ZH: dict[tuple[str, str], str] = {
     ("ValueFixDialog", "&Fix the rows"): "修正这些行(&F)",
     ("ValueFixDialog", "Cancel"): "取消",
     ("ValueFixDialog", "(leave as is)"): "（保持不变）",
+    # a feed's imports in the window and the tray (ui/feed_notices.py), its mail server (Settings)
+    ("FeedNotices", "Feed %1: %2 files with errors"): "监视文件夹 %1：%2 个文件有错误",
+    ("FeedNotices", "Feed %1: %2 could not be imported (%3 rows imported, %4 with errors)"):
+        "监视文件夹 %1：%2 没能导入（已导入 %3 行，%4 行有错误）",
+    ("FeedNotices", "Feed %1: %2 was imported with errors (%3 rows imported, %4 with errors)"):
+        "监视文件夹 %1：%2 已导入，但有错误（已导入 %3 行，%4 行有错误）",
+    ("FeedNotices", ": %1"): "：%1",
+    ("FeedNotices", "Open error file"): "打开错误文件",
+    ("FeedNotices", "Show the task"): "显示任务",
+    ("FeedNotices", "Feed %1"): "监视文件夹 %1",
+    ("SettingsDialog", "Mail &server:"): "邮件服务器(&S)：",
+    ("SettingsDialog", "S&end a test mail to the sender"): "给发件人地址发一封测试邮件(&E)",
+    ("SettingsDialog", "Fill in the mail server and the sender address first."): "请先填写邮件服务器和发件人地址。",
+    ("SettingsDialog", "Sending a test mail to %1…"): "正在给 %1 发送测试邮件…",
+    ("SettingsDialog", "A test mail was sent to %1."): "测试邮件已发给 %1。",
+    ("SettingsDialog", "The test mail could not be sent: %1"): "测试邮件没能发出：%1",
+    ("SettingsDialog", "P&ort:"): "端口(&O)：",
+    ("SettingsDialog", "Securit&y:"): "加密方式(&Y)：",
+    ("SettingsDialog", "Mail &user:"): "邮件用户名(&U)：",
+    ("SettingsDialog", "Mail pass&word:"): "邮件密码(&W)：",
+    ("SettingsDialog", "Se&nder address:"): "发件人地址(&N)：",
+    ("SettingsDialog", "Attach error files up to (&MB):"): "错误文件附件上限（MB）(&M)：",
+    ("SettingsDialog", "usual for the security"): "按加密方式的常用端口",
+    ("SettingsDialog", "empty: feeds send no mail"): "留空：监视文件夹不发邮件",
+    ("SettingsDialog", "empty: the server takes mail without signing in"): "留空：发信无需登录",
+    ("SettingsDialog", "None"): "不加密",
+    ("SettingsDialog", "STARTTLS"): "STARTTLS",
+    ("SettingsDialog", "SSL/TLS"): "SSL/TLS",
+    ("SettingsDialog", "Ma&il: the server a feed's mail goes through"): "邮件：监视文件夹发信用的服务器(&I)",
+    ("SettingsDialog", "A feed mails its addresses when a file's import fails or has rows with errors. The mail "
+                       "server applies to tasks that start from now on."):
+        "文件导入失败或有出错的行时，监视文件夹会发邮件给设定的地址。邮件服务器的设置对此后开始的任务生效。",
 }  # fmt: skip
 
 Messages = list[tuple[str, list[str]]]  # (context, sources in code order)

@@ -41,6 +41,8 @@ USAGE_CODES = {
     ErrorCode.FEED_EXISTS,
     ErrorCode.FEED_FOLDER_MISSING,
     ErrorCode.FEED_PAUSED,
+    ErrorCode.MAIL_ADDRESS_INVALID,
+    ErrorCode.MAIL_NOT_SET_UP,
 }
 
 

@@ -234,7 +234,27 @@ def build_parser() -> Parser:
     _common(p)
 
     _feed_commands(sub)
+    _settings_commands(sub)
     return parser
+
+
+def _settings_commands(sub: argparse._SubParsersAction[Parser]) -> None:
+    """settings mail: the mail server a feed's mail goes through (cli/settings.py; docs/FEEDS.md)."""
+    group = sub.add_parser("settings", help="this desk's settings (its settings file in the data folder)")
+    actions = group.add_subparsers(dest="settings_action", metavar="ACTION", parser_class=Parser, required=True)
+    p = actions.add_parser("mail", help="the mail server a feed's mail goes through (no option: show it)")
+    p.add_argument("--host", help="the mail server's name or address (\"\": no mail is sent)")
+    p.add_argument("--port", type=int, metavar="N", help="its port (0: 25, 587 with starttls, 465 with ssl)")
+    p.add_argument("--security", choices=("none", "starttls", "ssl"), help="how the connection is protected")
+    p.add_argument("--user", dest="smtp_user", metavar="NAME", help="the user to sign in as (\"\": none)")
+    p.add_argument("--from", dest="mail_from", metavar="ADDRESS", help="the sender address")
+    p.add_argument("--attach-mb", type=float, metavar="MB", help="attach an error file up to this size (default 5)")
+    p.add_argument("--password-stdin", action="store_true",
+                   help="read the user's password from the first line of stdin, into the system keyring")  # fmt: skip
+    p.add_argument("--test", metavar="ADDRESS", help="send a test mail to ADDRESS through the server")
+    p.add_argument("--json", action="store_true", help="print the mail settings as JSON")
+    _common(p)
+    p.set_defaults(func=_lazy("desktop_app.cli.settings", "cmd_settings_mail"))
 
 
 def _lazy(module: str, name: str) -> Callable[..., Any]:
@@ -311,6 +331,9 @@ def _feed_commands(sub: argparse._SubParsersAction[Parser]) -> None:
     p.add_argument("--leave", action="store_true",
                    help="leave the files where they are (their fingerprints keep them from being imported "
                    "again)")  # fmt: skip
+    p.add_argument("--mail", metavar="ADDRESS,...",
+                   help="mail these addresses when a file's import fails or has rows with errors (through the "
+                   "mail server of `batchdesk settings mail`)")  # fmt: skip
     p.add_argument("--json", action="store_true", help="print the feed as JSON")
     _viewer(p, who="who owns the feed and its imports (default: the OS login name)")
     _common(p)
@@ -336,6 +359,16 @@ def _feed_commands(sub: argparse._SubParsersAction[Parser]) -> None:
     _viewer(p, who="who asks (default: the OS login name)")
     _common(p)
     p.set_defaults(func=_lazy(module, "cmd_feed_run"))
+
+    p = actions.add_parser("mail", help="who is mailed when a file's import fails or has rows with errors")
+    p.add_argument("name", metavar="NAME")
+    who = p.add_mutually_exclusive_group(required=True)
+    who.add_argument("--to", metavar="ADDRESS,...", help="these addresses, comma-separated (in place of the ones set)")
+    who.add_argument("--none", action="store_true", help="nobody: the feed sends no mail")
+    p.add_argument("--json", action="store_true", help="print the feed as JSON")
+    _viewer(p, who="who asks (default: the OS login name)")
+    _common(p)
+    p.set_defaults(func=_lazy(module, "cmd_feed_mail"))
 
     others = (("pause", "stop looking at the folder until resumed"),
               ("resume", "look at the folder again, now and on its schedule"),

@@ -93,6 +93,10 @@ class ErrorCode(StrEnum):
     FEED_EXISTS = "feed_exists"
     FEED_FOLDER_MISSING = "feed_folder_missing"
     FEED_PAUSED = "feed_paused"
+    # a feed's mail (feeds/mail.py; docs/FEEDS.md "Mail and notices")
+    MAIL_ADDRESS_INVALID = "mail_address_invalid"
+    MAIL_NOT_SET_UP = "mail_not_set_up"
+    MAIL_NOT_SENT = "mail_not_sent"
 
 
 # failures of the file itself (or of what it is read as): running it again, whole (Retry) or from where it
@@ -318,6 +322,18 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
     ErrorCode.FEED_FOLDER_MISSING: (
         "找不到文件夹 {folder}（它必须已经存在）",
         "The folder {folder} does not exist (it must exist already)",
+    ),
+    ErrorCode.MAIL_ADDRESS_INVALID: (
+        "“{address}”不是有效的邮件地址（应由用户名、@ 和域名组成）",
+        '"{address}" is not a valid mail address (it should look like name@example.com)',
+    ),
+    ErrorCode.MAIL_NOT_SET_UP: (
+        "还没有设置发信的邮件服务器和发件人地址（在“设置”里填写）",
+        "No mail server and sender address are set up yet (fill them in under Settings)",
+    ),
+    ErrorCode.MAIL_NOT_SENT: (
+        "邮件没能通过邮件服务器 {server} 发出：{detail}；稍后会再试",
+        "The mail could not be sent through the mail server {server}: {detail}; it is tried again later",
     ),
     ErrorCode.INVALID_PARAMS: ("任务参数不正确：{detail}", "Invalid task parameters: {detail}"),
     ErrorCode.INTERNAL_ERROR: (

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 
 from desktop_app.domain.errors import ErrorCode, Lang, PermanentError
+from desktop_app.domain.feed_mail import parse_addresses
 from desktop_app.domain.feeds import Feed, FeedDay, FeedFile, FeedSpec, FeedState, FeedView, Outcome
 from desktop_app.domain.rendering import render
 from desktop_app.domain.status import TaskStatus
@@ -51,6 +53,7 @@ class Feeds:
         except ValueError as exc:
             raise PermanentError(ErrorCode.INVALID_PARAMS, detail=str(exc)) from None
         self.submitter.import_type(spec.import_type)
+        mail_to = parse_addresses(spec.mail_to)
         folder = Path(spec.folder).expanduser()
         network = is_network_path(folder)
         if not network:
@@ -59,7 +62,7 @@ class Feeds:
                 raise PermanentError(ErrorCode.FEED_FOLDER_MISSING, folder=str(folder))
         spec = FeedSpec(name=name, folder=str(folder), import_type=spec.import_type, pattern=spec.pattern,
                         profile=spec.profile or None, mode=spec.mode, settle=spec.settle, schedule=spec.schedule,
-                        in_order=spec.in_order, leave=spec.leave)  # fmt: skip
+                        in_order=spec.in_order, leave=spec.leave, mail_to=mail_to)  # fmt: skip
         feed = self.feeds.add(spec, owner=user, host=None if network else host_name())
         self.submitter.submit_feed_scan(feed)
         return self.view_of(feed)
@@ -93,6 +96,12 @@ class Feeds:
         result = self.submitter.submit_feed_scan(fresh)
         if result.duplicate_of is not None and result.task.status is TaskStatus.PENDING:
             self.store.bring_forward(result.task.id)
+        return self.view(name, viewer)
+
+    def set_mail(self, name: str, viewer: Viewer, addresses: str | Sequence[str]) -> FeedView:
+        """Who is mailed about the feed's imports that fail or have failed rows (checked; empty: nobody)."""
+        feed = self.find(name, viewer)
+        self.feeds.set_mail_to(feed.id, parse_addresses(addresses))
         return self.view(name, viewer)
 
     def remove(self, name: str, viewer: Viewer) -> Feed:

@@ -28,6 +28,7 @@ from desktop_app.ui.dialogs.export import ExportDialog, ExportRequest
 from desktop_app.ui.dialogs.open_failed import OpenFailedDialog
 from desktop_app.ui.dialogs.preview import PreviewDialog
 from desktop_app.ui.dialogs.value_fix import ValueFixDialog
+from desktop_app.ui.feed_notices import FeedNotices
 from desktop_app.ui.filter_bar import FilterBar
 from desktop_app.ui.menus import WindowMenus
 from desktop_app.ui.notice_bar import NoticeBar
@@ -143,6 +144,10 @@ class MainWindow(QMainWindow):
         self.table.addAction(self.copy_action)
         self.view_options = ViewOptions(self.model, self.proxy, m, self.notice, qsettings, self)
         self.notices = TaskNotices(self.notice, self.model, self.actions_, self.select_task, self)
+        self.feed_notices = FeedNotices(
+            self.notices, self.notice, tray, kinds,
+            lambda numbers, done: service.read_feeds_of(numbers, done, context=self),
+            self._tell_ended, self._tray_wanted, self)  # fmt: skip
         self.screen_keeper = ScreenKeeper(self, self)
         self.setTabOrder(self.panel.validate_button, self.filters.status_box)
         self.setTabOrder(self.filters.failed_button, self.table)
@@ -545,9 +550,15 @@ class MainWindow(QMainWindow):
         tray notification when the window is not in front."""
         if self.kinds.of(record).quiet:
             return
+        self.feed_notices.task_ended(record)  # a feed's import in the feed's words; any other as below
+
+    def _tell_ended(self, record: TaskRecord) -> None:
         self.notices.task_ended(record)
-        if not self.isActiveWindow() or self.isMinimized() or not self.isVisible():
+        if self._tray_wanted():
             self.tray.task_ended(record)
+
+    def _tray_wanted(self) -> bool:
+        return not self.isActiveWindow() or self.isMinimized() or not self.isVisible()
 
     # --- asking first, telling what failed --------------------------------------------------
 

@@ -17,6 +17,7 @@ from desktop_app.domain.task import Progress, SubmitResult, TaskRecord
 from desktop_app.domain.viewer import Viewer
 from desktop_app.executor.executor import Executor
 from desktop_app.exports.task import ExportHandler
+from desktop_app.feeds.notices import FeedTask, feeds_of_tasks
 from desktop_app.imports import file_preview
 from desktop_app.imports.file_preview import StoredKeys
 from desktop_app.imports.options import ImportOptions
@@ -323,6 +324,13 @@ class TaskService(QObject):
         once ``context`` (the object they touch) is gone."""
         submitter, task_no, creator = self.submitter, record.task_no, self._viewer.creator_filter
         self._background.call(lambda: submitter.bad_values(task_no, creator=creator), done, failed, context=context)
+
+    def read_feeds_of(self, task_nos: Sequence[str], done: Callable[[dict[str, FeedTask]], None], *,
+                      context: QObject) -> None:  # fmt: skip
+        """Which of these tasks imported a feed's file (feeds/notices.py), read off the GUI thread: ``done``
+        gets them by task number ({} when it could not be read: the tasks are then told as any other)."""
+        engine, numbers = self._store.engine, list(task_nos)
+        self._background.call(lambda: feeds_of_tasks(engine, numbers), done, lambda _exc: done({}), context=context)
 
     def fix_values(self, record: TaskRecord, values: dict[str, dict[str, str]], *,
                    remember_as: str | None = None) -> bool:  # fmt: skip

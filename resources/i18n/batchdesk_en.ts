@@ -491,6 +491,37 @@
     </message>
 </context>
 <context>
+    <name>FeedNotices</name>
+    <message>
+        <source>Feed %1: %2 files with errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Feed %1: %2 could not be imported (%3 rows imported, %4 with errors)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Feed %1: %2 was imported with errors (%3 rows imported, %4 with errors)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open error file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Feed %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>FileChoices</name>
     <message>
         <source>&amp;Sheet:</source>
@@ -1306,6 +1337,22 @@
 <context>
     <name>SettingsDialog</name>
     <message>
+        <source>Fill in the mail server and the sender address first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sending a test mail to %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A test mail was sent to %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The test mail could not be sent: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Settings</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1371,6 +1418,70 @@
     </message>
     <message>
         <source>Usually set up once by whoever installs BatchDesk. The database and the number of concurrent tasks take effect at the next start.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mail &amp;server:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>P&amp;ort:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Securit&amp;y:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mail &amp;user:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mail pass&amp;word:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Se&amp;nder address:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attach error files up to (&amp;MB):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>usual for the security</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>empty: feeds send no mail</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>empty: the server takes mail without signing in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>STARTTLS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SSL/TLS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ma&amp;il: the server a feed&apos;s mail goes through</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>S&amp;end a test mail to the sender</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A feed mails its addresses when a file&apos;s import fails or has rows with errors. The mail server applies to tasks that start from now on.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

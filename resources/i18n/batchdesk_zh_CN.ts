@@ -491,6 +491,37 @@
     </message>
 </context>
 <context>
+    <name>FeedNotices</name>
+    <message>
+        <source>Feed %1: %2 files with errors</source>
+        <translation>监视文件夹 %1：%2 个文件有错误</translation>
+    </message>
+    <message>
+        <source>Feed %1: %2 could not be imported (%3 rows imported, %4 with errors)</source>
+        <translation>监视文件夹 %1：%2 没能导入（已导入 %3 行，%4 行有错误）</translation>
+    </message>
+    <message>
+        <source>Feed %1: %2 was imported with errors (%3 rows imported, %4 with errors)</source>
+        <translation>监视文件夹 %1：%2 已导入，但有错误（已导入 %3 行，%4 行有错误）</translation>
+    </message>
+    <message>
+        <source>: %1</source>
+        <translation>：%1</translation>
+    </message>
+    <message>
+        <source>Open error file</source>
+        <translation>打开错误文件</translation>
+    </message>
+    <message>
+        <source>Show the task</source>
+        <translation>显示任务</translation>
+    </message>
+    <message>
+        <source>Feed %1</source>
+        <translation>监视文件夹 %1</translation>
+    </message>
+</context>
+<context>
     <name>FileChoices</name>
     <message>
         <source>&amp;Sheet:</source>
@@ -1306,6 +1337,22 @@
 <context>
     <name>SettingsDialog</name>
     <message>
+        <source>Fill in the mail server and the sender address first.</source>
+        <translation>请先填写邮件服务器和发件人地址。</translation>
+    </message>
+    <message>
+        <source>Sending a test mail to %1…</source>
+        <translation>正在给 %1 发送测试邮件…</translation>
+    </message>
+    <message>
+        <source>A test mail was sent to %1.</source>
+        <translation>测试邮件已发给 %1。</translation>
+    </message>
+    <message>
+        <source>The test mail could not be sent: %1</source>
+        <translation>测试邮件没能发出：%1</translation>
+    </message>
+    <message>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
@@ -1372,6 +1419,70 @@
     <message>
         <source>Usually set up once by whoever installs BatchDesk. The database and the number of concurrent tasks take effect at the next start.</source>
         <translation>通常由安装 BatchDesk 的人设置一次。数据库和同时运行的任务数在下次启动时生效。</translation>
+    </message>
+    <message>
+        <source>Mail &amp;server:</source>
+        <translation>邮件服务器(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>P&amp;ort:</source>
+        <translation>端口(&amp;O)：</translation>
+    </message>
+    <message>
+        <source>Securit&amp;y:</source>
+        <translation>加密方式(&amp;Y)：</translation>
+    </message>
+    <message>
+        <source>Mail &amp;user:</source>
+        <translation>邮件用户名(&amp;U)：</translation>
+    </message>
+    <message>
+        <source>Mail pass&amp;word:</source>
+        <translation>邮件密码(&amp;W)：</translation>
+    </message>
+    <message>
+        <source>Se&amp;nder address:</source>
+        <translation>发件人地址(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>Attach error files up to (&amp;MB):</source>
+        <translation>错误文件附件上限（MB）(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>usual for the security</source>
+        <translation>按加密方式的常用端口</translation>
+    </message>
+    <message>
+        <source>empty: feeds send no mail</source>
+        <translation>留空：监视文件夹不发邮件</translation>
+    </message>
+    <message>
+        <source>empty: the server takes mail without signing in</source>
+        <translation>留空：发信无需登录</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>不加密</translation>
+    </message>
+    <message>
+        <source>STARTTLS</source>
+        <translation>STARTTLS</translation>
+    </message>
+    <message>
+        <source>SSL/TLS</source>
+        <translation>SSL/TLS</translation>
+    </message>
+    <message>
+        <source>Ma&amp;il: the server a feed&apos;s mail goes through</source>
+        <translation>邮件：监视文件夹发信用的服务器(&amp;I)</translation>
+    </message>
+    <message>
+        <source>S&amp;end a test mail to the sender</source>
+        <translation>给发件人地址发一封测试邮件(&amp;E)</translation>
+    </message>
+    <message>
+        <source>A feed mails its addresses when a file&apos;s import fails or has rows with errors. The mail server applies to tasks that start from now on.</source>
+        <translation>文件导入失败或有出错的行时，监视文件夹会发邮件给设定的地址。邮件服务器的设置对此后开始的任务生效。</translation>
     </message>
 </context>
 <context>
