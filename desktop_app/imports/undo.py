@@ -296,8 +296,9 @@ class _Undo:
 
     def _keep(self, errors: error_csv.ErrorCsvWriter, row_number: int, key: Key, columns: Sequence[str], *,
               exact: bool) -> None:  # fmt: skip
-        self._write_kept(errors, row_number, key, ErrorCode.CHANGED_SINCE,
-                         {"changed": self._changed_words(columns, exact=exact)})
+        self._write_kept(
+            errors, row_number, key, ErrorCode.CHANGED_SINCE, {"changed": self._changed_words(columns, exact=exact)}
+        )
 
     def _write_kept(self, errors: error_csv.ErrorCsvWriter, row_number: int, key: Key, code: ErrorCode,
                     params: dict[str, object]) -> None:  # fmt: skip

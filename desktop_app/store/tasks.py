@@ -695,5 +695,6 @@ def _wrote_rows(task: TaskRecord) -> bool:
     if task.undone_by:
         return False
     kinds = task.to_json()
-    return bool(kinds.get("inserted_count", task.success_count) or kinds.get("updated_count")
-                or kinds.get("deleted_count"))
+    return bool(
+        kinds.get("inserted_count", task.success_count) or kinds.get("updated_count") or kinds.get("deleted_count")
+    )

@@ -384,5 +384,6 @@ def undoable(record: TaskRecord, kind: TaskKind) -> bool:
     if not kind.allows(Action.UNDO) or not record.status.is_final or record.params.get("dry_run"):
         return False
     counts = record.to_json()
-    return not counts.get("undone_by") and bool(counts.get("inserted_count") or counts.get("updated_count")
-                                                or counts.get("deleted_count"))
+    return not counts.get("undone_by") and bool(
+        counts.get("inserted_count") or counts.get("updated_count") or counts.get("deleted_count")
+    )

@@ -125,8 +125,15 @@ def test_delete_on_an_import_types_table_and_its_undo_by_the_command_line(
     before = whole_rows(core, "order_lines", "order_no, line_no")
     # keys and two columns delete mode ignores (their cells not even checked: "x" is no quantity)
     header = ["订单号", "明细行", "品名", "数量"]
-    file = [["SO0001", "1", "a", "x"], ["SO0003", "1", "", ""], ["SO0099", "1", "", ""], ["SO0002", "one", "", ""],
-            ["SO0005", "1", "", ""], ["SO0001", "1", "", ""], *(["SO%04d" % n, "1", "", ""] for n in range(7, 12))]
+    file = [
+        ["SO0001", "1", "a", "x"],
+        ["SO0003", "1", "", ""],
+        ["SO0099", "1", "", ""],
+        ["SO0002", "one", "", ""],
+        ["SO0005", "1", "", ""],
+        ["SO0001", "1", "", ""],
+        *([f"SO{n:04d}", "1", "", ""] for n in range(7, 12)),
+    ]
     task = delete_by_cli(core, write_rows(tmp_path / "d.csv", header, file), "orders", capsys, monkeypatch)
     assert task["status"] == "partially_succeeded" and task["mode"] == "delete", task
     assert (task["deleted_count"], task["inserted_count"], task["fail_count"], task["success_count"]) == (8, 0, 3, 8)
