@@ -1033,6 +1033,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>%1 of the first %2 rows would fail as not in the table: there is no row to delete.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>%1 of the first %2 rows will be skipped: already in the table.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1042,6 +1046,10 @@
     </message>
     <message>
         <source>%1 of the first %2 rows will change nothing: already in the table with these values.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of the first %2 rows will delete their rows from the table.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1129,6 +1137,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Delete rows (the file lists their keys)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Keep what is stored</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1201,6 +1213,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>In the table: this row will be deleted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Fills the column %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1210,6 +1226,10 @@
     </message>
     <message>
         <source>“%1” is not used: the header “%2” already fills the column %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ignored: a delete reads only the key&apos;s columns</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1857,6 +1877,10 @@
     </message>
     <message>
         <source>%1 rows it changed get their old values back.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 rows it deleted will be put back.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
