@@ -301,6 +301,11 @@ ZH: dict[tuple[str, str], str] = {
     ("PreviewDialog", "In the table: this row will be deleted"): "在表中：表中的这一行将被删除",
     ("PreviewDialog", "Ignored: a delete reads only the key's columns"): "忽略：删除只读取键列",
     ("UndoQuestion", "%1 rows it deleted will be put back."): "它删除的 %1 行将被放回。",
+    ("Outcomes", "Done: %1 rows deleted"): "已完成：删除 %1 行",
+    ("Outcomes", "Done: %1 of %2 deleted, 1 row with errors"): "已完成：删除 %1 行（共 %2 行），1 行有错误",
+    ("Outcomes", "Done: %1 of %2 deleted, %3 rows with errors"): "已完成：删除 %1 行（共 %2 行），%3 行有错误",
+    ("Outcomes", "Failed: %1 of %2 deleted, 1 row with errors"): "失败：已删除 %1 行（共 %2 行），1 行有错误",
+    ("Outcomes", "Failed: %1 of %2 deleted, %3 rows with errors"): "失败：已删除 %1 行（共 %2 行），%3 行有错误",
     # Fix values (issue 25): a completion task that maps the values an import's enum columns refused
     ("ImportCatalog", "Fix values"): "修正取值",
     ("Outcomes", "Nothing fixed"): "没有修正任何行",

@@ -910,6 +910,26 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Done: %1 rows deleted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Done: %1 of %2 deleted, 1 row with errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Done: %1 of %2 deleted, %3 rows with errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed: %1 of %2 deleted, 1 row with errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed: %1 of %2 deleted, %3 rows with errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Checked: all %1 rows are valid</source>
         <translation type="unfinished"></translation>
     </message>

@@ -910,6 +910,26 @@
         <translation>已修正取值：%2 导入了 %1 行</translation>
     </message>
     <message>
+        <source>Done: %1 rows deleted</source>
+        <translation>已完成：删除 %1 行</translation>
+    </message>
+    <message>
+        <source>Done: %1 of %2 deleted, 1 row with errors</source>
+        <translation>已完成：删除 %1 行（共 %2 行），1 行有错误</translation>
+    </message>
+    <message>
+        <source>Done: %1 of %2 deleted, %3 rows with errors</source>
+        <translation>已完成：删除 %1 行（共 %2 行），%3 行有错误</translation>
+    </message>
+    <message>
+        <source>Failed: %1 of %2 deleted, 1 row with errors</source>
+        <translation>失败：删除 %1 行（共 %2 行），1 行有错误</translation>
+    </message>
+    <message>
+        <source>Failed: %1 of %2 deleted, %3 rows with errors</source>
+        <translation>失败：删除 %1 行（共 %2 行），%3 行有错误</translation>
+    </message>
+    <message>
         <source>Checked: all %1 rows are valid</source>
         <translation>校验完成：%1 行全部有效</translation>
     </message>
