@@ -201,10 +201,11 @@ class BatchWriter:
         images = self.table.images(conn, [p.key for p in plans])
         present = []
         for plan in plans:
-            if plan.key in images:
+            error = cascade_error(conn, self.table, self.decider, plan) if plan.key in images else (
+                self.decider.key_error(ErrorCode.NOT_FOUND, plan.key, reason="delete"))  # fmt: skip
+            if error is None:
                 present.append(plan)
             else:
-                error = self.decider.key_error(ErrorCode.NOT_FOUND, plan.key, reason="delete")
                 result.failed.append((plan.source, (error,)))
         try:
             with conn.begin_nested():
@@ -280,6 +281,17 @@ class BatchWriter:
         return self._Prepared(extended, entries, pending)
 
 
+def cascade_error(conn: Connection, table: BusinessTable, decider: RowDecider, plan: RowPlan) -> RowError | None:
+    """still_referenced for a row whose delete would delete or change another table's rows (a foreign key
+    ON DELETE CASCADE or SET NULL): the undo could not put those back, so the row stays."""
+    if not table.cascades(conn):
+        return None
+    found = table.referrer(conn, plan.key, cascading=True)
+    if found is None:
+        return None
+    return decider.key_error(ErrorCode.STILL_REFERENCED, plan.key, table=found[0], columns=", ".join(found[1]))
+
+
 def delete_in_savepoint(conn: Connection, table: BusinessTable, decider: RowDecider, plan: RowPlan, *,
                         keep: bool) -> RowError | None:  # fmt: skip
     """Delete one row in a savepoint (a refused statement aborts a PostgreSQL transaction otherwise;
@@ -340,7 +352,8 @@ class DryRunWriter:
                 result.unchanged += 1
             elif plan.action is Action.DELETE:
                 # tried and taken back: a row another table refers to fails as the real run fails it
-                error = delete_in_savepoint(conn, self.table, self.decider, plan, keep=True)
+                error = cascade_error(conn, self.table, self.decider, plan) or delete_in_savepoint(
+                    conn, self.table, self.decider, plan, keep=True)  # fmt: skip
                 if error is None:
                     result.deleted += 1
                 else:

@@ -25,6 +25,9 @@ LOOKUP_CHUNK = 400  # keys per look-up: under every driver's parameter limit, co
 TASK_NO = re.compile(r"[A-Z0-9-]{1,32}")
 
 Key = tuple[object, ...]
+# What a foreign key may do to its rows when the row they refer to is deleted: rows an undo of the
+# delete could not put back, so a delete leaves such a row alone (still_referenced).
+CASCADING = frozenset({"CASCADE", "SET NULL", "SET DEFAULT"})
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,7 @@ class _ForeignKey:
     table: str
     columns: tuple[str, ...]
     referred: tuple[str, ...]
+    cascades: bool = False  # ON DELETE CASCADE, SET NULL or SET DEFAULT: a delete changes its rows
 
 
 class BusinessTable:
@@ -175,10 +179,17 @@ class BusinessTable:
             target = sa.table(self.spec.table, *(sa.column(n) for n in names), schema=self.spec.schema)
             conn.execute(sa.insert(target), rows)
 
-    def referrer(self, conn: Connection, key: Key) -> tuple[str, tuple[str, ...]] | None:
-        """Which other table's rows refer to the row with this key (a foreign key that blocks its delete):
-        that table's name and its referring columns; None when no foreign key's rows do."""
+    def cascades(self, conn: Connection) -> bool:
+        """Whether a delete here would change rows of another table (ON DELETE CASCADE, SET NULL, SET DEFAULT)."""
+        return any(fk.cascades for fk in self._foreign_keys(conn))
+
+    def referrer(self, conn: Connection, key: Key, *, cascading: bool = False) -> tuple[str, tuple[str, ...]] | None:
+        """Which other table's rows refer to the row with this key (a foreign key that blocks its delete or,
+        ``cascading``, one whose rows the delete would change): that table's name and its referring columns;
+        None when no such foreign key's rows do."""
         for fk in self._foreign_keys(conn):
+            if cascading and not fk.cascades:
+                continue
             referred: list[Any] = [sa.literal_column(self._quote(c)) for c in fk.referred]
             source = sa.select(*referred).select_from(self.table)
             values = conn.execute(source.where(self._key_filter([key]))).first()
@@ -192,20 +203,22 @@ class BusinessTable:
         return None
 
     def _foreign_keys(self, conn: Connection) -> list[_ForeignKey]:
-        """The foreign keys of the tables in this table's schema that refer to it (read once a task)."""
+        """The foreign keys of the tables in this table's schema that refer to it (read once a task, all
+        tables' in one reflection where the database allows)."""
         if self._referrers is None:
             insp = sa.inspect(conn)
             schema = self.spec.schema
             ours = {schema, None} | ({insp.default_schema_name} if schema is None else set())
             found = []
-            for name in insp.get_table_names(schema=schema):
-                for fk in insp.get_foreign_keys(name, schema=schema):
+            for (_schema, name), fks in insp.get_multi_foreign_keys(schema=schema).items():
+                for fk in fks:
                     if str(fk["referred_table"]).casefold() != self.spec.table.casefold():
                         continue
                     if fk.get("referred_schema") not in ours:
                         continue
+                    action = str((fk.get("options") or {}).get("ondelete") or "").upper()
                     found.append(_ForeignKey(schema, name, tuple(fk["constrained_columns"]),
-                                             tuple(fk["referred_columns"])))  # fmt: skip
+                                             tuple(fk["referred_columns"]), action in CASCADING))  # fmt: skip
             self._referrers = found
         return self._referrers
 

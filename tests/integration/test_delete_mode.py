@@ -202,3 +202,22 @@ def test_undo_keeps_a_key_taken_again_since_the_delete(core: Core, tmp_path: Pat
     now = {r[1]: r for r in whole_rows(core, "stock_items", "code")}
     assert now["S1"] == next(r for r in before if r[1] == "S1")  # put back whole
     assert now["S4"][2] == "新的"  # the row added since is kept
+
+
+def test_a_row_whose_delete_would_cascade_to_another_table_stays(core: Core, tmp_path: Path) -> None:
+    # ON DELETE CASCADE would take the tags of S3 with it, which the undo could not put back
+    company_tables(core)
+    with core.store.engine.begin() as conn:
+        conn.execute(sa.text("CREATE TABLE stock_tags (item_code VARCHAR(10) NOT NULL, tag VARCHAR(10), "
+                             "FOREIGN KEY (item_code) REFERENCES stock_items (code) ON DELETE CASCADE)"))  # fmt: skip
+        conn.execute(sa.text("INSERT INTO stock_tags (item_code, tag) VALUES ('S3', 'sale')"))
+    write_type(core, STOCK, "stock.toml")
+    file = write_rows(tmp_path / "d.csv", ["编码"], [["S1"], ["S3"], ["S4"], ["S5"]])
+    check = run_type_import(core, file, "stock", mode="delete", dry_run=True)
+    assert error_codes(check) == {3: ["still_referenced"]} and check.to_json()["deleted_count"] == 3
+    task = run_type_import(core, file, "stock", mode="delete")
+    assert error_codes(task) == {3: ["still_referenced"]} and task.to_json()["deleted_count"] == 3
+    with open(str(task.error_csv), encoding="utf-8-sig") as handle:
+        assert "stock_tags" in handle.read()
+    assert [r[1] for r in whole_rows(core, "stock_items", "code")] == ["S2", "S3"]
+    assert whole_rows(core, "stock_tags", "item_code") == [("S3", "sale")]
