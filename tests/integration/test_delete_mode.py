@@ -187,21 +187,25 @@ def test_a_dry_run_counts_what_would_be_deleted_and_deletes_nothing(core: Core, 
     assert whole_rows(core, "stock_items", "code") == before
 
 
-def test_undo_keeps_a_key_taken_again_since_the_delete(core: Core, tmp_path: Path) -> None:
+def test_undo_keeps_a_key_taken_again_and_a_row_the_table_refuses_now(core: Core, tmp_path: Path) -> None:
     company_tables(core)
+    with core.store.engine.begin() as conn:  # names unique from now on: a name taken since refuses S5
+        conn.execute(sa.text("CREATE UNIQUE INDEX uq_stock_name ON stock_items (name)"))
     write_type(core, STOCK, "stock.toml")
     before = whole_rows(core, "stock_items", "code")
-    task = run_type_import(core, write_rows(tmp_path / "d.csv", ["编码"], [["S1"], ["S4"]]), "stock", mode="delete")
-    assert task.status is TaskStatus.SUCCEEDED and task.to_json()["deleted_count"] == 2, task.error_msg
-    again = run_type_import(core, write_rows(tmp_path / "a.csv", ["编码", "名称"], [["S4", "新的"]]), "stock")
+    file = write_rows(tmp_path / "d.csv", ["编码"], [["S1"], ["S4"], ["S5"]])
+    task = run_type_import(core, file, "stock", mode="delete")
+    assert task.status is TaskStatus.SUCCEEDED and task.to_json()["deleted_count"] == 3, task.error_msg
+    rows = [["S4", "新的"], ["S7", "物品5"]]
+    again = run_type_import(core, write_rows(tmp_path / "a.csv", ["编码", "名称"], rows), "stock")
     assert again.status is TaskStatus.SUCCEEDED, again.error_msg
     done = undo(core, task)
     assert done.status is TaskStatus.PARTIALLY_SUCCEEDED
-    assert (done.to_json()["restored_count"], done.to_json()["kept_count"]) == (1, 1)
-    assert error_codes(done) == {3: ["taken_since"]}
+    assert (done.to_json()["restored_count"], done.to_json()["kept_count"]) == (1, 2)
+    assert error_codes(done) == {3: ["taken_since"], 4: ["rejected_by_database"]}
     now = {r[1]: r for r in whole_rows(core, "stock_items", "code")}
     assert now["S1"] == next(r for r in before if r[1] == "S1")  # put back whole
-    assert now["S4"][2] == "新的"  # the row added since is kept
+    assert now["S4"][2] == "新的" and "S5" not in now  # the row added since is kept; S5 stays out
 
 
 def test_a_row_whose_delete_would_cascade_to_another_table_stays(core: Core, tmp_path: Path) -> None:
