@@ -292,6 +292,20 @@ ZH: dict[tuple[str, str], str] = {
     ("PreviewDialog", "Already in the table: this row will update it"): "已在表中：将用这一行更新表中的记录",
     ("PreviewDialog", "Already in the table with these values: nothing will change"):
         "已在表中且内容相同：不会有任何改变",
+    # Delete mode (issue 26): the file lists the keys of the rows to delete
+    ("PreviewDialog", "Delete rows (the file lists their keys)"): "删除行（文件列出要删除的行的键）",
+    ("PreviewDialog", "%1 of the first %2 rows would fail as not in the table: there is no row to delete."):
+        "前 %2 行中有 %1 行将失败：表中没有这一行，无从删除。",
+    ("PreviewDialog", "%1 of the first %2 rows will delete their rows from the table."):
+        "前 %2 行中有 %1 行将从表中删除对应的行。",
+    ("PreviewDialog", "In the table: this row will be deleted"): "在表中：表中的这一行将被删除",
+    ("PreviewDialog", "Ignored: a delete reads only the key's columns"): "忽略：删除只读取键列",
+    ("UndoQuestion", "%1 rows it deleted will be put back."): "它删除的 %1 行将被放回。",
+    ("Outcomes", "Done: %1 rows deleted"): "已完成：删除 %1 行",
+    ("Outcomes", "Done: %1 of %2 deleted, 1 row with errors"): "已完成：删除 %1 行（共 %2 行），1 行有错误",
+    ("Outcomes", "Done: %1 of %2 deleted, %3 rows with errors"): "已完成：删除 %1 行（共 %2 行），%3 行有错误",
+    ("Outcomes", "Failed: %1 of %2 deleted, 1 row with errors"): "失败：已删除 %1 行（共 %2 行），1 行有错误",
+    ("Outcomes", "Failed: %1 of %2 deleted, %3 rows with errors"): "失败：已删除 %1 行（共 %2 行），%3 行有错误",
     # Fix values (issue 25): a completion task that maps the values an import's enum columns refused
     ("ImportCatalog", "Fix values"): "修正取值",
     ("Outcomes", "Nothing fixed"): "没有修正任何行",

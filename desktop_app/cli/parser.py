@@ -11,6 +11,8 @@ from typing import Any, NoReturn
 from desktop_app import __version__
 
 MODES = ("insert", "insert_new", "update", "upsert")
+# an import asked for by hand may also delete; a watched folder's imports never do (feeds keep MODES)
+IMPORT_MODES = (*MODES, "delete")
 EXIT_OK = 0
 EXIT_TASK_FAILED = 1
 EXIT_USAGE = 2
@@ -90,9 +92,10 @@ def _file_task(p: argparse.ArgumentParser) -> None:
     p.add_argument("--sheet", metavar="NAME", help="the Excel sheet to read (default: the first)")
     p.add_argument("--repairs", metavar="TASK_NO", help="this file is the fixed error CSV of TASK_NO")
     # no default: a flag given wins over a profile's option, one not given leaves the profile's (else insert/keep)
-    p.add_argument("--mode", choices=MODES,
+    p.add_argument("--mode", choices=IMPORT_MODES,
                    help="insert: add new rows only; insert_new: add new, skip existing; update: update existing; "
-                   "upsert: add new and update existing (default insert)")  # fmt: skip
+                   "upsert: add new and update existing; delete: delete the rows with the file's keys (other "
+                   "columns are ignored) (default insert)")  # fmt: skip
     p.add_argument("--blank", choices=("keep", "clear"),
                    help="update/upsert: a blank cell keeps the stored value (keep) or empties it (clear)")  # fmt: skip
     p.add_argument("--date-order", choices=("dmy", "mdy"),

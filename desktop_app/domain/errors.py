@@ -45,8 +45,12 @@ class ErrorCode(StrEnum):
     MERGED_CELLS = "merged_cells"
     NOT_FOUND = "not_found"
     ROW_REJECTED = "rejected_by_database"
+    # delete mode: rows of another table still refer to the row (a foreign key), so it stays
+    STILL_REFERENCED = "still_referenced"
     # undo: a row kept because it changed after the import wrote it
     CHANGED_SINCE = "changed_since"
+    # undo of a delete: a row with the deleted row's key was added since, so the deleted one stays out
+    TAKEN_SINCE = "taken_since"
     # engine
     ALREADY_IMPORTED = "already_imported"
     UNKNOWN_TASK_TYPE = "unknown_task_type"
@@ -236,6 +240,15 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
         'existing")',
     ),
     ErrorCode.ROW_REJECTED: ("数据库拒绝保存这一行：{detail}", "The database refused this row: {detail}"),
+    ErrorCode.STILL_REFERENCED: (
+        "{column}“{value}”仍被表 {table} 的 {columns} 列引用，无法删除；请先处理引用它的行",
+        '{column} "{value}" is still referred to by table {table} (column {columns}), so it cannot be deleted; '
+        "deal with the rows that refer to it first",
+    ),
+    ErrorCode.TAKEN_SINCE: (
+        "删除之后表中又加入了同一键的一行，为免覆盖它，被删除的行没有放回",
+        "A row with this key was added after the delete; the deleted row was not put back so that row is not lost",
+    ),
     ErrorCode.CHANGED_SINCE: (
         "这一行在导入后又被修改过（{changed}），为免覆盖他人的修改已保留原样",
         "This row was changed after the import ({changed}); it was kept so that change is not lost",
@@ -493,6 +506,11 @@ REASONS: dict[tuple[ErrorCode, str], tuple[str, str]] = {
         "无法把新名称添加到 {table}：数据库拒绝了（{detail}）；什么都没有添加，也没有补全",
         "The new names could not be added to {table}: the database refused them ({detail}); nothing was "
         "added or completed",
+    ),
+    # delete mode: a key not in the table (the code is the update's; the words say delete)
+    (ErrorCode.NOT_FOUND, "delete"): (
+        "{column}“{value}”在表中不存在，无法删除",
+        '{column} "{value}" is not in the table, so it cannot be deleted',
     ),
     # a reference name not found, with its rows (the summary's missing_references)
     (ErrorCode.REFERENCE_NOT_FOUND, "one"): (

@@ -941,6 +941,26 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Done: %1 rows deleted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Done: %1 of %2 deleted, 1 row with errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Done: %1 of %2 deleted, %3 rows with errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed: %1 of %2 deleted, 1 row with errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed: %1 of %2 deleted, %3 rows with errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Checked: all %1 rows are valid</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1064,6 +1084,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>%1 of the first %2 rows would fail as not in the table: there is no row to delete.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>%1 of the first %2 rows will be skipped: already in the table.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1073,6 +1097,10 @@
     </message>
     <message>
         <source>%1 of the first %2 rows will change nothing: already in the table with these values.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of the first %2 rows will delete their rows from the table.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1160,6 +1188,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Delete rows (the file lists their keys)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Keep what is stored</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1232,6 +1264,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>In the table: this row will be deleted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Fills the column %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1241,6 +1277,10 @@
     </message>
     <message>
         <source>“%1” is not used: the header “%2” already fills the column %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ignored: a delete reads only the key&apos;s columns</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1968,6 +2008,10 @@
     </message>
     <message>
         <source>%1 rows it changed get their old values back.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 rows it deleted will be put back.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -941,6 +941,26 @@
         <translation>已修正取值：%2 导入了 %1 行</translation>
     </message>
     <message>
+        <source>Done: %1 rows deleted</source>
+        <translation>已完成：删除 %1 行</translation>
+    </message>
+    <message>
+        <source>Done: %1 of %2 deleted, 1 row with errors</source>
+        <translation>已完成：删除 %1 行（共 %2 行），1 行有错误</translation>
+    </message>
+    <message>
+        <source>Done: %1 of %2 deleted, %3 rows with errors</source>
+        <translation>已完成：删除 %1 行（共 %2 行），%3 行有错误</translation>
+    </message>
+    <message>
+        <source>Failed: %1 of %2 deleted, 1 row with errors</source>
+        <translation>失败：删除 %1 行（共 %2 行），1 行有错误</translation>
+    </message>
+    <message>
+        <source>Failed: %1 of %2 deleted, %3 rows with errors</source>
+        <translation>失败：删除 %1 行（共 %2 行），%3 行有错误</translation>
+    </message>
+    <message>
         <source>Checked: all %1 rows are valid</source>
         <translation>校验完成：%1 行全部有效</translation>
     </message>
@@ -1064,6 +1084,10 @@
         <translation>前 %2 行中有 %1 行不在表中，会失败：当前方式只更新表中已有的行。</translation>
     </message>
     <message>
+        <source>%1 of the first %2 rows would fail as not in the table: there is no row to delete.</source>
+        <translation>前 %2 行中有 %1 行将失败：表中没有这一行，无从删除。</translation>
+    </message>
+    <message>
         <source>%1 of the first %2 rows will be skipped: already in the table.</source>
         <translation>前 %2 行中有 %1 行已在表中，将被跳过。</translation>
     </message>
@@ -1074,6 +1098,10 @@
     <message>
         <source>%1 of the first %2 rows will change nothing: already in the table with these values.</source>
         <translation>前 %2 行中有 %1 行已在表中且内容相同，不会有任何改变。</translation>
+    </message>
+    <message>
+        <source>%1 of the first %2 rows will delete their rows from the table.</source>
+        <translation>前 %2 行中有 %1 行将从表中删除对应的行。</translation>
     </message>
     <message>
         <source>Rows that fail go to the error file; the others still import.</source>
@@ -1160,6 +1188,10 @@
         <translation>新增并更新已有的行</translation>
     </message>
     <message>
+        <source>Delete rows (the file lists their keys)</source>
+        <translation>删除行（文件列出要删除的行的键）</translation>
+    </message>
+    <message>
         <source>Keep what is stored</source>
         <translation>保留表中原值</translation>
     </message>
@@ -1232,6 +1264,10 @@
         <translation>已在表中且内容相同：不会有任何改变</translation>
     </message>
     <message>
+        <source>In the table: this row will be deleted</source>
+        <translation>在表中：表中的这一行将被删除</translation>
+    </message>
+    <message>
         <source>Fills the column %1</source>
         <translation>填入“%1”列</translation>
     </message>
@@ -1242,6 +1278,10 @@
     <message>
         <source>“%1” is not used: the header “%2” already fills the column %3</source>
         <translation>“%1”未使用：表头“%2”已经填入“%3”列</translation>
+    </message>
+    <message>
+        <source>Ignored: a delete reads only the key&apos;s columns</source>
+        <translation>忽略：删除只读取键列</translation>
     </message>
     <message>
         <source>Ignored: no column of this type</source>
@@ -1969,6 +2009,10 @@
     <message>
         <source>%1 rows it changed get their old values back.</source>
         <translation>它修改过的 %1 行将恢复原值。</translation>
+    </message>
+    <message>
+        <source>%1 rows it deleted will be put back.</source>
+        <translation>它删除的 %1 行将被放回。</translation>
     </message>
     <message>
         <source>A row changed since the import (by hand or by a later import) is kept as it is and listed in the undo&apos;s error file.</source>
