@@ -303,7 +303,7 @@ class TaskTableModel(QAbstractTableModel):
                 # The table lags the live ticks: keep what the clerk already saw.
                 record = replace(record, progress=old.progress, stage=old.stage, stage_phrase=old.stage_phrase,
                                  total_count=old.total_count, success_count=old.success_count,
-                                 fail_count=old.fail_count)  # fmt: skip
+                                 fail_count=old.fail_count, checkpoint=record.checkpoint or old.checkpoint)  # fmt: skip
             self._rows[row] = record
             if record.status is not TaskStatus.RUNNING:
                 self._speed.forget(record.id)
@@ -330,8 +330,14 @@ class TaskTableModel(QAbstractTableModel):
         old = self._rows[row]
         if old.status.is_final:
             return False  # a tick that arrived after the task ended
+        checkpoint = old.checkpoint
+        if progress.rows_in_file and file_rows(old) != progress.rows_in_file:
+            # the file's rows as the tick says them: the Processed cell reads "of N" with the stage's first
+            # "row … of N", not a second later when the store's checkpoint is read again
+            checkpoint = {**(checkpoint or {}), "rows_in_file": progress.rows_in_file}
         self._rows[row] = replace(
             old,
+            checkpoint=checkpoint,
             status=TaskStatus.RUNNING,
             progress=max(old.progress, progress.progress),
             stage=progress.stage,
