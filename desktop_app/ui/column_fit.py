@@ -28,6 +28,7 @@ class ColumnFitter(QObject):
         fixed: dict[int, str],
         elastic: dict[int, tuple[int, int, int]],
         pills: tuple[int, Callable[[], Iterable[str]]],
+        widest_role: int | None = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -35,6 +36,9 @@ class ColumnFitter(QObject):
         self._fixed = fixed  # column -> a name (MIN_FIXED may give it a least width)
         self._elastic = elastic  # column -> (weight, minimum width, floor width)
         self._pill_column, self._pill_texts = pills
+        # a cell's widest text to come (an active task's counts, speed and time): room made when its row comes
+        self._widest_role = widest_role
+        self._reserved = False  # the last measure made room for a text to come: let it go once none is left
         self._fitting = False
         self.custom = False
         self._needed: dict[int, int] | None = None  # measured once per change of texts, not per resize
@@ -48,7 +52,7 @@ class ColumnFitter(QObject):
         table.viewport().installEventFilter(self)
         model = table.model()
         model.rowsInserted.connect(lambda _p, first, last: self._check(first, last))
-        model.dataChanged.connect(lambda a, b, _roles=(): self._check(a.row(), b.row()))
+        model.dataChanged.connect(self._changed)
         model.modelReset.connect(self._later.start)
 
     def restore(self, state: object, *, custom: bool) -> None:
@@ -69,15 +73,34 @@ class ColumnFitter(QObject):
             self.fit(keep_custom=True)
         return False
 
+    def _texts(self, row: int, column: int) -> tuple[str, str]:
+        """What a cell reads, and the widest it may come to read ("" when it does not grow)."""
+        index = self._table.model().index(row, column)
+        widest = index.data(self._widest_role) if self._widest_role is not None else None
+        return str(index.data() or ""), str(widest or "")
+
+    def _changed(self, first: Index, last: Index, _roles: object = ()) -> None:
+        if self._reserved and first.column() == 0 and not self.custom and not self._later.isActive():
+            # a whole row changed (a task claimed or ended, not a tick): once no row has a text to come,
+            # the room made for it goes back to the other columns, when the run is over, not during it
+            model = self._table.model()
+            rows = min(model.rowCount(), MEASURED_ROWS)
+            if not any(self._texts(row, column)[1] for row in range(rows) for column in self._fixed):
+                self._later.start()
+                return
+        self._check(first.row(), last.row())
+
     def _check(self, first: int, last: int) -> None:
-        """Rows came or changed: refit (soon, once) if one holds a text wider than its column."""
+        """Rows came or changed: refit (soon, once) if one holds a text wider than its column. With room
+        made for the widest texts to come, a progress tick finds its texts within their columns but for
+        the unforeseen (a file of millions of rows), once."""
         if self.custom or self._later.isActive():
             return
-        metrics, model = self._table.fontMetrics(), self._table.model()
+        metrics = self._table.fontMetrics()
         for row in range(first, min(last, first + 20) + 1):
             for column in self._fixed:
-                text = str(model.index(row, column).data() or "")
-                if text and metrics.horizontalAdvance(text) + PADDING > self._table.columnWidth(column):
+                width = max((metrics.horizontalAdvance(t) for t in self._texts(row, column) if t), default=0)
+                if width and width + PADDING > self._table.columnWidth(column):
                     self._later.start()
                     return
 
@@ -96,10 +119,12 @@ class ColumnFitter(QObject):
         metrics, model = self._table.fontMetrics(), self._table.model()
         rows = min(model.rowCount(), MEASURED_ROWS)
         widths = {}
+        self._reserved = False
         for column, name in self._fixed.items():
             title = str(model.headerData(column, Qt.Orientation.Horizontal) or "")
-            texts = (str(model.index(row, column).data() or "") for row in range(rows))
-            content = max((metrics.horizontalAdvance(t) for t in texts if t), default=0) + PADDING
+            texts = [self._texts(row, column) for row in range(rows)]
+            self._reserved = self._reserved or any(widest for _, widest in texts)
+            content = max((metrics.horizontalAdvance(t) for cell in texts for t in cell if t), default=0) + PADDING
             widths[column] = max(metrics.horizontalAdvance(title) + HEADER_PADDING, content, MIN_FIXED.get(name, 0))
         title = str(model.headerData(self._pill_column, Qt.Orientation.Horizontal) or "")
         pill = max((metrics.horizontalAdvance(t) for t in self._pill_texts()), default=0) + PILL_PADDING

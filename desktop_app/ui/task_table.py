@@ -22,6 +22,7 @@ from desktop_app.ui.task_model import (
     SUCCESS,
     TASK_NO,
     TYPE,
+    WidestRole,
 )
 
 FIXED_COLUMNS = {TASK_NO: "task_no", PROGRESS: "progress", PROCESSED: "processed", SUCCESS: "succeeded",
@@ -51,4 +52,4 @@ class TaskTable(QTableView):
         self.setItemDelegateForColumn(PROGRESS, self._progress_delegate)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.fitter = ColumnFitter(self, fixed=FIXED_COLUMNS, elastic=ELASTIC_COLUMNS, pills=(STATUS, status_words),
-                                   parent=self)  # fmt: skip
+                                   widest_role=WidestRole, parent=self)  # fmt: skip
