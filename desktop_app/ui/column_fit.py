@@ -17,7 +17,8 @@ Index = QModelIndex | QPersistentModelIndex
 
 class ColumnFitter(QObject):
     """Sizes each fixed column to its header and to what the rows hold, and shares what is left among
-    the elastic ones (file, type, stage) by weight, down to their minimum, then to their floor. A column
+    the elastic ones (file, type, stage) by weight, down to their minimum, then to their floor: the kept
+    ones (`keep`: the stage, at least as wide as its texts a clerk must read whole) give way last. A column
     the clerk (or code) sized is theirs: fitting stops until fit() is asked for again; `custom` is saved
     with the header."""
 
@@ -29,12 +30,14 @@ class ColumnFitter(QObject):
         elastic: dict[int, tuple[int, int, int]],
         pills: tuple[int, Callable[[], Iterable[str]]],
         widest_role: int | None = None,
+        keep: dict[int, Callable[[], Iterable[str]]] | None = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
         self._table = table
         self._fixed = fixed  # column -> a name (MIN_FIXED may give it a least width)
         self._elastic = elastic  # column -> (weight, minimum width, floor width)
+        self._keep = keep or {}  # elastic column -> the texts its minimum fits; it gives way after the others
         self._pill_column, self._pill_texts = pills
         # a cell's widest text to come (an active task's counts, speed and time): room made when its row comes
         self._widest_role = widest_role
@@ -131,10 +134,21 @@ class ColumnFitter(QObject):
         widths[self._pill_column] = max(metrics.horizontalAdvance(title) + HEADER_PADDING, pill)
         return widths
 
+    def elastic(self) -> dict[int, tuple[int, int, int]]:
+        """Each elastic column's (weight, minimum, floor), a kept column's minimum as wide as its texts."""
+        metrics = self._table.fontMetrics()
+        specs = {}
+        for column, (weight, minimum, floor) in self._elastic.items():
+            texts = self._keep.get(column)
+            if texts is not None:
+                minimum = max(minimum, max((metrics.horizontalAdvance(t) for t in texts()), default=0) + PADDING)
+            specs[column] = (weight, minimum, floor)
+        return specs
+
     def minimum_width(self) -> int:
         """The narrowest view that shows every column at its minimum without sideways scrolling."""
         scrollbar = self._table.verticalScrollBar().sizeHint().width()
-        return sum(self.needed().values()) + sum(e[1] for e in self._elastic.values()) + scrollbar + 2
+        return sum(self.needed().values()) + sum(e[1] for e in self.elastic().values()) + scrollbar + 2
 
     def fit(self, *, keep_custom: bool = False) -> None:
         """Size the columns to the view now (and, unless keep_custom, take the sizing back from the clerk)."""
@@ -143,15 +157,21 @@ class ColumnFitter(QObject):
         self.custom = False
         widths = self.needed()
         room = self._table.viewport().width() - sum(widths.values())
-        weights = sum(e[0] for e in self._elastic.values())
-        minimums = sum(e[1] for e in self._elastic.values())
-        floors = sum(e[2] for e in self._elastic.values())
-        for column, (weight, minimum, floor) in self._elastic.items():
-            if room >= minimums:
+        specs = self.elastic()
+        weights = sum(e[0] for e in specs.values())
+        minimums = sum(e[1] for e in specs.values())
+        if room >= minimums:
+            for column, (weight, minimum, _floor) in specs.items():
                 widths[column] = minimum + (room - minimums) * weight // weights
-            else:  # narrower still: the elastic columns give way towards their floors, each by its share
-                short = min(minimums - room, minimums - floors)
-                widths[column] = minimum - -(-short * (minimum - floor) // max(1, minimums - floors))  # ceil
+        else:  # narrower still: the elastic columns give way towards their floors, each by its share, the
+            short = minimums - room  # kept ones (the stage) only once the others are at their floors
+            for group in ([c for c in specs if c not in self._keep], [c for c in specs if c in self._keep]):
+                give = sum(specs[c][1] - specs[c][2] for c in group)
+                taken = min(short, give)
+                for column in group:
+                    _weight, minimum, floor = specs[column]
+                    widths[column] = minimum - -(-taken * (minimum - floor) // max(1, give))  # ceil
+                short -= taken
         self._fitting = True
         try:
             for column, width in widths.items():

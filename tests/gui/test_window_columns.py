@@ -6,13 +6,16 @@ import datetime as dt
 from dataclasses import replace
 from typing import Any
 
+import pytest
 from PySide6.QtCore import QSize
 from PySide6.QtWidgets import QApplication
 
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import Lane, Progress, TaskRecord
+from desktop_app.ui.column_fit import PADDING
 from desktop_app.ui.main_window import MainWindow
-from desktop_app.ui.task_model import COLUMN_COUNT, SPEED, TYPE
+from desktop_app.ui.task_model import COLUMN_COUNT, FILE, SPEED, STAGE, TYPE
+from tests.gui.test_window_layout import demo_desk
 
 START = dt.datetime(2026, 12, 6, 18, 0, 0)
 
@@ -69,3 +72,23 @@ def test_the_columns_hold_their_widths_through_a_runs_ticks(qtbot: Any, make_des
     qtbot.wait(300)
     after = widths(window)
     assert after[SPEED] < before[SPEED] and after[TYPE] > before[TYPE], "the run over, its room goes back"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_at_1024x700_the_stage_reads_an_undone_imports_undo_whole(qtbot: Any, make_desk: Any, lang: str) -> None:
+    """Seen by a clerk: at 1024 x 700 the Stage column was ~90 px, "Undone by T20261206-0003" cut to "Undone…".
+    The file and type columns give way first; the list still needs no sideways scrolling."""
+    window = demo_desk(qtbot, make_desk, lang).window
+    model = window.model
+    done = next(r for r in model.records() if r.status is TaskStatus.SUCCEEDED)
+    model.upsert(replace(done, undone_by="T261206-K7Q2ZD", updated_at=dt.datetime.now()))
+    window.resize(1024, 700)
+    qtbot.wait(300)
+    assert window.size() == QSize(1024, 700)
+    table = window.table
+    stages = [str(table.model().index(r, STAGE).data()) for r in range(table.model().rowCount())]
+    head = next(s for s in stages if "T261206-K7Q2ZD" in s).split(" — ")[0]
+    assert head.startswith(("Undone by", "已被")), head
+    assert table.fontMetrics().horizontalAdvance(head) + PADDING <= table.columnWidth(STAGE), (head, widths(window))
+    assert table.horizontalScrollBar().maximum() == 0, "no sideways scrolling"
+    assert table.columnWidth(FILE) < table.columnWidth(STAGE), "the file's name gives way first"
