@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer
-from PySide6.QtWidgets import QTableView
+from PySide6.QtWidgets import QStyle, QTableView
 
 PADDING = 12  # a cell's margins and the grid line
 HEADER_PADDING = 16  # the header's margins (the sort arrow overlaps the text's end)
@@ -37,7 +37,9 @@ class ColumnFitter(QObject):
         self._table = table
         self._fixed = fixed  # column -> a name (MIN_FIXED may give it a least width)
         self._elastic = elastic  # column -> (weight, minimum width, floor width)
-        self._keep = keep or {}  # elastic column -> the texts its minimum fits; it gives way after the others
+        # elastic column -> texts its cells show whole at their start, an ellipsis after them ("Undone by T…"
+        # of "Undone by T… — Done: 60 rows imported"); it gives way only after the other elastic columns
+        self._keep = keep or {}
         self._pill_column, self._pill_texts = pills
         # a cell's widest text to come (an active task's counts, speed and time): room made when its row comes
         self._widest_role = widest_role
@@ -141,9 +143,15 @@ class ColumnFitter(QObject):
         for column, (weight, minimum, floor) in self._elastic.items():
             texts = self._keep.get(column)
             if texts is not None:
-                minimum = max(minimum, max((metrics.horizontalAdvance(t) for t in texts()), default=0) + PADDING)
+                widest = max((metrics.horizontalAdvance(t + "…") for t in texts()), default=0)
+                minimum = max(minimum, widest + self.text_margins())
             specs[column] = (weight, minimum, floor)
         return specs
+
+    def text_margins(self) -> int:
+        """What a cell's text cannot use of its column's width: the style's margin each side, the grid line."""
+        style = self._table.style()
+        return 2 * (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self._table) + 1) + 1
 
     def minimum_width(self) -> int:
         """The narrowest view that shows every column at its minimum without sideways scrolling."""

@@ -229,8 +229,8 @@ def linked_outcome(record: TaskRecord, kind: TaskKind) -> str | None:
     return text.replace("%1", other).replace("%2", outcome)
 
 
-def stage_heads(task_no: str = "T261206-HMQ8WD") -> list[str]:
-    """The beginnings of the stage texts a clerk must read whole ("Undone by T261206-HMQ8WD"), in today's
+def stage_heads(task_no: str = "T261206-K7Q2ZD") -> list[str]:
+    """The beginnings of the stage texts a clerk must read whole ("Undone by T261206-K7Q2ZD"), in today's
     language: the Stage column keeps room for them, the file and type columns give way first (seen at
     1024 x 700: "Undone…" in a Stage column of 90 px)."""
     texts = (QCoreApplication.translate("Outcomes", "Undone by %1 — %2"),

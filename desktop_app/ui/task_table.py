@@ -28,7 +28,7 @@ from desktop_app.ui.task_model import (
 FIXED_COLUMNS = {TASK_NO: "task_no", PROGRESS: "progress", PROCESSED: "processed", SUCCESS: "succeeded",
                  FAIL: "failed", SPEED: "speed", ELAPSED: "elapsed", CREATED: "created"}  # fmt: skip
 # column -> (share of the room left, minimum width, floor width when even the minimums do not fit)
-ELASTIC_COLUMNS = {FILE: (3, 110, 60), TYPE: (2, 80, 32), STAGE: (5, 140, 60)}
+ELASTIC_COLUMNS = {FILE: (3, 110, 52), TYPE: (2, 80, 32), STAGE: (5, 140, 60)}
 
 
 class TaskTable(QTableView):
