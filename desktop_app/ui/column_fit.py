@@ -12,6 +12,7 @@ HEADER_PADDING = 16  # the header's margins (the sort arrow overlaps the text's 
 PILL_PADDING = 28  # the status label's rounded background and its inset
 MIN_FIXED = {"progress": 64}  # a bar narrower than this cannot be read
 MEASURED_ROWS = 300  # the widest text among this many rows sizes a column
+CONTENT_CAP = 1.6  # a fit_content column's minimum grows at most to this many times its own
 Index = QModelIndex | QPersistentModelIndex
 
 
@@ -31,6 +32,7 @@ class ColumnFitter(QObject):
         pills: tuple[int, Callable[[], Iterable[str]]],
         widest_role: int | None = None,
         keep: dict[int, Callable[[], Iterable[str]]] | None = None,
+        fit_content: tuple[int, ...] = (),
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -40,6 +42,10 @@ class ColumnFitter(QObject):
         # elastic column -> texts its cells show whole at their start, an ellipsis after them ("Undone by T…"
         # of "Undone by T… — Done: 60 rows imported"); it gives way only after the other elastic columns
         self._keep = keep or {}
+        # elastic columns of a few short texts (the type): their minimum grows to the widest the rows hold, up
+        # to CONTENT_CAP times it, while there is room ("Customer import", not "Customer imp…" at 1366)
+        self._fit_content = fit_content
+        self._content: dict[int, int] = {}
         self._pill_column, self._pill_texts = pills
         # a cell's widest text to come (an active task's counts, speed and time): room made when its row comes
         self._widest_role = widest_role
@@ -101,11 +107,16 @@ class ColumnFitter(QObject):
         the unforeseen (a file of millions of rows), once."""
         if self.custom or self._later.isActive():
             return
-        metrics = self._table.fontMetrics()
+        metrics, model = self._table.fontMetrics(), self._table.model()
         for row in range(first, min(last, first + 20) + 1):
             for column in self._fixed:
                 width = max((metrics.horizontalAdvance(t) for t in self._texts(row, column) if t), default=0)
                 if width and width + PADDING > self._table.columnWidth(column):
+                    self._later.start()
+                    return
+            for column, measured in self._content.items():  # wider than measured, not than shown: no refit
+                text = str(model.index(row, column).data() or "")  # per tick where the type is cut at 1024
+                if text and metrics.horizontalAdvance(text) + PADDING > measured:
                     self._later.start()
                     return
 
@@ -131,16 +142,23 @@ class ColumnFitter(QObject):
             self._reserved = self._reserved or any(widest for _, widest in texts)
             content = max((metrics.horizontalAdvance(t) for cell in texts for t in cell if t), default=0) + PADDING
             widths[column] = max(metrics.horizontalAdvance(title) + HEADER_PADDING, content, MIN_FIXED.get(name, 0))
+        for column in self._fit_content:
+            texts = (str(model.index(row, column).data() or "") for row in range(rows))
+            self._content[column] = max((metrics.horizontalAdvance(t) for t in texts if t), default=0) + PADDING
         title = str(model.headerData(self._pill_column, Qt.Orientation.Horizontal) or "")
         pill = max((metrics.horizontalAdvance(t) for t in self._pill_texts()), default=0) + PILL_PADDING
         widths[self._pill_column] = max(metrics.horizontalAdvance(title) + HEADER_PADDING, pill)
         return widths
 
     def elastic(self) -> dict[int, tuple[int, int, int]]:
-        """Each elastic column's (weight, minimum, floor), a kept column's minimum as wide as its texts."""
+        """Each elastic column's (weight, minimum, floor), a kept column's minimum as wide as its texts, a
+        fit_content one's as its rows' (within its cap)."""
         metrics = self._table.fontMetrics()
+        self.needed()  # the rows' texts measured
         specs = {}
         for column, (weight, minimum, floor) in self._elastic.items():
+            if column in self._content:
+                minimum = max(minimum, min(self._content[column], int(minimum * CONTENT_CAP)))
             texts = self._keep.get(column)
             if texts is not None:
                 widest = max((metrics.horizontalAdvance(t + "…") for t in texts()), default=0)

@@ -52,4 +52,5 @@ class TaskTable(QTableView):
         self.setItemDelegateForColumn(PROGRESS, self._progress_delegate)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.fitter = ColumnFitter(self, fixed=FIXED_COLUMNS, elastic=ELASTIC_COLUMNS, pills=(STATUS, status_words),
-                                   widest_role=WidestRole, keep={STAGE: stage_heads}, parent=self)  # fmt: skip
+                                   widest_role=WidestRole, keep={STAGE: stage_heads}, fit_content=(TYPE,),
+                                   parent=self)  # fmt: skip

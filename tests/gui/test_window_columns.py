@@ -41,10 +41,11 @@ def sized_window(make_desk: Any, width: int, height: int, lang: str = "en") -> M
     return desk.window
 
 
-def test_the_columns_hold_their_widths_through_a_runs_ticks(qtbot: Any, make_desk: Any) -> None:
+@pytest.mark.parametrize("size", [(1400, 900), (1366, 768)])
+def test_the_columns_hold_their_widths_through_a_runs_ticks(qtbot: Any, make_desk: Any, size: tuple[int, int]) -> None:
     """Seen by a clerk: the Type column shrank to "Customer imp…" as a 300,000-row import started and went
     on, each time a count, the speed or the elapsed time outgrew its column and every column was fitted again."""
-    window = sized_window(make_desk, 1400, 900)
+    window = sized_window(make_desk, *size)
     clock = [START]
     model = window.model
     model._now = lambda: clock[0]  # the speed and the elapsed time as a run of minutes reads them
@@ -66,6 +67,9 @@ def test_the_columns_hold_their_widths_through_a_runs_ticks(qtbot: Any, make_des
     qtbot.wait(300)
     seen.append(widths(window))
     assert all(w == before for w in seen), (before, next(w for w in seen if w != before))
+    table = window.table
+    kind = str(table.model().index(0, TYPE).data())
+    assert table.fontMetrics().horizontalAdvance(kind) + window.fitter.text_margins() <= before[TYPE], (kind, before)
     model.upsert(replace(running, status=TaskStatus.SUCCEEDED, progress=100, total_count=300_000,
                          success_count=300_000, ended_at=clock[0], updated_at=clock[0]))  # fmt: skip
     qtbot.wait(300)
