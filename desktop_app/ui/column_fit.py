@@ -143,8 +143,8 @@ class ColumnFitter(QObject):
             content = max((metrics.horizontalAdvance(t) for cell in texts for t in cell if t), default=0) + PADDING
             widths[column] = max(metrics.horizontalAdvance(title) + HEADER_PADDING, content, MIN_FIXED.get(name, 0))
         for column in self._fit_content:
-            texts = (str(model.index(row, column).data() or "") for row in range(rows))
-            self._content[column] = max((metrics.horizontalAdvance(t) for t in texts if t), default=0) + PADDING
+            shown = (str(model.index(row, column).data() or "") for row in range(rows))
+            self._content[column] = max((metrics.horizontalAdvance(t) for t in shown if t), default=0) + PADDING
         title = str(model.headerData(self._pill_column, Qt.Orientation.Horizontal) or "")
         pill = max((metrics.horizontalAdvance(t) for t in self._pill_texts()), default=0) + PILL_PADDING
         widths[self._pill_column] = max(metrics.horizontalAdvance(title) + HEADER_PADDING, pill)
