@@ -286,7 +286,8 @@ class ImportRun:
         try:
             # the checkpoint is read after the work ran, inside the same transaction as the rows it covers
             self.ctx.commit_batch(work, checkpoint=checkpoint, counts=lambda: self.counts.as_tuple(),
-                                  progress=progress, stage=stage, connection=connection)  # fmt: skip
+                                  progress=progress, stage=stage, rows_in_file=total_rows,
+                                  connection=connection)  # fmt: skip
         except BaseException:
             self.counts = before  # nothing of this batch was committed
             raise

@@ -40,6 +40,7 @@ class _Pending:
     progress: int = 0
     stage: str = ""
     counts: tuple[int, int, int] = (0, 0, 0)
+    rows_in_file: int | None = None
 
 
 ANNOTATED = "annotated"  # an ended task's summary: the task numbers its run annotated (True: too many to name)
@@ -135,9 +136,13 @@ class TaskContext:
         progress: float | None = None,
         stage: str | None = None,
         counts: tuple[int, int, int] | None = None,
+        rows_in_file: int | None = None,
         force: bool = False,
     ) -> None:
-        """Say where the task is; cheap to call per row: writes are throttled here, not by callers."""
+        """Say where the task is; cheap to call per row: writes are throttled here, not by callers.
+        `rows_in_file`: the rows the whole run will process, once known (the ticks carry it)."""
+        if rows_in_file is not None:
+            self._state.rows_in_file = rows_in_file
         if progress is not None:
             self._state.progress = max(self._state.progress, min(100, int(progress)))
         if stage is not None:
@@ -159,6 +164,7 @@ class TaskContext:
         progress: float | None = None,
         stage: str | None = None,
         counts: tuple[int, int, int] | Callable[[], tuple[int, int, int]] | None = None,
+        rows_in_file: int | None = None,
         connection: Connection | None = None,
     ) -> T:
         """Run `work` and record the checkpoint in the same transaction, fenced by our ownership:
@@ -166,8 +172,10 @@ class TaskContext:
 
         `checkpoint` and `counts` may be callables, read after `work` ran (inside the transaction),
         when the work itself decides them. `connection`: run on this one (a bulk load's, set up for
-        it) rather than one of the engine's.
+        it) rather than one of the engine's. `rows_in_file`: as report()'s.
         """
+        if rows_in_file is not None:
+            self._state.rows_in_file = rows_in_file
         if progress is not None:
             self._state.progress = max(self._state.progress, min(100, int(progress)))
         if stage is not None:
@@ -245,6 +253,7 @@ class TaskContext:
                     total_count=total,
                     success_count=success,
                     fail_count=fail,
+                    rows_in_file=self._state.rows_in_file,
                 )
             )
 

@@ -5,19 +5,21 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer
-from PySide6.QtWidgets import QTableView
+from PySide6.QtWidgets import QStyle, QTableView
 
 PADDING = 12  # a cell's margins and the grid line
 HEADER_PADDING = 16  # the header's margins (the sort arrow overlaps the text's end)
 PILL_PADDING = 28  # the status label's rounded background and its inset
 MIN_FIXED = {"progress": 64}  # a bar narrower than this cannot be read
 MEASURED_ROWS = 300  # the widest text among this many rows sizes a column
+CONTENT_CAP = 1.6  # a fit_content column's minimum grows at most to this many times its own
 Index = QModelIndex | QPersistentModelIndex
 
 
 class ColumnFitter(QObject):
     """Sizes each fixed column to its header and to what the rows hold, and shares what is left among
-    the elastic ones (file, type, stage) by weight, down to their minimum, then to their floor. A column
+    the elastic ones (file, type, stage) by weight, down to their minimum, then to their floor: the kept
+    ones (`keep`: the stage, at least as wide as its texts a clerk must read whole) give way last. A column
     the clerk (or code) sized is theirs: fitting stops until fit() is asked for again; `custom` is saved
     with the header."""
 
@@ -28,13 +30,26 @@ class ColumnFitter(QObject):
         fixed: dict[int, str],
         elastic: dict[int, tuple[int, int, int]],
         pills: tuple[int, Callable[[], Iterable[str]]],
+        widest_role: int | None = None,
+        keep: dict[int, Callable[[], Iterable[str]]] | None = None,
+        fit_content: tuple[int, ...] = (),
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
         self._table = table
         self._fixed = fixed  # column -> a name (MIN_FIXED may give it a least width)
         self._elastic = elastic  # column -> (weight, minimum width, floor width)
+        # elastic column -> texts its cells show whole at their start, an ellipsis after them ("Undone by T…"
+        # of "Undone by T… — Done: 60 rows imported"); it gives way only after the other elastic columns
+        self._keep = keep or {}
+        # elastic columns of a few short texts (the type): their minimum grows to the widest the rows hold, up
+        # to CONTENT_CAP times it, while there is room ("Customer import", not "Customer imp…" at 1366)
+        self._fit_content = fit_content
+        self._content: dict[int, int] = {}
         self._pill_column, self._pill_texts = pills
+        # a cell's widest text to come (an active task's counts, speed and time): room made when its row comes
+        self._widest_role = widest_role
+        self._reserved = False  # the last measure made room for a text to come: let it go once none is left
         self._fitting = False
         self.custom = False
         self._needed: dict[int, int] | None = None  # measured once per change of texts, not per resize
@@ -48,7 +63,7 @@ class ColumnFitter(QObject):
         table.viewport().installEventFilter(self)
         model = table.model()
         model.rowsInserted.connect(lambda _p, first, last: self._check(first, last))
-        model.dataChanged.connect(lambda a, b, _roles=(): self._check(a.row(), b.row()))
+        model.dataChanged.connect(self._changed)
         model.modelReset.connect(self._later.start)
 
     def restore(self, state: object, *, custom: bool) -> None:
@@ -69,15 +84,39 @@ class ColumnFitter(QObject):
             self.fit(keep_custom=True)
         return False
 
+    def _texts(self, row: int, column: int) -> tuple[str, str]:
+        """What a cell reads, and the widest it may come to read ("" when it does not grow)."""
+        index = self._table.model().index(row, column)
+        widest = index.data(self._widest_role) if self._widest_role is not None else None
+        return str(index.data() or ""), str(widest or "")
+
+    def _changed(self, first: Index, last: Index, _roles: object = ()) -> None:
+        if self._reserved and first.column() == 0 and not self.custom and not self._later.isActive():
+            # a whole row changed (a task claimed or ended, not a tick): once no row has a text to come,
+            # the room made for it goes back to the other columns, when the run is over, not during it
+            model = self._table.model()
+            rows = min(model.rowCount(), MEASURED_ROWS)
+            if not any(self._texts(row, column)[1] for row in range(rows) for column in self._fixed):
+                self._later.start()
+                return
+        self._check(first.row(), last.row())
+
     def _check(self, first: int, last: int) -> None:
-        """Rows came or changed: refit (soon, once) if one holds a text wider than its column."""
+        """Rows came or changed: refit (soon, once) if one holds a text wider than its column. With room
+        made for the widest texts to come, a progress tick finds its texts within their columns but for
+        the unforeseen (a file of millions of rows), once."""
         if self.custom or self._later.isActive():
             return
         metrics, model = self._table.fontMetrics(), self._table.model()
         for row in range(first, min(last, first + 20) + 1):
             for column in self._fixed:
-                text = str(model.index(row, column).data() or "")
-                if text and metrics.horizontalAdvance(text) + PADDING > self._table.columnWidth(column):
+                width = max((metrics.horizontalAdvance(t) for t in self._texts(row, column) if t), default=0)
+                if width and width + PADDING > self._table.columnWidth(column):
+                    self._later.start()
+                    return
+            for column, measured in self._content.items():  # wider than measured, not than shown: no refit
+                text = str(model.index(row, column).data() or "")  # per tick where the type is cut at 1024
+                if text and metrics.horizontalAdvance(text) + PADDING > measured:
                     self._later.start()
                     return
 
@@ -96,20 +135,46 @@ class ColumnFitter(QObject):
         metrics, model = self._table.fontMetrics(), self._table.model()
         rows = min(model.rowCount(), MEASURED_ROWS)
         widths = {}
+        self._reserved = False
         for column, name in self._fixed.items():
             title = str(model.headerData(column, Qt.Orientation.Horizontal) or "")
-            texts = (str(model.index(row, column).data() or "") for row in range(rows))
-            content = max((metrics.horizontalAdvance(t) for t in texts if t), default=0) + PADDING
+            texts = [self._texts(row, column) for row in range(rows)]
+            self._reserved = self._reserved or any(widest for _, widest in texts)
+            content = max((metrics.horizontalAdvance(t) for cell in texts for t in cell if t), default=0) + PADDING
             widths[column] = max(metrics.horizontalAdvance(title) + HEADER_PADDING, content, MIN_FIXED.get(name, 0))
+        for column in self._fit_content:
+            shown = (str(model.index(row, column).data() or "") for row in range(rows))
+            self._content[column] = max((metrics.horizontalAdvance(t) for t in shown if t), default=0) + PADDING
         title = str(model.headerData(self._pill_column, Qt.Orientation.Horizontal) or "")
         pill = max((metrics.horizontalAdvance(t) for t in self._pill_texts()), default=0) + PILL_PADDING
         widths[self._pill_column] = max(metrics.horizontalAdvance(title) + HEADER_PADDING, pill)
         return widths
 
+    def elastic(self) -> dict[int, tuple[int, int, int]]:
+        """Each elastic column's (weight, minimum, floor), a kept column's minimum as wide as its texts, a
+        fit_content one's as its rows' (within its cap)."""
+        metrics = self._table.fontMetrics()
+        self.needed()  # the rows' texts measured
+        specs = {}
+        for column, (weight, minimum, floor) in self._elastic.items():
+            if column in self._content:
+                minimum = max(minimum, min(self._content[column], int(minimum * CONTENT_CAP)))
+            texts = self._keep.get(column)
+            if texts is not None:
+                widest = max((metrics.horizontalAdvance(t + "…") for t in texts()), default=0)
+                minimum = max(minimum, widest + self.text_margins())
+            specs[column] = (weight, minimum, floor)
+        return specs
+
+    def text_margins(self) -> int:
+        """What a cell's text cannot use of its column's width: the style's margin each side, the grid line."""
+        style = self._table.style()
+        return 2 * (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self._table) + 1) + 1
+
     def minimum_width(self) -> int:
         """The narrowest view that shows every column at its minimum without sideways scrolling."""
         scrollbar = self._table.verticalScrollBar().sizeHint().width()
-        return sum(self.needed().values()) + sum(e[1] for e in self._elastic.values()) + scrollbar + 2
+        return sum(self.needed().values()) + sum(e[1] for e in self.elastic().values()) + scrollbar + 2
 
     def fit(self, *, keep_custom: bool = False) -> None:
         """Size the columns to the view now (and, unless keep_custom, take the sizing back from the clerk)."""
@@ -118,15 +183,21 @@ class ColumnFitter(QObject):
         self.custom = False
         widths = self.needed()
         room = self._table.viewport().width() - sum(widths.values())
-        weights = sum(e[0] for e in self._elastic.values())
-        minimums = sum(e[1] for e in self._elastic.values())
-        floors = sum(e[2] for e in self._elastic.values())
-        for column, (weight, minimum, floor) in self._elastic.items():
-            if room >= minimums:
+        specs = self.elastic()
+        weights = sum(e[0] for e in specs.values())
+        minimums = sum(e[1] for e in specs.values())
+        if room >= minimums:
+            for column, (weight, minimum, _floor) in specs.items():
                 widths[column] = minimum + (room - minimums) * weight // weights
-            else:  # narrower still: the elastic columns give way towards their floors, each by its share
-                short = min(minimums - room, minimums - floors)
-                widths[column] = minimum - -(-short * (minimum - floor) // max(1, minimums - floors))  # ceil
+        else:  # narrower still: the elastic columns give way towards their floors, each by its share, the
+            short = minimums - room  # kept ones (the stage) only once the others are at their floors
+            for group in ([c for c in specs if c not in self._keep], [c for c in specs if c in self._keep]):
+                give = sum(specs[c][1] - specs[c][2] for c in group)
+                taken = min(short, give)
+                for column in group:
+                    _weight, minimum, floor = specs[column]
+                    widths[column] = minimum - -(-taken * (minimum - floor) // max(1, give))  # ceil
+                short -= taken
         self._fitting = True
         try:
             for column, width in widths.items():

@@ -249,6 +249,15 @@ def linked_outcome(record: TaskRecord, kind: TaskKind) -> str | None:
     return text.replace("%1", other).replace("%2", outcome)
 
 
+def stage_heads(task_no: str = "T261206-K7Q2ZD") -> list[str]:
+    """The beginnings of the stage texts a clerk must read whole ("Undone by T261206-K7Q2ZD"), in today's
+    language: the Stage column keeps room for them, the file and type columns give way first (seen at
+    1024 x 700: "Undone…" in a Stage column of 90 px)."""
+    texts = (QCoreApplication.translate("Outcomes", "Undone by %1 — %2"),
+             QCoreApplication.translate("Outcomes", "Continued by %1 — %2"))  # fmt: skip
+    return [text.split(" — ")[0].replace("%1", task_no) for text in texts]
+
+
 def ended_text(record: TaskRecord, kind: TaskKind, file_name: str = "") -> str:
     """ "T250301-AB12CD (customers.csv) ended: Failed: 10 of 20 imported, 10 rows with errors", for a notice."""
     what = outcome_text(record, kind) or shown_status(record, kind)

@@ -30,7 +30,12 @@ RecordRole = Qt.ItemDataRole.UserRole + 1  # the TaskRecord of the row
 StatusRole = Qt.ItemDataRole.UserRole + 2  # its TaskStatus's value (a str once through QVariant)
 SortRole = Qt.ItemDataRole.UserRole + 3  # a value that sorts the column correctly
 ToneRole = Qt.ItemDataRole.UserRole + 4  # the Tone its status is painted in (a str once through QVariant)
+WidestRole = Qt.ItemDataRole.UserRole + 5  # the widest text the cell may show before its task ends (or None)
 
+GROWING = (PROCESSED, SUCCESS, FAIL, SPEED, ELAPSED)  # an active task's cells that widen as it runs
+ROWS_RESERVED = 999_999  # the rows an active task's counts make room for while its file's count is unknown
+FASTEST_SHOWN = 99_999  # rows per second, and
+LONGEST_SHOWN = 9 * 60 + 59  # seconds left or elapsed, that an active task's cells make room for
 STATUS_ORDER = {s: i for i, s in enumerate(TaskStatus)}
 HIGHLIGHT = QColor(255, 236, 140)
 GREYED = QColor("#8a8a8a")  # an expired task's file and stage
@@ -150,6 +155,8 @@ class TaskTableModel(QAbstractTableModel):
             return self._sort_value(record, column)
         if role == ToneRole:
             return tone(record, self.kinds.of(record)).value
+        if role == WidestRole:
+            return self._widest(record, column)
         if role == Qt.ItemDataRole.TextAlignmentRole and column in NUMBERS:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.BackgroundRole and record.id == self._highlight:
@@ -231,6 +238,21 @@ class TaskTableModel(QAbstractTableModel):
             return format_short(record.created_at, self._now())
         return None
 
+    def _widest(self, record: TaskRecord, column: int) -> str | None:
+        """What an active task's growing cell may come to read before it ends: the columns are fitted to it
+        once, when its row comes, not again on each tick as its counts, speed and time grow (seen: the Type
+        column shrank to "Customer imp…" as a run went on)."""
+        if not record.status.is_active or column not in GROWING:
+            return None
+        rows = max(file_rows(record) or ROWS_RESERVED, record.total_count)
+        if column == PROCESSED:
+            return f"{rows:,} / {rows:,}"
+        if column in (SUCCESS, FAIL):
+            return f"{rows:,}"
+        if column == SPEED:
+            return f"{format_rate(FASTEST_SHOWN)}/s · {format_remaining(LONGEST_SHOWN)}"
+        return format_elapsed(LONGEST_SHOWN)
+
     def _sort_value(self, record: TaskRecord, column: int) -> Any:
         values: dict[int, Any] = {
             TASK_NO: record.id,
@@ -303,7 +325,7 @@ class TaskTableModel(QAbstractTableModel):
                 # The table lags the live ticks: keep what the clerk already saw.
                 record = replace(record, progress=old.progress, stage=old.stage, stage_phrase=old.stage_phrase,
                                  total_count=old.total_count, success_count=old.success_count,
-                                 fail_count=old.fail_count)  # fmt: skip
+                                 fail_count=old.fail_count, checkpoint=record.checkpoint or old.checkpoint)  # fmt: skip
             self._rows[row] = record
             if record.status is not TaskStatus.RUNNING:
                 self._speed.forget(record.id)
@@ -330,8 +352,14 @@ class TaskTableModel(QAbstractTableModel):
         old = self._rows[row]
         if old.status.is_final:
             return False  # a tick that arrived after the task ended
+        checkpoint = old.checkpoint
+        if progress.rows_in_file and file_rows(old) != progress.rows_in_file:
+            # the file's rows as the tick says them: the Processed cell reads "of N" with the stage's first
+            # "row … of N", not a second later when the store's checkpoint is read again
+            checkpoint = {**(checkpoint or {}), "rows_in_file": progress.rows_in_file}
         self._rows[row] = replace(
             old,
+            checkpoint=checkpoint,
             status=TaskStatus.RUNNING,
             progress=max(old.progress, progress.progress),
             stage=progress.stage,

@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidge
 
 from desktop_app.ui.column_fit import ColumnFitter
 from desktop_app.ui.delegates import ProgressDelegate, StatusDelegate
-from desktop_app.ui.outcomes import status_words
+from desktop_app.ui.outcomes import stage_heads, status_words
 from desktop_app.ui.task_filter import TaskFilterProxy
 from desktop_app.ui.task_model import (
     CREATED,
@@ -22,12 +22,13 @@ from desktop_app.ui.task_model import (
     SUCCESS,
     TASK_NO,
     TYPE,
+    WidestRole,
 )
 
 FIXED_COLUMNS = {TASK_NO: "task_no", PROGRESS: "progress", PROCESSED: "processed", SUCCESS: "succeeded",
                  FAIL: "failed", SPEED: "speed", ELAPSED: "elapsed", CREATED: "created"}  # fmt: skip
 # column -> (share of the room left, minimum width, floor width when even the minimums do not fit)
-ELASTIC_COLUMNS = {FILE: (3, 110, 80), TYPE: (2, 80, 40), STAGE: (5, 140, 60)}
+ELASTIC_COLUMNS = {FILE: (3, 110, 52), TYPE: (2, 80, 32), STAGE: (5, 140, 60)}
 
 
 class TaskTable(QTableView):
@@ -51,4 +52,5 @@ class TaskTable(QTableView):
         self.setItemDelegateForColumn(PROGRESS, self._progress_delegate)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.fitter = ColumnFitter(self, fixed=FIXED_COLUMNS, elastic=ELASTIC_COLUMNS, pills=(STATUS, status_words),
+                                   widest_role=WidestRole, keep={STAGE: stage_heads}, fit_content=(TYPE,),
                                    parent=self)  # fmt: skip

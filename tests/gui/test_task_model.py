@@ -270,6 +270,20 @@ def test_processed_and_the_time_left_use_the_files_own_row_count() -> None:
     assert model.index(0, PROCESSED).data() == "300 / 1,000"
 
 
+def test_the_first_tick_that_knows_the_files_rows_shows_them_beside_the_stage() -> None:
+    """Seen by a clerk: "Importing row 20,001 of 300,000" beside a bare "20,000" for a second, until the
+    store's checkpoint was read again; a late store row without a checkpoint does not take the total away."""
+    model, _ = loaded_model(1)
+    running = replace(model.record(0), status=TaskStatus.RUNNING, started_at=NOW, attempt=1)
+    model.upsert(running)
+    tick = Progress(running.id, running.task_no, 9, "Importing row 20,001 of 300,000", 20_000, 19_990, 10,
+                    rows_in_file=300_000)  # fmt: skip
+    model.apply_progress(tick)
+    assert model.index(0, PROCESSED).data() == "20,000 / 300,000"
+    model.upsert(replace(running, progress=5, updated_at=NOW + dt.timedelta(seconds=1)))  # the store lags
+    assert model.index(0, PROCESSED).data() == "20,000 / 300,000"
+
+
 def test_an_ended_task_shows_its_progress_as_it_ended() -> None:
     model, _ = loaded_model(5)
     counted = {"rows_in_file": 200_000}

@@ -561,3 +561,23 @@ def test_an_import_builds_its_table_spec_and_reflects_its_table_once(
     assert task.status is TaskStatus.SUCCEEDED
     # one spec for the task (the plan and the table share it), one look at the table (plan_table reflects)
     assert counts == {"spec": 1, "plan": 1}
+
+
+def test_every_tick_of_an_importing_batch_carries_the_files_row_count(core: Core, tmp_path: Path) -> None:
+    """The list's Processed cell reads "of N" from the first tick, as the stage's "row … of N" does (seen:
+    "Importing row 20,001 of 300,000" beside a bare "20,000" until the checkpoint was read again)."""
+    import threading
+
+    from desktop_app.domain.task import Progress
+    from desktop_app.tasks.runner import run_task
+    from desktop_app.tasks.submit import submit_file
+
+    path = write_csv(tmp_path / "c.csv", [row(i) for i in range(1, 1201)])
+    submit_file(core.store, core.registry, task_type="import", path=path, user="t",
+                params={"import_type": "customers", "batch_size": 500})  # fmt: skip
+    (task,) = core.store.claim("t:1:1:aa", 1)
+    ticks: list[Progress] = []
+    run_task(task, registry=core.registry, store=core.store, paths=core.paths, settings=core.settings,
+             stop_event=threading.Event(), listener=ticks.append)  # fmt: skip
+    counted = [t for t in ticks if t.success_count + t.fail_count > 0]
+    assert counted and all(t.rows_in_file == 1200 for t in counted)

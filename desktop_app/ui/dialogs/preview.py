@@ -48,6 +48,7 @@ from desktop_app.imports.row_plans import Action
 from desktop_app.store.business_rows import Key
 from desktop_app.ui.background import Background
 from desktop_app.ui.catalog import ImportCatalog
+from desktop_app.ui.dialogs.choice_grid import Choice, ChoiceGrid
 from desktop_app.ui.dialogs.preview_choices import ENCODINGS, FileChoices
 from desktop_app.ui.dialogs.preview_profile import ListProfiles, ProfileChoice, SaveProfile, matching_profile
 from desktop_app.ui.dialogs.preview_table import GREY, RED, fill_rows, mark_mapping, mark_outcomes, mark_rows
@@ -227,15 +228,11 @@ class PreviewDialog(QDialog):
         # two columns of choices: the file on the left, what the rows do on the right
         grid = QGridLayout()
         p = self.profile_choice
-        left = [(self._type_label, self.type_box), (p.label, p.box), (c.sheet_label, c.sheet_box),
-                (c.encoding_label, c.encoding_box), (c.delimiter_label, c.delimiter_box)]  # fmt: skip
-        right = [(self._mode_label, self.mode_box), (self._blank_label, self.blank_box),
-                 (c.date_order_label, c.date_order_box)]  # fmt: skip
-        for column, pairs in ((0, left), (2, right)):
-            for row, (label, field) in enumerate(pairs):
-                grid.addWidget(label, row, column)
-                grid.addWidget(field, row, column + 1)
-        grid.addWidget(c.decimal_comma_box, 3, 2, 1, 2)
+        left: list[Choice] = [(self._type_label, self.type_box), (p.label, p.box), (c.sheet_label, c.sheet_box),
+                              (c.encoding_label, c.encoding_box), (c.delimiter_label, c.delimiter_box)]  # fmt: skip
+        right: list[Choice] = [(self._mode_label, self.mode_box), (self._blank_label, self.blank_box),
+                               (c.date_order_label, c.date_order_box), (None, c.decimal_comma_box)]  # fmt: skip
+        self._choice_grid = ChoiceGrid(grid, left, right, self)  # a workbook's close up: no encoding, no separator
         # the right-hand choices are the long ones ("Add new rows only (a row already in the table is an error)")
         grid.setColumnStretch(1, 2)
         grid.setColumnStretch(3, 3)

@@ -154,3 +154,18 @@ def test_a_hand_back_keeps_the_error_rows_of_a_batch_in_doubt(
         ctx.commit_batch(lambda conn: None, checkpoint={"row": 2500, "error_bytes": 28})
     cut_back_to_checkpoint(ctx)
     assert work.read_bytes() == b"header\r\nrow 1001\r\nrow 2001\r\n"
+
+
+def test_the_ticks_carry_the_rows_of_the_file_once_known(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from desktop_app.tasks import context
+
+    ctx, _, clock, seen, _ = make(tmp_path)
+    ctx.report(stage="counting", force=True)
+    assert seen[-1].rows_in_file is None, "not known yet"
+    monkeypatch.setattr(context, "_transaction", _commits(raise_at_commit=False))
+    clock.now = 1
+    ctx.commit_batch(lambda conn: None, checkpoint={"row": 501}, counts=(500, 500, 0), rows_in_file=300_000)
+    assert seen[-1].rows_in_file == 300_000 and seen[-1].success_count == 500
+    clock.now = 2
+    ctx.report(progress=50, force=True)
+    assert seen[-1].rows_in_file == 300_000, "kept for the ticks after"

@@ -1,0 +1,100 @@
+"""The task list's columns as a clerk sees them during a run: widths that hold still, a Stage that reads."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtWidgets import QApplication
+
+from desktop_app.domain.status import TaskStatus
+from desktop_app.domain.task import Lane, Progress, TaskRecord
+from desktop_app.ui.main_window import MainWindow
+from desktop_app.ui.task_model import COLUMN_COUNT, FILE, SPEED, STAGE, TYPE
+from tests.gui.test_window_layout import demo_desk
+
+START = dt.datetime(2026, 12, 6, 18, 0, 0)
+
+
+def widths(window: MainWindow) -> list[int]:
+    return [window.table.columnWidth(c) for c in range(COLUMN_COUNT)]
+
+
+def an_import(task_id: int = 9_001) -> TaskRecord:
+    params = {"file": "/data/customers-300k.csv", "import_type": "customers"}
+    return TaskRecord(id=task_id, task_no="T20261206-0001", task_type="import", lane=Lane.LONG,
+                      status=TaskStatus.PENDING, params=params, created_at=START, updated_at=START)  # fmt: skip
+
+
+def sized_window(make_desk: Any, width: int, height: int, lang: str = "en") -> MainWindow:
+    desk = make_desk()
+    if lang != "en":
+        desk.set_language(lang)
+    QApplication.processEvents()  # the window is placed on the test's screen (offscreen: 800 x 800)
+    desk.window.screen_keeper.release()  # from here it is sized as a clerk would on a larger screen
+    desk.window.resize(width, height)
+    QApplication.processEvents()
+    assert desk.window.size() == QSize(width, height)
+    return desk.window
+
+
+@pytest.mark.parametrize("size", [(1400, 900), (1366, 768)])
+def test_the_columns_hold_their_widths_through_a_runs_ticks(qtbot: Any, make_desk: Any, size: tuple[int, int]) -> None:
+    """Seen by a clerk: the Type column shrank to "Customer imp…" as a 300,000-row import started and went
+    on, each time a count, the speed or the elapsed time outgrew its column and every column was fitted again."""
+    window = sized_window(make_desk, *size)
+    clock = [START]
+    model = window.model
+    model._now = lambda: clock[0]  # the speed and the elapsed time as a run of minutes reads them
+    record = an_import()
+    model.upsert(record)
+    qtbot.wait(300)  # rows added: the list fits its columns (after its 150 ms wait)
+    before = widths(window)
+    running = replace(record, status=TaskStatus.RUNNING, started_at=START, attempt=1, updated_at=START)
+    model.upsert(running)
+    seen = []
+    for step in range(1, 31):
+        clock[0] = START + dt.timedelta(seconds=4 * step)
+        done = 10_000 * step
+        model.apply_progress(Progress(record.id, record.task_no, 3 + 92 * done // 300_000,
+                                      f"Importing row {done + 1:,} of 300,000", done, done - step, step,
+                                      rows_in_file=300_000))  # fmt: skip
+        qtbot.wait(5)
+        seen.append(widths(window))
+    qtbot.wait(300)
+    seen.append(widths(window))
+    assert all(w == before for w in seen), (before, next(w for w in seen if w != before))
+    table = window.table
+    kind = str(table.model().index(0, TYPE).data())
+    assert table.fontMetrics().horizontalAdvance(kind) + window.fitter.text_margins() <= before[TYPE], (kind, before)
+    model.upsert(replace(running, status=TaskStatus.SUCCEEDED, progress=100, total_count=300_000,
+                         success_count=300_000, ended_at=clock[0], updated_at=clock[0]))  # fmt: skip
+    qtbot.wait(300)
+    after = widths(window)
+    assert after[SPEED] < before[SPEED] and after[TYPE] > before[TYPE], "the run over, its room goes back"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_at_1024x700_the_stage_reads_an_undone_imports_undo_whole(qtbot: Any, make_desk: Any, lang: str) -> None:
+    """Seen by a clerk: at 1024 x 700 the Stage column was ~90 px, "Undone by T20261206-0003" cut to "Undone…".
+    The file and type columns give way first; the list still needs no sideways scrolling."""
+    window = demo_desk(qtbot, make_desk, lang).window
+    model = window.model
+    done = next(r for r in model.records() if r.status is TaskStatus.SUCCEEDED)
+    model.upsert(replace(done, undone_by="T261206-K7Q2ZD", updated_at=dt.datetime.now()))
+    window.resize(1024, 700)
+    qtbot.wait(300)
+    assert window.size() == QSize(1024, 700)
+    table = window.table
+    stages = [str(table.model().index(r, STAGE).data()) for r in range(table.model().rowCount())]
+    full = next(s for s in stages if "T261206-K7Q2ZD" in s)
+    head = full.split(" — ")[0]
+    assert head.startswith(("Undone by", "已被")), head
+    shown = table.fontMetrics().elidedText(full, Qt.TextElideMode.ElideRight,
+                                           table.columnWidth(STAGE) - window.fitter.text_margins())  # fmt: skip
+    assert shown.startswith(head), (shown, widths(window))
+    assert table.horizontalScrollBar().maximum() == 0, "no sideways scrolling"
+    assert table.columnWidth(FILE) < table.columnWidth(STAGE), "the file's name gives way first"
