@@ -129,6 +129,8 @@ def test_a_feed_at_set_times_with_every_option(inbox: Path, data: list[str]) -> 
         (["feed", "add", "x", "--folder", "{inbox}", "--type", "nosuch"], "nosuch"),
         (["feed", "add", "x", "--folder", "{inbox}/missing", "--type", "customers"], "does not exist"),
         (["feed", "add", "x", "--folder", "{inbox}", "--type", "customers", "--pattern", " ; "], "names no files"),
+        (["feed", "add", "x", "--folder", "{inbox}", "--type", "customers", "--profile", "NOPE"],
+         'No mapping profile "NOPE"'),
         (["feed", "show", "nosuch"], "There is no feed named nosuch"),
         (["feed", "pause", "nosuch"], "There is no feed named nosuch"),
     ],
