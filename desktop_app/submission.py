@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from desktop_app.config import Settings
 from desktop_app.domain.errors import ErrorCode, PermanentError
-from desktop_app.domain.feeds import Feed
+from desktop_app.domain.feeds import FEED_PARAM, Feed
 from desktop_app.domain.modes import BlankPolicy, ImportMode
 from desktop_app.domain.profiles import OPTION_NAMES, Profile, ProfileRef, ProfileVersion, check_name
 from desktop_app.domain.task import Lane, SubmitResult, TaskLink, TaskRecord
@@ -363,10 +363,6 @@ _DEFAULTS = {f.name: f.default for f in fields(ImportOptions) if f.name in OPTIO
 def given_options(request: ImportOptions) -> set[str]:
     """The reading options a request sets to something other than their defaults."""
     return {name for name, default in _DEFAULTS.items() if getattr(request, name) != default}
-
-
-FEED_PARAM = "feed_name"
-"""An import task's param naming the feed whose file it imports (the task list shows it)."""
 
 
 def feed_scan_key(feed_id: int) -> str:

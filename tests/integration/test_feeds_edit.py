@@ -12,12 +12,12 @@ import pytest
 
 from desktop_app.app import Core, build_core
 from desktop_app.domain.errors import ErrorCode, PermanentError
-from desktop_app.domain.feeds import FeedSpec, FeedState, FileState, Schedule
+from desktop_app.domain.feeds import FEED_PARAM, FeedSpec, FeedState, FileState, Schedule
 from desktop_app.domain.profiles import Profile
 from desktop_app.domain.status import TaskStatus
 from desktop_app.imports.options import ImportOptions
 from desktop_app.store.feeds import FeedStore
-from desktop_app.submission import FEED_PARAM, feed_scan_key
+from desktop_app.submission import feed_scan_key
 from tests.support.customers import row, write_csv
 from tests.support.feeds import OWNER, add_feed, drive, feed_imports, scan_now, viewer
 
