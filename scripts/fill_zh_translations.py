@@ -353,7 +353,7 @@ ZH: dict[tuple[str, str], str] = {
     ("FeedDialog", "Import &type:"): "导入类型(&T)：",
     ("FeedDialog", "&Profile:"): "映射配置(&P)：",
     ("FeedDialog", "&Rows already in the table:"): "表中已有的行(&R)：",
-    ("FeedDialog", "Files to &take:"): "要导入的文件(&A)：",
+    ("FeedDialog", "Files to ta&ke:"): "要导入的文件(&K)：",
     ("FeedDialog", "&Settle time (seconds):"): "稳定时间（秒）(&S)：",
     ("FeedDialog", "&When to look:"): "查看时间(&W)：",
     ("FeedDialog", "Choose…"): "选择…",

@@ -8,6 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QObject, QSettings, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
@@ -103,6 +104,7 @@ class Desk(QObject):
         self.window.settings_requested.connect(self.open_settings)
         self.window.feeds_requested.connect(self.open_feeds)
         self.feeds_window: FeedsWindow | None = None
+        self.service.task_ended.connect(self._feeds_task_ended)  # the Feeds view, while open, follows
         # The tray's Quit goes through the window's close (MainWindow._wire): one path, which asks.
         self.window.close_decided.connect(self._close_decided)
         self.settings_dialog: SettingsDialog | None = None
@@ -185,7 +187,7 @@ class Desk(QObject):
 
     def open_feeds(self) -> None:
         """The Feeds view beside the window (one at a time), read again as tasks end."""
-        if self.feeds_window is not None:
+        if self.feeds_window is not None and shiboken6.isValid(self.feeds_window):
             self.feeds_window.show()
             self.feeds_window.raise_()
             self.feeds_window.activateWindow()
@@ -195,13 +197,15 @@ class Desk(QObject):
                              types=lambda: [(n, catalog.title(n)) for n in catalog.names()], type_title=catalog.title,
                              background=service.background, parent=self.window)  # fmt: skip
         self.feeds_window = dialog
-        ended = lambda _record: dialog.refresh()  # noqa: E731
-        service.task_ended.connect(ended)
-        dialog.finished.connect(lambda _r: self._feeds_closed(dialog, ended))
+        dialog.finished.connect(lambda _r: self._feeds_closed(dialog))
         dialog.show()
 
-    def _feeds_closed(self, dialog: FeedsWindow, ended: Callable[[Any], None]) -> None:
-        self.service.task_ended.disconnect(ended)
+    def _feeds_task_ended(self, _record: object) -> None:
+        # the view may be gone with the window (its C++ side deleted) without having been closed
+        if self.feeds_window is not None and shiboken6.isValid(self.feeds_window):
+            self.feeds_window.refresh()
+
+    def _feeds_closed(self, dialog: FeedsWindow) -> None:
         if self.feeds_window is dialog:
             self.feeds_window = None
         dialog.deleteLater()

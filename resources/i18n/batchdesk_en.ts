@@ -577,7 +577,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Files to &amp;take:</source>
+        <source>Files to ta&amp;ke:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

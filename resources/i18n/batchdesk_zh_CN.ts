@@ -577,8 +577,8 @@
         <translation>表中已有的行(&amp;R)：</translation>
     </message>
     <message>
-        <source>Files to &amp;take:</source>
-        <translation>要导入的文件(&amp;A)：</translation>
+        <source>Files to ta&amp;ke:</source>
+        <translation>要导入的文件(&amp;K)：</translation>
     </message>
     <message>
         <source>&amp;Settle time (seconds):</source>

@@ -177,9 +177,7 @@ def test_a_name_in_use_is_refused_in_words(qtbot: Any, make_desk: Callable[..., 
     assert window.last_message == "A feed named BANK exists already"
 
 
-def test_pause_resume_run_now_open_folder_and_remove(
-    qtbot: Any, make_desk: Callable[..., Desk], inbox: Path
-) -> None:
+def test_pause_resume_run_now_open_folder_and_remove(qtbot: Any, make_desk: Callable[..., Desk], inbox: Path) -> None:
     desk = make_desk()
     add(desk, inbox)
     window = open_feeds(qtbot, desk)

@@ -158,6 +158,7 @@ class FeedDialog(QDialog):
 
         if spec is not None:
             self._show(spec)
+            self.folder_edit.setFocus()  # the name cannot change: the first field that can
         else:
             self._fill_profiles()
         self._when_changed()
@@ -327,7 +328,7 @@ class FeedDialog(QDialog):
         self.setWindowTitle(self.tr("Edit feed %1").replace("%1", self.name_edit.text())
                             if self.editing else self.tr("Add a feed"))  # fmt: skip
         texts = (self.tr("&Name:"), self.tr("&Folder:"), self.tr("Import &type:"), self.tr("&Profile:"),
-                 self.tr("&Rows already in the table:"), self.tr("Files to &take:"),
+                 self.tr("&Rows already in the table:"), self.tr("Files to ta&ke:"),
                  self.tr("&Settle time (seconds):"), self.tr("&When to look:"))  # fmt: skip
         for label, text in zip(self._labels, texts, strict=True):
             label.setText(text)
