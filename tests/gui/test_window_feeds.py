@@ -5,20 +5,24 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
 
-from desktop_app.domain.feeds import FeedSpec, FeedState, Schedule
+from desktop_app.domain.feeds import FEED_PARAM, FeedSpec, FeedState, Schedule
+from desktop_app.domain.status import TaskStatus
+from desktop_app.domain.task import Lane, TaskRecord
 from desktop_app.store.feeds import FeedStore
+from desktop_app.tasks.builtin_kinds import builtin_task_kinds
 from desktop_app.ui.desk import Desk
 from desktop_app.ui.details import DetailsPanel
 from desktop_app.ui.dialogs.feed_edit import FeedDialog
 from desktop_app.ui.dialogs.feeds import FeedsWindow
 from desktop_app.ui.feeds_model import FOLDER, NAME, PROFILE, STATE, TODAY, TYPE
-from desktop_app.ui.task_model import FILE
+from desktop_app.ui.task_model import FILE, TaskTableModel
 from tests.support.customers import row, write_csv
 
 WAIT = 30_000
@@ -97,6 +101,17 @@ def test_the_list_shows_a_feeds_state_and_todays_files_and_its_imports_name_it(
     qtbot.waitUntil(lambda: window.add_button.text() == "添加(&A)…", timeout=WAIT)
     assert window.model.headers()[0] == "名称"
     assert str(model.index(rows[0], FILE).data()).endswith("· 监视文件夹 Bank")
+
+
+def test_the_file_cell_names_the_feed_only_of_a_feeds_import(qapp: Any) -> None:
+    model = TaskTableModel(lambda _before, _limit: None, kinds=builtin_task_kinds())
+    stamp = dt.datetime(2025, 3, 1, 12, 0)
+    by_hand = TaskRecord(id=1, task_no="T1", task_type="import", lane=Lane.LONG, status=TaskStatus.PENDING,
+                         params={"file": "/in/bank-05-01.csv", "import_type": "customers"}, created_at=stamp,
+                         updated_at=stamp)  # fmt: skip
+    from_feed = replace(by_hand, id=2, task_no="T2", params={**by_hand.params, FEED_PARAM: "Bank"})
+    model.add_page(None, [from_feed, by_hand])
+    assert [model.index(r, FILE).data() for r in range(2)] == ["bank-05-01.csv · feed Bank", "bank-05-01.csv"]
 
 
 def test_adding_a_feed_in_the_dialog_previews_the_files_its_pattern_takes(
