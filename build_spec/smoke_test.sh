@@ -199,6 +199,19 @@ run_json "values" values "$diamond"
 expect "values --json: 钻石 in 2 rows" "[(v['value'], v['rows']) for v in d] == [('钻石', 2)]"
 run_json "values --map" values "$diamond" --map "level:钻石=金卡"
 expect "values --map: the 2 rows fixed" "d['fixed_count'] == 2 and d['fail_count'] == 0"
+# a daily feed with that profile (issue 25): the east branch's file dropped into a folder is imported
+# through the profile and moved to imported/DATE/
+inbox="$WORK/feed-inbox"
+mkdir -p "$inbox"
+printf 'Customer No;姓名;手机号;等级;Remark\nC800001;张三;13800000001;钻石;老客户\nC800002;李四;13800000002;银卡;\n' \
+  >"$inbox/east-0501.csv"
+run_json "feed add" feed add "Smoke feed" --folder "$inbox" --type customers --profile "Smoke east" --settle 0
+expect "feed add: watching its folder with the profile" "d['name'] == 'Smoke feed' and d['profile'] == 'Smoke east'"
+run_json "feed run --wait" feed run "Smoke feed" --wait
+expect "feed run --wait: the file imported through the profile" \
+  "d['imported'] == 1 and d['failed'] == 0 and d['waiting'] == 0"
+if compgen -G "$inbox/imported/*/east-0501.csv" >/dev/null; then pass "feed: the file moved to imported/DATE/"
+else fail "feed: east-0501.csv not in $inbox/imported/*/: $(ls -R "$inbox" | head -c 300)"; fi
 
 # 2c. Import the remaining rows and missing references (issue 11), through the frozen app's command line, each
 # in a data dir of its own. A stopped import is made without racing a running one: queued, then cancelled

@@ -96,6 +96,20 @@ class Settings:
     task_retention_days: int = 90  # final tasks older than this move to the archive (seed 000 §6)
     daily_cleanup: bool = True  # queue the retention clean-up once a day when a worker or window starts
     language: str = ""  # "" follows the system locale; "zh" or "en"
+    # the company's mail server a feed's mail goes through (feeds/mail.py); its password is in the system
+    # keyring (feeds/mail_secret.py), never here. No host or no sender: no mail is sent.
+    smtp_host: str = ""
+    smtp_port: int = 0  # 0: the usual port of the security (25 none, 587 STARTTLS, 465 SSL)
+    smtp_security: str = "starttls"  # none | starttls | ssl
+    smtp_user: str = ""  # "": the server takes mail without signing in
+    mail_from: str = ""  # the sender address
+    mail_attach_mb: float = 5.0  # an error file up to this size is attached; a larger one is named
+    smtp_timeout: float = 30.0  # seconds a mail server may take to answer
+
+    @property
+    def mail_ready(self) -> bool:
+        """Whether a mail server and a sender are set (a feed's mail is queued only then)."""
+        return bool(self.smtp_host.strip() and self.mail_from.strip())
 
     @property
     def workers(self) -> int:
@@ -146,8 +160,9 @@ AnySettingProblem = SettingProblem | SettingsFileProblem
 # numbers may be 0 or more.
 _POSITIVE = frozenset({"batch_size", "poll_interval", "poll_batch", "heartbeat_interval",
                        "stale_after", "max_file_mb", "max_rows", "result_retention_days",
-                       "task_retention_days"})  # fmt: skip
+                       "task_retention_days", "smtp_timeout"})  # fmt: skip
 _LANGUAGES = ("", "zh", "en")
+SMTP_SECURITY = ("none", "starttls", "ssl")
 
 
 def _kind(name: str) -> str:
@@ -159,6 +174,8 @@ def _valid(name: str, value: Any) -> bool:
     if kind == "bool":
         return isinstance(value, bool)
     if kind == "str":
+        if name == "smtp_security":
+            return value in SMTP_SECURITY
         return isinstance(value, str) and (name != "language" or value in _LANGUAGES)
     if kind == "str | None":
         return value is None or isinstance(value, str)
@@ -167,6 +184,8 @@ def _valid(name: str, value: Any) -> bool:
         return False
     if name == "fail_threshold":
         return 0 <= value <= 1
+    if name == "smtp_port":
+        return 0 <= value <= 65535
     return value > 0 if name in _POSITIVE else value >= 0
 
 
@@ -192,6 +211,10 @@ def _expected(name: str) -> tuple[str, str]:
     kind = _kind(name)
     if name == "language":
         return '""、"zh" 或 "en"', '"", "zh" or "en"'
+    if name == "smtp_security":
+        return '"none"、"starttls" 或 "ssl"', '"none", "starttls" or "ssl"'
+    if name == "smtp_port":
+        return "0 到 65535 之间的整数", "a whole number from 0 to 65535"
     if name == "fail_threshold":
         return "0 到 1 之间的数字", "a number from 0 to 1"
     if kind == "bool":

@@ -36,7 +36,7 @@ from desktop_app.imports.type_schema import check_type
 from desktop_app.imports.undo import UndoHandler, undo_problem
 from desktop_app.store.profiles import ProfileStore
 from desktop_app.store.tasks import Fence, TaskStore
-from desktop_app.tasks.builtin_kinds import FEED_SCAN
+from desktop_app.tasks.builtin_kinds import FEED_MAIL, FEED_SCAN
 from desktop_app.tasks.file_hash import file_sha256
 from desktop_app.tasks.identity import host_name
 from desktop_app.tasks.registry import HandlerRegistry
@@ -379,3 +379,16 @@ def submit_feed_scan(
     return store.submit(task_type=FEED_SCAN.name, params={"feed": feed.id, "name": feed.name}, creator=feed.owner,
                         lane=FEED_SCAN.lane, biz_key=feed_scan_key(feed.id), refuse_if_committed=False,
                         host=feed.host, delay=delay, succeeds=succeeds)  # fmt: skip
+
+
+def feed_mail_key(task_no: str) -> str:
+    """The key of the mail about one import of a feed: a scan killed and redone never mails twice."""
+    return f"{FEED_MAIL.name}:{task_no}"
+
+
+def submit_feed_mail(store: TaskStore, feed: Feed, task_no: str, file_name: str) -> SubmitResult:
+    """Queue the mail about a feed's import that failed or had failed rows (a short system task of the
+    feed's owner, run where its scans run). Once sent, the same key is refused (returned as it is)."""
+    params = {"feed": feed.id, "name": feed.name, "task_no": task_no, "file": file_name}
+    return store.submit(task_type=FEED_MAIL.name, params=params, creator=feed.owner, lane=FEED_MAIL.lane,
+                        biz_key=feed_mail_key(task_no), host=feed.host)  # fmt: skip

@@ -292,6 +292,20 @@ ZH: dict[tuple[str, str], str] = {
     ("PreviewDialog", "Already in the table: this row will update it"): "已在表中：将用这一行更新表中的记录",
     ("PreviewDialog", "Already in the table with these values: nothing will change"):
         "已在表中且内容相同：不会有任何改变",
+    # Delete mode (issue 26): the file lists the keys of the rows to delete
+    ("PreviewDialog", "Delete rows (the file lists their keys)"): "删除行（文件列出要删除的行的键）",
+    ("PreviewDialog", "%1 of the first %2 rows would fail as not in the table: there is no row to delete."):
+        "前 %2 行中有 %1 行将失败：表中没有这一行，无从删除。",
+    ("PreviewDialog", "%1 of the first %2 rows will delete their rows from the table."):
+        "前 %2 行中有 %1 行将从表中删除对应的行。",
+    ("PreviewDialog", "In the table: this row will be deleted"): "在表中：表中的这一行将被删除",
+    ("PreviewDialog", "Ignored: a delete reads only the key's columns"): "忽略：删除只读取键列",
+    ("UndoQuestion", "%1 rows it deleted will be put back."): "它删除的 %1 行将被放回。",
+    ("Outcomes", "Done: %1 rows deleted"): "已完成：删除 %1 行",
+    ("Outcomes", "Done: %1 of %2 deleted, 1 row with errors"): "已完成：删除 %1 行（共 %2 行），1 行有错误",
+    ("Outcomes", "Done: %1 of %2 deleted, %3 rows with errors"): "已完成：删除 %1 行（共 %2 行），%3 行有错误",
+    ("Outcomes", "Failed: %1 of %2 deleted, 1 row with errors"): "失败：已删除 %1 行（共 %2 行），1 行有错误",
+    ("Outcomes", "Failed: %1 of %2 deleted, %3 rows with errors"): "失败：已删除 %1 行（共 %2 行），%3 行有错误",
     # Fix values (issue 25): a completion task that maps the values an import's enum columns refused
     ("ImportCatalog", "Fix values"): "修正取值",
     ("Outcomes", "Nothing fixed"): "没有修正任何行",
@@ -416,6 +430,38 @@ ZH: dict[tuple[str, str], str] = {
     ("FeedsWindow", "Look at the folder now"): "现在就查看文件夹",
     ("FeedsWindow", "No feeds yet. Add one to import each file dropped into a folder."):
         "还没有监视文件夹。添加一个，放进文件夹的每个文件都会自动导入。",
+    # a feed's imports in the window and the tray (ui/feed_notices.py), its mail server (Settings)
+    ("FeedNotices", "Feed %1: %2 files with errors"): "监视文件夹 %1：%2 个文件有错误",
+    ("FeedNotices", "Feed %1: %2 could not be imported (%3 rows imported, %4 with errors)"):
+        "监视文件夹 %1：%2 没能导入（已导入 %3 行，%4 行有错误）",
+    ("FeedNotices", "Feed %1: %2 was imported with errors (%3 rows imported, %4 with errors)"):
+        "监视文件夹 %1：%2 已导入，但有错误（已导入 %3 行，%4 行有错误）",
+    ("FeedNotices", ": %1"): "：%1",
+    ("FeedNotices", "Open error file"): "打开错误文件",
+    ("FeedNotices", "Show the task"): "显示任务",
+    ("FeedNotices", "Feed %1"): "监视文件夹 %1",
+    ("SettingsDialog", "Mail &server:"): "邮件服务器(&S)：",
+    ("SettingsDialog", "S&end a test mail to the sender"): "给发件人地址发一封测试邮件(&E)",
+    ("SettingsDialog", "Fill in the mail server and the sender address first."): "请先填写邮件服务器和发件人地址。",
+    ("SettingsDialog", "Sending a test mail to %1…"): "正在给 %1 发送测试邮件…",
+    ("SettingsDialog", "A test mail was sent to %1."): "测试邮件已发给 %1。",
+    ("SettingsDialog", "The test mail could not be sent: %1"): "测试邮件没能发出：%1",
+    ("SettingsDialog", "P&ort:"): "端口(&O)：",
+    ("SettingsDialog", "Securit&y:"): "加密方式(&Y)：",
+    ("SettingsDialog", "Mail &user:"): "邮件用户名(&U)：",
+    ("SettingsDialog", "Mail pass&word:"): "邮件密码(&W)：",
+    ("SettingsDialog", "Se&nder address:"): "发件人地址(&N)：",
+    ("SettingsDialog", "Attach error files up to (&MB):"): "错误文件附件上限（MB）(&M)：",
+    ("SettingsDialog", "usual for the security"): "按加密方式的常用端口",
+    ("SettingsDialog", "empty: feeds send no mail"): "留空：监视文件夹不发邮件",
+    ("SettingsDialog", "empty: the server takes mail without signing in"): "留空：发信无需登录",
+    ("SettingsDialog", "None"): "不加密",
+    ("SettingsDialog", "STARTTLS"): "STARTTLS",
+    ("SettingsDialog", "SSL/TLS"): "SSL/TLS",
+    ("SettingsDialog", "Ma&il: the server a feed's mail goes through"): "邮件：监视文件夹发信用的服务器(&I)",
+    ("SettingsDialog", "A feed mails its addresses when a file's import fails or has rows with errors. The mail "
+                       "server applies to tasks that start from now on."):
+        "文件导入失败或有出错的行时，监视文件夹会发邮件给设定的地址。邮件服务器的设置对此后开始的任务生效。",
 }  # fmt: skip
 
 Messages = list[tuple[str, list[str]]]  # (context, sources in code order)

@@ -14,6 +14,7 @@ from desktop_app.app import Core, build_executor
 from desktop_app.cli.commands import _qt_core, _stop_on_signals, look_pauses, viewer_of
 from desktop_app.cli.output import print_json
 from desktop_app.cli.parser import EXIT_OK, EXIT_TASK_FAILED
+from desktop_app.domain.feed_mail import parse_addresses
 from desktop_app.domain.feeds import (
     FeedFile,
     FeedSpec,
@@ -43,7 +44,8 @@ def cmd_feed_add(core: Core, args: argparse.Namespace) -> int:
     schedule = Schedule(at=parse_at(args.at)) if args.at else Schedule(every=args.every or Schedule().every)
     spec = FeedSpec(name=args.name, folder=args.folder, import_type=args.import_type, pattern=args.pattern,
                     profile=args.profile, mode=args.mode, settle=args.settle, schedule=schedule,
-                    in_order=args.in_order, leave=args.leave)  # fmt: skip
+                    in_order=args.in_order, leave=args.leave,
+                    mail_to=parse_addresses(args.mail))  # fmt: skip
     view = core.feeds().add(spec, user=args.user or current_user())
     _print_view(core, view, as_json=args.json)
     return EXIT_OK
@@ -90,8 +92,20 @@ def cmd_feed_show(core: Core, args: argparse.Namespace) -> int:
         print_json({**view.to_json(), "files": [file_json(f, core.lang) for f in files]})
         return EXIT_OK
     _print_view(core, view, as_json=False)
+    if view.feed.spec.mail_to:
+        sys.stdout.write(f"    failed imports are mailed to {', '.join(view.feed.spec.mail_to)}\n")
     for row in files:
         sys.stdout.write("  " + _file_line(core, row) + "\n")
+    return EXIT_OK
+
+
+def cmd_feed_mail(core: Core, args: argparse.Namespace) -> int:
+    view = core.feeds().set_mail(args.name, viewer_of(core, args), "" if args.none else args.to)
+    if args.json:
+        print_json(view.to_json())
+    else:
+        to = ", ".join(view.feed.spec.mail_to) or "nobody"
+        sys.stdout.write(f"feed {view.feed.name}: failed imports are mailed to {to}\n")
     return EXIT_OK
 
 

@@ -11,6 +11,8 @@ from typing import Any, NoReturn
 from desktop_app import __version__
 
 MODES = ("insert", "insert_new", "update", "upsert")
+# an import asked for by hand may also delete; a watched folder's imports never do (feeds keep MODES)
+IMPORT_MODES = (*MODES, "delete")
 EXIT_OK = 0
 EXIT_TASK_FAILED = 1
 EXIT_USAGE = 2
@@ -90,9 +92,10 @@ def _file_task(p: argparse.ArgumentParser) -> None:
     p.add_argument("--sheet", metavar="NAME", help="the Excel sheet to read (default: the first)")
     p.add_argument("--repairs", metavar="TASK_NO", help="this file is the fixed error CSV of TASK_NO")
     # no default: a flag given wins over a profile's option, one not given leaves the profile's (else insert/keep)
-    p.add_argument("--mode", choices=MODES,
+    p.add_argument("--mode", choices=IMPORT_MODES,
                    help="insert: add new rows only; insert_new: add new, skip existing; update: update existing; "
-                   "upsert: add new and update existing (default insert)")  # fmt: skip
+                   "upsert: add new and update existing; delete: delete the rows with the file's keys (other "
+                   "columns are ignored) (default insert)")  # fmt: skip
     p.add_argument("--blank", choices=("keep", "clear"),
                    help="update/upsert: a blank cell keeps the stored value (keep) or empties it (clear)")  # fmt: skip
     p.add_argument("--date-order", choices=("dmy", "mdy"),
@@ -234,7 +237,27 @@ def build_parser() -> Parser:
     _common(p)
 
     _feed_commands(sub)
+    _settings_commands(sub)
     return parser
+
+
+def _settings_commands(sub: argparse._SubParsersAction[Parser]) -> None:
+    """settings mail: the mail server a feed's mail goes through (cli/settings.py; docs/FEEDS.md)."""
+    group = sub.add_parser("settings", help="this desk's settings (its settings file in the data folder)")
+    actions = group.add_subparsers(dest="settings_action", metavar="ACTION", parser_class=Parser, required=True)
+    p = actions.add_parser("mail", help="the mail server a feed's mail goes through (no option: show it)")
+    p.add_argument("--host", help="the mail server's name or address (\"\": no mail is sent)")
+    p.add_argument("--port", type=int, metavar="N", help="its port (0: 25, 587 with starttls, 465 with ssl)")
+    p.add_argument("--security", choices=("none", "starttls", "ssl"), help="how the connection is protected")
+    p.add_argument("--user", dest="smtp_user", metavar="NAME", help="the user to sign in as (\"\": none)")
+    p.add_argument("--from", dest="mail_from", metavar="ADDRESS", help="the sender address")
+    p.add_argument("--attach-mb", type=float, metavar="MB", help="attach an error file up to this size (default 5)")
+    p.add_argument("--password-stdin", action="store_true",
+                   help="read the user's password from the first line of stdin, into the system keyring")  # fmt: skip
+    p.add_argument("--test", metavar="ADDRESS", help="send a test mail to ADDRESS through the server")
+    p.add_argument("--json", action="store_true", help="print the mail settings as JSON")
+    _common(p)
+    p.set_defaults(func=_lazy("desktop_app.cli.settings", "cmd_settings_mail"))
 
 
 def _lazy(module: str, name: str) -> Callable[..., Any]:
@@ -326,6 +349,16 @@ def _feed_commands(sub: argparse._SubParsersAction[Parser]) -> None:
     _common(p)
     p.set_defaults(func=_lazy(module, "cmd_feed_run"))
 
+    p = actions.add_parser("mail", help="who is mailed when a file's import fails or has rows with errors")
+    p.add_argument("name", metavar="NAME")
+    who = p.add_mutually_exclusive_group(required=True)
+    who.add_argument("--to", metavar="ADDRESS,...", help="these addresses, comma-separated (in place of the ones set)")
+    who.add_argument("--none", action="store_true", help="nobody: the feed sends no mail")
+    p.add_argument("--json", action="store_true", help="print the feed as JSON")
+    _viewer(p, who="who asks (default: the OS login name)")
+    _common(p)
+    p.set_defaults(func=_lazy(module, "cmd_feed_mail"))
+
     others = (("pause", "stop looking at the folder until resumed"),
               ("resume", "look at the folder again, now and on its schedule"),
               ("remove", "stop and forget the feed (its imports stay; files in the folder stay)"))  # fmt: skip
@@ -368,6 +401,10 @@ def _feed_settings(p: argparse.ArgumentParser, *, edit: bool) -> None:
     p.add_argument("--leave", action=flag, default=default(False),
                    help="leave the files where they are (their fingerprints keep them from being imported "
                    "again)")  # fmt: skip
+    if not edit:  # `feed mail NAME` changes them
+        p.add_argument("--mail", metavar="ADDRESS,...",
+                       help="mail these addresses when a file's import fails or has rows with errors (through the "
+                       "mail server of `batchdesk settings mail`)")  # fmt: skip
 
 
 def _task_command(sub: argparse._SubParsersAction[Parser], name: str, about: str,

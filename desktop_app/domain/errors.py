@@ -45,8 +45,12 @@ class ErrorCode(StrEnum):
     MERGED_CELLS = "merged_cells"
     NOT_FOUND = "not_found"
     ROW_REJECTED = "rejected_by_database"
+    # delete mode: rows of another table still refer to the row (a foreign key), so it stays
+    STILL_REFERENCED = "still_referenced"
     # undo: a row kept because it changed after the import wrote it
     CHANGED_SINCE = "changed_since"
+    # undo of a delete: a row with the deleted row's key was added since, so the deleted one stays out
+    TAKEN_SINCE = "taken_since"
     # engine
     ALREADY_IMPORTED = "already_imported"
     UNKNOWN_TASK_TYPE = "unknown_task_type"
@@ -94,6 +98,10 @@ class ErrorCode(StrEnum):
     FEED_FOLDER_MISSING = "feed_folder_missing"
     FEED_PAUSED = "feed_paused"
     FEED_FILES_UNDER_WAY = "feed_files_under_way"
+    # a feed's mail (feeds/mail.py; docs/FEEDS.md "Mail and notices")
+    MAIL_ADDRESS_INVALID = "mail_address_invalid"
+    MAIL_NOT_SET_UP = "mail_not_set_up"
+    MAIL_NOT_SENT = "mail_not_sent"
 
 
 # failures of the file itself (or of what it is read as): running it again, whole (Retry) or from where it
@@ -233,6 +241,15 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
         'existing")',
     ),
     ErrorCode.ROW_REJECTED: ("数据库拒绝保存这一行：{detail}", "The database refused this row: {detail}"),
+    ErrorCode.STILL_REFERENCED: (
+        "{column}“{value}”仍被表 {table} 的 {columns} 列引用，无法删除；请先处理引用它的行",
+        '{column} "{value}" is still referred to by table {table} (column {columns}), so it cannot be deleted; '
+        "deal with the rows that refer to it first",
+    ),
+    ErrorCode.TAKEN_SINCE: (
+        "删除之后表中又加入了同一键的一行，为免覆盖它，被删除的行没有放回",
+        "A row with this key was added after the delete; the deleted row was not put back so that row is not lost",
+    ),
     ErrorCode.CHANGED_SINCE: (
         "这一行在导入后又被修改过（{changed}），为免覆盖他人的修改已保留原样",
         "This row was changed after the import ({changed}); it was kept so that change is not lost",
@@ -324,6 +341,18 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
     ErrorCode.FEED_FOLDER_MISSING: (
         "找不到文件夹 {folder}（它必须已经存在）",
         "The folder {folder} does not exist (it must exist already)",
+    ),
+    ErrorCode.MAIL_ADDRESS_INVALID: (
+        "“{address}”不是有效的邮件地址（应由用户名、@ 和域名组成）",
+        '"{address}" is not a valid mail address (it should look like name@example.com)',
+    ),
+    ErrorCode.MAIL_NOT_SET_UP: (
+        "还没有设置发信的邮件服务器和发件人地址（在“设置”里填写）",
+        "No mail server and sender address are set up yet (fill them in under Settings)",
+    ),
+    ErrorCode.MAIL_NOT_SENT: (
+        "邮件没能通过邮件服务器 {server} 发出：{detail}；稍后会再试",
+        "The mail could not be sent through the mail server {server}: {detail}; it is tried again later",
     ),
     ErrorCode.INVALID_PARAMS: ("任务参数不正确：{detail}", "Invalid task parameters: {detail}"),
     ErrorCode.INTERNAL_ERROR: (
@@ -483,6 +512,11 @@ REASONS: dict[tuple[ErrorCode, str], tuple[str, str]] = {
         "无法把新名称添加到 {table}：数据库拒绝了（{detail}）；什么都没有添加，也没有补全",
         "The new names could not be added to {table}: the database refused them ({detail}); nothing was "
         "added or completed",
+    ),
+    # delete mode: a key not in the table (the code is the update's; the words say delete)
+    (ErrorCode.NOT_FOUND, "delete"): (
+        "{column}“{value}”在表中不存在，无法删除",
+        '{column} "{value}" is not in the table, so it cannot be deleted',
     ),
     # a reference name not found, with its rows (the summary's missing_references)
     (ErrorCode.REFERENCE_NOT_FOUND, "one"): (

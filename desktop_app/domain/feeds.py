@@ -197,6 +197,8 @@ class FeedSpec:
     schedule: Schedule = field(default_factory=Schedule)
     in_order: bool = False
     leave: bool = False
+    # who is mailed when one of its files' imports fails or has failed rows (domain/feed_mail.py); (): nobody
+    mail_to: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -286,6 +288,7 @@ class FeedView:
             "at": [t.strftime("%H:%M") for t in spec.schedule.at],
             "in_order": spec.in_order,
             "leave": spec.leave,
+            "mail_to": list(spec.mail_to),
             "owner": self.feed.owner,
             "host": self.feed.host,
             "paused": self.feed.paused,

@@ -1,4 +1,4 @@
-"""How an import treats keys already in the table (its mode) and blank cells in updates."""
+"""How an import treats keys already in the table (its mode: insert, update or delete) and blank cells in updates."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ class ImportMode(StrEnum):
     INSERT_NEW = "insert_new"  # add new, skip existing: a key in the table is skipped quietly
     UPDATE = "update"  # update existing: a key not in the table is not_found
     UPSERT = "upsert"  # add new and update existing
+    DELETE = "delete"  # delete the rows with the file's keys: a key not in the table is not_found
 
     @property
     def updates(self) -> bool:
@@ -20,7 +21,17 @@ class ImportMode(StrEnum):
 
     @property
     def inserts(self) -> bool:
-        return self is not ImportMode.UPDATE
+        return self not in (ImportMode.UPDATE, ImportMode.DELETE)
+
+    @property
+    def deletes(self) -> bool:
+        """Whether the file's rows delete rows (only the key columns are read, the others ignored)."""
+        return self is ImportMode.DELETE
+
+    @property
+    def keys_only(self) -> bool:
+        """Whether the file needs only the key's columns (a row with no other cell is complete)."""
+        return self in (ImportMode.UPDATE, ImportMode.UPSERT, ImportMode.DELETE)
 
 
 class BlankPolicy(StrEnum):

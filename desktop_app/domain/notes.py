@@ -19,6 +19,7 @@ class NoteCode(StrEnum):
     TOO_MANY_FAILED_NOTHING_WRITTEN = "too_many_failed_nothing_written"
     VALUES_FIXED = "values_fixed"
     NO_BAD_VALUES = "no_bad_values"
+    IGNORED_IN_DELETE = "ignored_in_delete"
 
 
 TEXTS: dict[NoteCode, tuple[str, str]] = {
@@ -32,6 +33,11 @@ TEXTS: dict[NoteCode, tuple[str, str]] = {
         "Task {task_no} has no rows that failed for a value not allowed",
     ),
     NoteCode.UNKNOWN_COLUMN: ("未识别的列“{header}”已忽略", 'Unknown column "{header}" was ignored'),
+    # delete mode reads the key's columns only
+    NoteCode.IGNORED_IN_DELETE: (
+        "删除模式只读取键列，以下列已忽略：{headers}",
+        "Delete mode reads only the key's columns; these columns were ignored: {headers}",
+    ),
     NoteCode.ERROR_ROWS_LOST: (
         "第 {row:,} 行之前的错误明细在中断后丢失（失败计数仍然准确），如需明细请对原文件做一次仅校验",
         "the error rows before row {row:,} were lost in an interruption (the counts are right); "

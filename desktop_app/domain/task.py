@@ -157,7 +157,7 @@ class TaskRecord:
             return {}
         # while running, the last checkpoint has the counts; at the end, the summary
         counts = self.summary if "inserted_count" in self.summary else (self.checkpoint or {})
-        names = ("inserted", "updated", "unchanged", "skipped")
+        names = ("inserted", "updated", "unchanged", "skipped", "deleted")
         kinds = {f"{n}_count": int(counts.get(f"{n}_count", counts.get(n, 0)) or 0) for n in names}
         if not any(kinds.values()) and self.success_count and "inserted" not in counts:
             kinds["inserted_count"] = self.success_count  # an import from before the modes existed

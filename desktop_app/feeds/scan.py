@@ -43,12 +43,13 @@ from desktop_app.domain.task import TaskOutcome, TaskRecord
 from desktop_app.feeds import moving
 from desktop_app.feeds.folder import FolderUnreachable as _Unreachable
 from desktop_app.feeds.folder import NotReadable, fingerprint, look, reachable
+from desktop_app.feeds.mail import wants_mail
 from desktop_app.feeds.rules import next_look_in, offline_retry, patterns, settled, settles_in
 from desktop_app.imports.task import ImportHandler
 from desktop_app.imports.type_catalog import TypeCatalog
 from desktop_app.store.feeds import Brief, FeedStore
 from desktop_app.store.tasks import TaskStore
-from desktop_app.submission import Submitter, feed_scan_key, submit_feed_scan
+from desktop_app.submission import Submitter, feed_scan_key, submit_feed_mail, submit_feed_scan
 from desktop_app.tasks import builtin_kinds
 from desktop_app.tasks.context import Stopped, StopReason, TaskContext
 from desktop_app.tasks.kinds import TaskKind
@@ -219,7 +220,18 @@ class Scan:
                                   task.task_no)  # fmt: skip
                 self.feeds.ready_again(row)
                 continue
+            self.mail(row, task)
             self.intend(row, FileState.QUEUED, outcome, task)
+
+    def mail(self, row: FeedFile, task: TaskRecord) -> None:
+        """The feed's mail about an import that failed or had failed rows, queued before its outcome is
+        written down (a scan killed between the two queues it again: the same key, the same mail task)."""
+        if not (self.spec.mail_to and self.ctx.settings.mail_ready and wants_mail(task)):
+            return
+        result = submit_feed_mail(self.ctx.store, self.feed, task.task_no, row.name)
+        if result.duplicate_of is None:
+            self.ctx.log.info("feed %s: mail about %s queued as %s", self.feed.name, task.task_no,
+                              result.task.task_no)  # fmt: skip
 
     def outcome_of(self, row: FeedFile, task: TaskRecord) -> Outcome | None:
         """Where an ended import's file goes; None when the import did not find or could not read the file

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
 from desktop_app.domain.errors import ErrorCode, Lang, PermanentError
+from desktop_app.domain.feed_mail import parse_addresses
 from desktop_app.domain.feeds import Feed, FeedDay, FeedFile, FeedSpec, FeedState, FeedView, FileState, Outcome
 from desktop_app.domain.modes import ImportMode
 from desktop_app.domain.rendering import render
@@ -82,14 +84,14 @@ class Feeds:
             patterns(spec.pattern)
         except ValueError as exc:
             raise PermanentError(ErrorCode.INVALID_PARAMS, detail=str(exc)) from None
-        try:
-            ImportMode(spec.mode)
-        except ValueError:
-            modes = ", ".join(m.value for m in ImportMode)
-            raise PermanentError(ErrorCode.INVALID_PARAMS, detail=f"the mode is one of {modes}") from None
+        # a file dropped into a folder never deletes rows (the command line's feed add offers no delete)
+        modes = [m.value for m in ImportMode if m is not ImportMode.DELETE]
+        if spec.mode not in modes:
+            raise PermanentError(ErrorCode.INVALID_PARAMS, detail=f"a feed's mode is one of {', '.join(modes)}")
         if spec.settle < 0:
             raise PermanentError(ErrorCode.INVALID_PARAMS, detail="the settle time is 0 seconds or more")
         self.submitter.import_type(spec.import_type)
+        mail_to = parse_addresses(spec.mail_to)
         profile = (spec.profile or "").strip() or None
         if profile is not None:
             # a profile the feed names must exist for its type now, not fail each of its imports later
@@ -104,7 +106,7 @@ class Feeds:
             folder = folder.resolve()
             if not folder.is_dir():
                 raise PermanentError(ErrorCode.FEED_FOLDER_MISSING, folder=str(folder))
-        return replace(spec, name=name, folder=str(folder), profile=profile), network
+        return replace(spec, name=name, folder=str(folder), profile=profile, mail_to=mail_to), network
 
     def run(self, name: str, viewer: Viewer) -> TaskRecord:
         """Look at the folder now: its scan, queued now or brought forward (the one pending or running)."""
@@ -135,6 +137,12 @@ class Feeds:
         result = self.submitter.submit_feed_scan(fresh)
         if result.duplicate_of is not None and result.task.status is TaskStatus.PENDING:
             self.store.bring_forward(result.task.id)
+        return self.view(name, viewer)
+
+    def set_mail(self, name: str, viewer: Viewer, addresses: str | Sequence[str]) -> FeedView:
+        """Who is mailed about the feed's imports that fail or have failed rows (checked; empty: nobody)."""
+        feed = self.find(name, viewer)
+        self.feeds.set_mail_to(feed.id, parse_addresses(addresses))
         return self.view(name, viewer)
 
     def remove(self, name: str, viewer: Viewer) -> Feed:

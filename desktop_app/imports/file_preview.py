@@ -251,7 +251,7 @@ def check_sample(
         problem = count_problem(RowCount(len(sample.rows)), options.max_rows or SAMPLE_ROWS)
         if problem is not None:
             return SampleCheck(mapping, blocking=problem)
-    validator = compile_validator(itype, mapping, blanks_keep=options.mode.updates, conventions=options.conventions,
+    validator = compile_validator(itype, mapping, blanks_keep=options.mode.keys_only, conventions=options.conventions,
                                   fills=fills_of(profile))  # fmt: skip
     # the import restores only where a byte scan finds a neutralised cell: restoring others changes nothing
     restore = error_csv.restore if may_hold_neutralised(sample.header, itype, sample.format) else None

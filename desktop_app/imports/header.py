@@ -29,11 +29,21 @@ class HeaderMapping:
     width: int  # number of cells in the header row
     # position of an ignored header naming a column another header fills -> that header's position
     taken_by: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}), hash=False)
+    # headers naming a column of the type that the mode does not read (delete mode: all but the key's)
+    ignored: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
         """True when every required column was found."""
         return not self.missing_required
+
+    def keys_only(self, keys: Sequence[str], header: Sequence[str]) -> HeaderMapping:
+        """The mapping of a mode that reads the key's columns alone (delete): the other columns' headers
+        are listed in ``ignored`` (the summary names them), their cells never checked."""
+        kept = {k: i for k, i in self.index_by_key.items() if k in keys}
+        ignored = tuple(_header_text(header[i]) for k, i in self.index_by_key.items() if k not in keys)
+        return HeaderMapping(index_by_key=MappingProxyType(kept), unknown=self.unknown, missing_required=(),
+                             width=self.width, taken_by=self.taken_by, ignored=ignored)  # fmt: skip
 
 
 def _header_text(cell: object) -> str:

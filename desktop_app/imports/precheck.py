@@ -82,14 +82,16 @@ def check_mapping(
         raise PermanentError(ErrorCode.EMPTY_FILE)
     mapping = map_header(itype, header, header_overrides(profile, options.header_overrides) or None)
     constants = profile.constants if profile is not None else {}
-    # An update may leave out any column but the key; an insert needs every required column.
-    needed = itype.unique_keys if options.mode.updates else mapping.missing_required
+    # An update (or a delete) may leave out any column but the key; an insert needs every required column.
+    needed = itype.unique_keys if options.mode.keys_only else mapping.missing_required
     missing = [k for k in needed if k not in mapping.index_by_key and k not in constants]
     if missing:
         # the labels in both languages: the task keeps them and is shown in either (domain/rendering.py)
         labels = {words: joiner.join(itype.column(k).label(words) for k in missing)
                   for words, joiner in (("zh", "、"), ("en", ", "))}  # fmt: skip
         raise PermanentError(ErrorCode.MISSING_REQUIRED_COLUMN, column_zh=labels["zh"], column_en=labels["en"])
+    if options.mode.deletes:
+        return mapping.keys_only(itype.unique_keys, header)
     return mapping
 
 
@@ -116,7 +118,7 @@ def check_header(
     )  # else restoring costs for nothing
     # XML cannot hold a NUL; a CSV says by a byte scan; an .xls may.
     nul_free = reader.format == "xlsx" or (is_csv and not holds_nul(options.file, reader.encoding))
-    validator = compile_validator(itype, mapping, blanks_keep=options.mode.updates, nul_free=nul_free,
+    validator = compile_validator(itype, mapping, blanks_keep=options.mode.keys_only, nul_free=nul_free,
                                   conventions=options.conventions, number_cells=not is_csv,
                                   fills=fills_of(profile))  # fmt: skip
     return CheckedFile(mapping, validator, restore)

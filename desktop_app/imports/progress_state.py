@@ -8,7 +8,7 @@ from typing import Any
 
 @dataclass(frozen=True)
 class ImportCounts:
-    """Rows so far: every data row is one of inserted, updated, unchanged, skipped or failed."""
+    """Rows so far: every data row is one of inserted, updated, unchanged, skipped, deleted or failed."""
 
     total: int = 0  # data rows consumed (blank rows excluded)
     inserted: int = 0
@@ -16,11 +16,12 @@ class ImportCounts:
     unchanged: int = 0
     skipped: int = 0
     fail: int = 0
+    deleted: int = 0
     pending: int = 0  # rows written with a reference name not found (yet)
 
     @property
     def success(self) -> int:
-        return self.inserted + self.updated + self.unchanged + self.skipped
+        return self.inserted + self.updated + self.unchanged + self.skipped + self.deleted
 
     def plus(self, other: ImportCounts) -> ImportCounts:
         return ImportCounts(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
@@ -36,6 +37,7 @@ class ImportCounts:
             "updated_count": self.updated,
             "unchanged_count": self.unchanged,
             "skipped_count": self.skipped,
+            "deleted_count": self.deleted,
         }
 
 
@@ -61,7 +63,7 @@ class ImportCheckpoint:
 
         counts = ImportCounts(total=number("total"), inserted=number("inserted"), updated=number("updated"),
                               unchanged=number("unchanged"), skipped=number("skipped"), fail=number("fail"),
-                              pending=number("pending"))  # fmt: skip
+                              deleted=number("deleted"), pending=number("pending"))  # fmt: skip
         if "inserted" not in data:  # written before import modes: every success was an insert
             counts = replace(counts, inserted=number("success"))
         return cls(row=number("row"), rows_in_file=number("rows_in_file"), counts=counts,

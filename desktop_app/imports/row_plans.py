@@ -1,4 +1,5 @@
-"""What each valid row of a batch becomes in the import's mode: inserted, updated, unchanged, skipped or failed.
+"""What each valid row of a batch becomes in the import's mode: inserted, updated, unchanged, skipped,
+deleted or failed.
 
 Pure decisions, shared by the real writer and its dry-run twin (a dry run is the real run minus the
 commit, LESSONS #21): given the rows already in the table with the batch's keys, and which keys an
@@ -25,13 +26,15 @@ class Action(Enum):
     UPDATE = "update"
     UNCHANGED = "unchanged"
     SKIP = "skip"
+    DELETE = "delete"
     FAIL = "fail"
 
 
 @dataclass(slots=True)
 class RowPlan:
     """What one row does. INSERT: ``values`` (every type column); UPDATE: ``changes`` (the columns it
-    writes) and ``before`` (their stored values, canonical); FAIL: ``errors``."""
+    writes) and ``before`` (their stored values, canonical); DELETE: the key alone (the writer reads the
+    whole row it deletes); FAIL: ``errors``."""
 
     source: SourceRow
     action: Action
@@ -78,9 +81,9 @@ class RowDecider:
     def key_of(self, values: Sequence[object]) -> Key:
         return tuple(values[i] for i in self.key_indexes)
 
-    def key_error(self, code: ErrorCode, key: Key) -> RowError:
+    def key_error(self, code: ErrorCode, key: Key, **params: object) -> RowError:
         shown = " / ".join("" if v is None else str(v) for v in key)
-        return RowError(code, self.itype.unique_key, shown, {"value": shown})
+        return RowError(code, self.itype.unique_key, shown, {"value": shown, **params})
 
     def keys_to_find(self, rows: Sequence[Candidate]) -> list[Key]:
         """The keys whose rows in the table the decisions need."""
@@ -145,6 +148,11 @@ class RowDecider:
         stored: StoredRow | None,
     ) -> RowPlan:
         mode = self.mode
+        if mode is ImportMode.DELETE:
+            if stored is None:
+                return RowPlan(source, Action.FAIL, key, key_text,
+                               errors=(self.key_error(ErrorCode.NOT_FOUND, raw_key, reason="delete"),))  # fmt: skip
+            return RowPlan(source, Action.DELETE, key, key_text)
         if stored is None:
             if mode is ImportMode.UPDATE:
                 return RowPlan(source, Action.FAIL, key, key_text,

@@ -5,8 +5,10 @@ it first tries the whole batch in one executemany (the fast path); a unique conf
 the batch through the look-up path every other mode takes: find the batch's keys in the table, decide
 each row (row_plans), apply the plans, and redo row by row whatever the database still refuses (a
 key another desk wrote meanwhile; a value a CHECK constraint or a company's own column refuses, which
-fails that row alone as rejected_by_database, for updates as for inserts). The dry run takes the same
-decisions against the table as it is, keeping in memory the keys a real run would have written.
+fails that row alone as rejected_by_database, for updates as for inserts). A delete records each whole
+row it deletes (its undo puts it back) and fails alone a row another table's foreign key still refers
+to (still_referenced, naming that table). The dry run takes the same decisions against the table as it
+is, keeping in memory the keys a real run would have written; its deletes are tried and taken back.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ class BatchResult:
     updated: int = 0
     unchanged: int = 0
     skipped: int = 0
+    deleted: int = 0
     pending: int = 0
 
     def add(self, other: BatchResult) -> None:
@@ -56,11 +59,12 @@ class BatchResult:
         self.updated += other.updated
         self.unchanged += other.unchanged
         self.skipped += other.skipped
+        self.deleted += other.deleted
         self.pending += other.pending
 
     def counts(self, rows: int) -> ImportCounts:
         return ImportCounts(total=rows, inserted=self.inserted, updated=self.updated, unchanged=self.unchanged,
-                            skipped=self.skipped, fail=len(self.failed) + self.spilled,
+                            skipped=self.skipped, deleted=self.deleted, fail=len(self.failed) + self.spilled,
                             pending=self.pending)  # fmt: skip
 
 
@@ -138,6 +142,7 @@ class BatchWriter:
     def _apply(self, conn: Connection, plans: list[RowPlan], result: BatchResult, *, again: bool = True) -> None:
         inserts = [p for p in plans if p.action is Action.INSERT]
         updates = [p for p in plans if p.action is Action.UPDATE]
+        deletes = [p for p in plans if p.action is Action.DELETE]
         log: list[tuple[str, int, LogAction, dict[str, object] | None]] = []
         for plan in plans:
             if plan.action is Action.FAIL:
@@ -150,6 +155,8 @@ class BatchWriter:
                 log.append((plan.key_text, plan.source.row_number, LogAction.SKIPPED, None))
         if updates:
             self._update(conn, updates, result, log)
+        if deletes:
+            self._delete(conn, deletes, result, log)
         import_log.record(conn, self.task_no, log)
         if inserts:
             self._insert(conn, inserts, result, again=again)
@@ -186,6 +193,37 @@ class BatchWriter:
                         {"before": plan.before, "after": after}))  # fmt: skip
         result.updated += len(done)
         result.pending += self.references.unresolved_changes([c for _, (_k, c) in done])
+
+    def _delete(self, conn: Connection, plans: list[RowPlan], result: BatchResult,
+                log: list[tuple[str, int, LogAction, dict[str, object] | None]]) -> None:  # fmt: skip
+        """Each row read whole (its undo's before-image, recorded in this transaction), then deleted; a row
+        gone since the look-up is not_found, one the database refuses (a foreign key) fails alone."""
+        images = self.table.images(conn, [p.key for p in plans])
+        present = []
+        for plan in plans:
+            error = cascade_error(conn, self.table, self.decider, plan) if plan.key in images else (
+                self.decider.key_error(ErrorCode.NOT_FOUND, plan.key, reason="delete"))  # fmt: skip
+            if error is None:
+                present.append(plan)
+            else:
+                result.failed.append((plan.source, (error,)))
+        try:
+            with conn.begin_nested():
+                self.table.delete_rows(conn, [p.key for p in present])
+            done = present
+        except DBAPIError as exc:
+            if not is_row_refusal(exc):
+                raise
+            done = []
+            for plan in present:
+                refused = delete_in_savepoint(conn, self.table, self.decider, plan, keep=False)
+                if refused is None:
+                    done.append(plan)
+                else:
+                    result.failed.append((plan.source, (refused,)))
+        for plan in done:
+            log.append((plan.key_text, plan.source.row_number, LogAction.DELETED, {"row": images[plan.key]}))
+        result.deleted += len(done)
 
     def _insert(self, conn: Connection, plans: list[RowPlan], result: BatchResult, *, again: bool) -> None:
         rows = [(p.source, p.values or ()) for p in plans]
@@ -243,6 +281,38 @@ class BatchWriter:
         return self._Prepared(extended, entries, pending)
 
 
+def cascade_error(conn: Connection, table: BusinessTable, decider: RowDecider, plan: RowPlan) -> RowError | None:
+    """still_referenced for a row whose delete would delete or change another table's rows (a foreign key
+    ON DELETE CASCADE or SET NULL): the undo could not put those back, so the row stays."""
+    if not table.cascades(conn):
+        return None
+    found = table.referrer(conn, plan.key, cascading=True)
+    if found is None:
+        return None
+    return decider.key_error(ErrorCode.STILL_REFERENCED, plan.key, table=found[0], columns=", ".join(found[1]))
+
+
+def delete_in_savepoint(conn: Connection, table: BusinessTable, decider: RowDecider, plan: RowPlan, *,
+                        keep: bool) -> RowError | None:  # fmt: skip
+    """Delete one row in a savepoint (a refused statement aborts a PostgreSQL transaction otherwise;
+    ``keep``: then take it back, a dry run's try): None when the database
+    takes the delete, else the row's error: still_referenced naming the table whose rows refer to it."""
+    try:
+        with conn.begin_nested() as savepoint:
+            table.delete_rows(conn, [plan.key])
+            if keep:
+                savepoint.rollback()
+    except DBAPIError as exc:
+        if not is_row_refusal(exc):
+            raise
+        found = table.referrer(conn, plan.key) if isinstance(exc, IntegrityError) else None
+        if found is None:
+            return _rejected(plan, exc)
+        referring, columns = found
+        return decider.key_error(ErrorCode.STILL_REFERENCED, plan.key, table=referring, columns=", ".join(columns))
+    return None
+
+
 def _rejected(plan: RowPlan, exc: Exception) -> RowError:
     """rejected_by_database for a row, with what the database said (never the statement)."""
     lines = str(getattr(exc, "orig", exc)).strip().splitlines()
@@ -280,6 +350,15 @@ class DryRunWriter:
                 result.pending += self.references.unresolved_changes([self.references.ids_for(plan.changes or {})])
             elif plan.action is Action.UNCHANGED:
                 result.unchanged += 1
+            elif plan.action is Action.DELETE:
+                # tried and taken back: a row another table refers to fails as the real run fails it
+                error = cascade_error(conn, self.table, self.decider, plan) or delete_in_savepoint(
+                    conn, self.table, self.decider, plan, keep=True)  # fmt: skip
+                if error is None:
+                    result.deleted += 1
+                else:
+                    taken.discard(plan.key_text)
+                    result.failed.append((plan.source, (error,)))
             else:
                 result.skipped += 1
         return result

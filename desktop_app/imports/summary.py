@@ -61,6 +61,8 @@ def summarise(
         for h in facts.mapping.unknown
         if h.strip().lstrip(error_csv.BOM) not in error_csv.MARKER_COLUMNS
     ]
+    if facts.mapping.ignored:  # delete mode: the columns of the type it did not read
+        notes.append(Note(NoteCode.IGNORED_IN_DELETE, {"headers": ", ".join(facts.mapping.ignored)}))
     if facts.lost_error_rows_before:
         notes.append(Note(NoteCode.ERROR_ROWS_LOST, {"row": facts.lost_error_rows_before}))
     warned = [w.text(lang) for w in facts.reader_warnings]

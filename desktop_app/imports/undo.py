@@ -3,8 +3,9 @@
 Rows the import inserted are deleted, values it updated are put back, each only while the row still
 holds exactly what the import wrote (compared column by column with what it recorded, in the same
 canonical text on every back-end); a row changed since (by a later task or by hand) is kept and named
-in the undo's error CSV with ``changed_since``. Batched, fenced and resumable like an import: each
-page commits with its checkpoint.
+in the undo's error CSV with ``changed_since``. Rows a delete took out go back whole, every column as
+it was (the image it recorded); a key taken again since keeps its new row (``taken_since``). Batched,
+fenced and resumable like an import: each page commits with its checkpoint.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, ClassVar
 
 from sqlalchemy import Connection
+from sqlalchemy.exc import DBAPIError
 
 from desktop_app.domain.errors import ErrorCode, PermanentError, message
 from desktop_app.domain.stages import Stage, stage_text
@@ -29,6 +31,7 @@ from desktop_app.imports.type_schema import open_business_table
 from desktop_app.imports.written_rows import parse_key_text
 from desktop_app.store import import_log
 from desktop_app.store.business_rows import BusinessTable, Key, StoredRow
+from desktop_app.store.db_errors import db_detail, is_row_refusal
 from desktop_app.store.import_log import LogAction, LogEntry
 from desktop_app.tasks import builtin_kinds
 from desktop_app.tasks.context import TaskContext
@@ -53,7 +56,7 @@ def undo_problem(task: TaskRecord) -> str | None:
 
 @dataclass(frozen=True)
 class _Progress:
-    phase: str = "inserted"  # "inserted", then "updated"
+    phase: str = "inserted"  # "inserted", then "updated", then "deleted"
     after: int = 0  # the last bookkeeping entry done in the phase
     after_key: str | None = None  # inserted rows of our tables: the last key done (its key text)
     deleted: int = 0
@@ -127,7 +130,10 @@ class _Undo:
                     else:
                         self._pages(errors, total, self._logged_page(LogAction.INSERTED))
                     self.state = _Progress(**{**asdict(self.state), "phase": "updated", "after": 0})
-                self._pages(errors, total, self._logged_page(LogAction.UPDATED))
+                if self.state.phase == "updated":
+                    self._pages(errors, total, self._logged_page(LogAction.UPDATED))
+                    self.state = _Progress(**{**asdict(self.state), "phase": "deleted", "after": 0})
+                self._pages(errors, total, self._deleted_page)
                 if self.state.member + 1 >= len(self.chain):
                     break
                 self.state = _Progress(**{**asdict(self.state), "member": self.state.member + 1, "phase": "inserted",
@@ -223,6 +229,49 @@ class _Undo:
 
         return page
 
+    def _deleted_page(self, conn: Connection, errors: error_csv.ErrorCsvWriter) -> bool:
+        """Rows a delete took out, put back whole; a key in the table again keeps the row there now."""
+        entries = import_log.entries(conn, self._member, actions=[LogAction.DELETED], after_id=self.state.after,
+                                     limit=PAGE)  # fmt: skip
+        if not entries:
+            return False
+        keys = [parse_key_text(self.table, e.key_text) for e in entries]
+        found = self.table.find(conn, keys, columns=list(self.table.key))
+        s = self.state
+        back: list[tuple[LogEntry, Key]] = []
+        kept = 0
+        for entry, key in zip(entries, keys, strict=True):
+            if self.table.fold(key) in found:
+                kept += 1
+                self._write_kept(errors, entry.row_number, key, ErrorCode.TAKEN_SINCE, {})
+            else:
+                back.append((entry, key))
+        restored = 0
+        try:
+            with conn.begin_nested():
+                self.table.put_back(conn, [e.data["row"] for e, _ in back])
+            restored = len(back)
+        except DBAPIError as exc:
+            if not is_row_refusal(exc):
+                raise
+            # Row by row: a row the database refuses now (a unique value taken since, a row it referred
+            # to gone) stays out and is listed; the others go back.
+            for entry, key in back:
+                try:
+                    with conn.begin_nested():
+                        self.table.put_back(conn, [entry.data["row"]])
+                except DBAPIError as refused:
+                    if not is_row_refusal(refused):
+                        raise
+                    kept += 1
+                    self._write_kept(errors, entry.row_number, key, ErrorCode.ROW_REJECTED,
+                                     {"detail": db_detail(refused)[:200]})  # fmt: skip
+                else:
+                    restored += 1
+        changes = {"restored": s.restored + restored, "kept": s.kept + kept, "after": entries[-1].id}
+        self.state = _Progress(**{**asdict(s), **changes})
+        return True
+
     # --- comparing -----------------------------------------------------------------------
 
     def _signature(self, row: StoredRow) -> str:
@@ -247,11 +296,15 @@ class _Undo:
 
     def _keep(self, errors: error_csv.ErrorCsvWriter, row_number: int, key: Key, columns: Sequence[str], *,
               exact: bool) -> None:  # fmt: skip
-        code = ErrorCode.CHANGED_SINCE
-        reason = message(code, self.lang, changed=self._changed_words(columns, exact=exact))
+        self._write_kept(
+            errors, row_number, key, ErrorCode.CHANGED_SINCE, {"changed": self._changed_words(columns, exact=exact)}
+        )
+
+    def _write_kept(self, errors: error_csv.ErrorCsvWriter, row_number: int, key: Key, code: ErrorCode,
+                    params: dict[str, object]) -> None:  # fmt: skip
         errors.write(row_number, ["" if v is None else canonical(self.table.storage_of(k)[0], v) or ""
                                   for k, v in zip(self.table.key, key, strict=True)],
-                     [code.value], [reason])  # fmt: skip
+                     [code.value], [message(code, self.lang, **params)])  # fmt: skip
 
     def _changed_words(self, columns: Sequence[str], *, exact: bool) -> str:
         """The changed columns as the clerk knows them ("数量、单价"); ``exact`` False: the columns

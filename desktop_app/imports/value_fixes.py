@@ -167,7 +167,7 @@ def _validator(itype: ImportType, header: tuple[str, ...], options: ImportOption
         values[key] = MappingProxyType({**dict(values.get(key, {})), **more})
     constants = profile.constants if profile is not None else MappingProxyType({})
     fills = ColumnFills(constants=constants, values=MappingProxyType(values))
-    return compile_validator(itype, mapping, blanks_keep=options.mode.updates, conventions=options.conventions,
+    return compile_validator(itype, mapping, blanks_keep=options.mode.keys_only, conventions=options.conventions,
                              fills=fills if fills else None)  # fmt: skip
 
 
@@ -372,9 +372,10 @@ def fix_values(ctx: TaskContext, source: TaskRecord, itype: ImportType, table: B
                     for src, errs in result.failed}  # fmt: skip
         fixed = {id(row) for row, _ in fixable.rows} - set(refailed)
         temp = prepare_error_file(errors, fixed, refailed)
-        done = result.inserted + result.updated + result.unchanged + result.skipped
+        done = result.inserted + result.updated + result.unchanged + result.skipped + result.deleted
         added = {"inserted_count": result.inserted, "updated_count": result.updated,
                  "unchanged_count": result.unchanged, "skipped_count": result.skipped,
+                 "deleted_count": result.deleted,
                  "success_count": done, "fail_count": -done}  # fmt: skip
         try:
             fields: dict[str, Any] = {"error_csv": str(path) if temp else None,

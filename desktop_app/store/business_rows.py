@@ -17,6 +17,7 @@ from sqlalchemy import Connection, Engine
 
 from desktop_app.domain.table_spec import Storage, TableReference, TableSpec
 from desktop_app.domain.values import SEPARATOR, canonical
+from desktop_app.store import row_images
 from desktop_app.store.business_schema import table_object
 from desktop_app.store.dialects import dialect_of
 
@@ -24,6 +25,9 @@ LOOKUP_CHUNK = 400  # keys per look-up: under every driver's parameter limit, co
 TASK_NO = re.compile(r"[A-Z0-9-]{1,32}")
 
 Key = tuple[object, ...]
+# What a foreign key may do to its rows when the row they refer to is deleted: rows an undo of the
+# delete could not put back, so a delete leaves such a row alone (still_referenced).
+CASCADING = frozenset({"CASCADE", "SET NULL", "SET DEFAULT"})
 
 
 @dataclass(frozen=True)
@@ -36,8 +40,20 @@ class StoredRow:
     import_sig: str | None = None
 
 
+@dataclass(frozen=True)
+class _ForeignKey:
+    """Another table's foreign key to a business table: its ``columns`` hold the ``referred`` ones."""
+
+    schema: str | None
+    table: str
+    columns: tuple[str, ...]
+    referred: tuple[str, ...]
+    cascades: bool = False  # ON DELETE CASCADE, SET NULL or SET DEFAULT: a delete changes its rows
+
+
 class BusinessTable:
-    """One import type's table: fast inserts, look-ups by key, updates and deletes."""
+    """One import type's table: fast inserts, look-ups by key, updates and deletes (with the whole rows
+    they delete, put back by an undo)."""
 
     def __init__(self, engine: Engine, spec: TableSpec, *, managed: bool, folds_case: bool = False) -> None:
         self.spec = spec
@@ -62,6 +78,8 @@ class BusinessTable:
         # A MySQL table with a *_ci collation compares keys case-insensitively: keys found there are
         # matched, and repeated keys in a file recognised, the same way (business_schema.key_folds_case).
         self.folds_case = folds_case
+        self._all_columns: list[str] | None = None  # every column of the table, the type's or not (a delete's image)
+        self._referrers: list[_ForeignKey] | None = None  # other tables' foreign keys to this one
 
     # --- keys ----------------------------------------------------------------------------
 
@@ -124,6 +142,85 @@ class BusinessTable:
         t = self.table
         statement = sa.delete(t).where(*(t.c[k] == sa.bindparam(f"k_{k}") for k in self.key))
         conn.execute(statement, [{f"k_{k}": v for k, v in zip(self.key, key, strict=True)} for key in keys])
+
+    # --- whole rows (delete mode and its undo) --------------------------------------------
+
+    def _every_column(self, conn: Connection) -> list[str]:
+        """The table's columns as the database has them (a company's table may have more than the type)."""
+        if self._all_columns is None:
+            found = sa.inspect(conn).get_columns(self.spec.table, schema=self.spec.schema)
+            self._all_columns = [str(c["name"]) for c in found]
+        return self._all_columns
+
+    def images(self, conn: Connection, keys: Sequence[Key]) -> dict[Key, row_images.Image]:
+        """The whole rows with these keys, every column as the driver reads it untyped (exactly what is
+        stored), as JSON-ready images by (folded) key."""
+        names = self._every_column(conn)
+        wanted = list(dict.fromkeys(keys))
+        key_cols = [self.table.c[k] for k in self.key]
+        selected: list[Any] = [sa.literal_column(self._quote(n)) for n in names]
+        out: dict[Key, row_images.Image] = {}
+        for start in range(0, len(wanted), LOOKUP_CHUNK):
+            chunk = wanted[start : start + LOOKUP_CHUNK]
+            query = sa.select(*key_cols, *selected).select_from(self.table).where(self._key_filter(chunk))
+            for row in conn.execute(query).all():
+                key = tuple(row[: len(key_cols)])
+                out[self.fold(key)] = row_images.image(dict(zip(names, row[len(key_cols) :], strict=True)))
+        return out
+
+    def put_back(self, conn: Connection, images: Sequence[row_images.Image]) -> None:
+        """Insert whole rows as images() read them (raises on a refusal: the caller's savepoint decides)."""
+        if not images:
+            return
+        groups: dict[tuple[str, ...], list[dict[str, object]]] = {}
+        for data in images:
+            groups.setdefault(tuple(data), []).append(row_images.restored(data))
+        for names, rows in groups.items():
+            target = sa.table(self.spec.table, *(sa.column(n) for n in names), schema=self.spec.schema)
+            conn.execute(sa.insert(target), rows)
+
+    def cascades(self, conn: Connection) -> bool:
+        """Whether a delete here would change rows of another table (ON DELETE CASCADE, SET NULL, SET DEFAULT)."""
+        return any(fk.cascades for fk in self._foreign_keys(conn))
+
+    def referrer(self, conn: Connection, key: Key, *, cascading: bool = False) -> tuple[str, tuple[str, ...]] | None:
+        """Which other table's rows refer to the row with this key (a foreign key that blocks its delete or,
+        ``cascading``, one whose rows the delete would change): that table's name and its referring columns;
+        None when no such foreign key's rows do."""
+        for fk in self._foreign_keys(conn):
+            if cascading and not fk.cascades:
+                continue
+            referred: list[Any] = [sa.literal_column(self._quote(c)) for c in fk.referred]
+            source = sa.select(*referred).select_from(self.table)
+            values = conn.execute(source.where(self._key_filter([key]))).first()
+            if values is None or any(v is None for v in values):
+                continue
+            other = sa.table(fk.table, *(sa.column(c) for c in fk.columns), schema=fk.schema)
+            hit = sa.select(sa.literal(1)).select_from(other).where(
+                *(other.c[c] == v for c, v in zip(fk.columns, values, strict=True))).limit(1)  # fmt: skip
+            if conn.execute(hit).first() is not None:
+                return (f"{fk.schema}.{fk.table}" if fk.schema else fk.table), fk.columns
+        return None
+
+    def _foreign_keys(self, conn: Connection) -> list[_ForeignKey]:
+        """The foreign keys of the tables in this table's schema that refer to it (read once a task, all
+        tables' in one reflection where the database allows)."""
+        if self._referrers is None:
+            insp = sa.inspect(conn)
+            schema = self.spec.schema
+            ours = {schema, None} | ({insp.default_schema_name} if schema is None else set())
+            found = []
+            for (_schema, name), fks in insp.get_multi_foreign_keys(schema=schema).items():
+                for fk in fks:
+                    if str(fk["referred_table"]).casefold() != self.spec.table.casefold():
+                        continue
+                    if fk.get("referred_schema") not in ours:
+                        continue
+                    action = str((fk.get("options") or {}).get("ondelete") or "").upper()
+                    found.append(_ForeignKey(schema, name, tuple(fk["constrained_columns"]),
+                                             tuple(fk["referred_columns"]), action in CASCADING))  # fmt: skip
+            self._referrers = found
+        return self._referrers
 
     # --- reading -------------------------------------------------------------------------
 

@@ -132,6 +132,12 @@ class FeedStore:
         with self.engine.begin() as conn:
             conn.execute(update(feeds).where(feeds.c.id == feed_id).values(paused=paused, updated_at=self.now()))
 
+    def set_mail_to(self, feed_id: int, addresses: Sequence[str]) -> None:
+        """Who is mailed about the feed's failed imports (none: nobody)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(feeds).where(feeds.c.id == feed_id)
+                         .values(mail_to=",".join(addresses) or None, updated_at=self.now()))  # fmt: skip
+
     def request_run(self, feed_id: int) -> None:
         """`feed run`: the next scan looks at the folder whatever its schedule says."""
         with self.engine.begin() as conn:
@@ -207,6 +213,16 @@ class FeedStore:
         with self.reading() as conn:
             row = conn.execute(query).first()
         return _file(row) if row else None
+
+    def files_of_tasks(self, task_nos: Sequence[str]) -> dict[str, FeedFile]:
+        """The feed files imported by these tasks, by task number (a task of no feed is not there)."""
+        found: dict[str, FeedFile] = {}
+        numbers = list(dict.fromkeys(task_nos))
+        for start in range(0, len(numbers), 500):
+            query = select(feed_files).where(feed_files.c.task_no.in_(numbers[start : start + 500]))
+            with self.reading() as conn:
+                found.update({r.task_no: r for r in (_file(row) for row in conn.execute(query).all()) if r.task_no})
+        return found
 
     def file(self, file_id: int) -> FeedFile | None:
         with self.reading() as conn:
@@ -423,6 +439,7 @@ def _spec_values(spec: FeedSpec) -> dict[str, Any]:
         "at_times": spec.schedule.at_text,
         "in_order": spec.in_order,
         "leave_files": spec.leave,
+        "mail_to": ",".join(spec.mail_to) or None,
     }
 
 
@@ -440,6 +457,7 @@ def _feed(row: Any) -> Feed:
         schedule=Schedule(every=m["every_seconds"], at=at),
         in_order=bool(m["in_order"]),
         leave=bool(m["leave_files"]),
+        mail_to=tuple(a for a in (m["mail_to"] or "").split(",") if a),
     )
     return Feed(
         id=int(m["id"]),

@@ -1,7 +1,8 @@
 """The import bookkeeping (table import_rows): what each import task did to each key it touched.
 
 One row per key per task: ``inserted`` (a company's own table only: ours keep that in the row
-itself), ``updated`` (with the values it replaced and those it wrote), ``unchanged`` and ``skipped``
+itself), ``updated`` (with the values it replaced and those it wrote), ``deleted`` (with the whole row
+it deleted, as store/row_images keeps it), ``unchanged`` and ``skipped``
 (so a key repeated later in the same file is a duplicate, after a crash too). Written in the batch's
 own transaction; read by duplicate checks, undo and exports of "the rows task T imported".
 """
@@ -27,6 +28,7 @@ class LogAction(StrEnum):
     UPDATED = "updated"
     UNCHANGED = "unchanged"
     SKIPPED = "skipped"
+    DELETED = "deleted"
 
 
 @dataclass(frozen=True)

@@ -151,6 +151,9 @@ feeds = Table(
     Column("last_look_at", Stamp, nullable=True),
     Column("created_at", Stamp, nullable=False),
     Column("updated_at", Stamp, nullable=False),
+    # who is mailed when one of its files' imports fails or has failed rows: addresses, comma-separated
+    # (migration 0011); NULL: nobody
+    Column("mail_to", String(2000), nullable=True),
     mysql_charset="utf8mb4",
     mysql_collate="utf8mb4_unicode_ci",
 )
@@ -188,6 +191,7 @@ feed_files = Table(
     Index("ix_feed_files_present", "feed_id", "in_folder"),
     Index("ix_feed_files_state", "feed_id", "state"),
     Index("ix_feed_files_day", "feed_id", "day"),
+    Index("ix_feed_files_task", "task_no"),  # which feed's file a task imported (the window's notices; 0011)
     mysql_charset="utf8mb4",
     mysql_collate="utf8mb4_unicode_ci",
 )

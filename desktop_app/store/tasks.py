@@ -690,9 +690,11 @@ def _error_values(error_msg: str | None) -> dict[str, Any]:
 
 
 def _wrote_rows(task: TaskRecord) -> bool:
-    """Whether an ended import left rows of its own in a table: it inserted or updated some (rows it
-    skipped or found unchanged are not "imported"), and no undo took them back."""
+    """Whether an ended import left rows of its own in a table: it inserted, updated or deleted some (rows
+    it skipped or found unchanged are not "imported"), and no undo took them back."""
     if task.undone_by:
         return False
     kinds = task.to_json()
-    return bool(kinds.get("inserted_count", task.success_count) or kinds.get("updated_count"))
+    return bool(
+        kinds.get("inserted_count", task.success_count) or kinds.get("updated_count") or kinds.get("deleted_count")
+    )

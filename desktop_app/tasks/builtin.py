@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
 def builtin_handlers(paths: Paths, settings: Settings, catalog: TypeCatalog) -> list[TaskHandler]:
     from desktop_app.exports.task import ExportHandler
+    from desktop_app.feeds.mail import FeedMailHandler
     from desktop_app.feeds.scan import FeedScanHandler
     from desktop_app.imports.completion import CompleteReferencesHandler
     from desktop_app.imports.task import ImportHandler
@@ -26,4 +27,5 @@ def builtin_handlers(paths: Paths, settings: Settings, catalog: TypeCatalog) -> 
         UndoHandler(catalog),
         CleanupHandler(),
         FeedScanHandler(catalog),
+        FeedMailHandler(),
     ]

@@ -25,8 +25,12 @@ CLEANUP = TaskKind(name="cleanup", lane=Lane.SHORT, title=Title.CLEANUP, system=
 # A feed's look at its folder (feeds/scan.py): queued by the feed, not by a clerk; it ends without a notice
 # (the imports it queues have theirs). Nothing to cancel: `feed pause` stops a feed.
 FEED_SCAN = TaskKind(name="feed_scan", lane=Lane.SHORT, system=True, quiet=True, actions=frozenset())
+# A feed's mail about an import that failed or had failed rows (feeds/mail.py): queued by the feed's scan;
+# the import's own notice speaks to the clerk, so it ends without one. A mail server that is away retries.
+FEED_MAIL = TaskKind(name="feed_mail", lane=Lane.SHORT, system=True, quiet=True, source="task_no",
+                     actions=frozenset({Action.CANCEL}))  # fmt: skip
 
 
 def builtin_task_kinds() -> TaskKinds:
     """The built-in kinds by name, for a view built without a registry (tests, a demo)."""
-    return TaskKinds.of_kinds((IMPORT, EXPORT, UNDO, COMPLETE_REFERENCES, CLEANUP, FEED_SCAN))
+    return TaskKinds.of_kinds((IMPORT, EXPORT, UNDO, COMPLETE_REFERENCES, CLEANUP, FEED_SCAN, FEED_MAIL))

@@ -16,7 +16,9 @@ from PySide6.QtWidgets import QApplication
 from desktop_app import __version__
 from desktop_app.app import Core, build_executor, system_lang
 from desktop_app.config import Settings, resources_dir, save_settings
-from desktop_app.domain.errors import Lang
+from desktop_app.domain.errors import BatchDeskError, Lang
+from desktop_app.feeds.mail import send, test_mail
+from desktop_app.feeds.mail_secret import MAIL_SETTINGS, PASSWORD_ENV, store_mail_password
 from desktop_app.ui.catalog import ImportCatalog
 from desktop_app.ui.db_secret import split_password, store_password
 from desktop_app.ui.dialogs.about import AboutInfo
@@ -211,20 +213,43 @@ class Desk(QObject):
         dialog.deleteLater()
 
     def open_settings(self) -> None:
-        dialog = SettingsDialog(self.core.settings, self.window)
+        dialog = SettingsDialog(self.core.settings, self.window,
+                                tester=lambda settings, password, done: self._test_mail(settings, password, done,
+                                                                                        context=dialog))  # fmt: skip
         self.settings_dialog = dialog
-        dialog.accepted.connect(lambda: self.apply_settings(dialog.result_settings(), dialog.password()))
+        dialog.accepted.connect(lambda: self.apply_settings(dialog.result_settings(), dialog.password(),
+                                                            mail_password=dialog.mail_password()))  # fmt: skip
         dialog.finished.connect(lambda _r: dialog.deleteLater())
         dialog.open()
 
-    def apply_settings(self, settings: Settings, password: str | None = None) -> None:
-        """Save (the URL without its password) and apply what applies at once: language and limits."""
+    def _test_mail(self, settings: Settings, password: str | None, done: Callable[[str | None], None], *,
+                   context: QObject) -> None:  # fmt: skip
+        """A test mail to the sender through these settings, off the GUI thread; `done` gets the reason it
+        could not be sent (None: it went)."""
+        lang: Lang = "zh" if self.catalog.lang == "zh" else "en"
+
+        def run() -> None:
+            send(test_mail(settings, settings.mail_from, lang), settings, password=password)
+
+        def failed(exc: BaseException) -> None:
+            done(exc.text(lang) if isinstance(exc, BatchDeskError) else f"{type(exc).__name__}: {exc}")
+
+        self.service.background.call(run, lambda _none: done(None), failed, context=context)
+
+    def apply_settings(self, settings: Settings, password: str | None = None, *,
+                       mail_password: str | None = None) -> None:  # fmt: skip
+        """Save (the URL without its password) and apply what applies at once: language, limits and the mail
+        server (the mail password to the keyring)."""
         url, _ = split_password(settings.db_url or "")
         settings = replace(settings, db_url=url or None)
         # the window's own pause is not a saved preference: the command line must not inherit it
         save_settings(self.core.paths, replace(settings, batch_pause=0.0))
         if password and url and not store_password(url, password):
             log.info("no keyring: the database password will be asked for at the next start")
+        if mail_password and settings.smtp_user and not store_mail_password(settings, mail_password):
+            log.info("no keyring: the mail password is not kept (a worker may take it from %s)", PASSWORD_ENV)
+        # the tasks that start from now on send through the mail server set here
+        self.executor.settings = replace(self.executor.settings, **{f: getattr(settings, f) for f in MAIL_SETTINGS})
         language_changed = settings.language != self.core.settings.language
         self.core.settings = settings
         self.window.settings = settings

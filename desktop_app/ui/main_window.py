@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QGu
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QSplitter, QVBoxLayout, QWidget
 
 from desktop_app.config import Settings
+from desktop_app.domain.profiles import ProfileVersion
 from desktop_app.domain.task import SubmitResult, TaskRecord
 from desktop_app.imports.options import ImportOptions
 from desktop_app.imports.resume import RESUMES
@@ -26,6 +28,7 @@ from desktop_app.ui.dialogs.export import ExportDialog, ExportRequest
 from desktop_app.ui.dialogs.open_failed import OpenFailedDialog
 from desktop_app.ui.dialogs.preview import PreviewDialog
 from desktop_app.ui.dialogs.value_fix import ValueFixDialog
+from desktop_app.ui.feed_notices import FeedNotices
 from desktop_app.ui.filter_bar import FilterBar
 from desktop_app.ui.menus import WindowMenus
 from desktop_app.ui.notice_bar import NoticeBar
@@ -143,6 +146,10 @@ class MainWindow(QMainWindow):
         self.table.addAction(self.copy_action)
         self.view_options = ViewOptions(self.model, self.proxy, m, self.notice, qsettings, self)
         self.notices = TaskNotices(self.notice, self.model, self.actions_, self.select_task, self)
+        self.feed_notices = FeedNotices(
+            self.notices, self.notice, tray, kinds,
+            lambda numbers, done: service.read_feeds_of(numbers, done, context=self),
+            self._tell_ended, self._tray_wanted, self)  # fmt: skip
         self.screen_keeper = ScreenKeeper(self, self)
         self.setTabOrder(self.panel.validate_button, self.filters.status_box)
         self.setTabOrder(self.filters.failed_button, self.table)
@@ -358,12 +365,20 @@ class MainWindow(QMainWindow):
                                import_type=import_type or self.panel.import_type(), dry_run=dry_run,
                                request=request, notice=notice, max_file_mb=self.settings.max_file_mb,
                                max_rows=self.settings.max_rows, look_up=self.service.look_up_keys,
-                               list_profiles=self.service.list_profiles, save_profile=self.service.save_profile,
+                               list_profiles=self._profiles_for(request), save_profile=self.service.save_profile,
                                parent=self)  # fmt: skip
         self.preview = dialog
         dialog.accepted.connect(lambda: self._queue(dialog.options()))
         dialog.finished.connect(lambda _r: self._preview_closed(dialog))
         dialog.open()
+
+    def _profiles_for(self, request: ImportOptions | None) -> Callable[[], list[ProfileVersion]]:
+        """The profiles a preview offers: a re-import (or any request naming a version) gets the version its
+        task used, so the repaired rows read as the first ones did."""
+        if request is None or request.profile is None or request.profile_version is None:
+            return self.service.list_profiles
+        pinned = (request.profile, request.profile_version)
+        return lambda: self.service.list_profiles(pinned)
 
     def open_file(self, path: Path) -> bool:
         """A file handed over from outside (`--open FILE`, the "Import with BatchDesk" verb, a document
@@ -538,9 +553,15 @@ class MainWindow(QMainWindow):
         tray notification when the window is not in front."""
         if self.kinds.of(record).quiet:
             return
+        self.feed_notices.task_ended(record)  # a feed's import in the feed's words; any other as below
+
+    def _tell_ended(self, record: TaskRecord) -> None:
         self.notices.task_ended(record)
-        if not self.isActiveWindow() or self.isMinimized() or not self.isVisible():
+        if self._tray_wanted():
             self.tray.task_ended(record)
+
+    def _tray_wanted(self) -> bool:
+        return not self.isActiveWindow() or self.isMinimized() or not self.isVisible()
 
     # --- asking first, telling what failed --------------------------------------------------
 

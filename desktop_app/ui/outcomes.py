@@ -152,11 +152,31 @@ def _value_fix_outcome(r: TaskRecord) -> str:
     return text.replace("%1", _n(fixed)).replace("%2", source).replace("%3", _n(refused))
 
 
+def _delete_outcome(status: TaskStatus, *, one: bool) -> str | None:
+    """A delete's words where an import's would say "imported" of rows it deleted."""
+    if status is TaskStatus.SUCCEEDED:
+        return QCoreApplication.translate("Outcomes", "Done: %1 rows deleted")
+    if status is TaskStatus.PARTIALLY_SUCCEEDED:
+        return (QCoreApplication.translate("Outcomes", "Done: %1 of %2 deleted, 1 row with errors") if one
+                else QCoreApplication.translate("Outcomes", "Done: %1 of %2 deleted, %3 rows with errors"))  # fmt: skip
+    if status is TaskStatus.FAILED:  # more rows failed than the threshold allows; the deleted ones stay deleted
+        return (
+            QCoreApplication.translate("Outcomes", "Failed: %1 of %2 deleted, 1 row with errors")
+            if one
+            else QCoreApplication.translate("Outcomes", "Failed: %1 of %2 deleted, %3 rows with errors")
+        )
+    return None
+
+
 def _import_outcome(r: TaskRecord) -> str | None:
     # Spelled out call by call: pyside6-lupdate only finds QCoreApplication.translate literally.
     total, ok, bad = r.total_count, r.success_count, r.fail_count
     check = bool(r.params.get("dry_run"))
     one = bad == 1
+    if r.params.get("mode") == "delete" and not check and ok and (bad or r.status is not TaskStatus.FAILED):
+        deleted = _delete_outcome(r.status, one=one)
+        if deleted is not None:
+            return deleted.replace("%1", _n(ok)).replace("%2", _n(total)).replace("%3", _n(bad))
     if r.status is TaskStatus.SUCCEEDED:
         text = (QCoreApplication.translate("Outcomes", "Checked: all %1 rows are valid") if check
                 else QCoreApplication.translate("Outcomes", "Done: %1 rows imported"))  # fmt: skip

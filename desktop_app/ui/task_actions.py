@@ -380,8 +380,10 @@ def can_resume(record: TaskRecord, kind: TaskKind) -> bool:
 
 
 def undoable(record: TaskRecord, kind: TaskKind) -> bool:
-    """An import that ended, wrote rows (inserted or updated some) and was not undone yet."""
+    """An import that ended, wrote rows (inserted, updated or deleted some) and was not undone yet."""
     if not kind.allows(Action.UNDO) or not record.status.is_final or record.params.get("dry_run"):
         return False
     counts = record.to_json()
-    return not counts.get("undone_by") and bool(counts.get("inserted_count") or counts.get("updated_count"))
+    return not counts.get("undone_by") and bool(
+        counts.get("inserted_count") or counts.get("updated_count") or counts.get("deleted_count")
+    )

@@ -85,6 +85,10 @@ class TaskNotices(QObject):
         if self._select(task_id):
             self.flash_row(task_id)
 
+    def open_errors(self, record: TaskRecord) -> None:
+        """The task's error file opened (the list's "Open error file"), the task selected first."""
+        self._act_on(record, self._actions.open_errors)
+
     def _act_on(self, record: TaskRecord, action: QAction) -> None:
         """Run a task action on a task that may no longer be the selected one."""
         if self._select(record.id):

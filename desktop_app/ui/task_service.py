@@ -10,12 +10,14 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
+from desktop_app.domain.errors import PermanentError
 from desktop_app.domain.profiles import Profile, ProfileVersion
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import Progress, SubmitResult, TaskRecord
 from desktop_app.domain.viewer import Viewer
 from desktop_app.executor.executor import Executor
 from desktop_app.exports.task import ExportHandler
+from desktop_app.feeds.notices import FeedTask, feeds_of_tasks
 from desktop_app.imports import file_preview
 from desktop_app.imports.file_preview import StoredKeys
 from desktop_app.imports.options import ImportOptions
@@ -215,9 +217,20 @@ class TaskService(QObject):
         ``background``): it asks the database."""
         return file_preview.look_up_keys(self._store.engine, itype, keys)
 
-    def list_profiles(self) -> list[ProfileVersion]:
-        """Every mapping profile's latest version. Call it off the GUI thread: it asks the database."""
-        return self.submitter.profiles().list()
+    def list_profiles(self, pinned: tuple[str, int] | None = None) -> list[ProfileVersion]:
+        """Every mapping profile's latest version; with ``pinned`` (name, version), that profile's that
+        version instead (a re-import repairs a task with the version the task used, not a newer one). Call
+        it off the GUI thread: it asks the database."""
+        store = self.submitter.profiles()
+        found = store.list()
+        if pinned is None:
+            return found
+        name, version = pinned
+        try:
+            kept = store.get(name, version, removed_ok=True)
+        except PermanentError:  # that version is gone (never: versions are kept): the latest serves
+            return found
+        return [p for p in found if p.name != kept.name] + [kept]
 
     def save_profile(self, name: str, profile: Profile) -> ProfileVersion:
         """Save a profile's next version as this desk's clerk (held to its type). Off the GUI thread."""
@@ -311,6 +324,13 @@ class TaskService(QObject):
         once ``context`` (the object they touch) is gone."""
         submitter, task_no, creator = self.submitter, record.task_no, self._viewer.creator_filter
         self._background.call(lambda: submitter.bad_values(task_no, creator=creator), done, failed, context=context)
+
+    def read_feeds_of(self, task_nos: Sequence[str], done: Callable[[dict[str, FeedTask]], None], *,
+                      context: QObject) -> None:  # fmt: skip
+        """Which of these tasks imported a feed's file (feeds/notices.py), read off the GUI thread: ``done``
+        gets them by task number ({} when it could not be read: the tasks are then told as any other)."""
+        engine, numbers = self._store.engine, list(task_nos)
+        self._background.call(lambda: feeds_of_tasks(engine, numbers), done, lambda _exc: done({}), context=context)
 
     def fix_values(self, record: TaskRecord, values: dict[str, dict[str, str]], *,
                    remember_as: str | None = None) -> bool:  # fmt: skip

@@ -638,6 +638,37 @@
     </message>
 </context>
 <context>
+    <name>FeedNotices</name>
+    <message>
+        <source>Feed %1: %2 files with errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Feed %1: %2 could not be imported (%3 rows imported, %4 with errors)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Feed %1: %2 was imported with errors (%3 rows imported, %4 with errors)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open error file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Feed %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>FeedsTableModel</name>
     <message>
         <source>Name</source>
@@ -1204,6 +1235,26 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Done: %1 rows deleted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Done: %1 of %2 deleted, 1 row with errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Done: %1 of %2 deleted, %3 rows with errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed: %1 of %2 deleted, 1 row with errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed: %1 of %2 deleted, %3 rows with errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Checked: all %1 rows are valid</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1327,6 +1378,10 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>%1 of the first %2 rows would fail as not in the table: there is no row to delete.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>%1 of the first %2 rows will be skipped: already in the table.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1336,6 +1391,10 @@ Pattern: %2</source>
     </message>
     <message>
         <source>%1 of the first %2 rows will change nothing: already in the table with these values.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of the first %2 rows will delete their rows from the table.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1423,6 +1482,10 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Delete rows (the file lists their keys)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Keep what is stored</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1495,6 +1558,10 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>In the table: this row will be deleted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Fills the column %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1504,6 +1571,10 @@ Pattern: %2</source>
     </message>
     <message>
         <source>“%1” is not used: the header “%2” already fills the column %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ignored: a delete reads only the key&apos;s columns</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1600,6 +1671,22 @@ Pattern: %2</source>
 <context>
     <name>SettingsDialog</name>
     <message>
+        <source>Fill in the mail server and the sender address first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sending a test mail to %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A test mail was sent to %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The test mail could not be sent: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Settings</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1665,6 +1752,70 @@ Pattern: %2</source>
     </message>
     <message>
         <source>Usually set up once by whoever installs BatchDesk. The database and the number of concurrent tasks take effect at the next start.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mail &amp;server:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>P&amp;ort:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Securit&amp;y:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mail &amp;user:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mail pass&amp;word:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Se&amp;nder address:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attach error files up to (&amp;MB):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>usual for the security</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>empty: feeds send no mail</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>empty: the server takes mail without signing in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>STARTTLS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SSL/TLS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ma&amp;il: the server a feed&apos;s mail goes through</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>S&amp;end a test mail to the sender</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A feed mails its addresses when a file&apos;s import fails or has rows with errors. The mail server applies to tasks that start from now on.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2155,6 +2306,10 @@ Pattern: %2</source>
     </message>
     <message>
         <source>%1 rows it changed get their old values back.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 rows it deleted will be put back.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -638,6 +638,37 @@
     </message>
 </context>
 <context>
+    <name>FeedNotices</name>
+    <message>
+        <source>Feed %1: %2 files with errors</source>
+        <translation>监视文件夹 %1：%2 个文件有错误</translation>
+    </message>
+    <message>
+        <source>Feed %1: %2 could not be imported (%3 rows imported, %4 with errors)</source>
+        <translation>监视文件夹 %1：%2 没能导入（已导入 %3 行，%4 行有错误）</translation>
+    </message>
+    <message>
+        <source>Feed %1: %2 was imported with errors (%3 rows imported, %4 with errors)</source>
+        <translation>监视文件夹 %1：%2 已导入，但有错误（已导入 %3 行，%4 行有错误）</translation>
+    </message>
+    <message>
+        <source>: %1</source>
+        <translation>：%1</translation>
+    </message>
+    <message>
+        <source>Open error file</source>
+        <translation>打开错误文件</translation>
+    </message>
+    <message>
+        <source>Show the task</source>
+        <translation>显示任务</translation>
+    </message>
+    <message>
+        <source>Feed %1</source>
+        <translation>监视文件夹 %1</translation>
+    </message>
+</context>
+<context>
     <name>FeedsTableModel</name>
     <message>
         <source>Name</source>
@@ -1205,6 +1236,26 @@ Pattern: %2</source>
         <translation>已修正取值：%2 导入了 %1 行</translation>
     </message>
     <message>
+        <source>Done: %1 rows deleted</source>
+        <translation>已完成：删除 %1 行</translation>
+    </message>
+    <message>
+        <source>Done: %1 of %2 deleted, 1 row with errors</source>
+        <translation>已完成：删除 %1 行（共 %2 行），1 行有错误</translation>
+    </message>
+    <message>
+        <source>Done: %1 of %2 deleted, %3 rows with errors</source>
+        <translation>已完成：删除 %1 行（共 %2 行），%3 行有错误</translation>
+    </message>
+    <message>
+        <source>Failed: %1 of %2 deleted, 1 row with errors</source>
+        <translation>失败：删除 %1 行（共 %2 行），1 行有错误</translation>
+    </message>
+    <message>
+        <source>Failed: %1 of %2 deleted, %3 rows with errors</source>
+        <translation>失败：删除 %1 行（共 %2 行），%3 行有错误</translation>
+    </message>
+    <message>
         <source>Checked: all %1 rows are valid</source>
         <translation>校验完成：%1 行全部有效</translation>
     </message>
@@ -1328,6 +1379,10 @@ Pattern: %2</source>
         <translation>前 %2 行中有 %1 行不在表中，会失败：当前方式只更新表中已有的行。</translation>
     </message>
     <message>
+        <source>%1 of the first %2 rows would fail as not in the table: there is no row to delete.</source>
+        <translation>前 %2 行中有 %1 行将失败：表中没有这一行，无从删除。</translation>
+    </message>
+    <message>
         <source>%1 of the first %2 rows will be skipped: already in the table.</source>
         <translation>前 %2 行中有 %1 行已在表中，将被跳过。</translation>
     </message>
@@ -1338,6 +1393,10 @@ Pattern: %2</source>
     <message>
         <source>%1 of the first %2 rows will change nothing: already in the table with these values.</source>
         <translation>前 %2 行中有 %1 行已在表中且内容相同，不会有任何改变。</translation>
+    </message>
+    <message>
+        <source>%1 of the first %2 rows will delete their rows from the table.</source>
+        <translation>前 %2 行中有 %1 行将从表中删除对应的行。</translation>
     </message>
     <message>
         <source>Rows that fail go to the error file; the others still import.</source>
@@ -1424,6 +1483,10 @@ Pattern: %2</source>
         <translation>新增并更新已有的行</translation>
     </message>
     <message>
+        <source>Delete rows (the file lists their keys)</source>
+        <translation>删除行（文件列出要删除的行的键）</translation>
+    </message>
+    <message>
         <source>Keep what is stored</source>
         <translation>保留表中原值</translation>
     </message>
@@ -1496,6 +1559,10 @@ Pattern: %2</source>
         <translation>已在表中且内容相同：不会有任何改变</translation>
     </message>
     <message>
+        <source>In the table: this row will be deleted</source>
+        <translation>在表中：表中的这一行将被删除</translation>
+    </message>
+    <message>
         <source>Fills the column %1</source>
         <translation>填入“%1”列</translation>
     </message>
@@ -1506,6 +1573,10 @@ Pattern: %2</source>
     <message>
         <source>“%1” is not used: the header “%2” already fills the column %3</source>
         <translation>“%1”未使用：表头“%2”已经填入“%3”列</translation>
+    </message>
+    <message>
+        <source>Ignored: a delete reads only the key&apos;s columns</source>
+        <translation>忽略：删除只读取键列</translation>
     </message>
     <message>
         <source>Ignored: no column of this type</source>
@@ -1601,6 +1672,22 @@ Pattern: %2</source>
 <context>
     <name>SettingsDialog</name>
     <message>
+        <source>Fill in the mail server and the sender address first.</source>
+        <translation>请先填写邮件服务器和发件人地址。</translation>
+    </message>
+    <message>
+        <source>Sending a test mail to %1…</source>
+        <translation>正在给 %1 发送测试邮件…</translation>
+    </message>
+    <message>
+        <source>A test mail was sent to %1.</source>
+        <translation>测试邮件已发给 %1。</translation>
+    </message>
+    <message>
+        <source>The test mail could not be sent: %1</source>
+        <translation>测试邮件没能发出：%1</translation>
+    </message>
+    <message>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
@@ -1667,6 +1754,70 @@ Pattern: %2</source>
     <message>
         <source>Usually set up once by whoever installs BatchDesk. The database and the number of concurrent tasks take effect at the next start.</source>
         <translation>通常由安装 BatchDesk 的人设置一次。数据库和同时运行的任务数在下次启动时生效。</translation>
+    </message>
+    <message>
+        <source>Mail &amp;server:</source>
+        <translation>邮件服务器(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>P&amp;ort:</source>
+        <translation>端口(&amp;O)：</translation>
+    </message>
+    <message>
+        <source>Securit&amp;y:</source>
+        <translation>加密方式(&amp;Y)：</translation>
+    </message>
+    <message>
+        <source>Mail &amp;user:</source>
+        <translation>邮件用户名(&amp;U)：</translation>
+    </message>
+    <message>
+        <source>Mail pass&amp;word:</source>
+        <translation>邮件密码(&amp;W)：</translation>
+    </message>
+    <message>
+        <source>Se&amp;nder address:</source>
+        <translation>发件人地址(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>Attach error files up to (&amp;MB):</source>
+        <translation>错误文件附件上限（MB）(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>usual for the security</source>
+        <translation>按加密方式的常用端口</translation>
+    </message>
+    <message>
+        <source>empty: feeds send no mail</source>
+        <translation>留空：监视文件夹不发邮件</translation>
+    </message>
+    <message>
+        <source>empty: the server takes mail without signing in</source>
+        <translation>留空：发信无需登录</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>不加密</translation>
+    </message>
+    <message>
+        <source>STARTTLS</source>
+        <translation>STARTTLS</translation>
+    </message>
+    <message>
+        <source>SSL/TLS</source>
+        <translation>SSL/TLS</translation>
+    </message>
+    <message>
+        <source>Ma&amp;il: the server a feed&apos;s mail goes through</source>
+        <translation>邮件：监视文件夹发信用的服务器(&amp;I)</translation>
+    </message>
+    <message>
+        <source>S&amp;end a test mail to the sender</source>
+        <translation>给发件人地址发一封测试邮件(&amp;E)</translation>
+    </message>
+    <message>
+        <source>A feed mails its addresses when a file&apos;s import fails or has rows with errors. The mail server applies to tasks that start from now on.</source>
+        <translation>文件导入失败或有出错的行时，监视文件夹会发邮件给设定的地址。邮件服务器的设置对此后开始的任务生效。</translation>
     </message>
 </context>
 <context>
@@ -2157,6 +2308,10 @@ Pattern: %2</source>
     <message>
         <source>%1 rows it changed get their old values back.</source>
         <translation>它修改过的 %1 行将恢复原值。</translation>
+    </message>
+    <message>
+        <source>%1 rows it deleted will be put back.</source>
+        <translation>它删除的 %1 行将被放回。</translation>
     </message>
     <message>
         <source>A row changed since the import (by hand or by a later import) is kept as it is and listed in the undo&apos;s error file.</source>

@@ -223,3 +223,29 @@ def test_the_fitting_profile_maps_the_most_headers_then_is_the_newest() -> None:
     assert matching_profile([a, b, c, d, empty], "customers", header) is b
     assert matching_profile([a, version("a2", {"Customer No": "code"}, 4)], "customers", header).name == "a2"
     assert matching_profile([c, empty], "customers", header) is None
+
+
+def test_a_reimport_uses_the_version_its_task_used(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    """A task imported with v1; the profile is saved again (v2, mapping another header) before the clerk
+    re-imports the task's fixed error file: its preview applies v1, as the rows it repairs were read."""
+    desk = make_desk()
+    save(desk, "Branch customers")
+    path = east_file(tmp_path)
+    first = open_with_profiles(qtbot, desk, path)
+    qtbot.waitUntil(lambda: first.profile_line.text() == "Using profile 'Branch customers' v1", timeout=TIMEOUT)
+    qtbot.mouseClick(first.buttons.button(QDialogButtonBox.StandardButton.Ok), qtbot_left())
+    task = wait_for_task(qtbot, desk.window, 1)
+    assert task.params["profile_version"] == 1
+    save(desk, "Branch customers")  # v2
+    qtbot.waitUntil(lambda: desk.window.preview is None, timeout=TIMEOUT)
+    fixed = tmp_path / "east-fixed.csv"
+    fixed.write_text(EAST, encoding="utf-8")
+    desk.window.open_preview(fixed, "customers", False, request=desk.window.service.reimport_request(task, fixed))
+    dialog = desk.window.preview
+    assert dialog is not None
+    qtbot.waitUntil(lambda: dialog.profiles_known and dialog.check is not None, timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: dialog.profile_line.text() == "Using profile 'Branch customers' v1", timeout=TIMEOUT)
+    options = dialog.options()
+    assert options is not None and (options.profile, options.profile_version, options.repairs) == (
+        "Branch customers", 1, task.task_no)
+    dialog.reject()

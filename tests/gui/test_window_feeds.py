@@ -152,7 +152,7 @@ def test_editing_a_feed_changes_it_and_a_problem_is_said_in_words(
     qtbot: Any, make_desk: Callable[..., Desk], inbox: Path, tmp_path: Path
 ) -> None:
     desk = make_desk()
-    add(desk, inbox, schedule=Schedule(every=600))
+    add(desk, inbox, schedule=Schedule(every=600), mail_to=("clerk@bank.example",))
     window = open_feeds(qtbot, desk)
     select(qtbot, window, "Bank")
     window.edit_button.click()
@@ -177,6 +177,7 @@ def test_editing_a_feed_changes_it_and_a_problem_is_said_in_words(
     qtbot.waitUntil(lambda: window.editor is None, timeout=WAIT)
     spec = stored(desk).spec
     assert spec.folder == str(other.resolve()) and spec.schedule.at == (dt.time(7, 30), dt.time(13, 0))
+    assert spec.mail_to == ("clerk@bank.example",)  # not in the dialog: kept as it was
 
 
 def test_a_name_in_use_is_refused_in_words(qtbot: Any, make_desk: Callable[..., Desk], inbox: Path) -> None:

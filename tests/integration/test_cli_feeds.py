@@ -17,7 +17,7 @@ from tests.support.customers import row, write_csv
 ROOT = Path(__file__).resolve().parents[2]
 VIEW_FIELDS = {
     "name", "folder", "pattern", "import_type", "profile", "mode", "settle_seconds", "every_seconds", "at",
-    "in_order", "leave", "owner", "host", "paused", "state", "reason", "last_scan_at", "last_look_at",
+    "in_order", "leave", "mail_to", "owner", "host", "paused", "state", "reason", "last_scan_at", "last_look_at",
     "next_run_at", "scanning", "scan_task", "today", "waiting", "problems",
 }  # fmt: skip
 
@@ -166,3 +166,20 @@ def test_feed_edit_changes_the_settings_given_and_keeps_the_others(inbox: Path, 
     assert code == 2 and err.strip() == 'batchdesk: No mapping profile "NOPE"'
     code, _, err = cli("feed", "edit", "nosuch", "--settle", "1", *data)
     assert code == 2 and err.strip() == "batchdesk: There is no feed named nosuch"
+
+
+def test_a_feed_mails_the_addresses_it_is_given_checked_and_can_mail_nobody(inbox: Path, data: list[str]) -> None:
+    code, _, err = cli("feed", "add", "bank", "--folder", inbox, "--type", "customers",
+                       "--mail", "clerk@bank.example, boss(at)bank", *data)  # fmt: skip
+    assert code == 2 and err.strip() == (
+        'batchdesk: "boss(at)bank" is not a valid mail address (it should look like name@example.com)')
+    code, view, err = cli("feed", "add", "bank", "--folder", inbox, "--type", "customers",
+                          "--mail", "clerk@bank.example,boss@bank.example", "--json", *data)  # fmt: skip
+    assert code == 0, err
+    assert isinstance(view, dict) and view["mail_to"] == ["clerk@bank.example", "boss@bank.example"]
+    code, shown, _ = cli("feed", "show", "bank", *data)
+    assert code == 0 and "failed imports are mailed to clerk@bank.example, boss@bank.example" in str(shown)
+    code, view, _ = cli("feed", "mail", "bank", "--none", "--json", *data)
+    assert code == 0 and isinstance(view, dict) and view["mail_to"] == []
+    code, view, _ = cli("feed", "show", "bank", "--json", *data)
+    assert code == 0 and isinstance(view, dict) and view["mail_to"] == []

@@ -476,3 +476,40 @@ def test_a_feed_whose_scans_were_cut_gets_one_again_when_a_worker_starts(core: C
     assert again is not None and again.status is TaskStatus.PENDING and again.creator == OWNER
     assert core.store.active(feed_scan_key(paused.id)) is None  # a paused feed stays paused
     executor.deleteLater()
+
+
+EAST_HEADER = "Customer No;姓名;手机号;等级;Remark\n"
+EXAMPLE_PROFILE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "east-customers.toml"
+
+
+def test_a_feed_with_a_profile_imports_as_the_profile_says_and_names_its_version(core: Core, inbox: Path) -> None:
+    """The east branch's daily file (its own headers, a semicolon, 钻石 for 金卡, no department column) read
+    through the feed's profile; a later file after the profile's next version is read with that version."""
+    from desktop_app.imports.profiles import read_profile_file
+
+    profile = read_profile_file(str(EXAMPLE_PROFILE))
+    core.submitter().save_profile("East", profile, user=OWNER, source=str(EXAMPLE_PROFILE))
+    (inbox / "east-0501.csv").write_text(EAST_HEADER + "C000001;张三;13800000001;钻石;老客户\n"
+                                         "C000002;李四;13800000002;银卡;\n", encoding="utf-8")  # fmt: skip
+    add_feed(core, inbox, profile="East")
+    drive(core)
+    # v2 maps 钻石 to 银卡 instead: the next day's file is read with it
+    from dataclasses import replace
+    from types import MappingProxyType
+
+    v2 = replace(profile, values=MappingProxyType({"level": MappingProxyType({"钻石": "银卡"})}))
+    core.submitter().save_profile("East", v2, user=OWNER, source="test")
+    (inbox / "east-0502.csv").write_text(EAST_HEADER + "C000003;王五;13800000003;钻石;\n", encoding="utf-8")
+    drive(core)
+
+    day = today()
+    assert where(inbox)["imported"] == [f"{day}/east-0501.csv", f"{day}/east-0502.csv"]
+    tasks = {Path(str(t.params["file"])).name: t for t in feed_imports(core)}
+    assert {n: (t.status, t.params["profile"], t.params["profile_version"]) for n, t in tasks.items()} == {
+        "east-0501.csv": (TaskStatus.SUCCEEDED, "East", 1),
+        "east-0502.csv": (TaskStatus.SUCCEEDED, "East", 2),
+    }
+    with core.store.reading() as conn:
+        stored = conn.exec_driver_sql("SELECT code, level, department FROM customers ORDER BY code").all()
+    assert [tuple(r) for r in stored] == [("C000001", "gold", "华东销售部"), ("C000002", "silver", "华东销售部"),
+                                          ("C000003", "silver", "华东销售部")]  # fmt: skip

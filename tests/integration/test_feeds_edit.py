@@ -85,6 +85,7 @@ def test_an_edit_changes_every_setting_but_the_name_and_looks_again_with_them(
         ({"folder": "{inbox}/missing"}, ErrorCode.FEED_FOLDER_MISSING),
         ({"import_type": "nosuch"}, ErrorCode.UNKNOWN_IMPORT_TYPE),
         ({"mode": "sideways"}, ErrorCode.INVALID_PARAMS),
+        ({"mode": "delete"}, ErrorCode.INVALID_PARAMS),
         ({"profile": "NOPE"}, ErrorCode.PROFILE_NOT_FOUND),
         ({"profile": "prices"}, ErrorCode.PROFILE_TYPE_MISMATCH),
     ],

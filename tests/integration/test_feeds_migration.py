@@ -26,7 +26,7 @@ def test_a_database_at_0009_upgrades_to_the_feeds_and_back(db_url: str, tmp_path
                 "'2026-01-01 00:00:00', '2026-01-01 00:00:00')"))  # fmt: skip
         assert migrate.current_revision(engine) == "0009"
         migrate.upgrade(engine)
-        assert migrate.current_revision(engine) == "0010" == migrate.HEAD
+        assert migrate.current_revision(engine) == migrate.HEAD  # 0010, and the migrations after it
         with engine.connect() as conn:
             assert conn.execute(text("SELECT task_no FROM tasks")).scalar() == "T000000-AAAAAA"
             assert compare_metadata(MigrationContext.configure(conn), metadata) == []

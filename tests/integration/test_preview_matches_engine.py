@@ -117,6 +117,8 @@ def test_the_preview_says_what_the_import_does_with_each_row(db_core: Core, tmp_
         "insert_new": {2: "skip", 3: "skip", 4: "insert", 6: "skip", 9: "skip"},
         "update": {2: "unchanged", 3: "update", 4: file_preview.NOT_IN_TABLE, 9: "unchanged"},
         "upsert": {2: "unchanged", 3: "update", 4: "insert", 9: "unchanged"},
+        # a delete reads the key alone: a bad or blank cell elsewhere does not keep its row
+        "delete": {2: "delete", 3: "delete", 4: file_preview.NOT_IN_TABLE, 6: "delete", 9: "delete"},
     }[mode]
     assert {n: outcome[n] for n in expected} == expected
     task = run_import(db_core, path, mode=mode)

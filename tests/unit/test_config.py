@@ -35,6 +35,11 @@ def with_file(tmp_path: Path, content: object) -> tuple[Settings, list[str]]:
         ("db_url", 5),
         ("task_retention_days", "90"),
         ("bulk_batch_rows", -1),
+        ("smtp_security", "tls"),
+        ("smtp_port", 70000),
+        ("mail_attach_mb", -1),
+        ("smtp_timeout", 0),
+        ("smtp_host", 25),
     ],
 )
 def test_a_bad_setting_gives_way_to_its_default(tmp_path: Path, name: str, value: object,
@@ -55,6 +60,14 @@ def test_good_settings_are_kept_and_numbers_may_be_whole(tmp_path: Path) -> None
     assert problems == []
     assert (settings.poll_interval, settings.max_workers, settings.language) == (1, 3, "zh")
     assert settings.daily_cleanup is False
+
+
+def test_the_mail_server_is_ready_with_a_host_and_a_sender(tmp_path: Path) -> None:
+    good = {"smtp_host": "mail.bank.example", "smtp_port": 465, "smtp_security": "ssl", "mail_attach_mb": 0.5}
+    settings, problems = with_file(tmp_path, good)
+    assert problems == [] and (settings.smtp_port, settings.smtp_security, settings.mail_attach_mb) == (465, "ssl", 0.5)
+    assert not settings.mail_ready and settings.with_overrides(mail_from="desk@bank.example").mail_ready
+    assert not Settings().mail_ready and Settings().mail_attach_mb == 5.0
 
 
 def test_the_problem_reads_in_chinese_too(tmp_path: Path) -> None:

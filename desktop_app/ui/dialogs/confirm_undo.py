@@ -34,6 +34,8 @@ class UndoQuestion(QMessageBox):
             parts.append(self.tr("%1 rows it added will be removed.").replace("%1", f"{inserted:,}"))
         if updated:
             parts.append(self.tr("%1 rows it changed get their old values back.").replace("%1", f"{updated:,}"))
+        if deleted := int(counts.get("deleted_count") or 0):
+            parts.append(self.tr("%1 rows it deleted will be put back.").replace("%1", f"{deleted:,}"))
         parts.append(self.tr("A row changed since the import (by hand or by a later import) is kept as it is and "
                              "listed in the undo's error file."))  # fmt: skip
         return " ".join(parts).replace("。 ", "。")  # Chinese sentences run on without a space

@@ -4,6 +4,7 @@ count of the files it matches now, settle time, when it looks, in order, leave f
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
@@ -30,6 +31,8 @@ from desktop_app.feeds.folder import MatchNow, matching_now
 from desktop_app.feeds.rules import parse_at
 from desktop_app.ui.background import Background
 
+# the modes `feed add --mode` offers: a file dropped into a folder never deletes rows
+FEED_MODES = (ImportMode.INSERT, ImportMode.INSERT_NEW, ImportMode.UPDATE, ImportMode.UPSERT)
 PREVIEW_DELAY_MS = 300  # typing in the folder or pattern field waits this long before the folder is listed
 SHOWN_NAMES = 10  # the preview's tooltip names this many files at most
 
@@ -58,6 +61,7 @@ class FeedDialog(QDialog):
         super().__init__(parent)
         self.setObjectName("feed_dialog")
         self.editing = spec is not None
+        self._original = spec  # what the dialog does not show (who is mailed) stays as it is
         self._profiles = list(profiles)
         self._background = background
         self._preview_turn = 0  # a newer listing's answer wins; an older one arriving late is dropped
@@ -73,7 +77,7 @@ class FeedDialog(QDialog):
             self.type_box.addItem(title, name)
         self.profile_box = QComboBox()
         self.mode_box = QComboBox()
-        for mode in ImportMode:
+        for mode in FEED_MODES:
             self.mode_box.addItem("", mode.value)
         self.pattern_edit = QLineEdit(DEFAULT_PATTERN)
         self.preview_label = QLabel()
@@ -276,7 +280,8 @@ class FeedDialog(QDialog):
         else:
             schedule = Schedule(every=self.every_box.value())
         profile = self.profile_box.currentData()
-        return FeedSpec(
+        return replace(
+            self._original or FeedSpec(name="", folder="", import_type=""),
             name=self.name_edit.text().strip(),
             folder=self.folder_edit.text().strip(),
             import_type=str(self.type_box.currentData() or ""),

@@ -571,11 +571,13 @@ class PreviewDialog(QDialog):
                 ALREADY_IN_TABLE: self.tr("%1 of the first %2 rows would fail as already in the table: this mode "
                                           "adds new rows only."),
                 NOT_IN_TABLE: self.tr("%1 of the first %2 rows would fail as not in the table: this mode updates "
-                                      "rows already in the table only."),
+                                      "rows already in the table only.") if verdict.mode is not ImportMode.DELETE
+                else self.tr("%1 of the first %2 rows would fail as not in the table: there is no row to delete."),
                 Action.SKIP.value: self.tr("%1 of the first %2 rows will be skipped: already in the table."),
                 Action.UPDATE.value: self.tr("%1 of the first %2 rows will update rows already in the table."),
                 Action.UNCHANGED.value: self.tr("%1 of the first %2 rows will change nothing: already in the "
                                                 "table with these values."),
+                Action.DELETE.value: self.tr("%1 of the first %2 rows will delete their rows from the table."),
             }  # fmt: skip
             sentences += [of_shown(text, verdict.count(o)) for o, text in words.items() if verdict.count(o)]
         failing = bool(len(check.rows))
@@ -754,6 +756,7 @@ class PreviewDialog(QDialog):
             "insert_new": self.tr("Add new, skip existing"),
             "update": self.tr("Update existing (only rows already in the table)"),
             "upsert": self.tr("Add new and update existing"),
+            "delete": self.tr("Delete rows (the file lists their keys)"),
         }
         for i in range(self.mode_box.count()):
             self.mode_box.setItemText(i, mode_texts[str(self.mode_box.itemData(i))])

@@ -84,8 +84,8 @@ def mark_rows(table: QTableWidget, check: SampleCheck | None, itype: ImportType 
 
 def mark_outcomes(table: QTableWidget, verdict: TableVerdict | None) -> None:
     """Say on each row that passes what the mode does with it for its key (a row that fails is marked by
-    mark_rows): a skipped or unchanged row greyed, one that updates the stored row in blue, each with why on
-    its row number and its cells."""
+    mark_rows): a skipped or unchanged row greyed, one that updates the stored row in blue, one whose stored
+    row will be deleted in red, each with why on its row number and its cells."""
     for r in range(table.rowCount()):
         for c in range(table.columnCount()):
             item = table.item(r, c)
@@ -100,6 +100,8 @@ def mark_outcomes(table: QTableWidget, verdict: TableVerdict | None) -> None:
                                                                "will update it")),
         Action.UNCHANGED.value: (GREY, QCoreApplication.translate("PreviewDialog", "Already in the table with "
                                                                   "these values: nothing will change")),
+        Action.DELETE.value: (RED, QCoreApplication.translate("PreviewDialog", "In the table: this row will be "
+                                                              "deleted")),
     }  # fmt: skip
     for r in range(table.rowCount()):
         head = table.verticalHeaderItem(r)
@@ -145,6 +147,9 @@ def mark_mapping(
             notes.append(QCoreApplication.translate("PreviewDialog", "“%1” is not used: the header “%2” already "
                                                     "fills the column %3")
                          .replace("%1", header[i]).replace("%2", header[taken]).replace("%3", column))  # fmt: skip
+        elif i < len(header) and header[i] in mapping.ignored:
+            item.setForeground(QBrush(GREY))
+            tip = QCoreApplication.translate("PreviewDialog", "Ignored: a delete reads only the key's columns")
         else:
             item.setForeground(QBrush(GREY))
             tip = QCoreApplication.translate("PreviewDialog", "Ignored: no column of this type")

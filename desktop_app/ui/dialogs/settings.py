@@ -1,25 +1,32 @@
-"""The settings dialog: language, file limits and retention; the database and tuning under "Advanced"."""
+"""The settings dialog: language, file limits and retention; the database and tuning under "Advanced"; the
+mail server a feed's mail goes through under "Mail" (its password to the keyring, never the file)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
-from PySide6.QtCore import QEvent
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
+    QDoubleSpinBox,
     QFormLayout,
     QLabel,
     QLineEdit,
+    QPushButton,
     QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
-from desktop_app.config import Settings, default_workers
+from desktop_app.config import SMTP_SECURITY, Settings, default_workers
+from desktop_app.domain.errors import ErrorCode, PermanentError
+from desktop_app.domain.feed_mail import parse_addresses
 from desktop_app.ui.collapsible import Collapsible
 from desktop_app.ui.db_secret import keyring_available, split_password
+from desktop_app.ui.texts import window_lang
 
 
 def _spin(minimum: int, maximum: int, value: int, step: int = 1) -> QSpinBox:
@@ -30,12 +37,19 @@ def _spin(minimum: int, maximum: int, value: int, step: int = 1) -> QSpinBox:
     return box
 
 
-class SettingsDialog(QDialog):
-    """Edits a Settings value; the caller saves it (and the password) and applies the language."""
+# sends a test mail through the settings (with the password typed, or None: the kept one), off the GUI
+# thread; calls back with None when it went, else the reason in words
+MailTester = Callable[[Settings, str | None, Callable[[str | None], None]], None]
 
-    def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
+
+class SettingsDialog(QDialog):
+    """Edits a Settings value; the caller saves it (and the password) and applies the language.
+    `tester` (the desk's) sends a test mail from the Mail section."""
+
+    def __init__(self, settings: Settings, parent: QWidget | None = None, *, tester: MailTester | None = None) -> None:
         super().__init__(parent)
         self._settings = settings
+        self._tester = tester
         url, _password = split_password(settings.db_url or "")
         self.db_edit = QLineEdit(url)
         self.password_edit = QLineEdit()
@@ -80,7 +94,86 @@ class SettingsDialog(QDialog):
         layout.addStretch(1)
         layout.addWidget(self.buttons)
         self.advanced.toggled.connect(lambda _open: self.adjustSize())
+        self._build_mail(settings, layout)
         self.retranslate()
+
+    def _build_mail(self, settings: Settings, layout: QVBoxLayout) -> None:
+        """The mail server a feed's mail goes through, folded away like the database."""
+        self.smtp_host_edit = QLineEdit(settings.smtp_host)
+        self.smtp_port_box = _spin(0, 65535, settings.smtp_port)
+        self.smtp_security_box = QComboBox()
+        for value in SMTP_SECURITY:
+            self.smtp_security_box.addItem(value, value)
+        self.smtp_security_box.setCurrentIndex(max(0, self.smtp_security_box.findData(settings.smtp_security)))
+        self.smtp_user_edit = QLineEdit(settings.smtp_user)
+        self.smtp_password_edit = QLineEdit()
+        self.smtp_password_edit.setEchoMode(QLineEdit.EchoMode.Password)
+        self.mail_from_edit = QLineEdit(settings.mail_from)
+        self.attach_box = QDoubleSpinBox()
+        self.attach_box.setRange(0.0, 100.0)
+        self.attach_box.setDecimals(1)
+        self.attach_box.setValue(settings.mail_attach_mb)
+        self._mail_labels: list[tuple[QLabel, QWidget]] = []
+        mail_form = QFormLayout()
+        for field in (self.smtp_host_edit, self.smtp_port_box, self.smtp_security_box, self.smtp_user_edit,
+                      self.smtp_password_edit, self.mail_from_edit, self.attach_box):  # fmt: skip
+            label = QLabel()
+            label.setBuddy(field)
+            self._mail_labels.append((label, field))
+            mail_form.addRow(label, field)
+        self.mail_note = QLabel()
+        self.mail_note.setWordWrap(True)
+        self.test_button = QPushButton()
+        self.test_button.setVisible(self._tester is not None)
+        self.test_button.clicked.connect(self._send_test)
+        self.test_result = QLabel()
+        self.test_result.setWordWrap(True)
+        body = QWidget()
+        body_layout = QVBoxLayout(body)
+        body_layout.setContentsMargins(12, 0, 0, 0)
+        body_layout.addLayout(mail_form)
+        body_layout.addWidget(self.mail_note)
+        body_layout.addWidget(self.test_button, 0, Qt.AlignmentFlag.AlignLeft)
+        body_layout.addWidget(self.test_result)
+        self.mail = Collapsible(body)
+        layout.insertWidget(layout.indexOf(self.advanced) + 1, self.mail)
+        self.mail.toggled.connect(lambda _open: self.adjustSize())
+
+    def accept(self) -> None:
+        """Closes only with a sender that is a mail address (or none); else the note says why."""
+        if self._sender_ok():
+            super().accept()
+
+    def _sender_ok(self) -> bool:
+        sender = self.mail_from_edit.text().strip()
+        try:
+            if len(parse_addresses(sender)) > 1:
+                raise PermanentError(ErrorCode.MAIL_ADDRESS_INVALID, address=sender)
+        except PermanentError as exc:
+            self.mail.set_expanded(True)
+            self.test_result.setText(exc.text(window_lang()))
+            self.mail_from_edit.setFocus()
+            return False
+        return True
+
+    def _send_test(self) -> None:
+        """A test mail to the sender address, through the server as set here (not saved yet)."""
+        if self._tester is None or not self._sender_ok():
+            return
+        settings = self.result_settings()
+        if not settings.mail_ready:
+            self.test_result.setText(self.tr("Fill in the mail server and the sender address first."))
+            return
+        self.test_button.setEnabled(False)
+        self.test_result.setText(self.tr("Sending a test mail to %1…").replace("%1", settings.mail_from))
+        self._tester(settings, self.mail_password(), lambda problem: self._tested(settings.mail_from, problem))
+
+    def _tested(self, to: str, problem: str | None) -> None:
+        self.test_button.setEnabled(True)
+        if problem is None:
+            self.test_result.setText(self.tr("A test mail was sent to %1.").replace("%1", to))
+        else:
+            self.test_result.setText(self.tr("The test mail could not be sent: %1").replace("%1", problem))
 
     def _add_row(self, form: QFormLayout, field: QWidget) -> None:
         label = QLabel()
@@ -100,7 +193,17 @@ class SettingsDialog(QDialog):
             max_rows=self.rows_box.value(),
             result_retention_days=self.retention_box.value(),
             language=str(self.language_box.currentData() or ""),
+            smtp_host=self.smtp_host_edit.text().strip(),
+            smtp_port=self.smtp_port_box.value(),
+            smtp_security=str(self.smtp_security_box.currentData() or "starttls"),
+            smtp_user=self.smtp_user_edit.text().strip(),
+            mail_from=self.mail_from_edit.text().strip(),
+            mail_attach_mb=self.attach_box.value(),
         )
+
+    def mail_password(self) -> str | None:
+        """The mail user's password typed here (None: the one kept stays)."""
+        return self.smtp_password_edit.text() or None
 
     def password(self) -> str | None:
         """A password typed here, or one pasted inside the URL."""
@@ -130,3 +233,19 @@ class SettingsDialog(QDialog):
         self.advanced_note.setText(self.tr("Usually set up once by whoever installs BatchDesk. The database and "
                                            "the number of concurrent tasks take effect at the next start.")
                                    + " " + where)  # fmt: skip
+        mail_texts = [self.tr("Mail &server:"), self.tr("P&ort:"), self.tr("Securit&y:"), self.tr("Mail &user:"),
+                      self.tr("Mail pass&word:"), self.tr("Se&nder address:"),
+                      self.tr("Attach error files up to (&MB):")]  # fmt: skip
+        for (label, field), text in zip(self._mail_labels, mail_texts, strict=True):
+            label.setText(text)
+            field.setAccessibleName(text.replace("&", "").rstrip(":："))
+        self.smtp_port_box.setSpecialValueText(self.tr("usual for the security"))
+        self.smtp_host_edit.setPlaceholderText(self.tr("empty: feeds send no mail"))
+        self.smtp_user_edit.setPlaceholderText(self.tr("empty: the server takes mail without signing in"))
+        for index, words in enumerate((self.tr("None"), self.tr("STARTTLS"), self.tr("SSL/TLS"))):
+            self.smtp_security_box.setItemText(index, words)
+        self.mail.set_title(self.tr("Ma&il: the server a feed's mail goes through"))
+        self.test_button.setText(self.tr("S&end a test mail to the sender"))
+        self.mail_note.setText(self.tr("A feed mails its addresses when a file's import fails or has rows with "
+                                       "errors. The mail server applies to tasks that start from now on.")
+                               + " " + where)  # fmt: skip

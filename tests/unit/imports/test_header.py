@@ -154,3 +154,11 @@ def test_a_header_ignored_because_its_column_is_taken_says_by_which() -> None:
     # the clerk's choice of one column for two headers: the first keeps it
     chosen = map_header(CUSTOMERS, ["客户编号", "备注", "小区"], {"小区": "note", "备注": "note"})
     assert chosen.index_by_key["note"] == 1 and dict(chosen.taken_by) == {2: 1}
+
+
+def test_a_delete_reads_the_key_alone_and_names_the_headers_it_ignores() -> None:
+    header = ["姓名", "客户编号", "未知", "备注"]
+    m = map_header(CUSTOMERS, header).keys_only(CUSTOMERS.unique_keys, header)
+    assert dict(m.index_by_key) == {"code": 1}
+    # the type's other columns are ignored by name (the summary's notice); an unknown header stays unknown
+    assert (m.ignored, m.unknown, m.missing_required, m.width) == (("姓名", "备注"), ("未知",), (), 4)
