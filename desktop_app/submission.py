@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from desktop_app.config import Settings
 from desktop_app.domain.errors import ErrorCode, PermanentError
-from desktop_app.domain.feeds import Feed
+from desktop_app.domain.feeds import FEED_PARAM, Feed
 from desktop_app.domain.modes import BlankPolicy, ImportMode
 from desktop_app.domain.profiles import OPTION_NAMES, Profile, ProfileRef, ProfileVersion, check_name
 from desktop_app.domain.task import Lane, SubmitResult, TaskLink, TaskRecord
@@ -125,13 +125,23 @@ class Submitter:
         )
 
     def submit_import(
-        self, request: ImportOptions, *, user: str, force: bool = False, known: FileFacts | None = None
+        self,
+        request: ImportOptions,
+        *,
+        user: str,
+        force: bool = False,
+        known: FileFacts | None = None,
+        feed: str | None = None,
     ) -> SubmitResult:
         """Queue an import. The same bytes, type, mode and user give one task (submit_file); ``known``:
-        the file's SHA-256 read already (a feed's fingerprint), used while the file is unchanged."""
+        the file's SHA-256 read already (a feed's fingerprint), used while the file is unchanged; ``feed``:
+        the name of the feed that took the file, kept in the task's params for the task list (not part of
+        its identity: the same bytes by hand and by a feed are one task)."""
         options = self.import_options(request)
         params = options.to_params()
         params.pop("file")
+        if feed:
+            params[FEED_PARAM] = feed
         kind = f"{ImportHandler.task_type}:{options.import_type}"
         if options.mode is not ImportMode.INSERT:
             # the mode is part of the identity: the same bytes in another mode are another task
@@ -353,6 +363,8 @@ _DEFAULTS = {f.name: f.default for f in fields(ImportOptions) if f.name in OPTIO
 def given_options(request: ImportOptions) -> set[str]:
     """The reading options a request sets to something other than their defaults."""
     return {name for name, default in _DEFAULTS.items() if getattr(request, name) != default}
+
+
 def feed_scan_key(feed_id: int) -> str:
     """The key of a feed's scans: one active scan per feed (pending or running), on every desk."""
     return f"{FEED_SCAN.name}:{feed_id}"

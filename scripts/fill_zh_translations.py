@@ -340,6 +340,96 @@ ZH: dict[tuple[str, str], str] = {
     ("ValueFixDialog", "&Fix the rows"): "修正这些行(&F)",
     ("ValueFixDialog", "Cancel"): "取消",
     ("ValueFixDialog", "(leave as is)"): "（保持不变）",
+    # the Feeds view (issue 25): "监视文件夹" is the word the catalog's feed texts use for a feed
+    ("DetailsPanel", "Feed"): "监视文件夹",
+    ("TaskTableModel", "%1 · feed %2"): "%1 · 监视文件夹 %2",
+    ("WindowMenus", "&Feeds…"): "监视文件夹(&F)…",
+    ("WindowMenus", "Watched folders: each file dropped into one is imported, then moved aside"):
+        "监视文件夹：放进文件夹的每个文件都会导入，然后移到一旁",
+    ("FeedDialog", "(none)"): "（无）",
+    ("FeedDialog", "Choose the folder to watch"): "选择要监视的文件夹",
+    ("FeedDialog", "The folder cannot be read"): "无法读取这个文件夹",
+    ("FeedDialog", "Choose a folder to see which files match"): "选择文件夹后，这里显示现在有哪些文件符合",
+    ("FeedDialog", "The pattern names no files (e.g. *.csv;*.xlsx)"): "文件名规则没有指定任何文件（例如 *.csv;*.xlsx）",
+    ("FeedDialog", "A network folder: checked when the feed runs"): "网络文件夹：运行时再查看",
+    ("FeedDialog", "No file matches now"): "现在没有符合的文件",
+    ("FeedDialog", "1 file matches now"): "现在有 1 个文件符合",
+    ("FeedDialog", "%1 files match now"): "现在有 %1 个文件符合",
+    ("FeedDialog", "Times of day are written HH:MM, separated by commas (e.g. 07:30,13:00)"):
+        "时间写作 时:分，用逗号分隔（例如 07:30,13:00）",
+    ("FeedDialog", "Give the feed a name."): "请给监视文件夹起个名称。",
+    ("FeedDialog", "Choose the folder to watch."): "请选择要监视的文件夹。",
+    ("FeedDialog", "There is no import type to choose."): "没有可选的导入类型。",
+    ("FeedDialog", "Edit feed %1"): "修改监视文件夹 %1",
+    ("FeedDialog", "Add a feed"): "添加监视文件夹",
+    ("FeedDialog", "&Name:"): "名称(&N)：",
+    ("FeedDialog", "&Folder:"): "文件夹(&F)：",
+    ("FeedDialog", "Import &type:"): "导入类型(&T)：",
+    ("FeedDialog", "&Profile:"): "映射配置(&P)：",
+    ("FeedDialog", "&Rows already in the table:"): "表中已有的行(&R)：",
+    ("FeedDialog", "Files to ta&ke:"): "要导入的文件(&K)：",
+    ("FeedDialog", "&Settle time (seconds):"): "稳定时间（秒）(&S)：",
+    ("FeedDialog", "&When to look:"): "查看时间(&W)：",
+    ("FeedDialog", "Choose…"): "选择…",
+    ("FeedDialog", "Add new rows only (a row already in the table is an error)"): "只新增（表中已有的行记为错误）",
+    ("FeedDialog", "Add new, skip existing"): "只新增，跳过已有的行",
+    ("FeedDialog", "Update existing (only rows already in the table)"): "只更新（仅限表中已有的行）",
+    ("FeedDialog", "Add new and update existing"): "新增并更新已有的行",
+    ("FeedDialog", "Names to take, separated by ;, whatever their case (e.g. *.csv;*.xlsx). Hidden files, Office "
+                   "lock files and downloads under way are never taken."):
+        "要导入的文件名规则，用 ; 分隔，不区分大小写（例如 *.csv;*.xlsx）。隐藏文件、Office 锁定文件和尚未下载完的文件"
+        "永远不会导入。",
+    ("FeedDialog", "A file is taken once its size and time stayed the same this long (a file still being copied "
+                   "is never taken half-written)"):
+        "文件的大小和修改时间保持不变这么久之后才导入（正在复制的文件不会只导入一半）",
+    ("FeedDialog", "Every"): "每隔",
+    ("FeedDialog", "seconds"): "秒",
+    ("FeedDialog", "At these times of the day:"): "每天在这些时间：",
+    ("FeedDialog", "One file at a time, the oldest first"): "一次一个文件，最早的先导入",
+    ("FeedDialog", "Leave the files in the folder (do not move them after their import)"):
+        "文件留在文件夹里（导入后不移走）",
+    ("FeedsTableModel", "Name"): "名称",
+    ("FeedsTableModel", "Folder"): "文件夹",
+    ("FeedsTableModel", "Type"): "类型",
+    ("FeedsTableModel", "Profile"): "映射配置",
+    ("FeedsTableModel", "State"): "状态",
+    ("FeedsTableModel", "Last scan"): "上次查看",
+    ("FeedsTableModel", "Today: imported / failed / duplicates"): "今天：已导入 / 失败 / 重复",
+    ("FeedsTableModel", "Waiting"): "等待中",
+    ("FeedsTableModel", "Next run"): "下次查看",
+    ("FeedsTableModel", "(none)"): "（无）",
+    ("FeedsTableModel", "never"): "从未",
+    ("FeedsTableModel", "Scanning now"): "正在查看",
+    ("FeedsTableModel", "paused"): "已暂停",
+    ("FeedsTableModel", "now"): "现在",
+    ("FeedsTableModel", "when a desk runs it"): "等待电脑运行",
+    ("FeedsTableModel", "%1\nPattern: %2"): "%1\n文件名规则：%2",
+    ("FeedsTableModel", "Today: %1 imported, %2 failed, %3 duplicates (not imported again)"):
+        "今天：已导入 %1 个，失败 %2 个，重复 %3 个（没有再次导入）",
+    ("FeedsTableModel", "Files seen and not ended yet: settling, queued or being moved"):
+        "已发现但尚未处理完的文件：等待稳定、排队导入或正在移走",
+    ("FeedsWindow", "The feeds could not be read: %1"): "无法读取监视文件夹：%1",
+    ("FeedsWindow", "Feeds"): "监视文件夹",
+    ("FeedsWindow", "Remove the feed “%1”? It stops watching %2. Its import tasks stay in the task list, and the "
+                    "files in its folder stay where they are."):
+        "移除监视文件夹“%1”？将不再监视 %2。它的导入任务仍留在任务列表中，文件夹里的文件也留在原处。",
+    ("FeedsWindow", "Remove feed"): "移除监视文件夹",
+    ("FeedsWindow", "Remove"): "移除",
+    ("FeedsWindow", "The folder %1 could not be opened."): "无法打开文件夹 %1。",
+    ("FeedsWindow", "Feeds: watched folders"): "监视文件夹",
+    ("FeedsWindow", "&Add…"): "添加(&A)…",
+    ("FeedsWindow", "&Edit…"): "修改(&E)…",
+    ("FeedsWindow", "&Run now"): "立即查看(&R)",
+    ("FeedsWindow", "&Pause"): "暂停(&P)",
+    ("FeedsWindow", "Res&ume"): "恢复(&U)",
+    ("FeedsWindow", "Re&move…"): "移除(&M)…",
+    ("FeedsWindow", "Open &folder"): "打开文件夹(&F)",
+    ("FeedsWindow", "Watch a folder: each file dropped into it is imported once, then moved to imported, failed "
+                    "or duplicates"):
+        "监视一个文件夹：放进去的每个文件导入一次，然后移到 imported、failed 或 duplicates 文件夹",
+    ("FeedsWindow", "Look at the folder now"): "现在就查看文件夹",
+    ("FeedsWindow", "No feeds yet. Add one to import each file dropped into a folder."):
+        "还没有监视文件夹。添加一个，放进文件夹的每个文件都会自动导入。",
     # a feed's imports in the window and the tray (ui/feed_notices.py), its mail server (Settings)
     ("FeedNotices", "Feed %1: %2 files with errors"): "监视文件夹 %1：%2 个文件有错误",
     ("FeedNotices", "Feed %1: %2 could not be imported (%3 rows imported, %4 with errors)"):

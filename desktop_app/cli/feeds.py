@@ -7,6 +7,7 @@ import datetime as dt
 import sys
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from desktop_app.app import Core, build_executor
@@ -47,6 +48,26 @@ def cmd_feed_add(core: Core, args: argparse.Namespace) -> int:
                     mail_to=parse_addresses(args.mail))  # fmt: skip
     view = core.feeds().add(spec, user=args.user or current_user())
     _print_view(core, view, as_json=args.json)
+    return EXIT_OK
+
+
+def cmd_feed_edit(core: Core, args: argparse.Namespace) -> int:
+    """The settings given change; the others stay as they are."""
+    feeds, viewer = core.feeds(), viewer_of(core, args)
+    spec = feeds.find(args.name, viewer).spec
+    if args.at:
+        schedule = Schedule(at=parse_at(args.at))
+    elif args.every:
+        schedule = Schedule(every=args.every)
+    else:
+        schedule = spec.schedule
+    given = {"folder": args.folder, "import_type": args.import_type, "mode": args.mode, "pattern": args.pattern,
+             "settle": args.settle, "in_order": args.in_order, "leave": args.leave,
+             "profile": None if args.no_profile else args.profile}  # fmt: skip
+    changed = replace(spec, schedule=schedule, **{k: v for k, v in given.items() if v is not None})
+    if args.no_profile:
+        changed = replace(changed, profile=None)
+    _print_view(core, feeds.edit(args.name, changed, viewer), as_json=args.json)
     return EXIT_OK
 
 

@@ -307,40 +307,26 @@ def _profile_commands(sub: argparse._SubParsersAction[Parser]) -> None:
     a.add_argument("--user", help="who removes it (default: the OS login name)")
     _common(a)
 def _feed_commands(sub: argparse._SubParsersAction[Parser]) -> None:
-    """feed add | list | show | run | pause | resume | remove: watched folders (docs/FEEDS.md)."""
-    from desktop_app.domain.feeds import DEFAULT_EVERY, DEFAULT_PATTERN, DEFAULT_SETTLE
-
+    """feed add | edit | list | show | run | pause | resume | remove: watched folders (docs/FEEDS.md)."""
     feed = sub.add_parser("feed", help="watched folders: each file dropped in is imported, then moved aside")
     actions = feed.add_subparsers(dest="feed_action", metavar="ACTION", parser_class=Parser, required=True)
     module = "desktop_app.cli.feeds"
 
     p = actions.add_parser("add", help="watch a folder: import each file dropped into it")
     p.add_argument("name", metavar="NAME", help="the feed's name, e.g. bank")
-    p.add_argument("--folder", required=True, metavar="DIR", help="the folder to watch (local or on a share)")
-    p.add_argument("--type", dest="import_type", required=True, metavar="T", help="import type, e.g. customers")
-    p.add_argument("--profile", metavar="P", help="the mapping profile each import uses (by name)")
-    p.add_argument("--mode", choices=MODES, default="insert", help="the imports' mode (default insert)")
-    p.add_argument("--pattern", default=DEFAULT_PATTERN, metavar="GLOB",
-                   help=f"which files to take, ';'-separated (default {DEFAULT_PATTERN})")  # fmt: skip
-    p.add_argument("--settle", type=_seconds, default=DEFAULT_SETTLE, metavar="SECONDS",
-                   help="a file is taken once its size and time stayed the same this long "
-                   f"(default {DEFAULT_SETTLE})")  # fmt: skip
-    when = p.add_mutually_exclusive_group()
-    when.add_argument("--every", type=_positive, metavar="SECONDS",
-                      help=f"look at the folder every N seconds (default {DEFAULT_EVERY})")  # fmt: skip
-    when.add_argument("--at", type=_times_of_day, metavar="HH:MM,...",
-                      help="look at the folder at these times of the desk's day, e.g. 07:30,13:00")  # fmt: skip
-    p.add_argument("--in-order", action="store_true", help="import the files oldest first, one at a time")
-    p.add_argument("--leave", action="store_true",
-                   help="leave the files where they are (their fingerprints keep them from being imported "
-                   "again)")  # fmt: skip
-    p.add_argument("--mail", metavar="ADDRESS,...",
-                   help="mail these addresses when a file's import fails or has rows with errors (through the "
-                   "mail server of `batchdesk settings mail`)")  # fmt: skip
+    _feed_settings(p, edit=False)
     p.add_argument("--json", action="store_true", help="print the feed as JSON")
     _viewer(p, who="who owns the feed and its imports (default: the OS login name)")
     _common(p)
     p.set_defaults(func=_lazy(module, "cmd_feed_add"))
+
+    p = actions.add_parser("edit", help="change a feed's settings (those given; its name stays)")
+    p.add_argument("name", metavar="NAME", help="the feed's name")
+    _feed_settings(p, edit=True)
+    p.add_argument("--json", action="store_true", help="print the feed as JSON")
+    _viewer(p, who="who asks (default: the OS login name)")
+    _common(p)
+    p.set_defaults(func=_lazy(module, "cmd_feed_edit"))
 
     p = actions.add_parser("list", help="the feeds, each with its state, last scan, today's files and next run")
     p.add_argument("--json", action="store_true", help="print them as JSON")
@@ -383,6 +369,42 @@ def _feed_commands(sub: argparse._SubParsersAction[Parser]) -> None:
         _viewer(p, who="who asks (default: the OS login name)")
         _common(p)
         p.set_defaults(func=_lazy(module, f"cmd_feed_{action}"))
+
+
+def _feed_settings(p: argparse.ArgumentParser, *, edit: bool) -> None:
+    """A feed's settings: `feed add`'s, with their defaults; `feed edit`'s, each left as it is unless given."""
+    from desktop_app.domain.feeds import DEFAULT_EVERY, DEFAULT_PATTERN, DEFAULT_SETTLE
+
+    def default(value: object) -> object:
+        return None if edit else value
+
+    p.add_argument("--folder", required=not edit, metavar="DIR", help="the folder to watch (local or on a share)")
+    p.add_argument("--type", dest="import_type", required=not edit, metavar="T", help="import type, e.g. customers")
+    profile = p.add_mutually_exclusive_group()
+    profile.add_argument("--profile", metavar="P", help="the mapping profile each import uses (by name)")
+    if edit:
+        profile.add_argument("--no-profile", action="store_true", help="the imports use no mapping profile")
+    p.add_argument("--mode", choices=MODES, default=default("insert"), help="the imports' mode (default insert)")
+    p.add_argument("--pattern", default=default(DEFAULT_PATTERN), metavar="GLOB",
+                   help=f"which files to take, ';'-separated (default {DEFAULT_PATTERN})")  # fmt: skip
+    p.add_argument("--settle", type=_seconds, default=default(DEFAULT_SETTLE), metavar="SECONDS",
+                   help="a file is taken once its size and time stayed the same this long "
+                   f"(default {DEFAULT_SETTLE})")  # fmt: skip
+    when = p.add_mutually_exclusive_group()
+    when.add_argument("--every", type=_positive, metavar="SECONDS",
+                      help=f"look at the folder every N seconds (default {DEFAULT_EVERY})")  # fmt: skip
+    when.add_argument("--at", type=_times_of_day, metavar="HH:MM,...",
+                      help="look at the folder at these times of the desk's day, e.g. 07:30,13:00")  # fmt: skip
+    flag: Any = argparse.BooleanOptionalAction if edit else "store_true"
+    p.add_argument("--in-order", action=flag, default=default(False),
+                   help="import the files oldest first, one at a time")  # fmt: skip
+    p.add_argument("--leave", action=flag, default=default(False),
+                   help="leave the files where they are (their fingerprints keep them from being imported "
+                   "again)")  # fmt: skip
+    if not edit:  # `feed mail NAME` changes them
+        p.add_argument("--mail", metavar="ADDRESS,...",
+                       help="mail these addresses when a file's import fails or has rows with errors (through the "
+                       "mail server of `batchdesk settings mail`)")  # fmt: skip
 
 
 def _task_command(sub: argparse._SubParsersAction[Parser], name: str, about: str,

@@ -97,6 +97,7 @@ class ErrorCode(StrEnum):
     FEED_EXISTS = "feed_exists"
     FEED_FOLDER_MISSING = "feed_folder_missing"
     FEED_PAUSED = "feed_paused"
+    FEED_FILES_UNDER_WAY = "feed_files_under_way"
     # a feed's mail (feeds/mail.py; docs/FEEDS.md "Mail and notices")
     MAIL_ADDRESS_INVALID = "mail_address_invalid"
     MAIL_NOT_SET_UP = "mail_not_set_up"
@@ -331,6 +332,11 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
     ErrorCode.FEED_PAUSED: (
         "监视文件夹“{name}”已暂停；请先恢复（batchdesk feed resume {name}）",
         "The feed {name} is paused; resume it first (batchdesk feed resume {name})",
+    ),
+    ErrorCode.FEED_FILES_UNDER_WAY: (
+        "监视文件夹“{name}”还有 {count:,} 个文件的导入未结束；等它们结束后再更改文件夹",
+        "The feed {name} has {count:,} {count:plural:file|files} whose import has not ended; change its folder "
+        "once {count:plural:it has|they have} ended",
     ),
     ErrorCode.FEED_FOLDER_MISSING: (
         "找不到文件夹 {folder}（它必须已经存在）",

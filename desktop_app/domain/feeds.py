@@ -20,6 +20,9 @@ from desktop_app.domain.phrase import Phrase
 DEFAULT_PATTERN = "*.csv;*.xlsx;*.xls"
 DEFAULT_SETTLE = 10
 DEFAULT_EVERY = 60
+# an import task's param naming the feed whose file it imports (the task list shows it; not part of the
+# task's identity)
+FEED_PARAM = "feed_name"
 # A folder that cannot be reached is looked at again after this many seconds at most (or after the
 # feed's own interval when it is shorter).
 OFFLINE_RETRY = 60

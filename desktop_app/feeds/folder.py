@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from desktop_app.domain.errors import BatchDeskError
-from desktop_app.feeds.rules import wanted
+from desktop_app.feeds.rules import patterns, wanted
+from desktop_app.store.db import is_network_path
 from desktop_app.tasks.file_hash import file_sha256
 
 _HIDDEN = getattr(stat, "FILE_ATTRIBUTE_HIDDEN", 2)
@@ -94,3 +95,33 @@ def fingerprint(path: Path, size: int, mtime_ns: int) -> str | None:
     if (after.st_size, after.st_mtime_ns) != (size, mtime_ns):
         return None
     return digest
+
+
+@dataclass(frozen=True)
+class MatchNow:
+    """What a feed with this folder and pattern would take now (the Feeds view's "3 files match now"):
+    the names, or why it cannot say (`problem`: "pattern", "network", "unreachable", "empty")."""
+
+    names: tuple[str, ...] = ()
+    problem: str | None = None
+    detail: str = ""
+
+
+def matching_now(folder: str, pattern: str) -> MatchNow:
+    """The files of a local folder the pattern takes now, by the scan's own rules (look()); a network
+    folder is not listed (a share that is away would hold the caller for its time-out), a folder or pattern
+    that cannot be used says so."""
+    if not folder.strip():
+        return MatchNow(problem="empty")
+    try:
+        pats = patterns(pattern)
+    except ValueError as exc:
+        return MatchNow(problem="pattern", detail=str(exc))
+    path = Path(folder.strip()).expanduser()
+    if is_network_path(path):
+        return MatchNow(problem="network")
+    try:
+        found = look(path, pats)
+    except FolderUnreachable as exc:
+        return MatchNow(problem="unreachable", detail=exc.detail)
+    return MatchNow(names=tuple(sorted(found, key=str.casefold)))

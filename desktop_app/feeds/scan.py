@@ -522,7 +522,7 @@ class Scan:
         request = self.submitter.feed_import(self.feed, path)
         known = FileFacts(row.sha256, row.size, row.mtime_ns)
         try:
-            result = self.submitter.submit_import(request, user=self.feed.owner, known=known)
+            result = self.submitter.submit_import(request, user=self.feed.owner, known=known, feed=self.feed.name)
         except PermanentError as exc:
             if exc.code in (ErrorCode.FILE_NOT_FOUND, ErrorCode.FILE_UNREADABLE):
                 self.feeds.drop(row, FileState.READY)  # gone (or not a file) since it was taken

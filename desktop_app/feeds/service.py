@@ -1,5 +1,5 @@
-"""What the command line (and the window's Feeds view, to come) asks of feeds, without Qt: add, list
-with their state, last scan, today's files and next run; run now, pause, resume, remove.
+"""What the command line and the window's Feeds view ask of feeds, without Qt: add, edit, list with
+their state, last scan, today's files and next run; run now, pause, resume, remove.
 
 Who may do what follows the task list's rule (domain/viewer.py): a clerk sees and manages the feeds they
 own, an administrator every feed (on the embedded database the desk's user is one); another clerk's
@@ -11,11 +11,13 @@ from __future__ import annotations
 import datetime as dt
 import logging
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from desktop_app.domain.errors import ErrorCode, Lang, PermanentError
 from desktop_app.domain.feed_mail import parse_addresses
-from desktop_app.domain.feeds import Feed, FeedDay, FeedFile, FeedSpec, FeedState, FeedView, Outcome
+from desktop_app.domain.feeds import Feed, FeedDay, FeedFile, FeedSpec, FeedState, FeedView, FileState, Outcome
+from desktop_app.domain.modes import ImportMode
 from desktop_app.domain.rendering import render
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
@@ -45,6 +47,36 @@ class Feeds:
         """A new feed owned by `user` (its imports are theirs), looked at right away. Its import type must
         be known and usable; a local folder must exist (a network folder may be away: the feed waits for
         it); FEED_EXISTS for a name in use."""
+        spec, network = self.checked(spec)
+        feed = self.feeds.add(spec, owner=user, host=None if network else host_name())
+        self.submitter.submit_feed_scan(feed)
+        return self.view_of(feed)
+
+    def edit(self, name: str, spec: FeedSpec, viewer: Viewer) -> FeedView:
+        """The feed's settings changed (folder, type, profile, mode, pattern, settle time, schedule, flags),
+        checked as add() checks them; its name stays (`spec.name` is not read). Its files seen so far keep
+        their record; the next look follows the new settings, now unless it is paused."""
+        feed = self.find(name, viewer)
+        spec, network = self.checked(replace(spec, name=feed.name))
+        if spec.folder != feed.spec.folder:
+            # their files are in the old folder: they are moved there once their imports end
+            busy = self.feeds.count_in(feed.id, FileState.READY, FileState.QUEUED, FileState.MOVING)
+            if busy:
+                raise PermanentError(ErrorCode.FEED_FILES_UNDER_WAY, name=feed.name, count=busy)
+        self.feeds.update(feed.id, spec, host=None if network else host_name())
+        fresh = self.feeds.get_by_id(feed.id) or feed
+        if not fresh.paused:
+            # the pending scan was queued for the old settings (its desk, its schedule): a fresh one now
+            self._cancel_pending_scan(fresh)
+            self.feeds.request_run(fresh.id)
+            self.submitter.submit_feed_scan(fresh)
+        log.info("feed %s changed by %s: %s (%s)", fresh.name, viewer.user, spec.folder, spec.import_type)
+        return self.view(fresh.name, viewer)
+
+    def checked(self, spec: FeedSpec) -> tuple[FeedSpec, bool]:
+        """The spec as stored (its name trimmed, a local folder resolved) and whether its folder is on a
+        network share; PermanentError in plain words for a name, pattern, type, mode, profile or local
+        folder that cannot be used (add and edit check the same)."""
         name = spec.name.strip()
         if not name or len(name) > 100 or any(ord(c) < 32 for c in name):
             raise PermanentError(ErrorCode.INVALID_PARAMS, detail="a feed's name is 1 to 100 characters on one line")
@@ -52,20 +84,29 @@ class Feeds:
             patterns(spec.pattern)
         except ValueError as exc:
             raise PermanentError(ErrorCode.INVALID_PARAMS, detail=str(exc)) from None
+        # a file dropped into a folder never deletes rows (the command line's feed add offers no delete)
+        modes = [m.value for m in ImportMode if m is not ImportMode.DELETE]
+        if spec.mode not in modes:
+            raise PermanentError(ErrorCode.INVALID_PARAMS, detail=f"a feed's mode is one of {', '.join(modes)}")
+        if spec.settle < 0:
+            raise PermanentError(ErrorCode.INVALID_PARAMS, detail="the settle time is 0 seconds or more")
         self.submitter.import_type(spec.import_type)
         mail_to = parse_addresses(spec.mail_to)
+        profile = (spec.profile or "").strip() or None
+        if profile is not None:
+            # a profile the feed names must exist for its type now, not fail each of its imports later
+            version = self.submitter.profiles().get(profile)
+            if version.import_type != spec.import_type:
+                raise PermanentError(ErrorCode.PROFILE_TYPE_MISMATCH, name=version.name,
+                                     profile_type=version.import_type, import_type=spec.import_type)  # fmt: skip
+            profile = version.name
         folder = Path(spec.folder).expanduser()
         network = is_network_path(folder)
         if not network:
             folder = folder.resolve()
             if not folder.is_dir():
                 raise PermanentError(ErrorCode.FEED_FOLDER_MISSING, folder=str(folder))
-        spec = FeedSpec(name=name, folder=str(folder), import_type=spec.import_type, pattern=spec.pattern,
-                        profile=spec.profile or None, mode=spec.mode, settle=spec.settle, schedule=spec.schedule,
-                        in_order=spec.in_order, leave=spec.leave, mail_to=mail_to)  # fmt: skip
-        feed = self.feeds.add(spec, owner=user, host=None if network else host_name())
-        self.submitter.submit_feed_scan(feed)
-        return self.view_of(feed)
+        return replace(spec, name=name, folder=str(folder), profile=profile, mail_to=mail_to), network
 
     def run(self, name: str, viewer: Viewer) -> TaskRecord:
         """Look at the folder now: its scan, queued now or brought forward (the one pending or running)."""

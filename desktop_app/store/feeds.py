@@ -113,6 +113,21 @@ class FeedStore:
         with self.reading() as conn:
             return [_feed(r) for r in conn.execute(query).all()]
 
+    def update(self, feed_id: int, spec: FeedSpec, *, host: str | None) -> None:
+        """A feed's settings changed (its name stays): not looked at with them yet, its old reason gone."""
+        values = {k: v for k, v in _spec_values(spec).items() if k != "name"}
+        with self.engine.begin() as conn:
+            conn.execute(update(feeds).where(feeds.c.id == feed_id)
+                         .values(**values, host=host, state=FeedState.NEW.value, reason=None,
+                                 updated_at=self.now()))  # fmt: skip
+
+    def count_in(self, feed_id: int, *states: FileState) -> int:
+        """How many of the feed's files are in one of these states."""
+        query = select(func.count()).where(feed_files.c.feed_id == feed_id,
+                                           feed_files.c.state.in_([s.value for s in states]))  # fmt: skip
+        with self.reading() as conn:
+            return int(conn.execute(query).scalar_one())
+
     def set_paused(self, feed_id: int, paused: bool) -> None:
         with self.engine.begin() as conn:
             conn.execute(update(feeds).where(feeds.c.id == feed_id).values(paused=paused, updated_at=self.now()))

@@ -8,6 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QObject, QSettings, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
@@ -21,6 +22,7 @@ from desktop_app.feeds.mail_secret import MAIL_SETTINGS, PASSWORD_ENV, store_mai
 from desktop_app.ui.catalog import ImportCatalog
 from desktop_app.ui.db_secret import split_password, store_password
 from desktop_app.ui.dialogs.about import AboutInfo
+from desktop_app.ui.dialogs.feeds import FeedsWindow
 from desktop_app.ui.dialogs.settings import SettingsDialog
 from desktop_app.ui.file_open import FileOpenFilter
 from desktop_app.ui.focus_ring import FocusRing
@@ -102,6 +104,9 @@ class Desk(QObject):
         self.focus_ring = FocusRing(app, self)  # a focus that can be seen, in the window and its dialogs
         self.window.setWindowIcon(app_icon())
         self.window.settings_requested.connect(self.open_settings)
+        self.window.feeds_requested.connect(self.open_feeds)
+        self.feeds_window: FeedsWindow | None = None
+        self.service.task_ended.connect(self._feeds_task_ended)  # the Feeds view, while open, follows
         # The tray's Quit goes through the window's close (MainWindow._wire): one path, which asks.
         self.window.close_decided.connect(self._close_decided)
         self.settings_dialog: SettingsDialog | None = None
@@ -181,6 +186,31 @@ class Desk(QObject):
         self.catalog.lang = chosen
         self.executor.lang = chosen  # stage texts and messages of tasks that start from now on
         self.translations.switch(chosen)
+
+    def open_feeds(self) -> None:
+        """The Feeds view beside the window (one at a time), read again as tasks end."""
+        if self.feeds_window is not None and shiboken6.isValid(self.feeds_window):
+            self.feeds_window.show()
+            self.feeds_window.raise_()
+            self.feeds_window.activateWindow()
+            return
+        catalog, service = self.catalog, self.service
+        dialog = FeedsWindow(self.core.feeds(), viewer=lambda: service.viewer, user=service.viewer.user,
+                             types=lambda: [(n, catalog.title(n)) for n in catalog.names()], type_title=catalog.title,
+                             background=service.background, parent=self.window)  # fmt: skip
+        self.feeds_window = dialog
+        dialog.finished.connect(lambda _r: self._feeds_closed(dialog))
+        dialog.show()
+
+    def _feeds_task_ended(self, _record: object) -> None:
+        # the view may be gone with the window (its C++ side deleted) without having been closed
+        if self.feeds_window is not None and shiboken6.isValid(self.feeds_window):
+            self.feeds_window.refresh()
+
+    def _feeds_closed(self, dialog: FeedsWindow) -> None:
+        if self.feeds_window is dialog:
+            self.feeds_window = None
+        dialog.deleteLater()
 
     def open_settings(self) -> None:
         dialog = SettingsDialog(self.core.settings, self.window,

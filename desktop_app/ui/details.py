@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_app.domain.feeds import FEED_PARAM
 from desktop_app.domain.task import TaskRecord
 from desktop_app.imports.resume import RESUMES, stopped_early
 from desktop_app.tasks.kinds import TaskKinds, Words
@@ -34,10 +35,10 @@ from desktop_app.ui.texts import MAX_RETRIES, expired_text, expired_tip, format_
 # Rows shown only for the tasks they concern (an export's filters, an import's file and encoding; the
 # error file is any task's that has one: an undo's names the rows it kept).
 EXPORT_ONLY = frozenset({"export_filters", "export_format", "replaced", "result_path"})
-IMPORT_ONLY = frozenset({"file", "dry_run", "encoding", "repairs", "pending_completion", "stopped", "continues",
+IMPORT_ONLY = frozenset({"file", "feed", "dry_run", "encoding", "repairs", "pending_completion", "stopped", "continues",
                          "missing"})  # fmt: skip
 # Rows hidden while they have nothing to say.
-WHEN_SET = frozenset({"error", "warnings", "replaced", "repairs", "error_csv", "result_path", "next_run_at",
+WHEN_SET = frozenset({"feed", "error", "warnings", "replaced", "repairs", "error_csv", "result_path", "next_run_at",
                       "started_at", "ended_at", "elapsed", "pending_completion", "encoding",
                       "summary_file", "stopped", "continues", "missing"})  # fmt: skip
 EXCEL_SUFFIXES = frozenset({".xlsx", ".xls"})
@@ -161,6 +162,7 @@ class DetailsPanel(QWidget):
             "missing": "\n".join(self._catalog.missing_reference_lines(r)) if self._catalog else "",
             "continues": self._continues(r),
             "file": r.params.get("file", ""),
+            "feed": r.params.get(FEED_PARAM) or "",
             "dry_run": self.tr("yes") if r.params.get("dry_run") else self.tr("no"),
             "encoding": self._encoding(r),
             "repairs": r.params.get("repairs") or "",
@@ -264,6 +266,7 @@ class DetailsPanel(QWidget):
             "replaced": self.tr("File replaced"),
             "pending_completion": self.tr("Rows awaiting references"), "file": self.tr("File"),
             "stopped": self.tr("Stopped"), "continues": self.tr("Continues"), "missing": self.tr("Not found"),
+            "feed": self.tr("Feed"),
             "dry_run": self.tr("Validate only"), "encoding": self.tr("Encoding"),
             "repairs": self.tr("Repairs task"), "error_csv": self.tr("Error CSV"),
             "result_path": self.tr("Result"), "error": self.tr("Reason"), "warnings": self.tr("Warnings"),
@@ -286,7 +289,8 @@ class DetailsPanel(QWidget):
 FIELDS = (
     "task_no", "type", "status", "stage", "error", "stopped", "continues", "progress", "counts", "warnings",
     "export_filters",
-    "export_format", "replaced", "pending_completion", "missing", "file", "dry_run", "encoding", "repairs", "error_csv",
+    "export_format", "replaced", "pending_completion", "missing", "file", "feed", "dry_run", "encoding", "repairs",
+    "error_csv",
     "result_path", "next_run_at", "creator", "created_at", "started_at", "ended_at", "elapsed",
 )  # fmt: skip
 TECHNICAL = ("task_type", "owner", "attempts", "error_code", "summary_file", "params")

@@ -55,11 +55,13 @@ class MainWindow(QMainWindow):
 
     Signals:
         settings_requested(): the clerk opened the settings dialog (the composition root owns it).
+        feeds_requested(): the clerk opened the Feeds view (the composition root owns it).
         close_decided(str): the window is closing; "stop" (stop the tasks, resume next start),
             "tray" (keep running hidden) or "quit" (nothing is running).
     """
 
     settings_requested = Signal()
+    feeds_requested = Signal()
     close_decided = Signal(str)
 
     def __init__(
@@ -199,6 +201,7 @@ class MainWindow(QMainWindow):
         m.queue_action.triggered.connect(self.panel.queue_button.click)
         m.export_action.triggered.connect(self.open_export)
         m.settings_action.triggered.connect(self.settings_requested)
+        m.feeds_action.triggered.connect(self.feeds_requested)
         m.quit_action.triggered.connect(self.close)
         m.copy_action.triggered.connect(self.copy_rows)
         m.find_action.triggered.connect(lambda: self.filters.text_edit.setFocus())

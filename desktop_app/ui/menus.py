@@ -23,6 +23,7 @@ class WindowMenus(QObject):
         self.open_action = make(QKeySequence.StandardKey.Open, SP.SP_DialogOpenButton)
         self.queue_action = make(QKeySequence("Ctrl+Return"))
         self.export_action = make(QKeySequence("Ctrl+Shift+X"), SP.SP_DialogSaveButton)
+        self.feeds_action = make(None, SP.SP_DirLinkIcon)
         self.settings_action = make(QKeySequence("Ctrl+,"))
         self.quit_action = make(QKeySequence.StandardKey.Quit)
         self.copy_action = make(QKeySequence.StandardKey.Copy)
@@ -49,6 +50,8 @@ class WindowMenus(QObject):
         for menu in (self.file_menu, self.task_menu, self.view_menu, self.help_menu):
             bar.addMenu(menu)
         self.file_menu.addActions([self.open_action, self.queue_action, self.export_action])
+        self.file_menu.addSeparator()
+        self.file_menu.addAction(self.feeds_action)
         self.file_menu.addSeparator()
         self.file_menu.addActions([self.settings_action, self.quit_action])
         self.task_menu.addActions(task_actions.all())
@@ -100,6 +103,8 @@ class WindowMenus(QObject):
             self.open_action: (self.tr("&Open file…"), self.tr("Choose a file to import")),
             self.queue_action: (self.tr("Q&ueue the file…"), ""),
             self.export_action: (self.tr("E&xport…"), self.tr("Export a table to a CSV or Excel file, with filters")),
+            self.feeds_action: (self.tr("&Feeds…"), self.tr("Watched folders: each file dropped into one is "
+                                                            "imported, then moved aside")),
             self.settings_action: (self.tr("&Settings…"), ""),
             self.quit_action: (self.tr("&Quit"), ""),
             self.copy_action: (self.tr("Co&py rows"), self.tr("Copy the selected rows as text, with the column "

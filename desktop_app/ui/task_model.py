@@ -12,6 +12,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor, QFont
 
+from desktop_app.domain.feeds import FEED_PARAM
 from desktop_app.domain.phrase import stored_phrase
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import Progress, TaskRecord
@@ -209,13 +210,18 @@ class TaskTableModel(QAbstractTableModel):
             text += self.tr("; about %1 left").replace("%1", format_remaining(left))
         return text
 
+    def file_cell(self, record: TaskRecord) -> str:
+        """The file a row names, and the feed that took it: "bank-05-01.csv · feed Bank"."""
+        name, feed = shown_file_name(record), record.params.get(FEED_PARAM)
+        return self.tr("%1 · feed %2").replace("%1", name).replace("%2", str(feed)) if feed else name
+
     def _display(self, record: TaskRecord, column: int) -> Any:
         if column == TASK_NO:
             return record.task_no
         if column == TYPE:
             return self._describe_type(record)
         if column == FILE:
-            return shown_file_name(record)
+            return self.file_cell(record)
         if column == STATUS:
             return shown_status(record, self.kinds.of(record))
         if column == STAGE:

@@ -236,6 +236,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Feed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Validate only</source>
         <translation type="unfinished"></translation>
     </message>
@@ -491,6 +495,149 @@
     </message>
 </context>
 <context>
+    <name>FeedDialog</name>
+    <message>
+        <source>(none)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose the folder to watch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The folder cannot be read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a folder to see which files match</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The pattern names no files (e.g. *.csv;*.xlsx)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A network folder: checked when the feed runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No file matches now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 file matches now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 files match now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Times of day are written HH:MM, separated by commas (e.g. 07:30,13:00)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give the feed a name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose the folder to watch.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There is no import type to choose.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit feed %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add a feed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Folder:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import &amp;type:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Profile:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Rows already in the table:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Files to ta&amp;ke:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Settle time (seconds):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;When to look:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add new rows only (a row already in the table is an error)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add new, skip existing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Update existing (only rows already in the table)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add new and update existing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Names to take, separated by ;, whatever their case (e.g. *.csv;*.xlsx). Hidden files, Office lock files and downloads under way are never taken.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A file is taken once its size and time stayed the same this long (a file still being copied is never taken half-written)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>seconds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At these times of the day:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One file at a time, the oldest first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Leave the files in the folder (do not move them after their import)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>FeedNotices</name>
     <message>
         <source>Feed %1: %2 files with errors</source>
@@ -518,6 +665,153 @@
     </message>
     <message>
         <source>Feed %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>FeedsTableModel</name>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last scan</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Today: imported / failed / duplicates</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Next run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scanning now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>when a desk runs it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1
+Pattern: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Today: %1 imported, %2 failed, %3 duplicates (not imported again)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Files seen and not ended yet: settling, queued or being moved</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>FeedsWindow</name>
+    <message>
+        <source>The feeds could not be read: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Feeds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove the feed “%1”? It stops watching %2. Its import tasks stay in the task list, and the files in its folder stay where they are.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove feed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The folder %1 could not be opened.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Feeds: watched folders</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Add…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Edit…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Run now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Pause</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Res&amp;ume</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Re&amp;move…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open &amp;folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Watch a folder: each file dropped into it is imported once, then moved to imported, failed or duplicates</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Look at the folder now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No feeds yet. Add one to import each file dropped into a folder.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1937,6 +2231,10 @@
         <source>; about %1 left</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 · feed %2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>TaskTexts</name>
@@ -2121,6 +2419,14 @@
     </message>
     <message>
         <source>Export a table to a CSV or Excel file, with filters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Feeds…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Watched folders: each file dropped into one is imported, then moved aside</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

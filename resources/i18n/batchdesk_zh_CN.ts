@@ -236,6 +236,10 @@
         <translation>未找到</translation>
     </message>
     <message>
+        <source>Feed</source>
+        <translation>监视文件夹</translation>
+    </message>
+    <message>
         <source>Validate only</source>
         <translation>仅校验</translation>
     </message>
@@ -491,6 +495,149 @@
     </message>
 </context>
 <context>
+    <name>FeedDialog</name>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>Choose the folder to watch</source>
+        <translation>选择要监视的文件夹</translation>
+    </message>
+    <message>
+        <source>The folder cannot be read</source>
+        <translation>无法读取这个文件夹</translation>
+    </message>
+    <message>
+        <source>Choose a folder to see which files match</source>
+        <translation>选择文件夹后，这里显示现在有哪些文件符合</translation>
+    </message>
+    <message>
+        <source>The pattern names no files (e.g. *.csv;*.xlsx)</source>
+        <translation>文件名规则没有指定任何文件（例如 *.csv;*.xlsx）</translation>
+    </message>
+    <message>
+        <source>A network folder: checked when the feed runs</source>
+        <translation>网络文件夹：运行时再查看</translation>
+    </message>
+    <message>
+        <source>No file matches now</source>
+        <translation>现在没有符合的文件</translation>
+    </message>
+    <message>
+        <source>1 file matches now</source>
+        <translation>现在有 1 个文件符合</translation>
+    </message>
+    <message>
+        <source>%1 files match now</source>
+        <translation>现在有 %1 个文件符合</translation>
+    </message>
+    <message>
+        <source>Times of day are written HH:MM, separated by commas (e.g. 07:30,13:00)</source>
+        <translation>时间写作 时:分，用逗号分隔（例如 07:30,13:00）</translation>
+    </message>
+    <message>
+        <source>Give the feed a name.</source>
+        <translation>请给监视文件夹起个名称。</translation>
+    </message>
+    <message>
+        <source>Choose the folder to watch.</source>
+        <translation>请选择要监视的文件夹。</translation>
+    </message>
+    <message>
+        <source>There is no import type to choose.</source>
+        <translation>没有可选的导入类型。</translation>
+    </message>
+    <message>
+        <source>Edit feed %1</source>
+        <translation>修改监视文件夹 %1</translation>
+    </message>
+    <message>
+        <source>Add a feed</source>
+        <translation>添加监视文件夹</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>名称(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>&amp;Folder:</source>
+        <translation>文件夹(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>Import &amp;type:</source>
+        <translation>导入类型(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>&amp;Profile:</source>
+        <translation>映射配置(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>&amp;Rows already in the table:</source>
+        <translation>表中已有的行(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>Files to ta&amp;ke:</source>
+        <translation>要导入的文件(&amp;K)：</translation>
+    </message>
+    <message>
+        <source>&amp;Settle time (seconds):</source>
+        <translation>稳定时间（秒）(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>&amp;When to look:</source>
+        <translation>查看时间(&amp;W)：</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <source>Add new rows only (a row already in the table is an error)</source>
+        <translation>只新增（表中已有的行记为错误）</translation>
+    </message>
+    <message>
+        <source>Add new, skip existing</source>
+        <translation>只新增，跳过已有的行</translation>
+    </message>
+    <message>
+        <source>Update existing (only rows already in the table)</source>
+        <translation>只更新（仅限表中已有的行）</translation>
+    </message>
+    <message>
+        <source>Add new and update existing</source>
+        <translation>新增并更新已有的行</translation>
+    </message>
+    <message>
+        <source>Names to take, separated by ;, whatever their case (e.g. *.csv;*.xlsx). Hidden files, Office lock files and downloads under way are never taken.</source>
+        <translation>要导入的文件名规则，用 ; 分隔，不区分大小写（例如 *.csv;*.xlsx）。隐藏文件、Office 锁定文件和尚未下载完的文件永远不会导入。</translation>
+    </message>
+    <message>
+        <source>A file is taken once its size and time stayed the same this long (a file still being copied is never taken half-written)</source>
+        <translation>文件的大小和修改时间保持不变这么久之后才导入（正在复制的文件不会只导入一半）</translation>
+    </message>
+    <message>
+        <source>Every</source>
+        <translation>每隔</translation>
+    </message>
+    <message>
+        <source>seconds</source>
+        <translation>秒</translation>
+    </message>
+    <message>
+        <source>At these times of the day:</source>
+        <translation>每天在这些时间：</translation>
+    </message>
+    <message>
+        <source>One file at a time, the oldest first</source>
+        <translation>一次一个文件，最早的先导入</translation>
+    </message>
+    <message>
+        <source>Leave the files in the folder (do not move them after their import)</source>
+        <translation>文件留在文件夹里（导入后不移走）</translation>
+    </message>
+</context>
+<context>
     <name>FeedNotices</name>
     <message>
         <source>Feed %1: %2 files with errors</source>
@@ -519,6 +666,154 @@
     <message>
         <source>Feed %1</source>
         <translation>监视文件夹 %1</translation>
+    </message>
+</context>
+<context>
+    <name>FeedsTableModel</name>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation>映射配置</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Last scan</source>
+        <translation>上次查看</translation>
+    </message>
+    <message>
+        <source>Today: imported / failed / duplicates</source>
+        <translation>今天：已导入 / 失败 / 重复</translation>
+    </message>
+    <message>
+        <source>Waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>Next run</source>
+        <translation>下次查看</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>从未</translation>
+    </message>
+    <message>
+        <source>Scanning now</source>
+        <translation>正在查看</translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <source>now</source>
+        <translation>现在</translation>
+    </message>
+    <message>
+        <source>when a desk runs it</source>
+        <translation>等待电脑运行</translation>
+    </message>
+    <message>
+        <source>%1
+Pattern: %2</source>
+        <translation>%1
+文件名规则：%2</translation>
+    </message>
+    <message>
+        <source>Today: %1 imported, %2 failed, %3 duplicates (not imported again)</source>
+        <translation>今天：已导入 %1 个，失败 %2 个，重复 %3 个（没有再次导入）</translation>
+    </message>
+    <message>
+        <source>Files seen and not ended yet: settling, queued or being moved</source>
+        <translation>已发现但尚未处理完的文件：等待稳定、排队导入或正在移走</translation>
+    </message>
+</context>
+<context>
+    <name>FeedsWindow</name>
+    <message>
+        <source>The feeds could not be read: %1</source>
+        <translation>无法读取监视文件夹：%1</translation>
+    </message>
+    <message>
+        <source>Feeds</source>
+        <translation>监视文件夹</translation>
+    </message>
+    <message>
+        <source>Remove the feed “%1”? It stops watching %2. Its import tasks stay in the task list, and the files in its folder stay where they are.</source>
+        <translation>移除监视文件夹“%1”？将不再监视 %2。它的导入任务仍留在任务列表中，文件夹里的文件也留在原处。</translation>
+    </message>
+    <message>
+        <source>Remove feed</source>
+        <translation>移除监视文件夹</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>The folder %1 could not be opened.</source>
+        <translation>无法打开文件夹 %1。</translation>
+    </message>
+    <message>
+        <source>Feeds: watched folders</source>
+        <translation>监视文件夹</translation>
+    </message>
+    <message>
+        <source>&amp;Add…</source>
+        <translation>添加(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Edit…</source>
+        <translation>修改(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>&amp;Run now</source>
+        <translation>立即查看(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Pause</source>
+        <translation>暂停(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Res&amp;ume</source>
+        <translation>恢复(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Re&amp;move…</source>
+        <translation>移除(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Open &amp;folder</source>
+        <translation>打开文件夹(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Watch a folder: each file dropped into it is imported once, then moved to imported, failed or duplicates</source>
+        <translation>监视一个文件夹：放进去的每个文件导入一次，然后移到 imported、failed 或 duplicates 文件夹</translation>
+    </message>
+    <message>
+        <source>Look at the folder now</source>
+        <translation>现在就查看文件夹</translation>
+    </message>
+    <message>
+        <source>No feeds yet. Add one to import each file dropped into a folder.</source>
+        <translation>还没有监视文件夹。添加一个，放进文件夹的每个文件都会自动导入。</translation>
     </message>
 </context>
 <context>
@@ -1937,6 +2232,10 @@
         <source>; about %1 left</source>
         <translation>，约剩 %1</translation>
     </message>
+    <message>
+        <source>%1 · feed %2</source>
+        <translation>%1 · 监视文件夹 %2</translation>
+    </message>
 </context>
 <context>
     <name>TaskTexts</name>
@@ -2122,6 +2421,14 @@
     <message>
         <source>Export a table to a CSV or Excel file, with filters</source>
         <translation>按条件把数据导出为 CSV 或 Excel 文件</translation>
+    </message>
+    <message>
+        <source>&amp;Feeds…</source>
+        <translation>监视文件夹(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Watched folders: each file dropped into one is imported, then moved aside</source>
+        <translation>监视文件夹：放进文件夹的每个文件都会导入，然后移到一旁</translation>
     </message>
     <message>
         <source>&amp;Settings…</source>

@@ -103,6 +103,9 @@ def test_a_daily_feed_in_three_commands_and_its_outcome(inbox: Path, data: list[
 
 
 def test_a_feed_at_set_times_with_every_option(inbox: Path, data: list[str]) -> None:
+    # the profile a feed names exists for its type (one that does not is refused: see below)
+    example = ROOT / "docs" / "examples" / "east-customers.toml"
+    assert cli("profile", "save", "bank-v2", "--type", "customers", "--file", example, *data)[0] == 0
     code, view, err = cli("feed", "add", "Bank Statements", "--folder", inbox, "--type", "customers",
                           "--at", "13:00,07:30", "--in-order", "--leave", "--pattern", "bank-*.csv", "--settle", "30",
                           "--profile", "bank-v2", "--mode", "upsert", "--json", *data)  # fmt: skip
@@ -129,6 +132,8 @@ def test_a_feed_at_set_times_with_every_option(inbox: Path, data: list[str]) -> 
         (["feed", "add", "x", "--folder", "{inbox}", "--type", "nosuch"], "nosuch"),
         (["feed", "add", "x", "--folder", "{inbox}/missing", "--type", "customers"], "does not exist"),
         (["feed", "add", "x", "--folder", "{inbox}", "--type", "customers", "--pattern", " ; "], "names no files"),
+        (["feed", "add", "x", "--folder", "{inbox}", "--type", "customers", "--profile", "NOPE"],
+         'No mapping profile "NOPE"'),
         (["feed", "show", "nosuch"], "There is no feed named nosuch"),
         (["feed", "pause", "nosuch"], "There is no feed named nosuch"),
     ],
@@ -146,6 +151,21 @@ def test_a_name_in_use_is_refused_whatever_its_case(inbox: Path, data: list[str]
     assert cli("feed", "add", "bank", "--folder", inbox, "--type", "customers", *data)[0] == 0
     code, _, err = cli("feed", "add", "BANK", "--folder", inbox, "--type", "customers", *data)
     assert code == 2 and err.strip() == "batchdesk: A feed named BANK exists already"
+
+
+def test_feed_edit_changes_the_settings_given_and_keeps_the_others(inbox: Path, data: list[str]) -> None:
+    assert cli("feed", "add", "bank", "--folder", inbox, "--type", "customers", "--leave", "--every", "120",
+               "--mode", "upsert", *data)[0] == 0  # fmt: skip
+    code, view, err = cli("feed", "edit", "BANK", "--settle", "5", "--at", "07:30", "--no-leave", "--pattern", "*.csv",
+                          "--json", *data)  # fmt: skip
+    assert code == 0, err
+    assert isinstance(view, dict) and view["name"] == "bank"
+    assert (view["settle_seconds"], view["at"], view["every_seconds"], view["leave"]) == (5, ["07:30"], None, False)
+    assert (view["pattern"], view["mode"], view["folder"]) == ("*.csv", "upsert", str(inbox.resolve()))
+    code, _, err = cli("feed", "edit", "bank", "--profile", "NOPE", *data)
+    assert code == 2 and err.strip() == 'batchdesk: No mapping profile "NOPE"'
+    code, _, err = cli("feed", "edit", "nosuch", "--settle", "1", *data)
+    assert code == 2 and err.strip() == "batchdesk: There is no feed named nosuch"
 
 
 def test_a_feed_mails_the_addresses_it_is_given_checked_and_can_mail_nobody(inbox: Path, data: list[str]) -> None:

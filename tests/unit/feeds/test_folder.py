@@ -10,7 +10,15 @@ import pytest
 
 from desktop_app.domain.feeds import DEFAULT_PATTERN
 from desktop_app.feeds import folder as folder_module
-from desktop_app.feeds.folder import FolderUnreachable, NotReadable, fingerprint, look, reachable
+from desktop_app.feeds.folder import (
+    FolderUnreachable,
+    MatchNow,
+    NotReadable,
+    fingerprint,
+    look,
+    matching_now,
+    reachable,
+)
 from desktop_app.feeds.rules import patterns
 
 PATS = patterns(DEFAULT_PATTERN)
@@ -98,3 +106,21 @@ def test_an_unreadable_folder_is_unreachable(tmp_path: Path, monkeypatch: pytest
     with pytest.raises(FolderUnreachable, match="Permission denied"):
         look(tmp_path, PATS)
     assert reachable(tmp_path) == "Permission denied"
+
+
+def test_matching_now_counts_what_a_scan_would_take_by_its_own_rules(tmp_path: Path) -> None:
+    for name in ("b.CSV", "a.xlsx", "notes.txt", "~$a.xlsx", ".hidden.csv", "x.csv.part", "c.csv.tmp"):
+        (tmp_path / name).write_text("x")
+    (tmp_path / "imported").mkdir()
+    (tmp_path / "imported" / "old.csv").write_text("x")
+    assert matching_now(str(tmp_path), DEFAULT_PATTERN) == MatchNow(names=("a.xlsx", "b.CSV"))
+    assert matching_now(str(tmp_path), "*.csv").names == ("b.CSV",)
+    assert matching_now(str(tmp_path), "*.json") == MatchNow()
+
+
+def test_matching_now_says_why_it_cannot_count(tmp_path: Path) -> None:
+    assert matching_now(str(tmp_path / "missing"), "*.csv").problem == "unreachable"
+    assert matching_now(str(tmp_path), " ; ").problem == "pattern"
+    assert matching_now("  ", "*.csv").problem == "empty"
+    # a share is not listed here: one that is away would hold the caller for its time-out
+    assert matching_now("\\\\fs01\\bank", "*.csv").problem == "network"

@@ -1,0 +1,239 @@
+"""The window's Feeds view (issue 25): the list with each feed's state and today's files, add and edit with
+a folder preview, pause / resume / run now / remove, problems in words; a feed's import named in the list."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
+
+from desktop_app.domain.feeds import FEED_PARAM, FeedSpec, FeedState, Schedule
+from desktop_app.domain.status import TaskStatus
+from desktop_app.domain.task import Lane, TaskRecord
+from desktop_app.store.feeds import FeedStore
+from desktop_app.tasks.builtin_kinds import builtin_task_kinds
+from desktop_app.ui.desk import Desk
+from desktop_app.ui.details import DetailsPanel
+from desktop_app.ui.dialogs.feed_edit import FeedDialog
+from desktop_app.ui.dialogs.feeds import FeedsWindow
+from desktop_app.ui.feeds_model import FOLDER, NAME, PROFILE, STATE, TODAY, TYPE
+from desktop_app.ui.task_model import FILE, TaskTableModel
+from tests.support.customers import row, write_csv
+
+WAIT = 30_000
+
+
+@pytest.fixture
+def inbox(tmp_path: Path) -> Path:
+    folder = tmp_path / "inbox"
+    folder.mkdir()
+    return folder
+
+
+def add(desk: Desk, folder: Path, name: str = "Bank", **spec: Any) -> None:
+    spec.setdefault("settle", 0)
+    full = FeedSpec(name=name, folder=str(folder), import_type="customers", **spec)
+    desk.core.feeds().add(full, user=desk.service.viewer.user)
+
+
+def open_feeds(qtbot: Any, desk: Desk) -> FeedsWindow:
+    desk.window.menus.feeds_action.trigger()
+    window = desk.feeds_window
+    assert window is not None and window.isVisible()
+    return window
+
+
+def cell(window: FeedsWindow, name: str, column: int) -> str:
+    row = window.model.row_of(name)
+    return "" if row < 0 else str(window.model.index(row, column).data())
+
+
+def select(qtbot: Any, window: FeedsWindow, name: str) -> None:
+    qtbot.waitUntil(lambda: window.model.row_of(name) >= 0, timeout=WAIT)
+    window.select(name)
+    assert window.selected() is not None and window.selected().feed.name == name  # type: ignore[union-attr]
+
+
+def editor(qtbot: Any, window: FeedsWindow) -> FeedDialog:
+    qtbot.waitUntil(lambda: window.editor is not None and window.editor.isVisible(), timeout=WAIT)
+    assert window.editor is not None
+    return window.editor
+
+
+def ok(dialog: FeedDialog) -> None:
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+
+
+def stored(desk: Desk, name: str = "Bank") -> Any:
+    return FeedStore(desk.core.store.engine).get(name)
+
+
+def test_the_list_shows_a_feeds_state_and_todays_files_and_its_imports_name_it(
+    qtbot: Any, make_desk: Callable[..., Desk], inbox: Path
+) -> None:
+    desk = make_desk()
+    write_csv(inbox / "good.csv", [row(i) for i in range(1, 4)])
+    write_csv(inbox / "bad.csv", [row(i, 手机号="x") for i in range(4, 6)])
+    add(desk, inbox)
+    window = open_feeds(qtbot, desk)
+    # the desk's own executor runs the feed's scans and imports; the list follows as they end
+    qtbot.waitUntil(lambda: cell(window, "Bank", TODAY) == "1 / 1 / 0", timeout=WAIT)
+    assert cell(window, "Bank", STATE) in ("Watching", "Scanning now")
+    assert (cell(window, "Bank", FOLDER), cell(window, "Bank", TYPE)) == (str(inbox.resolve()), "Customer import")
+    assert cell(window, "Bank", PROFILE) == "(none)" and cell(window, "Bank", NAME) == "Bank"
+    # a task from a feed says so in the task list and in its details
+    model = desk.window.model
+    qtbot.waitUntil(lambda: any(model.record(r).params.get("feed_name") for r in range(model.rowCount())), timeout=WAIT)
+    rows = [r for r in range(model.rowCount()) if model.record(r).params.get("feed_name") == "Bank"]
+    files = sorted(str(model.index(r, FILE).data()) for r in rows)
+    assert files[0] in ("bad.csv · feed Bank", "good.csv · feed Bank"), files
+    details = DetailsPanel(desk.catalog, kinds=desk.kinds)
+    details.show_record(model.record(rows[0]))
+    assert details._labels["feed"].text() == "Bank" and details._names["feed"].text().startswith("Feed")
+    # in Chinese too
+    desk.set_language("zh")
+    qtbot.waitUntil(lambda: cell(window, "Bank", STATE) in ("在监视", "正在查看"), timeout=WAIT)
+    qtbot.waitUntil(lambda: window.add_button.text() == "添加(&A)…", timeout=WAIT)
+    assert window.model.headers()[0] == "名称"
+    assert str(model.index(rows[0], FILE).data()).endswith("· 监视文件夹 Bank")
+
+
+def test_the_file_cell_names_the_feed_only_of_a_feeds_import(qapp: Any) -> None:
+    model = TaskTableModel(lambda _before, _limit: None, kinds=builtin_task_kinds())
+    stamp = dt.datetime(2025, 3, 1, 12, 0)
+    by_hand = TaskRecord(id=1, task_no="T1", task_type="import", lane=Lane.LONG, status=TaskStatus.PENDING,
+                         params={"file": "/in/bank-05-01.csv", "import_type": "customers"}, created_at=stamp,
+                         updated_at=stamp)  # fmt: skip
+    from_feed = replace(by_hand, id=2, task_no="T2", params={**by_hand.params, FEED_PARAM: "Bank"})
+    model.add_page(None, [from_feed, by_hand])
+    assert [model.index(r, FILE).data() for r in range(2)] == ["bank-05-01.csv · feed Bank", "bank-05-01.csv"]
+
+
+def test_adding_a_feed_in_the_dialog_previews_the_files_its_pattern_takes(
+    qtbot: Any, make_desk: Callable[..., Desk], inbox: Path
+) -> None:
+    desk = make_desk()
+    for name in ("a.csv", "b.CSV", "c.xlsx", "notes.txt", "~$c.xlsx", ".hidden.csv"):
+        (inbox / name).write_text("x")
+    window = open_feeds(qtbot, desk)
+    assert not window.empty_label.isHidden()
+    window.add_button.click()
+    dialog = editor(qtbot, window)
+    assert dialog.windowTitle() == "Add a feed" and dialog.pattern_edit.text() == "*.csv;*.xlsx;*.xls"
+    qtbot.waitUntil(lambda: dialog.preview_label.text() == "Choose a folder to see which files match", timeout=WAIT)
+    dialog.name_edit.setText("Bank")
+    dialog.folder_edit.setText(str(inbox))
+    qtbot.waitUntil(lambda: dialog.preview_label.text() == "3 files match now", timeout=WAIT)
+    dialog.pattern_edit.setText("*.txt")
+    qtbot.waitUntil(lambda: dialog.preview_label.text() == "1 file matches now", timeout=WAIT)
+    dialog.pattern_edit.setText("*.json")
+    qtbot.waitUntil(lambda: dialog.preview_label.text() == "No file matches now", timeout=WAIT)
+    dialog.folder_edit.setText(str(inbox / "missing"))
+    qtbot.waitUntil(lambda: dialog.preview_label.text() == "The folder cannot be read", timeout=WAIT)
+    dialog.folder_edit.setText(str(inbox))
+    dialog.pattern_edit.setText("*.csv")
+    dialog.settle_box.setValue(0)
+    dialog.mode_box.setCurrentIndex(dialog.mode_box.findData("upsert"))
+    dialog.in_order_box.setChecked(True)
+    ok(dialog)
+    qtbot.waitUntil(lambda: window.editor is None and window.model.row_of("Bank") >= 0, timeout=WAIT)
+    spec = stored(desk).spec
+    assert (spec.folder, spec.pattern, spec.mode, spec.settle, spec.in_order) == (str(inbox.resolve()), "*.csv",
+                                                                                    "upsert", 0, True)  # fmt: skip
+    assert window.selected() is not None and window.empty_label.isHidden()
+
+
+def test_editing_a_feed_changes_it_and_a_problem_is_said_in_words(
+    qtbot: Any, make_desk: Callable[..., Desk], inbox: Path, tmp_path: Path
+) -> None:
+    desk = make_desk()
+    add(desk, inbox, schedule=Schedule(every=600), mail_to=("clerk@bank.example",))
+    window = open_feeds(qtbot, desk)
+    select(qtbot, window, "Bank")
+    window.edit_button.click()
+    dialog = editor(qtbot, window)
+    assert dialog.name_edit.isReadOnly() and dialog.name_edit.text() == "Bank"
+    assert dialog.every_radio.isChecked() and dialog.every_box.value() == 600
+    # a time of day that is not one: said under the fields, nothing saved
+    dialog.at_radio.setChecked(True)
+    dialog.at_edit.setText("7h30")
+    ok(dialog)
+    assert dialog.isVisible() and "HH:MM" in dialog.problem_label.text() and not dialog.problem_label.isHidden()
+    # the service's refusal: in words, the dialog stays open to mend it
+    dialog.at_edit.setText("07:30, 13:00")
+    dialog.folder_edit.setText(str(tmp_path / "gone"))
+    ok(dialog)
+    qtbot.waitUntil(lambda: "does not exist" in dialog.problem_label.text(), timeout=WAIT)
+    assert dialog.isVisible() and "Traceback" not in window.last_message
+    other = tmp_path / "other"
+    other.mkdir()
+    dialog.folder_edit.setText(str(other))
+    ok(dialog)
+    qtbot.waitUntil(lambda: window.editor is None, timeout=WAIT)
+    spec = stored(desk).spec
+    assert spec.folder == str(other.resolve()) and spec.schedule.at == (dt.time(7, 30), dt.time(13, 0))
+    assert spec.mail_to == ("clerk@bank.example",)  # not in the dialog: kept as it was
+
+
+def test_a_name_in_use_is_refused_in_words(qtbot: Any, make_desk: Callable[..., Desk], inbox: Path) -> None:
+    desk = make_desk()
+    add(desk, inbox)
+    window = open_feeds(qtbot, desk)
+    window.add_button.click()
+    dialog = editor(qtbot, window)
+    dialog.name_edit.setText("BANK")
+    dialog.folder_edit.setText(str(inbox))
+    ok(dialog)
+    qtbot.waitUntil(lambda: dialog.problem_label.text() == "A feed named BANK exists already", timeout=WAIT)
+    assert window.last_message == "A feed named BANK exists already"
+
+
+def test_pause_resume_run_now_open_folder_and_remove(qtbot: Any, make_desk: Callable[..., Desk], inbox: Path) -> None:
+    desk = make_desk()
+    add(desk, inbox)
+    window = open_feeds(qtbot, desk)
+    select(qtbot, window, "Bank")
+    window.pause_button.click()
+    qtbot.waitUntil(lambda: cell(window, "Bank", STATE) == "Paused", timeout=WAIT)
+    assert stored(desk).paused and window.resume_button.isEnabled() and not window.pause_button.isEnabled()
+    assert not window.run_button.isEnabled()
+    window.resume_button.click()
+    qtbot.waitUntil(lambda: not stored(desk).paused and window.pause_button.isEnabled(), timeout=WAIT)
+    requests = stored(desk).run_requests
+    window.run_button.click()
+    qtbot.waitUntil(lambda: stored(desk).run_requests == requests + 1, timeout=WAIT)
+    opened: list[Path] = []
+    window._open_folder = lambda path: opened.append(path) or True
+    window.folder_button.click()
+    assert opened == [inbox.resolve()]
+    window._open_folder = lambda path: False
+    window.folder_button.click()
+    assert window.last_message == f"The folder {inbox.resolve()} could not be opened."
+    # remove asks first, naming the feed; Cancel keeps it
+    window.remove_button.click()
+    question = window.question
+    assert question is not None and "“Bank”" in question.text() and "stay" in question.text()
+    question.button(QMessageBox.StandardButton.Cancel).click()
+    assert stored(desk) is not None
+    window.remove_button.click()
+    assert window.question is not None
+    window.question.button(QMessageBox.StandardButton.Yes).click()
+    qtbot.waitUntil(lambda: stored(desk) is None and window.model.row_of("Bank") < 0, timeout=WAIT)
+
+
+def test_a_feed_whose_folder_went_away_says_why_in_its_tooltip(
+    qtbot: Any, make_desk: Callable[..., Desk], inbox: Path
+) -> None:
+    desk = make_desk()
+    add(desk, inbox)
+    inbox.rmdir()
+    window = open_feeds(qtbot, desk)
+    qtbot.waitUntil(lambda: cell(window, "Bank", STATE) == "Folder not reachable", timeout=WAIT)
+    tip = window.model.index(window.model.row_of("Bank"), STATE).data(3)  # ToolTipRole
+    assert "is not reachable; looking again in" in tip
+    assert window.model.view_at(window.model.row_of("Bank")).state is FeedState.OFFLINE  # type: ignore[union-attr]
