@@ -138,6 +138,8 @@ class Submitter:
         the name of the feed that took the file, kept in the task's params for the task list (not part of
         its identity: the same bytes by hand and by a feed are one task)."""
         options = self.import_options(request)
+        if feed and options.mode is ImportMode.DELETE:  # its profile saved since with mode = "delete"
+            raise PermanentError(ErrorCode.FEED_NEVER_DELETES, profile=options.profile)
         params = options.to_params()
         params.pop("file")
         if feed:

@@ -42,6 +42,7 @@ USAGE_CODES = {
     ErrorCode.FEED_FOLDER_MISSING,
     ErrorCode.FEED_PAUSED,
     ErrorCode.FEED_FILES_UNDER_WAY,
+    ErrorCode.FEED_NEVER_DELETES,
     ErrorCode.MAIL_ADDRESS_INVALID,
     ErrorCode.MAIL_NOT_SET_UP,
 }

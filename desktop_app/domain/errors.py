@@ -98,6 +98,7 @@ class ErrorCode(StrEnum):
     FEED_FOLDER_MISSING = "feed_folder_missing"
     FEED_PAUSED = "feed_paused"
     FEED_FILES_UNDER_WAY = "feed_files_under_way"
+    FEED_NEVER_DELETES = "feed_never_deletes"
     # a feed's mail (feeds/mail.py; docs/FEEDS.md "Mail and notices")
     MAIL_ADDRESS_INVALID = "mail_address_invalid"
     MAIL_NOT_SET_UP = "mail_not_set_up"
@@ -337,6 +338,10 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
         "监视文件夹“{name}”还有 {count:,} 个文件的导入未结束；等它们结束后再更改文件夹",
         "The feed {name} has {count:,} {count:plural:file|files} whose import has not ended; change its folder "
         "once {count:plural:it has|they have} ended",
+    ),
+    ErrorCode.FEED_NEVER_DELETES: (
+        "映射配置“{profile}”的方式是删除行；监视文件夹从不删除行，请换一个映射配置或改掉它的方式",
+        "The profile {profile} deletes rows; a feed never deletes rows: choose another profile or change its mode",
     ),
     ErrorCode.FEED_FOLDER_MISSING: (
         "找不到文件夹 {folder}（它必须已经存在）",

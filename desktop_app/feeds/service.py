@@ -84,7 +84,8 @@ class Feeds:
             patterns(spec.pattern)
         except ValueError as exc:
             raise PermanentError(ErrorCode.INVALID_PARAMS, detail=str(exc)) from None
-        # a file dropped into a folder never deletes rows (the command line's feed add offers no delete)
+        # a file dropped into a folder never deletes rows (the command line's feed add offers no delete; nor
+        # may its profile bring the mode in: Submitter.submit_import refuses a feed's delete)
         modes = [m.value for m in ImportMode if m is not ImportMode.DELETE]
         if spec.mode not in modes:
             raise PermanentError(ErrorCode.INVALID_PARAMS, detail=f"a feed's mode is one of {', '.join(modes)}")
@@ -99,6 +100,8 @@ class Feeds:
             if version.import_type != spec.import_type:
                 raise PermanentError(ErrorCode.PROFILE_TYPE_MISMATCH, name=version.name,
                                      profile_type=version.import_type, import_type=spec.import_type)  # fmt: skip
+            if version.profile.options.mode is ImportMode.DELETE:
+                raise PermanentError(ErrorCode.FEED_NEVER_DELETES, profile=version.name)
             profile = version.name
         folder = Path(spec.folder).expanduser()
         network = is_network_path(folder)

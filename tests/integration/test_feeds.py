@@ -513,3 +513,34 @@ def test_a_feed_with_a_profile_imports_as_the_profile_says_and_names_its_version
         stored = conn.exec_driver_sql("SELECT code, level, department FROM customers ORDER BY code").all()
     assert [tuple(r) for r in stored] == [("C000001", "gold", "华东销售部"), ("C000002", "silver", "华东销售部"),
                                           ("C000003", "silver", "华东销售部")]  # fmt: skip
+
+
+def test_a_feed_never_deletes_rows_not_even_through_its_profile(core: Core, inbox: Path) -> None:
+    """A profile whose mode is delete is refused for a feed; one saved with it after the feed was added
+    blocks the feed in words (its files wait), and no row is deleted."""
+    from dataclasses import replace
+
+    from desktop_app.domain.errors import ErrorCode, PermanentError
+    from desktop_app.domain.modes import ImportMode
+    from desktop_app.imports.profiles import read_profile_file
+
+    profile = read_profile_file(str(EXAMPLE_PROFILE))
+    deleting = replace(profile, options=replace(profile.options, mode=ImportMode.DELETE))
+    submitter = core.submitter()
+    submitter.save_profile("Deleting", deleting, user=OWNER, source="test")
+    with pytest.raises(PermanentError) as refused:
+        add_feed(core, inbox, profile="Deleting")
+    assert refused.value.code is ErrorCode.FEED_NEVER_DELETES
+    assert "a feed never deletes rows" in refused.value.text("en")
+
+    run_import(core, write_csv(inbox.parent / "first.csv", [row(1)]))
+    submitter.save_profile("East", profile, user=OWNER, source="test")
+    feed = add_feed(core, inbox, profile="East")
+    submitter.save_profile("East", deleting, user=OWNER, source="test")  # v2 deletes: too late for the check
+    (inbox / "keys.csv").write_text(EAST_HEADER + "C000001;张三;13800000001;金卡;\n", encoding="utf-8")
+    scan_now(core)
+    stored = FeedStore(core.store.engine).get_by_id(feed.id)
+    assert stored is not None and stored.state is FeedState.BLOCKED
+    assert "a feed never deletes rows" in render(stored.reason, None, "en")
+    assert [r.name for r in FeedStore(core.store.engine).in_state(feed.id, FileState.READY)] == ["keys.csv"]
+    assert feed_imports(core) == [] and _customers(core) == 1
