@@ -3,13 +3,13 @@
 # SQLite, PostgreSQL (127.0.0.1:5432, database test) and MariaDB (127.0.0.1:3306, database test).
 # With CI=true an unreachable database fails the run instead of skipping. Extra arguments go to pytest.
 # Two stages: every test not marked slow on parallel workers (pytest-xdist, BATCHDESK_TEST_WORKERS,
-# default 4; each test has its own schema and tmp_path, so workers do not collide), and beside it the slow
-# ones (kill -9, crash and fault campaigns) on BATCHDESK_SLOW_WORKERS (default 3), each test to the next free
+# default 4; each test has its own schema and tmp_path, so workers do not collide), then the slow ones
+# (kill -9, crash and fault campaigns) on BATCHDESK_SLOW_WORKERS (default 3), each test to the next free
 # worker. More workers than a 2-core machine's cores, measured: the fast stage used 0.8 of a core a
 # worker (12 CPU-minutes in 14.6 min on 2 workers), the slow one 0.3 (4 CPU-minutes in 7 min), the rest
 # waiting on the databases, subprocesses and timers (docs/BENCHMARKS.md, "The test suite").
 # BATCHDESK_TEST_RANDOM=1 runs each stage in random order (pytest-random-order; the seed is printed).
-# The two stages run at once (BATCHDESK_TEST_STAGES=serial: one after the other).
+# BATCHDESK_TEST_STAGES=together runs the two stages at once (below).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --test
@@ -28,14 +28,15 @@ stage() {  # pytest exits 5 when a stage selects no test (extra arguments naming
 }
 fast=(-n "${BATCHDESK_TEST_WORKERS:-4}" --dist loadfile -m "not slow")
 slow=(-n "${BATCHDESK_SLOW_WORKERS:-3}" --dist load -m slow)
-if [[ "${BATCHDESK_TEST_STAGES:-together}" == serial ]]; then
+if [[ "${BATCHDESK_TEST_STAGES:-serial}" == serial ]]; then
   stage "${fast[@]}" "$@"
   stage "${slow[@]}" "$@"
   exit 0
 fi
-# Together (the default): the slow stage's workers mostly wait (0.3 of a core each), so it runs beside the
-# fast one, each line of its output marked "slow| "; each stage has its own temporary folder. The run
-# fails when either stage fails.
+# BATCHDESK_TEST_STAGES=together: the slow stage runs beside the fast one, each line of its output marked
+# "slow| ", each stage with its own temporary folder; the run fails when either stage fails. Measured on a
+# fresh clone (docs/BENCHMARKS.md, "The test suite"): no faster than one after the other (19.8 min with
+# the bundle built beside them, against 18.0), so it is not the default.
 tmp="${TMPDIR:-/tmp}/batchdesk-tests-$$"
 rm -rf "$tmp" && mkdir -p "$tmp"
 ( stage "${slow[@]}" --basetemp "$tmp/slow" "$@" 2>&1 | sed -u 's/^/slow| /'; exit "${PIPESTATUS[0]}" ) &
