@@ -27,6 +27,16 @@ LOCALES = {"zh_CN": "zh_CN", "en": "en_US"}  # file suffix -> the TS language at
 # Chinese for texts added since the .ts files were last filled: (context, source) -> translation.
 # Older texts keep the translation already in batchdesk_zh_CN.ts.
 ZH: dict[tuple[str, str], str] = {
+    ("PreviewDialog", "The one row passes every check."): "这 1 行全部通过检查。",
+    ("PreviewDialog", "The cells of the one row pass every check; looking it up in the table…"):
+        "这 1 行的单元格全部通过检查；正在到表中查找它…",
+    ("Outcomes", "Checked: the 1 row is valid"): "校验完成：1 行全部有效",
+    ("Outcomes", "Done: 1 row imported"): "已完成：导入 1 行",
+    ("Outcomes", "Done: 1 row deleted"): "已完成：删除 1 行",
+    ("FeedNotices", "Feed %1: %2 could not be imported (imported: %3, rows with errors: %4)"):
+        "监视文件夹 %1：%2 没能导入（已导入 %3 行，%4 行有错误）",
+    ("FeedNotices", "Feed %1: %2 was imported with errors (imported: %3, rows with errors: %4)"):
+        "监视文件夹 %1：%2 已导入，但有错误（已导入 %3 行，%4 行有错误）",
     ("DetailsPanel", "%1 processed so far, %3 succeeded, %4 failed"): "已处理 %1 行，成功 %3，失败 %4",
     ("Outcomes", "Checked: %1 of %2 rows valid, 1 row with errors"): "校验完成：%1 行有效（共 %2 行），1 行有错误",
     ("Outcomes", "Done: %1 of %2 imported, 1 row with errors"): "已完成：导入 %1 行（共 %2 行），1 行有错误",

@@ -102,9 +102,9 @@ class FeedNotices(QObject):
         if len(burst.records) > 1:
             return self.tr("Feed %1: %2 files with errors").replace("%1", feed).replace("%2", str(len(burst.records)))
         if record.status is TaskStatus.FAILED:
-            text = self.tr("Feed %1: %2 could not be imported (%3 rows imported, %4 with errors)")
+            text = self.tr("Feed %1: %2 could not be imported (imported: %3, rows with errors: %4)")
         else:
-            text = self.tr("Feed %1: %2 was imported with errors (%3 rows imported, %4 with errors)")
+            text = self.tr("Feed %1: %2 was imported with errors (imported: %3, rows with errors: %4)")
         text = (text.replace("%1", feed).replace("%2", burst.files[-1])
                 .replace("%3", f"{record.success_count:,}").replace("%4", f"{record.fail_count:,}"))  # fmt: skip
         why = shown_error(record) if record.status is TaskStatus.FAILED else ""

@@ -152,10 +152,11 @@ def _value_fix_outcome(r: TaskRecord) -> str:
     return text.replace("%1", _n(fixed)).replace("%2", source).replace("%3", _n(refused))
 
 
-def _delete_outcome(status: TaskStatus, *, one: bool) -> str | None:
+def _delete_outcome(status: TaskStatus, *, one: bool, deleted_one: bool = False) -> str | None:
     """A delete's words where an import's would say "imported" of rows it deleted."""
     if status is TaskStatus.SUCCEEDED:
-        return QCoreApplication.translate("Outcomes", "Done: %1 rows deleted")
+        return (QCoreApplication.translate("Outcomes", "Done: 1 row deleted") if deleted_one
+                else QCoreApplication.translate("Outcomes", "Done: %1 rows deleted"))  # fmt: skip
     if status is TaskStatus.PARTIALLY_SUCCEEDED:
         return (QCoreApplication.translate("Outcomes", "Done: %1 of %2 deleted, 1 row with errors") if one
                 else QCoreApplication.translate("Outcomes", "Done: %1 of %2 deleted, %3 rows with errors"))  # fmt: skip
@@ -174,10 +175,13 @@ def _import_outcome(r: TaskRecord) -> str | None:
     check = bool(r.params.get("dry_run"))
     one = bad == 1
     if r.params.get("mode") == "delete" and not check and ok and (bad or r.status is not TaskStatus.FAILED):
-        deleted = _delete_outcome(r.status, one=one)
+        deleted = _delete_outcome(r.status, one=one, deleted_one=ok == 1)
         if deleted is not None:
             return deleted.replace("%1", _n(ok)).replace("%2", _n(total)).replace("%3", _n(bad))
-    if r.status is TaskStatus.SUCCEEDED:
+    if r.status is TaskStatus.SUCCEEDED and ok == 1:  # "1 row", never "1 rows"
+        text = (QCoreApplication.translate("Outcomes", "Checked: the 1 row is valid") if check
+                else QCoreApplication.translate("Outcomes", "Done: 1 row imported"))  # fmt: skip
+    elif r.status is TaskStatus.SUCCEEDED:
         text = (QCoreApplication.translate("Outcomes", "Checked: all %1 rows are valid") if check
                 else QCoreApplication.translate("Outcomes", "Done: %1 rows imported"))  # fmt: skip
     elif r.status is TaskStatus.CANCELLED:

@@ -644,11 +644,11 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Feed %1: %2 could not be imported (%3 rows imported, %4 with errors)</source>
+        <source>Feed %1: %2 could not be imported (imported: %3, rows with errors: %4)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Feed %1: %2 was imported with errors (%3 rows imported, %4 with errors)</source>
+        <source>Feed %1: %2 was imported with errors (imported: %3, rows with errors: %4)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1235,6 +1235,10 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Done: 1 row deleted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Done: %1 rows deleted</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1252,6 +1256,14 @@ Pattern: %2</source>
     </message>
     <message>
         <source>Failed: %1 of %2 deleted, %3 rows with errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checked: the 1 row is valid</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Done: 1 row imported</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1402,11 +1414,19 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>The cells of the one row pass every check; looking it up in the table…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>The cells of the first %1 rows pass every check; looking the rows up in the table…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Looking the rows up in the table…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The one row passes every check.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -644,11 +644,11 @@
         <translation>监视文件夹 %1：%2 个文件有错误</translation>
     </message>
     <message>
-        <source>Feed %1: %2 could not be imported (%3 rows imported, %4 with errors)</source>
+        <source>Feed %1: %2 could not be imported (imported: %3, rows with errors: %4)</source>
         <translation>监视文件夹 %1：%2 没能导入（已导入 %3 行，%4 行有错误）</translation>
     </message>
     <message>
-        <source>Feed %1: %2 was imported with errors (%3 rows imported, %4 with errors)</source>
+        <source>Feed %1: %2 was imported with errors (imported: %3, rows with errors: %4)</source>
         <translation>监视文件夹 %1：%2 已导入，但有错误（已导入 %3 行，%4 行有错误）</translation>
     </message>
     <message>
@@ -1236,6 +1236,10 @@ Pattern: %2</source>
         <translation>已修正取值：%2 导入了 %1 行</translation>
     </message>
     <message>
+        <source>Done: 1 row deleted</source>
+        <translation>已完成：删除 1 行</translation>
+    </message>
+    <message>
         <source>Done: %1 rows deleted</source>
         <translation>已完成：删除 %1 行</translation>
     </message>
@@ -1254,6 +1258,14 @@ Pattern: %2</source>
     <message>
         <source>Failed: %1 of %2 deleted, %3 rows with errors</source>
         <translation>失败：删除 %1 行（共 %2 行），%3 行有错误</translation>
+    </message>
+    <message>
+        <source>Checked: the 1 row is valid</source>
+        <translation>校验完成：1 行全部有效</translation>
+    </message>
+    <message>
+        <source>Done: 1 row imported</source>
+        <translation>已完成：导入 1 行</translation>
     </message>
     <message>
         <source>Checked: all %1 rows are valid</source>
@@ -1403,12 +1415,20 @@ Pattern: %2</source>
         <translation>失败的行会写入错误文件，其余的行照常导入。</translation>
     </message>
     <message>
+        <source>The cells of the one row pass every check; looking it up in the table…</source>
+        <translation>这 1 行的单元格全部通过检查；正在到表中查找它…</translation>
+    </message>
+    <message>
         <source>The cells of the first %1 rows pass every check; looking the rows up in the table…</source>
         <translation>前 %1 行的单元格全部通过检查；正在表中查找这些行…</translation>
     </message>
     <message>
         <source>Looking the rows up in the table…</source>
         <translation>正在表中查找这些行…</translation>
+    </message>
+    <message>
+        <source>The one row passes every check.</source>
+        <translation>这 1 行全部通过检查。</translation>
     </message>
     <message>
         <source>The first %1 rows pass every check.</source>

@@ -71,7 +71,7 @@ def test_a_feed_file_with_bad_rows_is_told_in_the_feeds_words_and_a_clean_one_no
     window.hide()  # out of sight: the tray speaks too
     service.task_ended.emit(may)
     service.task_ended.emit(june)
-    want = "Feed bank: june.csv was imported with errors (9 rows imported, 1 with errors)"
+    want = "Feed bank: june.csv was imported with errors (imported: 9, rows with errors: 1)"
     qtbot.waitUntil(lambda: window.notice.text() == want, timeout=TIMEOUT)
     assert shown == [(want, ["Open error file", "Show the task"])]  # the clean may.csv said nothing
     # the tray says the same words once
@@ -150,7 +150,7 @@ def test_a_feed_file_that_failed_is_told_with_its_reason(
     data_dir, imports, _ = fed(tmp_path, {"empty.csv": []})
     desk = make_desk(data_dir=data_dir)
     desk.service.task_ended.emit(imports["empty.csv"])
-    want = "Feed bank: empty.csv could not be imported (0 rows imported, 0 with errors): The file is empty"
+    want = "Feed bank: empty.csv could not be imported (imported: 0, rows with errors: 0): The file is empty"
     qtbot.waitUntil(lambda: desk.window.notice.text().startswith(want), timeout=TIMEOUT)
     assert shown[-1][1] == ["Show the task"]  # no error file: nothing to open
 

@@ -314,7 +314,7 @@ def test_the_preview_says_so_when_the_table_cannot_be_asked(
     monkeypatch.setattr(window.service, "look_up_keys", unreachable)
     dialog = open_preview(qtbot, window, write_csv(tmp_path / "c.csv", [row(1)]))
     qtbot.waitUntil(lambda: "could not be checked" in dialog.problems_label.text(), timeout=TIMEOUT)
-    assert dialog.problems_label.text().startswith("The first 1 rows pass every check. Whether they are already in "
+    assert dialog.problems_label.text().startswith("The one row passes every check. Whether they are already in "
                                                    "the table could not be checked: ")  # fmt: skip
     assert ok(dialog).isEnabled(), "the look-up only informs: the file can be queued"
 

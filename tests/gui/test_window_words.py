@@ -40,6 +40,8 @@ THRESHOLD_MSG = "10 rows failed (50.0%, above 30%): the import counts as failed;
         (TaskStatus.FAILED, (1, 0, 1), False, THRESHOLD_MSG, "Failed: nothing imported, 1 row with errors"),
         (TaskStatus.SUCCEEDED, (200, 200, 0), False, None, "Done: 200 rows imported"),
         (TaskStatus.SUCCEEDED, (200, 200, 0), True, None, "Checked: all 200 rows are valid"),
+        (TaskStatus.SUCCEEDED, (1, 1, 0), False, None, "Done: 1 row imported"),
+        (TaskStatus.SUCCEEDED, (1, 1, 0), True, None, "Checked: the 1 row is valid"),
         (TaskStatus.CANCELLED, (200_000, 56_000, 0), False, None, "Cancelled: 56,000 of 200,000 imported; they stay"),
         (TaskStatus.CANCELLED, (0, 0, 0), False, None, "Cancelled before any row was imported"),
     ],

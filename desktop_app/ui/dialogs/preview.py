@@ -583,12 +583,15 @@ class PreviewDialog(QDialog):
         problem = self._look_up_problem(check)
         pending = verdict is None and self._look_up is not None and problem is None
         if pending and not failing:
-            sentences.append(self.tr("The cells of the first %1 rows pass every check; looking the rows up in "
+            sentences.append(self.tr("The cells of the one row pass every check; looking it up in the table…")
+                             if shown == "1" else
+                             self.tr("The cells of the first %1 rows pass every check; looking the rows up in "
                                      "the table…").replace("%1", shown))  # fmt: skip
         elif pending:
             sentences.append(self.tr("Looking the rows up in the table…"))
         elif not failing:
-            sentences.insert(0, self.tr("The first %1 rows pass every check.").replace("%1", shown))
+            sentences.insert(0, self.tr("The one row passes every check.") if shown == "1"  # never "1 rows"
+                             else self.tr("The first %1 rows pass every check.").replace("%1", shown))
         if problem is not None:
             sentences.append(self.tr("Whether they are already in the table could not be checked: %1")
                              .replace("%1", problem))  # fmt: skip
