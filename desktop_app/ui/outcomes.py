@@ -126,6 +126,8 @@ def outcome_text(record: TaskRecord, kind: TaskKind) -> str | None:
         return (QCoreApplication.translate("Outcomes", "Completed %1 of %2 references")
                 .replace("%1", _n(record.success_count)).replace("%2", _n(record.total_count)))  # fmt: skip
     if kind.words is Words.EXPORT and record.status is TaskStatus.SUCCEEDED:
+        if record.total_count == 1:  # "1 row", never "1 rows"
+            return QCoreApplication.translate("Outcomes", "Done: 1 row exported")
         return QCoreApplication.translate("Outcomes", "Done: %1 rows exported").replace("%1", _n(record.total_count))
     if record.status is TaskStatus.FAILED and record.error_msg:
         return QCoreApplication.translate("Outcomes", "Failed: %1").replace("%1", shown_error(record))

@@ -1203,6 +1203,10 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Done: 1 row exported</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Done: %1 rows exported</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1455,6 +1459,10 @@ Pattern: %2</source>
     </message>
     <message>
         <source>About %1 rows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 row</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2321,11 +2329,23 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>The 1 row it added will be removed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>%1 rows it added will be removed.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>The 1 row it changed gets its old values back.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>%1 rows it changed get their old values back.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The 1 row it deleted will be put back.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2341,6 +2361,10 @@ Pattern: %2</source>
     <name>ValueFixDialog</name>
     <message>
         <source>Fix values of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 row of this import failed for a value its column does not allow. Choose the right value; a value left at “%2” is not changed, its row stays in the error file.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -1204,6 +1204,10 @@ Pattern: %2</source>
         <translation>已补全 %1 个关联（共 %2 个）</translation>
     </message>
     <message>
+        <source>Done: 1 row exported</source>
+        <translation>已完成：导出 1 行</translation>
+    </message>
+    <message>
         <source>Done: %1 rows exported</source>
         <translation>已完成：导出 %1 行</translation>
     </message>
@@ -1457,6 +1461,10 @@ Pattern: %2</source>
     <message>
         <source>About %1 rows</source>
         <translation>约 %1 行</translation>
+    </message>
+    <message>
+        <source>1 row</source>
+        <translation>1 行</translation>
     </message>
     <message>
         <source>%1 rows</source>
@@ -2322,12 +2330,24 @@ Pattern: %2</source>
         <translation>保留这些行(&amp;K)</translation>
     </message>
     <message>
+        <source>The 1 row it added will be removed.</source>
+        <translation>它新增的 1 行将被删除。</translation>
+    </message>
+    <message>
         <source>%1 rows it added will be removed.</source>
         <translation>它新增的 %1 行将被删除。</translation>
     </message>
     <message>
+        <source>The 1 row it changed gets its old values back.</source>
+        <translation>它修改过的 1 行将恢复原值。</translation>
+    </message>
+    <message>
         <source>%1 rows it changed get their old values back.</source>
         <translation>它修改过的 %1 行将恢复原值。</translation>
+    </message>
+    <message>
+        <source>The 1 row it deleted will be put back.</source>
+        <translation>它删除的 1 行将被放回。</translation>
     </message>
     <message>
         <source>%1 rows it deleted will be put back.</source>
@@ -2343,6 +2363,10 @@ Pattern: %2</source>
     <message>
         <source>Fix values of %1</source>
         <translation>修正 %1 的取值</translation>
+    </message>
+    <message>
+        <source>1 row of this import failed for a value its column does not allow. Choose the right value; a value left at “%2” is not changed, its row stays in the error file.</source>
+        <translation>这次导入有 1 行因为取值不在该列允许的范围内而失败。请选择正确的值；保留为%2的取值不会修改，这一行仍留在错误文件里。</translation>
     </message>
     <message>
         <source>%1 rows of this import failed for a value their column does not allow. Choose the right value for each; a value left at “%2” is not changed, its rows stay in the error file.</source>

@@ -30,11 +30,19 @@ class UndoQuestion(QMessageBox):
         counts = record.to_json()
         inserted, updated = int(counts.get("inserted_count") or 0), int(counts.get("updated_count") or 0)
         parts = []
-        if inserted:
+        deleted = int(counts.get("deleted_count") or 0)
+        # "1 row", never "1 rows": each sentence has its own words for one
+        if inserted == 1:
+            parts.append(self.tr("The 1 row it added will be removed."))
+        elif inserted:
             parts.append(self.tr("%1 rows it added will be removed.").replace("%1", f"{inserted:,}"))
-        if updated:
+        if updated == 1:
+            parts.append(self.tr("The 1 row it changed gets its old values back."))
+        elif updated:
             parts.append(self.tr("%1 rows it changed get their old values back.").replace("%1", f"{updated:,}"))
-        if deleted := int(counts.get("deleted_count") or 0):
+        if deleted == 1:
+            parts.append(self.tr("The 1 row it deleted will be put back."))
+        elif deleted:
             parts.append(self.tr("%1 rows it deleted will be put back.").replace("%1", f"{deleted:,}"))
         parts.append(self.tr("A row changed since the import (by hand or by a later import) is kept as it is and "
                              "listed in the undo's error file."))  # fmt: skip

@@ -614,7 +614,7 @@ class PreviewDialog(QDialog):
         elif count.estimated:
             rows = self.tr("About %1 rows").replace("%1", f"{count.rows:,}")
         else:
-            rows = self.tr("%1 rows").replace("%1", f"{count.rows:,}")
+            rows = self.tr("1 row") if count.rows == 1 else self.tr("%1 rows").replace("%1", f"{count.rows:,}")
         self.count_label.setText(f"{rows} · {size}")
 
     def _lang(self) -> Any:

@@ -65,9 +65,12 @@ class ValueFixDialog(QDialog):
         self.setObjectName("value_fix_dialog")
         self.setWindowTitle(self.tr("Fix values of %1").replace("%1", record.task_no))
         rows = sum(b.rows for b in self.bad)
-        intro = QLabel(self.tr("%1 rows of this import failed for a value their column does not allow. Choose the "
-                               "right value for each; a value left at “%2” is not changed, its rows stay in the "
-                               "error file.").replace("%1", f"{rows:,}").replace("%2", self._leave_text()))  # fmt: skip
+        words = (self.tr("1 row of this import failed for a value its column does not allow. Choose the right "
+                         "value; a value left at “%2” is not changed, its row stays in the error file.") if rows == 1
+                 else self.tr("%1 rows of this import failed for a value their column does not allow. Choose the "
+                              "right value for each; a value left at “%2” is not changed, its rows stay in the "
+                              "error file."))  # fmt: skip
+        intro = QLabel(words.replace("%1", f"{rows:,}").replace("%2", self._leave_text()))
         intro.setWordWrap(True)
 
         grid_box = QWidget()

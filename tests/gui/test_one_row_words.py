@@ -1,0 +1,65 @@
+"""One row is "1 row", never "1 rows": every count the window puts in a sentence, for one and for many."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from desktop_app.domain.status import TaskStatus
+from desktop_app.imports.value_fixes import BadValue
+from desktop_app.tasks import builtin_kinds
+from desktop_app.ui.dialogs.confirm_undo import UndoQuestion
+from desktop_app.ui.dialogs.value_fix import ValueFixDialog
+from desktop_app.ui.outcomes import outcome_text
+from tests.gui.test_task_model import task
+
+
+@pytest.mark.parametrize(
+    ("kind", "mode", "dry_run", "expected"),
+    [
+        ("import", "insert", False, "Done: 1 row imported"),
+        ("import", "insert", True, "Checked: the 1 row is valid"),
+        ("import", "delete", False, "Done: 1 row deleted"),
+        ("export", None, False, "Done: 1 row exported"),
+    ],
+)
+def test_an_outcome_of_one_row(kind: str, mode: str | None, dry_run: bool, expected: str) -> None:
+    params: dict[str, Any] = {"file": "/data/a.csv", "import_type": "customers", "dry_run": dry_run}
+    if mode:
+        params["mode"] = mode
+    one = task(1, TaskStatus.SUCCEEDED, total_count=1, success_count=1, fail_count=0, params=params,
+               summary={"deleted_count": 1} if mode == "delete" else {})  # fmt: skip
+    words = builtin_kinds.EXPORT if kind == "export" else builtin_kinds.IMPORT
+    if kind == "export":
+        one = task(1, TaskStatus.SUCCEEDED, task_type="export", total_count=1, success_count=1, params={})
+    assert outcome_text(one, words) == expected
+    many = task(2, TaskStatus.SUCCEEDED, total_count=3, success_count=3, fail_count=0, params=one.params,
+                task_type=one.task_type, summary={"deleted_count": 3} if mode == "delete" else {})  # fmt: skip
+    assert "3 rows" in (outcome_text(many, words) or "")
+
+
+@pytest.mark.parametrize(
+    ("count", "expected"),
+    [
+        ("inserted_count", "The 1 row it added will be removed."),
+        ("updated_count", "The 1 row it changed gets its old values back."),
+        ("deleted_count", "The 1 row it deleted will be put back."),
+    ],
+)
+def test_the_undo_question_of_one_row(qtbot: Any, count: str, expected: str) -> None:
+    record = task(1, TaskStatus.SUCCEEDED, total_count=1, success_count=1, summary={"inserted_count": 0, count: 1})
+    question = UndoQuestion(record, None)
+    qtbot.addWidget(question)
+    assert expected in question.informativeText() and "1 rows" not in question.informativeText()
+
+
+def test_fix_values_of_one_row(qtbot: Any) -> None:
+    record = task(1, TaskStatus.PARTIALLY_SUCCEEDED, total_count=2, success_count=1, fail_count=1)
+    dialog = ValueFixDialog(record, [BadValue("level", "钻石", 1, ("普通", "金卡"))], {"level": "Level"})
+    qtbot.addWidget(dialog)
+    from PySide6.QtWidgets import QLabel
+
+    texts = [label.text() for label in dialog.findChildren(QLabel)]
+    assert any(t.startswith("1 row of this import failed for a value its column") for t in texts)
+    assert not any("1 rows" in t for t in texts)
