@@ -34,6 +34,7 @@ from desktop_app.ui.mapping_memory import MappingMemory, carry_over
 from desktop_app.ui.outcomes import Tone
 from desktop_app.ui.task_service import EXPORT_TASK, TaskService
 from desktop_app.ui.tray import Tray
+from desktop_app.ui.window_geometry import ScreenKeeper
 
 log = logging.getLogger(__name__)
 
@@ -200,6 +201,8 @@ class Desk(QObject):
                              background=service.background, parent=self.window)  # fmt: skip
         self.feeds_window = dialog
         dialog.finished.connect(lambda _r: self._feeds_closed(dialog))
+        # its first size (1,100 px wide) is more than a 1,024-px screen: cut to the screen, frame included
+        dialog.screen_keeper = ScreenKeeper(dialog, dialog)  # type: ignore[attr-defined]
         dialog.show()
 
     def _feeds_task_ended(self, _record: object) -> None:

@@ -237,3 +237,12 @@ def test_a_feed_whose_folder_went_away_says_why_in_its_tooltip(
     tip = window.model.index(window.model.row_of("Bank"), STATE).data(3)  # ToolTipRole
     assert "is not reachable; looking again in" in tip
     assert window.model.view_at(window.model.row_of("Bank")).state is FeedState.OFFLINE  # type: ignore[union-attr]
+
+
+def test_the_feeds_view_fits_a_small_screen(qtbot: Any, make_desk: Callable[..., Desk]) -> None:
+    """Its first size is wider than a 1,024-px screen: it opens cut to the screen, frame included."""
+    desk = make_desk()
+    view = open_feeds(qtbot, desk)
+    screen = view.screen().availableGeometry()
+    qtbot.waitUntil(lambda: view.frameGeometry().width() <= screen.width(), timeout=WAIT)
+    assert screen.contains(view.frameGeometry()), (view.frameGeometry(), screen)
