@@ -87,7 +87,13 @@ class FeedMailHandler:
 
 
 def compose(
-    feed: Feed, task: TaskRecord, row: FeedFile | None, file_name: str, settings: Settings, lang: Lang, *,
+    feed: Feed,
+    task: TaskRecord,
+    row: FeedFile | None,
+    file_name: str,
+    settings: Settings,
+    lang: Lang,
+    *,
     server_limit: int | None = None,
 ) -> tuple[EmailMessage, bool]:
     """The mail in the desk's language, and whether the error file is attached (it is when it is on this
@@ -116,8 +122,11 @@ def compose(
         lines.append(mail_text(MailCode.ATTACHED, lang, attachment=f"{Path(name).stem}-errors.csv"))
     elif errors and Path(errors).is_file():
         size = Path(errors).stat().st_size
-        code, limit = (MailCode.TOO_LARGE, f"{settings.mail_attach_mb:g}") if server_limit is None else \
-            (MailCode.SERVER_LIMIT, f"{server_limit / MB:.3g}")
+        code, limit = (
+            (MailCode.TOO_LARGE, f"{settings.mail_attach_mb:g}")
+            if server_limit is None
+            else (MailCode.SERVER_LIMIT, f"{server_limit / MB:.3g}")
+        )
         lines.append(mail_text(code, lang, size_mb=f"{size / MB:.1f}", limit_mb=limit, host=host, path=errors))
     elif errors:
         lines.append(mail_text(MailCode.NOT_HERE, lang, task_no=task.task_no, host=host, path=errors))
@@ -167,7 +176,10 @@ class Sent:
 
 
 def send(
-    message: EmailMessage, settings: Settings, *, password: str | None = None,
+    message: EmailMessage,
+    settings: Settings,
+    *,
+    password: str | None = None,
     smaller: Callable[[int], EmailMessage] | None = None,
 ) -> Sent:
     """Send through the settings' mail server (signing in when a user is set, with `password` or the kept
