@@ -163,6 +163,9 @@ _POSITIVE = frozenset({"batch_size", "poll_interval", "poll_batch", "heartbeat_i
                        "task_retention_days", "smtp_timeout"})  # fmt: skip
 _LANGUAGES = ("", "zh", "en")
 SMTP_SECURITY = ("none", "starttls", "ssl")
+# the largest error file attached to a feed's mail: mail servers commonly take 25 MB at most, and a base64
+# attachment is a third larger (the window's spin box, `settings mail --attach-mb` and the file alike)
+MAIL_ATTACH_MAX_MB = 25
 
 
 def _kind(name: str) -> str:
@@ -186,6 +189,8 @@ def _valid(name: str, value: Any) -> bool:
         return 0 <= value <= 1
     if name == "smtp_port":
         return 0 <= value <= 65535
+    if name == "mail_attach_mb":
+        return 0 <= value <= MAIL_ATTACH_MAX_MB
     return value > 0 if name in _POSITIVE else value >= 0
 
 
@@ -217,6 +222,8 @@ def _expected(name: str) -> tuple[str, str]:
         return "0 到 65535 之间的整数", "a whole number from 0 to 65535"
     if name == "fail_threshold":
         return "0 到 1 之间的数字", "a number from 0 to 1"
+    if name == "mail_attach_mb":
+        return f"0 到 {MAIL_ATTACH_MAX_MB} 之间的数字", f"a number from 0 to {MAIL_ATTACH_MAX_MB}"
     if kind == "bool":
         return "true 或 false", "true or false"
     if kind in ("str", "str | None"):

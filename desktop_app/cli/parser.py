@@ -251,7 +251,8 @@ def _settings_commands(sub: argparse._SubParsersAction[Parser]) -> None:
     p.add_argument("--security", choices=("none", "starttls", "ssl"), help="how the connection is protected")
     p.add_argument("--user", dest="smtp_user", metavar="NAME", help="the user to sign in as (\"\": none)")
     p.add_argument("--from", dest="mail_from", metavar="ADDRESS", help="the sender address")
-    p.add_argument("--attach-mb", type=float, metavar="MB", help="attach an error file up to this size (default 5)")
+    p.add_argument("--attach-mb", type=float, metavar="MB",
+                   help="attach an error file up to this size (default 5, at most 25)")
     p.add_argument("--password-stdin", action="store_true",
                    help="read the user's password from the first line of stdin, into the system keyring")  # fmt: skip
     p.add_argument("--test", metavar="ADDRESS", help="send a test mail to ADDRESS through the server")

@@ -10,7 +10,7 @@ from typing import Any
 from desktop_app.app import Core
 from desktop_app.cli.output import print_json
 from desktop_app.cli.parser import EXIT_OK
-from desktop_app.config import Settings, read_settings, save_settings
+from desktop_app.config import MAIL_ATTACH_MAX_MB, Settings, read_settings, save_settings
 from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.feed_mail import parse_addresses
 from desktop_app.feeds.mail import send, server_name, test_mail
@@ -25,8 +25,8 @@ def cmd_settings_mail(core: Core, args: argparse.Namespace) -> int:
     changes: dict[str, Any] = {name: value for name, value in given.items() if value is not None}
     if "smtp_port" in changes and not 0 <= changes["smtp_port"] <= 65535:
         raise PermanentError(ErrorCode.INVALID_PARAMS, detail="--port is a number from 0 to 65535")
-    if "mail_attach_mb" in changes and changes["mail_attach_mb"] < 0:
-        raise PermanentError(ErrorCode.INVALID_PARAMS, detail="--attach-mb is 0 or more")
+    if "mail_attach_mb" in changes and not 0 <= changes["mail_attach_mb"] <= MAIL_ATTACH_MAX_MB:
+        raise PermanentError(ErrorCode.INVALID_PARAMS, detail=f"--attach-mb is a number from 0 to {MAIL_ATTACH_MAX_MB}")
     if changes.get("mail_from"):
         (changes["mail_from"],) = _one_address(changes["mail_from"])
     settings = core.settings

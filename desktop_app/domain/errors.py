@@ -103,6 +103,7 @@ class ErrorCode(StrEnum):
     MAIL_ADDRESS_INVALID = "mail_address_invalid"
     MAIL_NOT_SET_UP = "mail_not_set_up"
     MAIL_NOT_SENT = "mail_not_sent"
+    MAIL_REFUSED = "mail_refused"  # a refusal a retry cannot mend (reason: what was refused)
 
 
 # failures of the file itself (or of what it is read as): running it again, whole (Retry) or from where it
@@ -359,6 +360,10 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
         "邮件没能通过邮件服务器 {server} 发出：{detail}；稍后会再试",
         "The mail could not be sent through the mail server {server}: {detail}; it is tried again later",
     ),
+    ErrorCode.MAIL_REFUSED: (
+        "邮件服务器 {server} 拒绝了这封邮件（它的回答：{detail}）；重试也不会成功",
+        "The mail server {server} refused this mail (its answer: {detail}); trying again would not help",
+    ),
     ErrorCode.INVALID_PARAMS: ("任务参数不正确：{detail}", "Invalid task parameters: {detail}"),
     ErrorCode.INTERNAL_ERROR: (
         "程序内部错误（已记录到日志）：{detail}",
@@ -436,6 +441,46 @@ REASONS: dict[tuple[ErrorCode, str], tuple[str, str]] = {
         "无法读取设置文件 {path}（{detail}），所有设置已改用默认值；在“设置”中保存后会重写这个文件",
         "The settings file {path} cannot be read ({detail}); every setting uses its default until the "
         "settings are saved, which rewrites the file",
+    ),
+    # a mail the server refused for good (feeds/mail.py): what it refused, in words; its answer as it gave it
+    (ErrorCode.MAIL_REFUSED, "recipients"): (
+        "邮件服务器 {server} 不接受这封邮件的任何一个收件人（它的回答：{detail}）；请检查收件人地址，重试也不会成功",
+        "The mail server {server} accepted none of the mail's recipients (its answer: {detail}); check the "
+        "addresses: trying again would not help",
+    ),
+    (ErrorCode.MAIL_REFUSED, "sender"): (
+        "邮件服务器 {server} 不接受发件人地址（它的回答：{detail}）；请在“设置”中检查发件人地址，重试也不会成功",
+        "The mail server {server} does not accept the sender address (its answer: {detail}); check it under "
+        "Settings: trying again would not help",
+    ),
+    (ErrorCode.MAIL_REFUSED, "too_large"): (
+        "邮件服务器 {server} 认为这封邮件太大，拒绝了它（它的回答：{detail}）；请在“设置”中调低附件上限，"
+        "重试也不会成功",
+        "The mail server {server} refused the mail as too large (its answer: {detail}); lower the attachment "
+        "limit under Settings: trying again would not help",
+    ),
+    (ErrorCode.MAIL_REFUSED, "not_supported"): (
+        "邮件服务器 {server} 不支持发出这封邮件所需的功能（例如含中文的邮件地址，或加密连接）：{detail}；"
+        "重试也不会成功",
+        "The mail server {server} does not offer what this mail needs (such as addresses with characters "
+        "beyond plain letters, or the chosen security): {detail}; trying again would not help",
+    ),
+    (ErrorCode.MAIL_REFUSED, "certificate"): (
+        "无法确认邮件服务器 {server} 的证书（{detail}）；请在“设置”中检查服务器名称和加密方式，重试也不会成功",
+        "The certificate of the mail server {server} could not be verified ({detail}); check the server's "
+        "name and security under Settings: trying again would not help",
+    ),
+    (ErrorCode.MAIL_REFUSED, "login_not_ascii"): (
+        "邮件服务器 {server} 的登录用户名或密码中有它无法接受的字符（只能是英文字母、数字和符号）；"
+        "请在“设置”中检查，重试也不会成功",
+        "The user name or password for the mail server {server} has characters its sign-in cannot take "
+        "(only plain letters, digits and signs); check them under Settings: trying again would not help",
+    ),
+    (ErrorCode.MAIL_REFUSED, "not_ascii"): (
+        "邮件设置中有邮件服务器 {server} 无法接受的字符（{detail}）；请在“设置”中检查服务器名称、用户名和密码，"
+        "重试也不会成功",
+        "The mail settings have characters the mail server {server} cannot take ({detail}); check the "
+        "server's name, the user and the password under Settings: trying again would not help",
     ),
     (ErrorCode.CORRUPT_FILE, "csv_unclosed_quote"): (
         '第 {row} 行开始的引号没有闭合，之后的内容都被读成了同一个字段；请检查这一行的引号（"）',

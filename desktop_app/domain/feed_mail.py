@@ -45,6 +45,7 @@ class MailCode(StrEnum):
     BODY = "feed_mail_body"  # reason: failed | rows
     ATTACHED = "feed_mail_attached"
     TOO_LARGE = "feed_mail_too_large"
+    SERVER_LIMIT = "feed_mail_server_limit"  # the mail server's own size limit (SIZE) left it out
     NOT_HERE = "feed_mail_not_here"
     MOVED = "feed_mail_moved"
     SIGNED = "feed_mail_signed"
@@ -81,6 +82,12 @@ TEXTS: dict[Any, tuple[str, str]] = {
         "错误明细文件有 {size_mb} MB，超过邮件附件上限 {limit_mb} MB，没有附上；它在电脑 {host} 上：{path}",
         "The error file ({size_mb} MB) is above the mail's attachment limit of {limit_mb} MB and is not "
         "attached; it is on the desk {host}: {path}",
+    ),
+    MailCode.SERVER_LIMIT: (
+        "错误明细文件有 {size_mb} MB，附上后邮件会超过邮件服务器接受的大小（{limit_mb} MB），没有附上；它在电脑 "
+        "{host} 上：{path}",
+        "The error file ({size_mb} MB) would make the mail larger than the mail server takes ({limit_mb} MB) "
+        "and is not attached; it is on the desk {host}: {path}",
     ),
     MailCode.NOT_HERE: (
         "错误明细文件保存在运行任务 {task_no} 的电脑 {host} 上：{path}",

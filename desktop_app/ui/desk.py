@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QApplication
 from desktop_app import __version__
 from desktop_app.app import Core, build_executor, system_lang
 from desktop_app.config import Settings, resources_dir, save_settings
-from desktop_app.domain.errors import BatchDeskError, Lang
+from desktop_app.domain.errors import Lang
 from desktop_app.feeds.mail import send, test_mail
 from desktop_app.feeds.mail_secret import MAIL_SETTINGS, PASSWORD_ENV, store_mail_password
 from desktop_app.ui.catalog import ImportCatalog
@@ -32,6 +32,7 @@ from desktop_app.ui.main_thread_gc import MainThreadGC
 from desktop_app.ui.main_window import MainWindow
 from desktop_app.ui.mapping_memory import MappingMemory, carry_over
 from desktop_app.ui.outcomes import Tone
+from desktop_app.ui.plain_errors import plain_error
 from desktop_app.ui.task_service import EXPORT_TASK, TaskService
 from desktop_app.ui.tray import Tray
 from desktop_app.ui.window_geometry import ScreenKeeper
@@ -235,7 +236,7 @@ class Desk(QObject):
             send(test_mail(settings, settings.mail_from, lang), settings, password=password)
 
         def failed(exc: BaseException) -> None:
-            done(exc.text(lang) if isinstance(exc, BatchDeskError) else f"{type(exc).__name__}: {exc}")
+            done(plain_error(exc, lang, "a test mail"))  # the catalog's words; anything else logged in full
 
         self.service.background.call(run, lambda _none: done(None), failed, context=context)
 

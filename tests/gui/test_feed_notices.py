@@ -155,34 +155,63 @@ def test_a_feed_file_that_failed_is_told_with_its_reason(
     assert shown[-1][1] == ["Show the task"]  # no error file: nothing to open
 
 
-def test_the_settings_dialog_sends_a_test_mail_through_the_server_typed_in(qtbot: Any, make_desk: Any) -> None:
-    from tests.support.smtp import free_port, mail_server
-
+def _mail_section(make_desk: Any) -> Any:
+    """The Settings dialog of a new desk, its Mail section open."""
     desk = make_desk()
     desk.open_settings()
     dialog = desk.settings_dialog
     assert dialog is not None
     dialog.mail.set_expanded(True)
+    return dialog
+
+
+def _send_through(dialog: Any, inbox: Any) -> None:
+    """Type in the local mail server and the sender, and send the test mail."""
+    dialog.smtp_host_edit.setText(inbox.host)
+    dialog.smtp_port_box.setValue(inbox.port)
+    dialog.smtp_security_box.setCurrentIndex(dialog.smtp_security_box.findData("none"))
+    dialog.mail_from_edit.setText("batchdesk@bank.example")
+    dialog.test_button.click()
+
+
+def test_the_settings_dialog_sends_a_test_mail_through_the_server_typed_in(qtbot: Any, make_desk: Any) -> None:
+    from tests.support.smtp import mail_server, refusing_port
+
+    dialog = _mail_section(make_desk)
     assert dialog.test_button.isVisibleTo(dialog)
     dialog.test_button.click()
     assert dialog.test_result.text() == "Fill in the mail server and the sender address first."
     with mail_server() as inbox:
-        dialog.smtp_host_edit.setText(inbox.host)
-        dialog.smtp_port_box.setValue(inbox.port)
-        dialog.smtp_security_box.setCurrentIndex(dialog.smtp_security_box.findData("none"))
-        dialog.mail_from_edit.setText("batchdesk@bank.example")
-        dialog.test_button.click()
+        _send_through(dialog, inbox)
         qtbot.waitUntil(lambda: dialog.test_result.text() == "A test mail was sent to batchdesk@bank.example.",
                         timeout=TIMEOUT)  # fmt: skip
         (mail,) = inbox.mails
         assert mail["To"] == "batchdesk@bank.example" and mail["Subject"] == "BatchDesk test mail"
     # a server that is not there: said in words, the dialog stays
-    dialog.smtp_port_box.setValue(free_port())
-    dialog.test_button.click()
-    qtbot.waitUntil(lambda: dialog.test_result.text().startswith("The test mail could not be sent: The mail could "
-                                                                 "not be sent through the mail server"),
-                    timeout=TIMEOUT)  # fmt: skip
+    with refusing_port() as port:
+        dialog.smtp_port_box.setValue(port)
+        dialog.test_button.click()
+        qtbot.waitUntil(lambda: dialog.test_result.text().startswith("The test mail could not be sent: The mail "
+                                                                     "could not be sent through the mail server"),
+                        timeout=TIMEOUT)  # fmt: skip
     assert dialog.isVisible() and dialog.test_button.isEnabled()
+
+
+def test_a_test_mail_signing_in_with_a_user_beyond_ascii_says_so_in_words(qtbot: Any, make_desk: Any) -> None:
+    from tests.support.smtp import mail_server
+
+    dialog = _mail_section(make_desk)
+    assert dialog.attach_box.maximum() == 25  # what the settings file and the command line take at most
+    with mail_server(login=("batch", "s3cret")) as inbox:
+        dialog.smtp_user_edit.setText("批处理")
+        dialog.smtp_password_edit.setText("密码")
+        _send_through(dialog, inbox)
+        want = (f"The test mail could not be sent: The user name or password for the mail server 127.0.0.1:"
+                f"{inbox.port} has characters its sign-in cannot take")  # fmt: skip
+        qtbot.waitUntil(lambda: dialog.test_result.text() != "Sending a test mail to batchdesk@bank.example…",
+                        timeout=TIMEOUT)  # fmt: skip
+        assert dialog.test_result.text().startswith(want), dialog.test_result.text()
+        assert "Error" not in dialog.test_result.text() and inbox.mails == []
 
 
 def test_the_mail_sections_keys_take_no_letter_of_the_dialogs_other_fields(make_desk: Any) -> None:

@@ -38,6 +38,7 @@ def with_file(tmp_path: Path, content: object) -> tuple[Settings, list[str]]:
         ("smtp_security", "tls"),
         ("smtp_port", 70000),
         ("mail_attach_mb", -1),
+        ("mail_attach_mb", 26),  # above what mail servers take (the window's spin box stops there too)
         ("smtp_timeout", 0),
         ("smtp_host", 25),
     ],
@@ -68,6 +69,13 @@ def test_the_mail_server_is_ready_with_a_host_and_a_sender(tmp_path: Path) -> No
     assert problems == [] and (settings.smtp_port, settings.smtp_security, settings.mail_attach_mb) == (465, "ssl", 0.5)
     assert not settings.mail_ready and settings.with_overrides(mail_from="desk@bank.example").mail_ready
     assert not Settings().mail_ready and Settings().mail_attach_mb == 5.0
+
+
+def test_the_attachment_limit_stops_at_25_mb(tmp_path: Path) -> None:
+    settings, problems = with_file(tmp_path, {"mail_attach_mb": 25})
+    assert problems == [] and settings.mail_attach_mb == 25
+    settings, problems = with_file(tmp_path, {"mail_attach_mb": 1000})
+    assert settings.mail_attach_mb == 5.0 and len(problems) == 1 and "a number from 0 to 25" in problems[0]
 
 
 def test_the_problem_reads_in_chinese_too(tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_app.config import SMTP_SECURITY, Settings, default_workers
+from desktop_app.config import MAIL_ATTACH_MAX_MB, SMTP_SECURITY, Settings, default_workers
 from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.feed_mail import parse_addresses
 from desktop_app.ui.collapsible import Collapsible
@@ -110,7 +110,7 @@ class SettingsDialog(QDialog):
         self.smtp_password_edit.setEchoMode(QLineEdit.EchoMode.Password)
         self.mail_from_edit = QLineEdit(settings.mail_from)
         self.attach_box = QDoubleSpinBox()
-        self.attach_box.setRange(0.0, 100.0)
+        self.attach_box.setRange(0.0, float(MAIL_ATTACH_MAX_MB))
         self.attach_box.setDecimals(1)
         self.attach_box.setValue(settings.mail_attach_mb)
         self._mail_labels: list[tuple[QLabel, QWidget]] = []
