@@ -157,7 +157,8 @@ class BusinessTable:
             self._computed = frozenset(str(c["name"]) for c in found if c.get("computed"))
             stored = [c for c in found if not c.get("computed")]
             # PostgreSQL's GENERATED ALWAYS identity takes a value only with OVERRIDING SYSTEM VALUE
-            self._always = frozenset(str(c["name"]) for c in stored if (c.get("identity") or {}).get("always"))
+            identities = {str(c["name"]): c.get("identity") for c in stored}
+            self._always = frozenset(name for name, found in identities.items() if found and found.get("always"))
             # a JSON column the driver reads as lists and dicts (a top-level list would go back as an
             # array): read as its JSON text instead, which the server casts back
             json_as_text = self.dialect.json_as_text
