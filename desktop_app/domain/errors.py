@@ -362,8 +362,8 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
         "The pattern names no files (e.g. *.csv;*.xlsx)",
     ),
     ErrorCode.FEED_MODE_INVALID: (
-        "监视文件夹不能用这种方式导入：它只能新增行、跳过已有的行、更新已有的行或新增并更新，从不删除行",
-        "A feed cannot import with the mode {mode}: its mode is one of {modes} (a feed never deletes rows)",
+        "监视文件夹的导入方式只能是新增行、跳过已有的行、更新已有的行或新增并更新，从不删除行",
+        "A feed's mode is one of insert, insert_new, update and upsert (a feed never deletes rows)",
     ),
     ErrorCode.FEED_SETTLE_INVALID: (
         "稳定时间应为 0 秒或更长",

@@ -92,7 +92,7 @@ class Feeds:
         # may its profile bring the mode in: Submitter.submit_import refuses a feed's delete)
         modes = [m.value for m in ImportMode if m is not ImportMode.DELETE]
         if spec.mode not in modes:
-            raise PermanentError(ErrorCode.FEED_MODE_INVALID, mode=spec.mode, modes=", ".join(modes))
+            raise PermanentError(ErrorCode.FEED_MODE_INVALID)  # its words name the four modes
         if spec.settle < 0:
             raise PermanentError(ErrorCode.FEED_SETTLE_INVALID)
         self.submitter.import_type(spec.import_type)
