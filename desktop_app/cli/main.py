@@ -43,6 +43,11 @@ USAGE_CODES = {
     ErrorCode.FEED_PAUSED,
     ErrorCode.FEED_FILES_UNDER_WAY,
     ErrorCode.FEED_NEVER_DELETES,
+    ErrorCode.FEED_SCANNING,
+    ErrorCode.FEED_NAME_INVALID,
+    ErrorCode.FEED_PATTERN_EMPTY,
+    ErrorCode.FEED_MODE_INVALID,
+    ErrorCode.FEED_SETTLE_INVALID,
     ErrorCode.MAIL_ADDRESS_INVALID,
     ErrorCode.MAIL_NOT_SET_UP,
 }

@@ -99,6 +99,11 @@ class ErrorCode(StrEnum):
     FEED_PAUSED = "feed_paused"
     FEED_FILES_UNDER_WAY = "feed_files_under_way"
     FEED_NEVER_DELETES = "feed_never_deletes"
+    FEED_SCANNING = "feed_scanning"
+    FEED_NAME_INVALID = "feed_name_invalid"
+    FEED_PATTERN_EMPTY = "feed_pattern_empty"
+    FEED_MODE_INVALID = "feed_mode_invalid"
+    FEED_SETTLE_INVALID = "feed_settle_invalid"
     # a feed's mail (feeds/mail.py; docs/FEEDS.md "Mail and notices")
     MAIL_ADDRESS_INVALID = "mail_address_invalid"
     MAIL_NOT_SET_UP = "mail_not_set_up"
@@ -343,6 +348,27 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
     ErrorCode.FEED_NEVER_DELETES: (
         "映射配置“{profile}”的方式是删除行；监视文件夹从不删除行，请换一个映射配置或改掉它的方式",
         "The profile {profile} deletes rows; a feed never deletes rows: choose another profile or change its mode",
+    ),
+    ErrorCode.FEED_SCANNING: (
+        "监视文件夹“{name}”正在查看它的文件夹；等这次查看结束（通常只要几秒钟）后再更改文件夹",
+        "The feed {name} is looking at its folder right now; change its folder once that look has ended "
+        "(usually a few seconds)",
+    ),
+    ErrorCode.FEED_NAME_INVALID: (
+        "监视文件夹的名称应为 1 到 100 个字符，写在一行里",
+        "A feed's name is 1 to 100 characters on one line",
+    ),
+    ErrorCode.FEED_PATTERN_EMPTY: (
+        "文件名规则没有指定任何文件（例如 *.csv;*.xlsx）",
+        "The pattern names no files (e.g. *.csv;*.xlsx)",
+    ),
+    ErrorCode.FEED_MODE_INVALID: (
+        "监视文件夹的导入方式只能是新增行、跳过已有的行、更新已有的行或新增并更新，从不删除行",
+        "A feed's mode is one of insert, insert_new, update and upsert (a feed never deletes rows)",
+    ),
+    ErrorCode.FEED_SETTLE_INVALID: (
+        "稳定时间应为 0 秒或更长",
+        "The settle time is 0 seconds or more",
     ),
     ErrorCode.FEED_FOLDER_MISSING: (
         "找不到文件夹 {folder}（它必须已经存在）",

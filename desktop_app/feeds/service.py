@@ -63,6 +63,10 @@ class Feeds:
             busy = self.feeds.count_in(feed.id, FileState.READY, FileState.QUEUED, FileState.MOVING)
             if busy:
                 raise PermanentError(ErrorCode.FEED_FILES_UNDER_WAY, name=feed.name, count=busy)
+            # a scan under way looks at the old folder and may still queue its files after the count above
+            scan = self.store.active(feed_scan_key(feed.id))
+            if scan is not None and scan.status is TaskStatus.RUNNING:
+                raise PermanentError(ErrorCode.FEED_SCANNING, name=feed.name)
         self.feeds.update(feed.id, spec, host=None if network else host_name())
         fresh = self.feeds.get_by_id(feed.id) or feed
         if not fresh.paused:
@@ -79,18 +83,18 @@ class Feeds:
         folder that cannot be used (add and edit check the same)."""
         name = spec.name.strip()
         if not name or len(name) > 100 or any(ord(c) < 32 for c in name):
-            raise PermanentError(ErrorCode.INVALID_PARAMS, detail="a feed's name is 1 to 100 characters on one line")
+            raise PermanentError(ErrorCode.FEED_NAME_INVALID)
         try:
             patterns(spec.pattern)
-        except ValueError as exc:
-            raise PermanentError(ErrorCode.INVALID_PARAMS, detail=str(exc)) from None
+        except ValueError:
+            raise PermanentError(ErrorCode.FEED_PATTERN_EMPTY) from None
         # a file dropped into a folder never deletes rows (the command line's feed add offers no delete; nor
         # may its profile bring the mode in: Submitter.submit_import refuses a feed's delete)
         modes = [m.value for m in ImportMode if m is not ImportMode.DELETE]
         if spec.mode not in modes:
-            raise PermanentError(ErrorCode.INVALID_PARAMS, detail=f"a feed's mode is one of {', '.join(modes)}")
+            raise PermanentError(ErrorCode.FEED_MODE_INVALID)  # its words name the four modes
         if spec.settle < 0:
-            raise PermanentError(ErrorCode.INVALID_PARAMS, detail="the settle time is 0 seconds or more")
+            raise PermanentError(ErrorCode.FEED_SETTLE_INVALID)
         self.submitter.import_type(spec.import_type)
         mail_to = parse_addresses(spec.mail_to)
         profile = (spec.profile or "").strip() or None

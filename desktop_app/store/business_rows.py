@@ -67,7 +67,7 @@ class BusinessTable:
         quote = engine.dialect.identifier_preparer.quote
         self._quote = quote
         mark = "?" if engine.dialect.paramstyle == "qmark" else "%s"
-        target = ".".join(quote(p) for p in spec.name.split("."))
+        target = self._target = ".".join(quote(p) for p in spec.name.split("."))
         names = [quote(c) for c in self.columns]
         marks = [mark] * len(self.columns)
         if managed:
@@ -79,6 +79,9 @@ class BusinessTable:
         # matched, and repeated keys in a file recognised, the same way (business_schema.key_folds_case).
         self.folds_case = folds_case
         self._all_columns: list[str] | None = None  # every column of the table, the type's or not (a delete's image)
+        self._computed: frozenset[str] = frozenset()  # generated columns: the database computes them
+        self._always: frozenset[str] = frozenset()  # PostgreSQL identity columns GENERATED ALWAYS
+        self._as_text: frozenset[str] = frozenset()  # JSON columns read as their text (dialect.json_as_text)
         self._referrers: list[_ForeignKey] | None = None  # other tables' foreign keys to this one
 
     # --- keys ----------------------------------------------------------------------------
@@ -146,36 +149,66 @@ class BusinessTable:
     # --- whole rows (delete mode and its undo) --------------------------------------------
 
     def _every_column(self, conn: Connection) -> list[str]:
-        """The table's columns as the database has them (a company's table may have more than the type)."""
+        """The table's columns as the database has them (a company's table may have more than the type),
+        but those it computes itself (generated columns): it refuses a value for them and recomputes them
+        when a row goes back."""
         if self._all_columns is None:
             found = sa.inspect(conn).get_columns(self.spec.table, schema=self.spec.schema)
-            self._all_columns = [str(c["name"]) for c in found]
+            self._computed = frozenset(str(c["name"]) for c in found if c.get("computed"))
+            stored = [c for c in found if not c.get("computed")]
+            # PostgreSQL's GENERATED ALWAYS identity takes a value only with OVERRIDING SYSTEM VALUE
+            identities = {str(c["name"]): c.get("identity") for c in stored}
+            self._always = frozenset(name for name, found in identities.items() if found and found.get("always"))
+            # a JSON column the driver reads as lists and dicts (a top-level list would go back as an
+            # array): read as its JSON text instead, which the server casts back
+            json_as_text = self.dialect.json_as_text
+            self._as_text = frozenset(str(c["name"]) for c in stored if json_as_text and isinstance(c["type"], sa.JSON))
+            self._all_columns = [str(c["name"]) for c in stored]
         return self._all_columns
 
     def images(self, conn: Connection, keys: Sequence[Key]) -> dict[Key, row_images.Image]:
         """The whole rows with these keys, every column as the driver reads it untyped (exactly what is
-        stored), as JSON-ready images by (folded) key."""
+        stored), as JSON-ready images by (folded) key.
+
+        The rows are locked (FOR UPDATE; SQLite locks the whole database anyway) until the caller's
+        transaction ends: read before their delete, no other session may change them in between, or the
+        undo would put back values they no longer had."""
         names = self._every_column(conn)
         wanted = list(dict.fromkeys(keys))
         key_cols = [self.table.c[k] for k in self.key]
-        selected: list[Any] = [sa.literal_column(self._quote(n)) for n in names]
+        selected: list[Any] = [
+            sa.cast(sa.literal_column(self._quote(n)), sa.Text) if n in self._as_text
+            else sa.literal_column(self._quote(n))
+            for n in names
+        ]  # fmt: skip
         out: dict[Key, row_images.Image] = {}
         for start in range(0, len(wanted), LOOKUP_CHUNK):
             chunk = wanted[start : start + LOOKUP_CHUNK]
             query = sa.select(*key_cols, *selected).select_from(self.table).where(self._key_filter(chunk))
+            query = query.with_for_update()
             for row in conn.execute(query).all():
                 key = tuple(row[: len(key_cols)])
                 out[self.fold(key)] = row_images.image(dict(zip(names, row[len(key_cols) :], strict=True)))
         return out
 
     def put_back(self, conn: Connection, images: Sequence[row_images.Image]) -> None:
-        """Insert whole rows as images() read them (raises on a refusal: the caller's savepoint decides)."""
+        """Insert whole rows as images() read them (raises on a refusal: the caller's savepoint decides).
+        A generated column is left to the database (an image from before it was one too); a PostgreSQL
+        identity GENERATED ALWAYS takes its old value back (OVERRIDING SYSTEM VALUE)."""
         if not images:
             return
+        self._every_column(conn)
         groups: dict[tuple[str, ...], list[dict[str, object]]] = {}
         for data in images:
-            groups.setdefault(tuple(data), []).append(row_images.restored(data))
+            kept = {n: v for n, v in data.items() if n not in self._computed}
+            groups.setdefault(tuple(kept), []).append(row_images.restored(kept))
         for names, rows in groups.items():
+            if self._always.intersection(names):
+                marks = ", ".join(f":p{i}" for i in range(len(names)))
+                sql = (f"INSERT INTO {self._target} ({', '.join(self._quote(n) for n in names)}) "
+                       f"OVERRIDING SYSTEM VALUE VALUES ({marks})")  # fmt: skip
+                conn.execute(sa.text(sql), [{f"p{i}": row[n] for i, n in enumerate(names)} for row in rows])
+                continue
             target = sa.table(self.spec.table, *(sa.column(n) for n in names), schema=self.spec.schema)
             conn.execute(sa.insert(target), rows)
 

@@ -153,6 +153,10 @@ def test_editing_a_feed_changes_it_and_a_problem_is_said_in_words(
 ) -> None:
     desk = make_desk()
     add(desk, inbox, schedule=Schedule(every=600), mail_to=("clerk@bank.example",))
+    # its first scan over: a folder change while a scan runs is refused (feed_scanning), rightly
+    feeds, viewer = desk.core.feeds(), desk.service.viewer
+    qtbot.waitUntil(lambda: feeds.view("Bank", viewer).feed.last_scan_at is not None
+                    and not feeds.view("Bank", viewer).scanning, timeout=WAIT)  # fmt: skip
     window = open_feeds(qtbot, desk)
     select(qtbot, window, "Bank")
     window.edit_button.click()
@@ -246,3 +250,63 @@ def test_the_feeds_view_fits_a_small_screen(qtbot: Any, make_desk: Callable[...,
     screen = view.screen().availableGeometry()
     qtbot.waitUntil(lambda: view.frameGeometry().width() <= screen.width(), timeout=WAIT)
     assert screen.contains(view.frameGeometry()), (view.frameGeometry(), screen)
+
+
+def test_a_column_width_set_by_hand_survives_the_lists_refresh(
+    qtbot: Any, make_desk: Callable[..., Desk], inbox: Path
+) -> None:
+    desk = make_desk()
+    add(desk, inbox)
+    window = open_feeds(qtbot, desk)
+    qtbot.waitUntil(lambda: window.model.row_of("Bank") >= 0 and not window._reading, timeout=WAIT)
+    header = window.table.horizontalHeader()
+    fitted = header.sectionSize(FOLDER)
+    header.resizeSection(FOLDER, fitted + 77)  # the clerk drags the folder column wider
+    window.refresh()
+    assert window._reading
+    qtbot.waitUntil(lambda: not window._reading and not window._read_again, timeout=WAIT)
+    assert header.sectionSize(FOLDER) == fitted + 77
+
+
+def test_a_listing_that_fails_says_why_in_words_and_newer_fields_are_listed_then(
+    qtbot: Any, make_desk: Callable[..., Desk], inbox: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+
+    import desktop_app.ui.dialogs.feed_edit as feed_edit
+    from desktop_app.domain.errors import ErrorCode, PermanentError
+    from desktop_app.feeds.folder import MatchNow
+
+    release = threading.Event()
+    calls: list[str] = []
+
+    def listing(folder: str, pattern: str) -> MatchNow:
+        calls.append(pattern)
+        if pattern == "*.slow":
+            release.wait(WAIT / 1000)  # still listing when the clerk types on
+        if pattern in ("*.slow", "*.bad"):
+            raise PermanentError(ErrorCode.FEED_FOLDER_MISSING, folder=folder)
+        return MatchNow(names=("a.csv",))
+
+    monkeypatch.setattr(feed_edit, "matching_now", listing)
+    desk = make_desk()
+    desk.set_language("zh")
+    window = open_feeds(qtbot, desk)
+    window.add_button.click()
+    dialog = editor(qtbot, window)
+    dialog.folder_edit.setText(str(inbox))
+    dialog.pattern_edit.setText("*.bad")
+    qtbot.waitUntil(lambda: calls[-1:] == ["*.bad"] and not dialog._listing, timeout=WAIT)
+    # the reason in the window's language, not the exception's text
+    assert dialog.preview_label.text() == dialog.tr("The folder cannot be read")
+    missing = PermanentError(ErrorCode.FEED_FOLDER_MISSING, folder=str(inbox))
+    assert dialog.preview_label.toolTip() == missing.text("zh") != str(missing)
+    # a listing that fails after the fields changed: the fields as they are now are listed then
+    dialog.pattern_edit.setText("*.slow")
+    qtbot.waitUntil(lambda: calls[-1:] == ["*.slow"], timeout=WAIT)
+    turn = dialog._preview_turn
+    dialog.pattern_edit.setText("*.csv")
+    qtbot.waitUntil(lambda: dialog._preview_turn > turn, timeout=WAIT)
+    release.set()
+    qtbot.waitUntil(lambda: calls[-1:] == ["*.csv"] and not dialog._listing, timeout=5000)
+    assert dialog.preview_label.text() == dialog.preview_text(MatchNow(names=("a.csv",)))

@@ -14,6 +14,7 @@ from desktop_app.app import Core, build_core
 from desktop_app.cli.main import main
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
+from desktop_app.imports.type_schema import open_business_table
 from desktop_app.store import import_log
 from desktop_app.store.import_log import LogAction
 from tests.support.imports import ORDER_HEADER, error_codes, order_row, run_type_import, write_rows, write_type
@@ -225,3 +226,119 @@ def test_a_row_whose_delete_would_cascade_to_another_table_stays(core: Core, tmp
         assert "stock_tags" in handle.read()
     assert [r[1] for r in whole_rows(core, "stock_items", "code")] == ["S2", "S3"]
     assert whole_rows(core, "stock_tags", "item_code") == [("S3", "sale")]
+
+
+def test_the_rows_a_delete_reads_are_locked_for_its_transaction(core: Core, tmp_path: Path) -> None:
+    # read before their delete, the rows must not change under it: the undo would put back stale values
+    if core.store.engine.dialect.name == "sqlite":
+        pytest.skip("SQLite has no row locks: its one writer holds the whole database")
+    company_tables(core)
+    write_type(core, STOCK, "stock.toml")
+    seen: list[str] = []
+
+    def capture(_conn: object, _cursor: object, statement: str, *_rest: object) -> None:
+        seen.append(" ".join(statement.split()))
+
+    sa.event.listen(sa.engine.Engine, "before_cursor_execute", capture)
+    try:
+        task = run_type_import(core, write_rows(tmp_path / "d.csv", ["编码"], [["S1"], ["S4"]]), "stock",
+                               mode="delete")  # fmt: skip
+    finally:
+        sa.event.remove(sa.engine.Engine, "before_cursor_execute", capture)
+    assert task.status is TaskStatus.SUCCEEDED and task.to_json()["deleted_count"] == 2, task.error_msg
+    reads = [s for s in seen if s.startswith("SELECT") and "note" in s and "stock_items" in s]
+    assert reads and all(s.endswith("FOR UPDATE") for s in reads), reads
+
+    # and another session's update of such a row waits until the delete's transaction ends
+    table = open_business_table(core.store.engine, core.catalog.get("stock"), prepare=False)
+    other = sa.create_engine(core.db_url)
+    wait = ("SET lock_timeout = '300ms'" if core.store.engine.dialect.name == "postgresql"
+            else "SET SESSION innodb_lock_wait_timeout = 1")  # fmt: skip
+    change = sa.text("UPDATE stock_items SET note = 'changed' WHERE code = 'S2'")
+    try:
+        with core.store.engine.connect() as deleting, other.connect() as updating:
+            updating.execute(sa.text(wait))
+            updating.commit()
+            with deleting.begin():
+                assert len(table.images(deleting, [("S2",), ("S3",)])) == 2
+                with pytest.raises(sa.exc.OperationalError), updating.begin():
+                    updating.execute(change)
+            with updating.begin():  # the transaction ended: the row is free again
+                assert updating.execute(change).rowcount == 1
+    finally:
+        other.dispose()
+
+
+GENERATED = """\
+name = "gadget"
+title_zh = "部件"
+title_en = "Gadgets"
+table = "gen_items"
+unique_key = "code"
+create = false
+
+[[columns]]
+key = "code"
+label_zh = "编码"
+label_en = "Code"
+aliases = ["编码", "code"]
+required = true
+max_length = 10
+
+[[columns]]
+key = "a"
+label_zh = "数量"
+label_en = "Amount"
+aliases = ["数量", "a"]
+kind = "integer"
+integer_min = 0
+integer_max = 1000
+"""
+
+
+def generated_table(core: Core) -> None:
+    """gen_items (code, a, and columns the database computes or refuses values for), four rows."""
+    dialect = core.store.engine.dialect.name
+    columns = {
+        # an identity GENERATED ALWAYS, a stored generated column, json and jsonb holding lists and scalars
+        "postgresql": "id INTEGER GENERATED ALWAYS AS IDENTITY PRIMARY KEY, code VARCHAR(10) NOT NULL UNIQUE, "
+                      "a INTEGER, c INTEGER GENERATED ALWAYS AS (a + 1) STORED, doc JSONB, raw JSON",
+        "mysql": "code VARCHAR(10) PRIMARY KEY, a INT, c INT AS (a + 1) STORED, v INT AS (a * 2) VIRTUAL",
+        "sqlite": "code VARCHAR(10) PRIMARY KEY, a INTEGER, c INTEGER GENERATED ALWAYS AS (a + 1) STORED, "
+                  "v INTEGER GENERATED ALWAYS AS (a * 2) VIRTUAL",
+    }[dialect]  # fmt: skip
+    with core.store.engine.begin() as conn:
+        conn.execute(sa.text(f"CREATE TABLE gen_items ({columns})"))
+        if dialect == "postgresql":
+            docs = ['[1, "二", {"k": [3]}]', '"只是文字"', "7", None]
+            rows = [{"code": f"G{n}", "a": n, "doc": docs[n - 1], "raw": docs[n - 1]} for n in range(1, 5)]
+            conn.execute(sa.text("INSERT INTO gen_items (code, a, doc, raw) VALUES "
+                                 "(:code, :a, CAST(:doc AS JSONB), CAST(:raw AS JSON))"), rows)  # fmt: skip
+        else:
+            conn.execute(sa.text("INSERT INTO gen_items (code, a) VALUES (:code, :a)"),
+                         [{"code": f"G{n}", "a": n if n != 4 else None} for n in range(1, 5)])  # fmt: skip
+
+
+def comparable(rows: list[tuple[object, ...]]) -> list[tuple[object, ...]]:
+    """Rows with their JSON documents as text (psycopg reads json as lists and dicts)."""
+    return [tuple(str(v) if isinstance(v, list | dict) else v for v in r) for r in rows]
+
+
+def test_an_undo_puts_back_rows_with_generated_identity_and_json_columns(core: Core, tmp_path: Path) -> None:
+    generated_table(core)
+    write_type(core, GENERATED, "gadget.toml")
+    order = "code"
+    before = comparable(whole_rows(core, "gen_items", order))
+    file = write_rows(tmp_path / "d.csv", ["编码"], [["G1"], ["G2"], ["G3"], ["G4"]])
+    task = run_type_import(core, file, "gadget", mode="delete")
+    assert task.status is TaskStatus.SUCCEEDED and task.to_json()["deleted_count"] == 4, task.error_msg
+    assert whole_rows(core, "gen_items", order) == []
+    done = undo(core, task)
+    assert done.status is TaskStatus.SUCCEEDED, done.error_msg
+    assert (done.to_json()["restored_count"], done.to_json()["kept_count"]) == (4, 0)
+    assert comparable(whole_rows(core, "gen_items", order)) == before
+    if core.store.engine.dialect.name == "postgresql":
+        with core.store.reading() as conn:  # the json values came back as json, a list as a list
+            kinds = conn.execute(sa.text("SELECT jsonb_typeof(doc), json_typeof(raw) FROM gen_items ORDER BY code"))
+            assert [tuple(r) for r in kinds] == [("array", "array"), ("string", "string"), ("number", "number"),
+                                                 (None, None)]  # fmt: skip

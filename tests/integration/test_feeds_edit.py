@@ -81,11 +81,11 @@ def test_an_edit_changes_every_setting_but_the_name_and_looks_again_with_them(
 @pytest.mark.parametrize(
     ("changes", "code"),
     [
-        ({"pattern": " ; "}, ErrorCode.INVALID_PARAMS),
+        ({"pattern": " ; "}, ErrorCode.FEED_PATTERN_EMPTY),
         ({"folder": "{inbox}/missing"}, ErrorCode.FEED_FOLDER_MISSING),
         ({"import_type": "nosuch"}, ErrorCode.UNKNOWN_IMPORT_TYPE),
-        ({"mode": "sideways"}, ErrorCode.INVALID_PARAMS),
-        ({"mode": "delete"}, ErrorCode.INVALID_PARAMS),
+        ({"mode": "sideways"}, ErrorCode.FEED_MODE_INVALID),
+        ({"mode": "delete"}, ErrorCode.FEED_MODE_INVALID),
         ({"profile": "NOPE"}, ErrorCode.PROFILE_NOT_FOUND),
         ({"profile": "prices"}, ErrorCode.PROFILE_TYPE_MISMATCH),
     ],
@@ -156,3 +156,52 @@ def test_a_feeds_imports_name_the_feed_and_it_is_not_part_of_their_identity(core
     first = submitter.submit_import(request, user=OWNER, feed="other")
     again = submitter.submit_import(request, user=OWNER)
     assert first.task.params[FEED_PARAM] == "other" and again.duplicate_of == first.task.task_no
+
+
+def test_the_folder_stays_while_the_feeds_scan_is_running(core: Core, inbox: Path, tmp_path: Path) -> None:
+    # a running scan looks at the old folder and may queue its files after the edit's count of them
+    feed = add_feed(core, inbox)
+    scan = core.store.active(feed_scan_key(feed.id))
+    assert scan is not None
+    core.store.bring_forward(scan.id)
+    (running,) = core.store.claim("test:1:1:aa", 1, only_ids=[scan.id])
+    assert core.store.get_by_id(running.id).status is TaskStatus.RUNNING  # type: ignore[union-attr]
+    other = tmp_path / "other"
+    other.mkdir()
+    with pytest.raises(PermanentError) as refused:
+        core.feeds().edit("bank", FeedSpec(name="bank", folder=str(other), import_type="customers"), viewer())
+    assert refused.value.code is ErrorCode.FEED_SCANNING
+    assert "looking at its folder" in refused.value.text("en") and "正在查看" in refused.value.text("zh")
+    assert FeedStore(core.store.engine).get("bank").spec.folder == str(inbox.resolve())  # type: ignore[union-attr]
+    # the rest may change meanwhile
+    view = core.feeds().edit("bank", FeedSpec(name="bank", folder=str(inbox), import_type="customers",
+                                              settle=3), viewer())  # fmt: skip
+    assert view.feed.spec.settle == 3
+
+
+@pytest.mark.parametrize(
+    ("changes", "code"),
+    [
+        ({"name": "x" * 101}, ErrorCode.FEED_NAME_INVALID),
+        ({"name": "a\nb"}, ErrorCode.FEED_NAME_INVALID),
+        ({"pattern": " ; "}, ErrorCode.FEED_PATTERN_EMPTY),
+        ({"mode": "sideways"}, ErrorCode.FEED_MODE_INVALID),
+        ({"settle": -1}, ErrorCode.FEED_SETTLE_INVALID),
+    ],
+)  # fmt: skip
+def test_a_spec_refused_says_why_in_each_language_the_chinese_without_english(
+    core: Core, inbox: Path, changes: dict[str, object], code: ErrorCode
+) -> None:
+    from tests.unit.domain.test_messages import english_in_chinese
+
+    spec = FeedSpec(**{"name": "bank", "folder": str(inbox), "import_type": "customers", **changes})  # type: ignore[arg-type]
+    with pytest.raises(PermanentError) as refused:
+        core.feeds().add(spec, user=OWNER)
+    assert refused.value.code is code
+    zh, en = refused.value.text("zh"), refused.value.text("en")
+    assert zh and not english_in_chinese(zh), zh
+    assert en and zh != en
+    if code is ErrorCode.FEED_MODE_INVALID:  # its words name the modes a feed may have, every one of them
+        from desktop_app.domain.modes import ImportMode
+
+        assert all(m.value in en for m in ImportMode if m is not ImportMode.DELETE), en

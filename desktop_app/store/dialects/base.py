@@ -43,6 +43,9 @@ class Dialect(Protocol):
     bulk_path: BulkPath
     bulk_preloads: bool  # a batch may be loaded ahead on a connection of its own while the one before commits
     export_read: ExportRead
+    # its driver reads a JSON column as lists and dicts, which it would write back as other types (a list as
+    # an array): a deleted row's image reads such a column as its JSON text, which the server casts back
+    json_as_text: bool
 
     # --- engine and connection set-up ---------------------------------------------------------
 

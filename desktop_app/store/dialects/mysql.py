@@ -53,6 +53,7 @@ class MySQL(ServerSchema):
     name = "mysql"
     embedded = False
     row_locks = True
+    json_as_text = False  # the driver reads a JSON column as its text
     bulk_path = BulkPath.LOAD_DATA
     # they meet their goal without loading ahead, and the lock waits between two of their batches in
     # flight were not studied

@@ -51,6 +51,7 @@ class PostgreSQL(ServerSchema):
     name = "postgresql"
     embedded = False
     row_locks = True
+    json_as_text = True  # psycopg loads json and jsonb
     bulk_path = BulkPath.COPY
     # COPY keeps one server process busy: the next batch loads while the one before commits
     bulk_preloads = True

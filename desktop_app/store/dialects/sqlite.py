@@ -52,6 +52,7 @@ class SQLite:
     name = "sqlite"
     embedded = True
     row_locks = False  # BEGIN IMMEDIATE already serialises the writers
+    json_as_text = False  # the driver reads a JSON column as its text
     bulk_path = BulkPath.ADBC_STAGE
     bulk_preloads = False  # one writer
     export_read = ExportRead.KEYSET_PAGES

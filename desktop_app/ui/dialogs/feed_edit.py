@@ -30,6 +30,8 @@ from desktop_app.domain.modes import ImportMode
 from desktop_app.feeds.folder import MatchNow, matching_now
 from desktop_app.feeds.rules import parse_at
 from desktop_app.ui.background import Background
+from desktop_app.ui.plain_errors import plain_error
+from desktop_app.ui.texts import window_lang
 
 # the modes `feed add --mode` offers: a file dropped into a folder never deletes rows
 FEED_MODES = (ImportMode.INSERT, ImportMode.INSERT_NEW, ImportMode.UPDATE, ImportMode.UPSERT)
@@ -232,7 +234,7 @@ class FeedDialog(QDialog):
         self._listing = True
         turn, folder, pattern = self._preview_turn, self.folder_edit.text(), self.pattern_edit.text()
         self._background.call(lambda: matching_now(folder, pattern), lambda m: self._previewed(turn, m),
-                              self._preview_failed, context=self)  # fmt: skip
+                              lambda exc: self._preview_failed(turn, exc), context=self)  # fmt: skip
 
     def _previewed(self, turn: int, match: MatchNow) -> None:
         self._listing = False
@@ -246,10 +248,14 @@ class FeedDialog(QDialog):
         tip = "\n".join(names) + (f"\n… (+{more:,})" if more else "") if names else match.detail
         self.preview_label.setToolTip(tip)
 
-    def _preview_failed(self, exc: BaseException) -> None:
+    def _preview_failed(self, turn: int, exc: BaseException) -> None:
         self._listing = False
+        if turn != self._preview_turn:
+            self.refresh_preview()  # the fields changed meanwhile: what they say now is what to show
+            return
+        self.last_match = None
         self.preview_label.setText(self.tr("The folder cannot be read"))
-        self.preview_label.setToolTip(str(exc))
+        self.preview_label.setToolTip(plain_error(exc, window_lang(), "listing a feed's folder"))
 
     def preview_text(self, match: MatchNow) -> str:
         if match.problem == "empty":

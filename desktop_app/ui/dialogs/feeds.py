@@ -68,6 +68,7 @@ class FeedsWindow(QDialog):
         self._open_folder = open_folder
         self._reading = False
         self._read_again = False
+        self._sized = False  # the columns fitted to the first feeds shown; the clerk's widths stay after
         self._select_later: str | None = None  # a feed just saved: selected once the list shows it
         self.editor: FeedDialog | None = None
         self.question: QMessageBox | None = None
@@ -153,7 +154,10 @@ class FeedsWindow(QDialog):
         if wanted is not None:
             self.select(wanted)
         self.empty_label.setVisible(not views)
-        self.table.resizeColumnsToContents()
+        if views and not self._sized:
+            # once: a refresh every few seconds must not undo the widths a clerk dragged the columns to
+            self.table.resizeColumnsToContents()
+            self._sized = True
         if self._read_again:
             self._read_again = False
             self.refresh()
