@@ -46,7 +46,11 @@ class Paths:
         return self.data_dir / SETTINGS_FILE
 
     def ensure(self) -> Paths:
-        for path in (self.data_dir, self.log_dir, self.results_dir, self.work_dir):
+        from desktop_app.private import private_folder
+
+        for path in (self.data_dir, self.log_dir):  # only its OS user may read a desk's tasks and logs
+            private_folder(path)
+        for path in (self.results_dir, self.work_dir):
             path.mkdir(parents=True, exist_ok=True)
         return self
 

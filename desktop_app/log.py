@@ -10,6 +10,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from desktop_app.private import private_file
+
 FORMAT = "%(asctime)s %(levelname)s [%(process)d %(threadName)s] %(name)s: %(message)s"
 
 
@@ -29,6 +31,11 @@ class _LogFile(logging.handlers.RotatingFileHandler):
     """The log file. A line it cannot write (its disk is full) is dropped: logging would print a
     traceback on the console for every such line, in a clerk's terminal, while the task ends as it
     should (disk_full) and the window says so."""
+
+    def _open(self) -> Any:
+        # created readable by its OS user alone (it names files and people); rotated files keep that
+        private_file(Path(self.baseFilename))
+        return super()._open()
 
     def emit(self, record: logging.LogRecord) -> None:
         # A line that reached this handler as it was closed (a worker of the first core logging while

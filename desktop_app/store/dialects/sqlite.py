@@ -16,6 +16,7 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.table_spec import SQLITE_DECIMAL_DIGITS, Storage, TableSpec
+from desktop_app.private import private_file
 from desktop_app.store.dialects.base import READONLY, BulkPath, ExportRead
 
 log = logging.getLogger(__name__)
@@ -68,6 +69,7 @@ class SQLite:
                 raise PermanentError(ErrorCode.NETWORK_SHARE, path=str(path.parent))
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
+                private_file(path)  # the desk's tasks: its OS user's alone (its WAL files take its rights)
             except OSError as exc:
                 raise PermanentError(ErrorCode.DATA_DIR_UNUSABLE, path=str(path.parent),
                                      detail=exc.strerror or str(exc)) from exc  # fmt: skip
