@@ -204,4 +204,4 @@ def test_a_spec_refused_says_why_in_each_language_the_chinese_without_english(
     if code is ErrorCode.FEED_MODE_INVALID:  # its words name the modes a feed may have, every one of them
         from desktop_app.domain.modes import ImportMode
 
-        assert all(m.value in en for m in ImportMode if m is not ImportMode.DELETE), en
+        assert all(m.value in en for m in ImportMode if not m.removes_rows), en
