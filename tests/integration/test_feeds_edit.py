@@ -86,6 +86,7 @@ def test_an_edit_changes_every_setting_but_the_name_and_looks_again_with_them(
         ({"import_type": "nosuch"}, ErrorCode.UNKNOWN_IMPORT_TYPE),
         ({"mode": "sideways"}, ErrorCode.FEED_MODE_INVALID),
         ({"mode": "delete"}, ErrorCode.FEED_MODE_INVALID),
+        ({"mode": "sync"}, ErrorCode.FEED_MODE_INVALID),
         ({"profile": "NOPE"}, ErrorCode.PROFILE_NOT_FOUND),
         ({"profile": "prices"}, ErrorCode.PROFILE_TYPE_MISMATCH),
     ],

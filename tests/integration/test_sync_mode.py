@@ -228,3 +228,33 @@ def test_sync_on_a_company_table_names_the_table_that_still_refers(core: Core, t
     done = run_now(core, core.submitter().submit_undo(task.task_no, user="tester").task.id)
     assert done.status is TaskStatus.SUCCEEDED, done.error_msg
     assert whole_rows(core, "stock_items", "code") == before
+
+
+def test_undo_keeps_and_lists_rows_changed_since_and_puts_back_the_rest(core: Core, tmp_path: Path) -> None:
+    clients(core, tmp_path)
+    file = [["C1", "甲公司", EAST, "1"], ["C2", "乙公司", EAST, ""], ["C9", "癸公司", NORTH, "9"]]
+    task = submit(core, write_rows(tmp_path / "s.csv", HEADER, file), "clients", ImportMode.SYNC, confirm_deletes=3)
+    assert task.status is TaskStatus.SUCCEEDED, task.error_msg
+    with core.store.engine.begin() as conn:
+        # changed since: the updated C1 edited by hand, the inserted C9 edited, the deleted C4's key taken again
+        conn.execute(sa.text("UPDATE clients SET name = '别人改的' WHERE code IN ('C1', 'C9')"))
+        conn.execute(sa.text("INSERT INTO clients (code, name, department) VALUES ('C4', '新丁', :d)"), {"d": NORTH})
+    done = run_now(core, core.submitter().submit_undo(task.task_no, user="tester").task.id)
+    data = done.to_json()
+    assert done.status is TaskStatus.PARTIALLY_SUCCEEDED and data["kept_count"] == 3, done.error_msg
+    kept = sorted(code for codes in error_codes(done).values() for code in codes)
+    assert kept == ["changed_since", "changed_since", "taken_since"]
+    # C3 and C5 back as they were; C1, C9 and the new C4 as the clerk left them
+    assert cells(core) == [
+        ("C1", "别人改的", EAST, Decimal("1")), ("C2", "乙公司", EAST, None), ("C3", "丙公司", EAST, Decimal("300")),
+        ("C4", "新丁", NORTH, None), ("C5", "戊公司", NORTH, Decimal("500")), ("C9", "别人改的", NORTH, Decimal("9")),
+    ]  # fmt: skip
+
+
+def test_a_dry_run_of_a_sync_counts_its_deletes_and_writes_nothing(core: Core, tmp_path: Path) -> None:
+    before = clients(core, tmp_path)
+    path = write_rows(tmp_path / "s.csv", HEADER, [BASE[0], ["C2", "改名", EAST, "2"], ["C8", "新", EAST, "8"]])
+    task = submit(core, path, "clients", ImportMode.SYNC, dry_run=True)  # no confirmation: it writes nothing
+    data = task.to_json()
+    assert [data[f"{k}_count"] for k in ("inserted", "updated", "unchanged", "deleted")] == [1, 1, 1, 3], data
+    assert whole_rows(core, "clients", "code") == before
