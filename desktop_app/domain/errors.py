@@ -359,6 +359,10 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
         "映射配置“{profile}”的方式是删除行；监视文件夹从不删除行，请换一个映射配置或改掉它的方式",
         "The profile {profile} deletes rows; a feed never deletes rows: choose another profile or change its mode",
     ),
+    ErrorCode.SYNC_CONFIRM_DELETES: (
+        "这次同步将删除表 {table} 的 {count:,} 行；确认无误请加上 --confirm-deletes {confirm}",
+        "This would delete {count:,} {count:plural:row|rows} of {table}; add --confirm-deletes {confirm} to go ahead",
+    ),
     ErrorCode.SYNC_COUNT_CHANGED: (
         "同步确认的是删除 {confirmed:,} 行，但表 {table} 现在会删除 {found:,} 行（确认之后表被改过）；什么都没有写入，"
         "请重新查看后再确认",
@@ -650,10 +654,6 @@ REASONS: dict[tuple[ErrorCode, str], tuple[str, str]] = {
     (ErrorCode.VALUES_NOT_FIXABLE, "no_error_rows"): (
         "任务 {task_no} 没有失败的行（或其错误文件已不在）",
         "Task {task_no} has no failed rows (or its error file is gone)",
-    ),
-    ErrorCode.SYNC_CONFIRM_DELETES: (
-        "这次同步将删除表 {table} 的 {count:,} 行；确认无误请加上 --confirm-deletes {confirm}",
-        "This would delete {count:,} {count:plural:row|rows} of {table}; add --confirm-deletes {confirm} to go ahead",
     ),
     (ErrorCode.SYNC_CONFIRM_DELETES, "scoped"): (
         "这次同步将删除表 {table} 的 {count:,} 行（范围：{scope}）；确认无误请加上 --confirm-deletes {confirm}",
