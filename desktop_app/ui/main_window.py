@@ -195,6 +195,7 @@ class MainWindow(QMainWindow):
         self.actions_.fix_values_requested.connect(self.open_value_fix)
         self.actions_.open_failed.connect(self.open_failed)
         self.actions_.problem.connect(self.inform)
+        self.actions_.sync_requested.connect(self._confirm_sync)  # asks the number it deletes now
         self.actions_.reimport_requested.connect(  # a fixed error file: its preview, from its task's parameters
             lambda request, notice: self.open_preview(request.file, request.import_type, False, request=request,
                                                       notice=notice))  # fmt: skip

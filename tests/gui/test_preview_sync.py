@@ -55,3 +55,31 @@ def test_a_sync_asks_with_the_count_and_the_scope_before_it_is_queued(
                        TaskStatus.FAILED)  # fmt: skip
     assert done.params["mode"] == "sync" and done.params["confirm_deletes"] == count, done.error_msg
     assert done.to_json()["deleted_count"] == count and done.to_json()["inserted_count"] == 1
+
+
+def test_the_real_run_of_a_validated_sync_asks_the_number_it_deletes_now(
+    qtbot: Any, make_desk: Any, tmp_path: Path
+) -> None:
+    window = make_desk().window
+    dialog = open_preview(qtbot, window, write_csv(tmp_path / "first.csv", [row(1), row(2)]))
+    wait_looked_up(qtbot, dialog)
+    qtbot.mouseClick(dialog.buttons.button(QDialogButtonBox.StandardButton.Ok), qtbot_left())
+    wait_status(qtbot, window, wait_for_task(qtbot, window, 1).task_no, TaskStatus.SUCCEEDED)
+    qtbot.waitUntil(window.panel.queue_button.isEnabled, timeout=TIMEOUT)
+    # validate only: a dry run asks nothing (it deletes nothing), and counts what it would delete
+    dialog = open_preview(qtbot, window, write_csv(tmp_path / "sync.csv", [row(1)]), validate=True)
+    wait_looked_up(qtbot, dialog)
+    choose_mode(dialog, "sync")
+    qtbot.mouseClick(dialog.buttons.button(QDialogButtonBox.StandardButton.Ok), qtbot_left())
+    checked = wait_status(qtbot, window, wait_for_task(qtbot, window, 2).task_no, TaskStatus.SUCCEEDED)
+    count = checked.to_json()["deleted_count"]
+    assert window.question is None and count >= 1
+    window.select_task(checked.id)
+    qtbot.waitUntil(window.actions_.import_for_real.isEnabled, timeout=TIMEOUT)
+    window.actions_.import_for_real.trigger()
+    qtbot.waitUntil(lambda: isinstance(window.question, QMessageBox), timeout=TIMEOUT)
+    assert isinstance(window.question, QMessageBox)
+    assert f"would delete {count:,} rows of customers" in window.question.text()
+    window.question.button(QMessageBox.StandardButton.Yes).click()
+    done = wait_status(qtbot, window, wait_for_task(qtbot, window, 3).task_no, TaskStatus.SUCCEEDED)
+    assert done.params["dry_run"] is False and done.to_json()["deleted_count"] == count
