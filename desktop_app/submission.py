@@ -29,10 +29,10 @@ from desktop_app.imports.missing_references import column_label, missing_of
 from desktop_app.imports.options import FILE_FACTS, ImportOptions
 from desktop_app.imports.profiles import check_fits, check_profile, with_options
 from desktop_app.imports.resume import RESUMES, ResumeProblem, resume_problem
-from desktop_app.imports.table_spec import references_of
+from desktop_app.imports.table_spec import references_of, table_spec
 from desktop_app.imports.task import ImportHandler
 from desktop_app.imports.type_catalog import TypeCatalog
-from desktop_app.imports.type_schema import check_type
+from desktop_app.imports.type_schema import check_type, table_to_look_in
 from desktop_app.imports.undo import UndoHandler, undo_problem
 from desktop_app.store.profiles import ProfileStore
 from desktop_app.store.tasks import Fence, TaskStore
@@ -122,7 +122,43 @@ class Submitter:
             batch_size=request.batch_size or 0,
             repairs=request.repairs or None,
             sheet=request.sheet or None,
+            scope=self._scope(request, itype),
         )
+
+    @staticmethod
+    def _scope(request: ImportOptions, itype: ImportType) -> dict[str, str]:
+        """A sync's scope, each column one of the type's (sync_scope_invalid); only a sync has one."""
+        if not request.scope:
+            return {}
+        if ImportMode(request.mode) is not ImportMode.SYNC:
+            raise PermanentError(ErrorCode.INVALID_PARAMS, detail="--scope goes with --mode sync")
+        from desktop_app.imports.sync import parse_scope  # the readers it needs load when a sync is asked for
+
+        return parse_scope([f"{k}={v}" for k, v in request.scope.items()], itype)
+
+    def sync_deletes(self, request: ImportOptions) -> int:
+        """How many rows a sync of the request's file would delete now (rows of the scope its file lacks):
+        the number the clerk confirms (the window asks it off the GUI thread: it reads the file's keys)."""
+        from desktop_app.imports.sync import count_deletes
+
+        options = self.import_options(request)
+        itype = self.import_type(options.import_type)
+        table, columns = table_to_look_in(self.store.engine, itype)
+        if columns is None:  # the import creates the table: nothing in it to delete
+            return 0
+        version = self.request_profile(options, itype)
+        return count_deletes(self.store.engine, table, itype, options, version.profile if version else None, "en")
+
+    def confirmed_sync(self, options: ImportOptions) -> ImportOptions:
+        """A sync's options with the number of its deletes confirmed: the count now must be the clerk's
+        (--confirm-deletes N; none given: 0), else sync_confirm_deletes names the number, nothing queued.
+        The task counts again before it writes (the table may change while it waits)."""
+        from desktop_app.imports.sync import confirmation_error
+
+        count = self.sync_deletes(options)
+        if count != (options.confirm_deletes or 0):
+            raise confirmation_error(options, table_spec(self.import_type(options.import_type)).name, count)
+        return options.but(confirm_deletes=count)
 
     def submit_import(
         self,
@@ -138,8 +174,10 @@ class Submitter:
         the name of the feed that took the file, kept in the task's params for the task list (not part of
         its identity: the same bytes by hand and by a feed are one task)."""
         options = self.import_options(request)
-        if feed and options.mode is ImportMode.DELETE:  # its profile saved since with mode = "delete"
+        if feed and options.mode.removes_rows:  # its profile saved since with mode = "delete" or "sync"
             raise PermanentError(ErrorCode.FEED_NEVER_DELETES, profile=options.profile)
+        if options.mode is ImportMode.SYNC and not options.dry_run:
+            options = self.confirmed_sync(options)
         params = options.to_params()
         params.pop("file")
         if feed:
@@ -148,6 +186,8 @@ class Submitter:
         if options.mode is not ImportMode.INSERT:
             # the mode is part of the identity: the same bytes in another mode are another task
             kind += f":{options.mode.value}" + (f":{options.blank.value}" if options.mode.updates else "")
+        if options.scope:  # the same bytes synced over another part of the table are another task
+            kind += ":" + json.dumps(options.scope, sort_keys=True, ensure_ascii=False)
         return submit_file(self.store, self.registry, task_type=ImportHandler.task_type, path=options.file,
                            user=user, params=params, force=force, identity=kind, known=known)  # fmt: skip
 

@@ -312,6 +312,13 @@ ZH: dict[tuple[str, str], str] = {
         "已在表中且内容相同：不会有任何改变",
     # Delete mode (issue 26): the file lists the keys of the rows to delete
     ("PreviewDialog", "Delete rows (the file lists their keys)"): "删除行（文件列出要删除的行的键）",
+    ("PreviewDialog", "Make the table equal to the file (sync)"): "让表与文件一致（同步）",
+    ("MainWindow", "all its rows"): "全部行",
+    ("MainWindow", "Delete rows?"): "删除行？",
+    ("MainWindow", "This sync would delete %1 rows of %2 (scope: %3): the rows the file lacks."):
+        "这次同步将删除表 %2 的 %1 行（范围：%3），即文件里没有的行。",
+    ("MainWindow", "The file's rows are added or updated as well. An undo puts every deleted row back. Queue it?"):
+        "文件里的行也会新增或更新。撤销会把删除的每一行放回。要排队吗？",
     ("PreviewDialog", "%1 of the first %2 rows would fail as not in the table: there is no row to delete."):
         "前 %2 行中有 %1 行将失败：表中没有这一行，无从删除。",
     ("PreviewDialog", "%1 of the first %2 rows will delete their rows from the table."):

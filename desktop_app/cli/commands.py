@@ -77,6 +77,9 @@ def import_request(args: argparse.Namespace) -> ImportOptions:
         date_order=DateOrder(args.date_order) if args.date_order else None,
         delimiter=args.delimiter,
         decimal_comma=bool(args.decimal_comma),
+        # a sync's scope as written (COLUMN=VALUE): the submission holds each column to the type
+        scope={k.strip(): v for k, _, v in (item.partition("=") for item in getattr(args, "scope", None) or [])},
+        confirm_deletes=getattr(args, "confirm_deletes", None),
     )
 
 

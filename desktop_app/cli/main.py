@@ -43,6 +43,8 @@ USAGE_CODES = {
     ErrorCode.FEED_PAUSED,
     ErrorCode.FEED_FILES_UNDER_WAY,
     ErrorCode.FEED_NEVER_DELETES,
+    ErrorCode.SYNC_CONFIRM_DELETES,
+    ErrorCode.SYNC_SCOPE_INVALID,
     ErrorCode.FEED_SCANNING,
     ErrorCode.FEED_NAME_INVALID,
     ErrorCode.FEED_PATTERN_EMPTY,

@@ -12,7 +12,7 @@ from desktop_app import __version__
 
 MODES = ("insert", "insert_new", "update", "upsert")
 # an import asked for by hand may also delete; a watched folder's imports never do (feeds keep MODES)
-IMPORT_MODES = (*MODES, "delete")
+IMPORT_MODES = (*MODES, "delete", "sync")
 EXIT_OK = 0
 EXIT_TASK_FAILED = 1
 EXIT_USAGE = 2
@@ -24,6 +24,16 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         sys.stderr.write(f"batchdesk: {message} (see --help)\n")
         raise SystemExit(EXIT_USAGE)
+
+
+def _count(text: str) -> int:
+    return 0 if text.strip() == "0" else _positive(text)
+
+
+def _scope_item(text: str) -> str:
+    if "=" not in text or not text.partition("=")[0].strip():
+        raise argparse.ArgumentTypeError(f"not COLUMN=VALUE: {text!r}")
+    return text
 
 
 def _positive(text: str) -> int:
@@ -95,7 +105,14 @@ def _file_task(p: argparse.ArgumentParser) -> None:
     p.add_argument("--mode", choices=IMPORT_MODES,
                    help="insert: add new rows only; insert_new: add new, skip existing; update: update existing; "
                    "upsert: add new and update existing; delete: delete the rows with the file's keys (other "
-                   "columns are ignored) (default insert)")  # fmt: skip
+                   "columns are ignored); sync: the table (or its rows in --scope) ends equal to the file, rows the "
+                   "file lacks deleted (needs --confirm-deletes N) (default insert)")  # fmt: skip
+    p.add_argument("--scope", action="append", default=[], type=_scope_item, metavar="COLUMN=VALUE",
+                   help="sync: only the table's rows with this value may be deleted; the file's rows must carry it "
+                   "(repeatable: every one holds)")  # fmt: skip
+    p.add_argument("--confirm-deletes", type=_count, metavar="N",
+                   help="sync: the number of rows it deletes, as it says without this flag (nothing is written "
+                   "when the number differs)")  # fmt: skip
     p.add_argument("--blank", choices=("keep", "clear"),
                    help="update/upsert: a blank cell keeps the stored value (keep) or empties it (clear)")  # fmt: skip
     p.add_argument("--date-order", choices=("dmy", "mdy"),
@@ -165,8 +182,11 @@ def build_parser() -> Parser:
     p.add_argument("--map", action="append", default=[], metavar="COLUMN:BAD=GOOD",
                    help="read BAD as GOOD in COLUMN (repeatable), then write the rows that failed only for "
                         "such values and wait")  # fmt: skip
-    p.add_argument("--save-to", metavar="PROFILE",
-                   help="also add the mappings to this mapping profile as its new version (created if new)")
+    p.add_argument(
+        "--save-to",
+        metavar="PROFILE",
+        help="also add the mappings to this mapping profile as its new version (created if new)",
+    )
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--user", help="who asks (default: the OS login name)")
     p.set_defaults(func=_lazy("desktop_app.cli.values", "cmd_values"))
@@ -246,13 +266,14 @@ def _settings_commands(sub: argparse._SubParsersAction[Parser]) -> None:
     group = sub.add_parser("settings", help="this desk's settings (its settings file in the data folder)")
     actions = group.add_subparsers(dest="settings_action", metavar="ACTION", parser_class=Parser, required=True)
     p = actions.add_parser("mail", help="the mail server a feed's mail goes through (no option: show it)")
-    p.add_argument("--host", help="the mail server's name or address (\"\": no mail is sent)")
+    p.add_argument("--host", help='the mail server\'s name or address ("": no mail is sent)')
     p.add_argument("--port", type=int, metavar="N", help="its port (0: 25, 587 with starttls, 465 with ssl)")
     p.add_argument("--security", choices=("none", "starttls", "ssl"), help="how the connection is protected")
-    p.add_argument("--user", dest="smtp_user", metavar="NAME", help="the user to sign in as (\"\": none)")
+    p.add_argument("--user", dest="smtp_user", metavar="NAME", help='the user to sign in as ("": none)')
     p.add_argument("--from", dest="mail_from", metavar="ADDRESS", help="the sender address")
-    p.add_argument("--attach-mb", type=float, metavar="MB",
-                   help="attach an error file up to this size (default 5, at most 25)")
+    p.add_argument(
+        "--attach-mb", type=float, metavar="MB", help="attach an error file up to this size (default 5, at most 25)"
+    )
     p.add_argument("--password-stdin", action="store_true",
                    help="read the user's password from the first line of stdin, into the system keyring")  # fmt: skip
     p.add_argument("--test", metavar="ADDRESS", help="send a test mail to ADDRESS through the server")
@@ -307,6 +328,8 @@ def _profile_commands(sub: argparse._SubParsersAction[Parser]) -> None:
     a.add_argument("--json", action="store_true")
     a.add_argument("--user", help="who removes it (default: the OS login name)")
     _common(a)
+
+
 def _feed_commands(sub: argparse._SubParsersAction[Parser]) -> None:
     """feed add | edit | list | show | run | pause | resume | remove: watched folders (docs/FEEDS.md)."""
     feed = sub.add_parser("feed", help="watched folders: each file dropped in is imported, then moved aside")

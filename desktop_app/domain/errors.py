@@ -47,6 +47,8 @@ class ErrorCode(StrEnum):
     ROW_REJECTED = "rejected_by_database"
     # delete mode: rows of another table still refer to the row (a foreign key), so it stays
     STILL_REFERENCED = "still_referenced"
+    # sync mode: a file row outside the sync's scope (--scope COLUMN=VALUE)
+    OUT_OF_SCOPE = "out_of_scope"
     # undo: a row kept because it changed after the import wrote it
     CHANGED_SINCE = "changed_since"
     # undo of a delete: a row with the deleted row's key was added since, so the deleted one stays out
@@ -99,6 +101,10 @@ class ErrorCode(StrEnum):
     FEED_PAUSED = "feed_paused"
     FEED_FILES_UNDER_WAY = "feed_files_under_way"
     FEED_NEVER_DELETES = "feed_never_deletes"
+    # sync mode (imports/sync.py): its deletes confirmed by their number, a scope's column a type's column
+    SYNC_CONFIRM_DELETES = "sync_confirm_deletes"
+    SYNC_COUNT_CHANGED = "sync_count_changed"
+    SYNC_SCOPE_INVALID = "sync_scope_invalid"
     FEED_SCANNING = "feed_scanning"
     FEED_NAME_INVALID = "feed_name_invalid"
     FEED_PATTERN_EMPTY = "feed_pattern_empty"
@@ -253,6 +259,10 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
         '{column} "{value}" is still referred to by table {table} (column {columns}), so it cannot be deleted; '
         "deal with the rows that refer to it first",
     ),
+    ErrorCode.OUT_OF_SCOPE: (
+        "这一行的{column}是“{value}”，不在这次同步的范围（{scope}）内；范围之外的行不会写入",
+        "This row's {column} is \"{value}\", outside the sync's scope ({scope}); rows outside it are not written",
+    ),
     ErrorCode.TAKEN_SINCE: (
         "删除之后表中又加入了同一键的一行，为免覆盖它，被删除的行没有放回",
         "A row with this key was added after the delete; the deleted row was not put back so that row is not lost",
@@ -348,6 +358,20 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
     ErrorCode.FEED_NEVER_DELETES: (
         "映射配置“{profile}”的方式是删除行；监视文件夹从不删除行，请换一个映射配置或改掉它的方式",
         "The profile {profile} deletes rows; a feed never deletes rows: choose another profile or change its mode",
+    ),
+    ErrorCode.SYNC_CONFIRM_DELETES: (
+        "这次同步将删除表 {table} 的 {count:,} 行；确认无误请加上 --confirm-deletes {confirm}",
+        "This would delete {count:,} {count:plural:row|rows} of {table}; add --confirm-deletes {confirm} to go ahead",
+    ),
+    ErrorCode.SYNC_COUNT_CHANGED: (
+        "同步确认的是删除 {confirmed:,} 行，但表 {table} 现在会删除 {found:,} 行（确认之后表被改过）；什么都没有写入，"
+        "请重新查看后再确认",
+        "The sync was confirmed to delete {confirmed:,} {confirmed:plural:row|rows}, but {table} would now lose "
+        "{found:,} (it changed since); nothing was written: look again and confirm the new number",
+    ),
+    ErrorCode.SYNC_SCOPE_INVALID: (
+        "同步范围“{scope}”不对：应写成 列=值，列须是导入类型的列（{columns}）",
+        "The sync's scope \"{scope}\" is not right: write COLUMN=VALUE, COLUMN one of the type's columns ({columns})",
     ),
     ErrorCode.FEED_SCANNING: (
         "监视文件夹“{name}”正在查看它的文件夹；等这次查看结束（通常只要几秒钟）后再更改文件夹",
@@ -445,8 +469,7 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
     ),
     ErrorCode.PROFILE_UNFIT: (
         "映射配置“{name}”第 {version} 版与导入类型 {import_type} 不再相符：列 {column}",
-        'The mapping profile "{name}" version {version} no longer fits the import type {import_type}: '
-        "column {column}",
+        'The mapping profile "{name}" version {version} no longer fits the import type {import_type}: column {column}',
     ),
 }
 
@@ -632,6 +655,11 @@ REASONS: dict[tuple[ErrorCode, str], tuple[str, str]] = {
         "任务 {task_no} 没有失败的行（或其错误文件已不在）",
         "Task {task_no} has no failed rows (or its error file is gone)",
     ),
+    (ErrorCode.SYNC_CONFIRM_DELETES, "scoped"): (
+        "这次同步将删除表 {table} 的 {count:,} 行（范围：{scope}）；确认无误请加上 --confirm-deletes {confirm}",
+        "This would delete {count:,} {count:plural:row|rows} of {table} (scope: {scope}); add --confirm-deletes "
+        "{confirm} to go ahead",
+    ),
     (ErrorCode.NOT_UNDOABLE, "undo_itself"): (
         "任务 {task_no} 不能撤销：它本身就是一次撤销",
         "Task {task_no} cannot be undone: it is an undo itself",
@@ -741,13 +769,11 @@ REASONS: dict[tuple[ErrorCode, str], tuple[str, str]] = {
     ),
     (ErrorCode.PROFILE_INVALID, "same_header"): (
         "映射配置文件 {path} 有误：表头 {key} 出现了两次（忽略大小写、全半角和首尾空格后）",
-        "The profile file {path} is not valid: the header {key} appears twice (once case, width and spaces "
-        "are folded)",
+        "The profile file {path} is not valid: the header {key} appears twice (once case, width and spaces are folded)",
     ),
     (ErrorCode.PROFILE_INVALID, "twice"): (
         "映射配置文件 {path} 有误：列 {column} 既由表头 {key} 填写，又有常量",
-        "The profile file {path} is not valid: column {column} is filled both by the header {key} and by a "
-        "constant",
+        "The profile file {path} is not valid: column {column} is filled both by the header {key} and by a constant",
     ),
     (ErrorCode.PROFILE_INVALID, "bad_constant"): (
         "映射配置文件 {path} 有误：{key} 的常量“{value}”不是列 {column} 允许的值：{problem_zh}",

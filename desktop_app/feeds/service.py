@@ -90,7 +90,7 @@ class Feeds:
             raise PermanentError(ErrorCode.FEED_PATTERN_EMPTY) from None
         # a file dropped into a folder never deletes rows (the command line's feed add offers no delete; nor
         # may its profile bring the mode in: Submitter.submit_import refuses a feed's delete)
-        modes = [m.value for m in ImportMode if m is not ImportMode.DELETE]
+        modes = [m.value for m in ImportMode if not m.removes_rows]
         if spec.mode not in modes:
             raise PermanentError(ErrorCode.FEED_MODE_INVALID)  # its words name the four modes
         if spec.settle < 0:
@@ -104,7 +104,7 @@ class Feeds:
             if version.import_type != spec.import_type:
                 raise PermanentError(ErrorCode.PROFILE_TYPE_MISMATCH, name=version.name,
                                      profile_type=version.import_type, import_type=spec.import_type)  # fmt: skip
-            if version.profile.options.mode is ImportMode.DELETE:
+            if version.profile.options.mode is not None and version.profile.options.mode.removes_rows:
                 raise PermanentError(ErrorCode.FEED_NEVER_DELETES, profile=version.name)
             profile = version.name
         folder = Path(spec.folder).expanduser()

@@ -260,7 +260,7 @@ def check_sample(
     # each row as the import's row path makes it (pipeline._import_by_row): its values, or its errors with
     # the key when the mode needs a failing row's key; a row covered by a merge across columns fails with
     # merged_cells alone, as the import fails it
-    mode = options.mode
+    mode = options.mode.row_mode  # a sync's rows are upserted (its deletes are counted when it is queued)
     keyed = mode in (ImportMode.INSERT_NEW, ImportMode.UPSERT)
     candidates: list[Candidate] = []
     keys: list[Key] = []

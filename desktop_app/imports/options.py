@@ -43,6 +43,10 @@ class ImportOptions:
     # never changes a queued, retried or resumed task; its reading options are in the fields above
     profile: str | None = None
     profile_version: int | None = None
+    # sync mode (imports/sync.py): the rows of the table a sync may delete, by column key and value (none:
+    # every row), and the number of deletes the clerk confirmed (the submission refuses another number)
+    scope: dict[str, str] = field(default_factory=dict)
+    confirm_deletes: int | None = None
 
     def __post_init__(self) -> None:
         if self.delimiter is not None and self.delimiter not in DELIMITERS:
@@ -80,6 +84,8 @@ class ImportOptions:
                 decimal_comma=bool(params.get("decimal_comma", False)),
                 profile=params.get("profile") or None,
                 profile_version=int(params["profile_version"]) if params.get("profile_version") else None,
+                scope={str(k): str(v) for k, v in (params.get("scope") or {}).items()},
+                confirm_deletes=int(params["confirm_deletes"]) if params.get("confirm_deletes") is not None else None,
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise PermanentError(ErrorCode.INVALID_PARAMS, detail=str(exc)) from exc
@@ -97,6 +103,10 @@ class ImportOptions:
         if self.profile is None:
             # a task without one stores what it always stored (a task queued before profiles reads the same)
             del out["profile"], out["profile_version"]
+        out["scope"] = dict(self.scope)
+        if self.mode is not ImportMode.SYNC:
+            # only a sync has them (the other modes' tasks store what they always stored)
+            del out["scope"], out["confirm_deletes"]
         return out
 
     def but(self, **changes: Any) -> ImportOptions:

@@ -36,6 +36,7 @@ from desktop_app.imports.row_plans import Candidate, FailedRow, RowDecider
 from desktop_app.imports.row_writer import BatchResult, BatchWriter, DryRunWriter, Failed
 from desktop_app.imports.signature import SignedColumn, signature_function
 from desktop_app.imports.summary import ImportFacts, summarise
+from desktop_app.imports.sync import absent_keys, absent_source, file_keys, out_of_scope, typed_scope
 from desktop_app.imports.validator import CheckedRow
 from desktop_app.imports.written_rows import complete_references
 from desktop_app.store.business_rows import BusinessTable
@@ -101,7 +102,7 @@ class ImportRun:
             errors = error_csv.resumed_writer(self.ctx, reader.header, resume_at=resume_bytes, lang=self.lang)
             self._lost_error_rows_before = resume_row if errors.lost_earlier_rows else 0
             try:
-                self._import_rows(reader, checked, errors, total_rows, resume_row)
+                self._import_rows(reader, checked, errors, total_rows, resume_row, fresh=saved is None)
             finally:
                 errors.close()
             extra_cells = errors.saw_extra or resume_bytes is not None
@@ -152,11 +153,11 @@ class ImportRun:
                              results_dir=self.ctx.results_dir)  # fmt: skip
 
     def _writer(self, checked: CheckedFile) -> BatchWriter | DryRunWriter:
-        decider = RowDecider(self.itype, self.options.mode, self.options.blank, self.table,
-                             checked.validator.key_indexes)  # fmt: skip
+        mode = self.options.mode.row_mode  # a sync's rows are upserted
+        decider = RowDecider(self.itype, mode, self.options.blank, self.table, checked.validator.key_indexes)
         if self.options.dry_run:
             return DryRunWriter(decider, self.table, self.references)
-        return BatchWriter(self.itype, self.options.mode, self.table, decider, self.references, self.task_no,
+        return BatchWriter(self.itype, mode, self.table, decider, self.references, self.task_no,
                            signature_function(self.signed))  # fmt: skip
 
     def _import_rows(
@@ -166,9 +167,16 @@ class ImportRun:
         errors: error_csv.ErrorCsvWriter,
         total_rows: int,
         resume_row: int,
+        *,
+        fresh: bool,
     ) -> None:
         writer = self._writer(checked)
         self._committed_row = resume_row
+        scope: dict[str, object] = {}
+        if self.options.mode is ImportMode.SYNC:
+            scope = typed_scope(checked, self.itype, self.options.scope)
+            if fresh:  # a resumed sync did its deletes in its first transaction, committed with its checkpoint
+                self._sync_deletes(reader, checked, writer, errors, total_rows, scope)
         bulk = bulk_insert(self.ctx, self.itype, self.options, reader, checked, self.table, self.references, writer)
         if bulk is not None:
             try:
@@ -181,7 +189,33 @@ class ImportRun:
                 resume_row = self._committed_row
             finally:
                 bulk.close()
-        self._import_by_row(reader, checked, writer, errors, total_rows, resume_row)
+        self._import_by_row(reader, checked, writer, errors, total_rows, resume_row, scope)
+
+    def _sync_deletes(self, reader: TableReader, checked: CheckedFile, writer: BatchWriter | DryRunWriter,
+                      errors: error_csv.ErrorCsvWriter, total_rows: int, scope: dict[str, object]) -> None:  # fmt: skip
+        """A sync's deletes, before any row of the file is written, in one transaction with its checkpoint:
+        the rows of the scope the file lacks, as many as the clerk confirmed (the table may have changed
+        since the submission counted them: then the task fails, nothing written)."""
+        self._stage(Stage.CHECKING, 2)
+        present = file_keys(reader, checked, self.table)
+        with self.ctx.store.engine.connect() as conn:
+            count = len(absent_keys(conn, self.table, scope, present))
+        confirmed = count if self.options.dry_run else self.options.confirm_deletes or 0
+
+        def held(found: int) -> None:
+            if found != confirmed:
+                raise PermanentError(ErrorCode.SYNC_COUNT_CHANGED, table=self.table.spec.name, found=found,
+                                     confirmed=confirmed)  # fmt: skip
+
+        def write(conn: Connection) -> BatchResult:
+            absent = absent_keys(conn, self.table, scope, present)
+            held(len(absent))  # again in the transaction that deletes (the rows it reads whole are locked)
+            return writer.delete_absent(conn, absent, partial(absent_source, reader, checked, self.table))
+
+        held(count)
+        # the table's rows the file lacks count among the task's rows (its done and failed never pass its total)
+        self._flush(count, 1, write, errors, total_rows, 0.0)
+        self.ctx.log.info("sync: %d rows the file lacks deleted", self.counts.deleted)
 
     def _import_bulk(
         self, bulk: BulkInsert, errors: error_csv.ErrorCsvWriter, total_rows: int, resume_row: int
@@ -207,6 +241,7 @@ class ImportRun:
         errors: error_csv.ErrorCsvWriter,
         total_rows: int,
         resume_row: int,
+        scope: dict[str, object] | None = None,
     ) -> None:
         # The hot loop: per row only the read, the compiled check and an append (no objects built).
         batch = _Batch()
@@ -214,7 +249,9 @@ class ImportRun:
         validator = checked.validator
         check = validator.check
         restore = error_csv.restore if checked.restore_neutralised else None
-        mode = self.options.mode
+        mode = self.options.mode.row_mode
+        columns = validator.columns
+        scope_given = dict(self.options.scope)
         # insert_new skips a failing row whose key is in the table; upsert names the required cells a
         # failing row lacks if it would be inserted: both need the key of a failing row
         keyed = mode in (ImportMode.INSERT_NEW, ImportMode.UPSERT)
@@ -237,6 +274,9 @@ class ImportRun:
             if merged is not None and (merge_error := merged(source.row_number)) is not None:
                 checked_row = CheckedRow(None, (merge_error,))
             values = checked_row.values
+            if scope and values is not None and (outside := out_of_scope(values, columns, scope, scope_given)):
+                checked_row = CheckedRow(None, (outside,))
+                values = None
             if values is None:
                 cells = source.cells
                 key = validator.key_of(cells) if keyed else None

@@ -9,6 +9,7 @@ fails that row alone as rejected_by_database, for updates as for inserts). A del
 row it deletes (its undo puts it back) and fails alone a row another table's foreign key still refers
 to (still_referenced, naming that table). The dry run takes the same decisions against the table as it
 is, keeping in memory the keys a real run would have written; its deletes are tried and taken back.
+A sync's deletes of the rows its file lacks (imports/sync.py) go through the same delete, keys given.
 """
 
 from __future__ import annotations
@@ -97,6 +98,20 @@ class BatchWriter:
         if self.mode is ImportMode.INSERT and self._fast_insert(conn, rows, result):
             return result
         self._apply(conn, self._decide(conn, rows), result)
+        return result
+
+    def delete_absent(
+        self, conn: Connection, keys: Sequence[Key], source_of: Callable[[Key], SourceRow]
+    ) -> BatchResult:
+        """A sync's deletes: the table's rows with these keys (the file lacks them), each whole row recorded
+        as a delete's is (its undo puts it back); ``source_of``: a key's row in the error CSV."""
+        result = BatchResult()
+        log: list[tuple[str, int, LogAction, dict[str, object] | None]] = []
+        fold, text = self.table.fold, self.table.key_text
+        plans = [RowPlan(source_of(key), Action.DELETE, fold(key), text(key)) for key in keys]
+        if plans:
+            self._delete(conn, plans, result, log)
+        import_log.record(conn, self.task_no, log)
         return result
 
     # --- insert mode's fast path ---------------------------------------------------------
@@ -361,4 +376,19 @@ class DryRunWriter:
                     result.failed.append((plan.source, (error,)))
             else:
                 result.skipped += 1
+        return result
+
+    def delete_absent(
+        self, conn: Connection, keys: Sequence[Key], source_of: Callable[[Key], SourceRow]
+    ) -> BatchResult:
+        """A sync's deletes tried and taken back, each failing as the real run would fail it."""
+        result = BatchResult()
+        for key in keys:
+            plan = RowPlan(source_of(key), Action.DELETE, self.table.fold(key), self.table.key_text(key))
+            error = cascade_error(conn, self.table, self.decider, plan) or delete_in_savepoint(
+                conn, self.table, self.decider, plan, keep=True)  # fmt: skip
+            if error is None:
+                result.deleted += 1
+            else:
+                result.failed.append((plan.source, (error,)))
         return result

@@ -871,6 +871,11 @@ class RowValidator:
         """Check one row; never raises for bad data."""
         return self._fast_check(cells)
 
+    def value_of(self, key: str, text: str) -> object:
+        """One column's value as a cell with this text reads (a sync's scope value); None when it does not read."""
+        value, error = self._full[self.columns.index(key)](text)
+        return None if error is not None else value
+
     def key_of(self, cells: Sequence[Cell]) -> tuple[object, ...] | None:
         """The key of a row that failed its check, when the key's own cells are valid (insert_new skips
         such a row whose key is in the table without looking at its other cells); else None."""

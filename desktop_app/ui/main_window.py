@@ -12,6 +12,7 @@ from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QGu
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QSplitter, QVBoxLayout, QWidget
 
 from desktop_app.config import Settings
+from desktop_app.domain.modes import ImportMode
 from desktop_app.domain.profiles import ProfileVersion
 from desktop_app.domain.task import SubmitResult, TaskRecord
 from desktop_app.imports.options import ImportOptions
@@ -32,6 +33,7 @@ from desktop_app.ui.feed_notices import FeedNotices
 from desktop_app.ui.filter_bar import FilterBar
 from desktop_app.ui.menus import WindowMenus
 from desktop_app.ui.notice_bar import NoticeBar
+from desktop_app.ui.plain_errors import plain_error
 from desktop_app.ui.submit_panel import SubmitPanel
 from desktop_app.ui.summary_line import SummaryLine
 from desktop_app.ui.table_copy import rows_as_text
@@ -193,6 +195,7 @@ class MainWindow(QMainWindow):
         self.actions_.fix_values_requested.connect(self.open_value_fix)
         self.actions_.open_failed.connect(self.open_failed)
         self.actions_.problem.connect(self.inform)
+        self.actions_.sync_requested.connect(self._confirm_sync)  # asks the number it deletes now
         self.actions_.reimport_requested.connect(  # a fixed error file: its preview, from its task's parameters
             lambda request, notice: self.open_preview(request.file, request.import_type, False, request=request,
                                                       notice=notice))  # fmt: skip
@@ -421,9 +424,48 @@ class MainWindow(QMainWindow):
         size: each path takes its own, settings.batch_size row by row, bulk_batch_rows)."""
         if request is None:  # accepted with no type chosen: the OK button is not offered then
             return
+        if request.mode is ImportMode.SYNC and not request.dry_run and request.confirm_deletes is None:
+            self._confirm_sync(request)
+            return
         self._pending = request
         if not self.service.submit_import(request):
             self.inform(self.tr("Another file is being queued; try again in a moment."))
+
+    def _confirm_sync(self, request: ImportOptions) -> None:
+        """A sync deletes the table's rows its file lacks: their number is counted off the GUI thread, then
+        named with the table in a question before anything is queued (none to delete: queued at once). The
+        task counts again and fails, writing nothing, if the number changed meanwhile."""
+        service = self.service
+
+        def counted(found: tuple[int, str]) -> None:
+            count, table = found
+            if count == 0:
+                self._queue(request.but(confirm_deletes=0))
+                return
+            scope = ", ".join(f"{k}={v}" for k, v in request.scope.items()) or self.tr("all its rows")
+            box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Delete rows?"),
+                              self.tr("This sync would delete %1 rows of %2 (scope: %3): the rows the file lacks.")
+                              .replace("%1", f"{count:,}").replace("%2", table).replace("%3", scope),
+                              QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)  # fmt: skip
+            box.setInformativeText(self.tr("The file's rows are added or updated as well. An undo puts every "
+                                           "deleted row back. Queue it?"))  # fmt: skip
+            box.setDefaultButton(QMessageBox.StandardButton.No)
+            self.question = box
+
+            def answered(button: int) -> None:
+                if self.question is box:
+                    self.question = None
+                box.deleteLater()
+                if button == QMessageBox.StandardButton.Yes:
+                    self._queue(request.but(confirm_deletes=count))
+
+            box.finished.connect(answered)
+            box.open()
+
+        def failed(exc: BaseException) -> None:
+            self._submit_failed(str(request.file), plain_error(exc, self.catalog.lang, "counting a sync's deletes"))
+
+        self._background.call(lambda: service.sync_deletes(request), counted, failed, context=self)
 
     def _update_busy(self) -> None:
         self.panel.set_busy(self.service.busy or self.preview is not None)

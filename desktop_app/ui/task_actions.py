@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction, QKeySequence
 
 from desktop_app.domain.errors import FILE_AT_FAULT
+from desktop_app.domain.modes import ImportMode
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
 from desktop_app.imports.error_csv import looks_unedited
@@ -35,6 +37,8 @@ class TaskActions(QObject):
             fixed error file: the window opens its preview, with the warning when the file is unedited.
         fix_values_requested(TaskRecord, list): (the import, its BadValues) the clerk asked to fix the values
             its enum columns refused: the window opens the dialog, then calls confirm_fix_values().
+        sync_requested(object): (ImportOptions) a sync run again (a retry, the real run after a validation):
+            the window counts what it would delete now and asks, as on Queue, before it is queued.
     """
 
     details_requested = Signal(object)
@@ -44,6 +48,7 @@ class TaskActions(QObject):
     open_failed = Signal(object)
     reimport_requested = Signal(object, str)
     fix_values_requested = Signal(object, object)
+    sync_requested = Signal(object)
 
     def __init__(
         self,
@@ -224,15 +229,24 @@ class TaskActions(QObject):
         self._service.cancel(record)
 
     def _retry(self) -> None:
-        if self.record is not None:
+        if self.record is not None and not self._sync_again():
             self._submit(self._service.retry(self.record))
 
     def _resume(self) -> None:
         if self.record is not None and can_resume(self.record, self._kinds.of(self.record)):
             self._submit(self._service.resume(self.record))
 
+    def _sync_again(self, **changes: Any) -> bool:
+        """A sync is never queued again with its old confirmed number: the window asks for the number now."""
+        assert self.record is not None
+        if self.record.params.get("mode") != ImportMode.SYNC.value:
+            return False
+        request = self._service.submitter.resubmission(self.record, confirm_deletes=None, **changes)
+        self.sync_requested.emit(request)
+        return True
+
     def _import_for_real(self) -> None:
-        if self.record is not None:
+        if self.record is not None and not self._sync_again(dry_run=False):
             self._submit(self._service.import_for_real(self.record))
 
     def _complete_references(self) -> None:

@@ -217,6 +217,12 @@ class TaskService(QObject):
         ``background``): it asks the database."""
         return file_preview.look_up_keys(self._store.engine, itype, keys)
 
+    def sync_deletes(self, request: ImportOptions) -> tuple[int, str]:
+        """How many rows a sync of the request's file would delete now, and the table's name. Call it off the
+        GUI thread: it reads the file's keys and asks the database."""
+        count = self.submitter.sync_deletes(request)
+        return count, self.submitter.import_type(request.import_type).table
+
     def list_profiles(self, pinned: tuple[str, int] | None = None) -> list[ProfileVersion]:
         """Every mapping profile's latest version; with ``pinned`` (name, version), that profile's that
         version instead (a re-import repairs a task with the version the task used, not a newer one). Call

@@ -1070,6 +1070,22 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>all its rows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete rows?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This sync would delete %1 rows of %2 (scope: %3): the rows the file lacks.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file&apos;s rows are added or updated as well. An undo puts every deleted row back. Queue it?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>The same export is already queued as task %s.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1511,6 +1527,10 @@ Pattern: %2</source>
     </message>
     <message>
         <source>Delete rows (the file lists their keys)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Make the table equal to the file (sync)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

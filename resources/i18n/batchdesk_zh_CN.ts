@@ -1071,6 +1071,22 @@ Pattern: %2</source>
         <translation>正在提交另一个文件，请稍后再试。</translation>
     </message>
     <message>
+        <source>all its rows</source>
+        <translation>全部行</translation>
+    </message>
+    <message>
+        <source>Delete rows?</source>
+        <translation>删除行？</translation>
+    </message>
+    <message>
+        <source>This sync would delete %1 rows of %2 (scope: %3): the rows the file lacks.</source>
+        <translation>这次同步将删除表 %2 的 %1 行（范围：%3），即文件里没有的行。</translation>
+    </message>
+    <message>
+        <source>The file&apos;s rows are added or updated as well. An undo puts every deleted row back. Queue it?</source>
+        <translation>文件里的行也会新增或更新。撤销会把删除的每一行放回。要排队吗？</translation>
+    </message>
+    <message>
         <source>The same export is already queued as task %s.</source>
         <translation>相同的导出已在排队，任务 %s。</translation>
     </message>
@@ -1513,6 +1529,10 @@ Pattern: %2</source>
     <message>
         <source>Delete rows (the file lists their keys)</source>
         <translation>删除行（文件列出要删除的行的键）</translation>
+    </message>
+    <message>
+        <source>Make the table equal to the file (sync)</source>
+        <translation>让表与文件一致（同步）</translation>
     </message>
     <message>
         <source>Keep what is stored</source>

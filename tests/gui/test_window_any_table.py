@@ -32,14 +32,14 @@ required = "yes"
 """
 
 
-def test_the_preview_offers_the_five_modes_in_words(qtbot: Any, make_desk: Any) -> None:
+def test_the_preview_offers_the_six_modes_in_words(qtbot: Any, make_desk: Any) -> None:
     window = make_desk().window
     dialog = open_preview(qtbot, window, PRODUCTS)
     assert dialog.import_type() == "products"
     texts = [dialog.mode_box.itemText(i) for i in range(dialog.mode_box.count())]
     assert texts == ["Add new rows only (a row already in the table is an error)", "Add new, skip existing",
                      "Update existing (only rows already in the table)", "Add new and update existing",
-                     "Delete rows (the file lists their keys)"]  # fmt: skip
+                     "Delete rows (the file lists their keys)", "Make the table equal to the file (sync)"]  # fmt: skip
     assert not dialog.blank_box.isEnabled()  # blank cells only matter when rows are updated
     dialog.mode_box.setCurrentIndex(3)
     assert dialog.blank_box.isEnabled() and dialog.options().mode == "upsert"

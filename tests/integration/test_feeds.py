@@ -515,9 +515,10 @@ def test_a_feed_with_a_profile_imports_as_the_profile_says_and_names_its_version
                                           ("C000003", "silver", "华东销售部")]  # fmt: skip
 
 
-def test_a_feed_never_deletes_rows_not_even_through_its_profile(core: Core, inbox: Path) -> None:
-    """A profile whose mode is delete is refused for a feed; one saved with it after the feed was added
-    blocks the feed in words (its files wait), and no row is deleted."""
+@pytest.mark.parametrize("mode", ["delete", "sync"])
+def test_a_feed_never_deletes_rows_not_even_through_its_profile(core: Core, inbox: Path, mode: str) -> None:
+    """A profile whose mode is delete (or sync, which deletes the rows its file lacks) is refused for a feed;
+    one saved with it after the feed was added blocks the feed in words (its files wait), and no row is deleted."""
     from dataclasses import replace
 
     from desktop_app.domain.errors import ErrorCode, PermanentError
@@ -525,7 +526,7 @@ def test_a_feed_never_deletes_rows_not_even_through_its_profile(core: Core, inbo
     from desktop_app.imports.profiles import read_profile_file
 
     profile = read_profile_file(str(EXAMPLE_PROFILE))
-    deleting = replace(profile, options=replace(profile.options, mode=ImportMode.DELETE))
+    deleting = replace(profile, options=replace(profile.options, mode=ImportMode(mode)))
     submitter = core.submitter()
     submitter.save_profile("Deleting", deleting, user=OWNER, source="test")
     with pytest.raises(PermanentError) as refused:

@@ -86,6 +86,7 @@ def test_an_edit_changes_every_setting_but_the_name_and_looks_again_with_them(
         ({"import_type": "nosuch"}, ErrorCode.UNKNOWN_IMPORT_TYPE),
         ({"mode": "sideways"}, ErrorCode.FEED_MODE_INVALID),
         ({"mode": "delete"}, ErrorCode.FEED_MODE_INVALID),
+        ({"mode": "sync"}, ErrorCode.FEED_MODE_INVALID),
         ({"profile": "NOPE"}, ErrorCode.PROFILE_NOT_FOUND),
         ({"profile": "prices"}, ErrorCode.PROFILE_TYPE_MISMATCH),
     ],
@@ -204,4 +205,4 @@ def test_a_spec_refused_says_why_in_each_language_the_chinese_without_english(
     if code is ErrorCode.FEED_MODE_INVALID:  # its words name the modes a feed may have, every one of them
         from desktop_app.domain.modes import ImportMode
 
-        assert all(m.value in en for m in ImportMode if m is not ImportMode.DELETE), en
+        assert all(m.value in en for m in ImportMode if not m.removes_rows), en

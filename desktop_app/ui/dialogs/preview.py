@@ -348,7 +348,7 @@ class PreviewDialog(QDialog):
         return str(self.blank_box.currentData() or "keep")
 
     def _mode_changed(self) -> None:
-        updates = self.mode() in ("update", "upsert")
+        updates = ImportMode(self.mode()).updates
         self.blank_box.setEnabled(updates)  # blank cells only matter when stored rows change
         self._update_state()
 
@@ -423,7 +423,7 @@ class PreviewDialog(QDialog):
         if name is None:
             return None
         mode = ImportMode(self.mode())
-        blank = BlankPolicy(self.blank()) if mode in (ImportMode.UPDATE, ImportMode.UPSERT) else BlankPolicy.KEEP
+        blank = BlankPolicy(self.blank()) if mode.updates else BlankPolicy.KEEP
         request = ImportOptions(
             file=self.path, import_type=name, mode=mode, blank=blank,
             dry_run=self.dry_run_box.isChecked(), encoding=self.chosen_encoding(), sheet=self.choices.sheet(),
@@ -757,6 +757,7 @@ class PreviewDialog(QDialog):
             "update": self.tr("Update existing (only rows already in the table)"),
             "upsert": self.tr("Add new and update existing"),
             "delete": self.tr("Delete rows (the file lists their keys)"),
+            "sync": self.tr("Make the table equal to the file (sync)"),
         }
         for i in range(self.mode_box.count()):
             self.mode_box.setItemText(i, mode_texts[str(self.mode_box.itemData(i))])

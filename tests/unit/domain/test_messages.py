@@ -27,7 +27,7 @@ ALLOWED_LATIN = frozenset(
         "allow_add", "true", "false", "yes",
         # a profile file's format and its tables' names (docs/PROFILES.md), as a clerk types them
         "TOML", "type", "columns", "constants", "values", "options",
-        "feed",
+        "feed", "confirm-deletes",
     }
 )  # fmt: skip
 # a word of three letters or more, with what binds it into one name (UTF-8, YYYY-MM-DD, allow_add)

@@ -68,3 +68,24 @@ def test_a_task_stored_by_main_reads_and_stores_again_byte_for_byte() -> None:
     again["file"] = str(again.pop("file"))
     again.update({k: stored[k] for k in FILE_FACTS})
     assert json.dumps(again, ensure_ascii=False) == STORED_BY_MAIN
+
+
+def test_a_syncs_scope_and_confirmed_count_round_trip_and_other_modes_store_neither() -> None:
+    from desktop_app.domain.modes import ImportMode
+
+    options = ImportOptions(file=Path("/f.csv"), import_type="customers", mode=ImportMode.SYNC,
+                            scope={"department": "华东销售部"}, confirm_deletes=1234, max_file_mb=50, max_rows=10,
+                            batch_size=5)  # fmt: skip
+    params = options.to_params()
+    assert (params["scope"], params["confirm_deletes"]) == ({"department": "华东销售部"}, 1234)
+    assert ImportOptions.from_params(params, **DEFAULTS) == options
+    assert not {"scope", "confirm_deletes"} & set(options.but(mode=ImportMode.UPSERT, scope={}).to_params())
+
+
+def test_sync_upserts_its_rows_and_is_never_a_feeds_mode() -> None:
+    from desktop_app.domain.modes import ImportMode
+
+    assert ImportMode.SYNC.row_mode is ImportMode.UPSERT and ImportMode.DELETE.row_mode is ImportMode.DELETE
+    assert [m for m in ImportMode if m.removes_rows] == [ImportMode.DELETE, ImportMode.SYNC]
+    assert ImportMode.SYNC.updates and ImportMode.SYNC.inserts and ImportMode.SYNC.keys_only
+    assert not ImportMode.SYNC.deletes  # its file's other columns are read, not ignored as a delete's
