@@ -469,9 +469,9 @@ def test_a_file_changed_while_it_is_read_fails_with_file_changed(
     original, hash_file = ImportRun._import_rows, precheck.file_sha256
     passes: list[Path] = []
 
-    def change_then_read(self: ImportRun, *args: object) -> None:
+    def change_then_read(self: ImportRun, *args: object, **kwargs: object) -> None:
         change(path)
-        original(self, *args)  # type: ignore[arg-type]
+        original(self, *args, **kwargs)  # type: ignore[arg-type]
 
     def counted(file: Path) -> str:
         passes.append(file)

@@ -119,9 +119,15 @@ def test_the_preview_says_what_the_import_does_with_each_row(db_core: Core, tmp_
         "upsert": {2: "unchanged", 3: "update", 4: "insert", 9: "unchanged"},
         # a delete reads the key alone: a bad or blank cell elsewhere does not keep its row
         "delete": {2: "delete", 3: "delete", 4: file_preview.NOT_IN_TABLE, 6: "delete", 9: "delete"},
+        # a sync writes the file's rows as an upsert does (the table's rows the file lacks are not shown)
+        "sync": {2: "unchanged", 3: "update", 4: "insert", 9: "unchanged"},
     }[mode]
     assert {n: outcome[n] for n in expected} == expected
-    task = run_import(db_core, path, mode=mode)
+    extra: dict[str, object] = {}
+    if mode == "sync":  # its deletes confirmed, as the command line's --confirm-deletes N
+        options = ImportOptions(file=path, import_type="customers", mode=ImportMode.SYNC)
+        extra["confirm_deletes"] = db_core.submitter().sync_deletes(options)
+    task = run_import(db_core, path, mode=mode, **extra)
     assert_preview_is_the_import(check, task)
 
 
