@@ -27,6 +27,10 @@ LOCALES = {"zh_CN": "zh_CN", "en": "en_US"}  # file suffix -> the TS language at
 # Chinese for texts added since the .ts files were last filled: (context, source) -> translation.
 # Older texts keep the translation already in batchdesk_zh_CN.ts.
 ZH: dict[tuple[str, str], str] = {
+    ("MainWindow", "This sync would delete 1 row of %2 (scope: %3): the row the file lacks."):
+        "这次同步将删除表 %2 的 1 行（范围：%3），即文件里没有的那一行。",
+    ("PreviewDialog", "Rows that fail go to the error file; the others are still deleted."):
+        "失败的行会写入错误文件，其余的行照常删除。",
     ("PreviewDialog", "1 row"): "1 行",
     ("Outcomes", "Done: 1 row exported"): "已完成：导出 1 行",
     ("UndoQuestion", "The 1 row it added will be removed."): "它新增的 1 行将被删除。",

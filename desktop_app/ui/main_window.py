@@ -443,9 +443,14 @@ class MainWindow(QMainWindow):
                 self._queue(request.but(confirm_deletes=0))
                 return
             scope = ", ".join(f"{k}={v}" for k, v in request.scope.items()) or self.tr("all its rows")
+            # the table's name, and in brackets the import type's title the clerk chose it by
+            title = self.catalog.title(request.import_type)
+            brackets = "（{}）" if self.catalog.lang == "zh" else " ({})"
+            named = table if title in ("", table) else table + brackets.format(title)
+            words = (self.tr("This sync would delete 1 row of %2 (scope: %3): the row the file lacks.") if count == 1
+                     else self.tr("This sync would delete %1 rows of %2 (scope: %3): the rows the file lacks."))
             box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Delete rows?"),
-                              self.tr("This sync would delete %1 rows of %2 (scope: %3): the rows the file lacks.")
-                              .replace("%1", f"{count:,}").replace("%2", table).replace("%3", scope),
+                              words.replace("%1", f"{count:,}").replace("%2", named).replace("%3", scope),
                               QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)  # fmt: skip
             box.setInformativeText(self.tr("The file's rows are added or updated as well. An undo puts every "
                                            "deleted row back. Queue it?"))  # fmt: skip

@@ -1074,11 +1074,15 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Delete rows?</source>
+        <source>This sync would delete 1 row of %2 (scope: %3): the row the file lacks.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>This sync would delete %1 rows of %2 (scope: %3): the rows the file lacks.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete rows?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1427,6 +1431,10 @@ Pattern: %2</source>
     </message>
     <message>
         <source>%1 of the first %2 rows will delete their rows from the table.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rows that fail go to the error file; the others are still deleted.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

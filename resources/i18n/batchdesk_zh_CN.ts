@@ -1075,12 +1075,16 @@ Pattern: %2</source>
         <translation>全部行</translation>
     </message>
     <message>
-        <source>Delete rows?</source>
-        <translation>删除行？</translation>
+        <source>This sync would delete 1 row of %2 (scope: %3): the row the file lacks.</source>
+        <translation>这次同步将删除表 %2 的 1 行（范围：%3），即文件里没有的那一行。</translation>
     </message>
     <message>
         <source>This sync would delete %1 rows of %2 (scope: %3): the rows the file lacks.</source>
         <translation>这次同步将删除表 %2 的 %1 行（范围：%3），即文件里没有的行。</translation>
+    </message>
+    <message>
+        <source>Delete rows?</source>
+        <translation>删除行？</translation>
     </message>
     <message>
         <source>The file&apos;s rows are added or updated as well. An undo puts every deleted row back. Queue it?</source>
@@ -1429,6 +1433,10 @@ Pattern: %2</source>
     <message>
         <source>%1 of the first %2 rows will delete their rows from the table.</source>
         <translation>前 %2 行中有 %1 行将从表中删除对应的行。</translation>
+    </message>
+    <message>
+        <source>Rows that fail go to the error file; the others are still deleted.</source>
+        <translation>失败的行会写入错误文件，其余的行照常删除。</translation>
     </message>
     <message>
         <source>Rows that fail go to the error file; the others still import.</source>

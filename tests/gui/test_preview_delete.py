@@ -35,7 +35,7 @@ def test_choosing_delete_says_what_would_go_and_queues_a_delete(qtbot: Any, make
     said = choose_mode(dialog, "delete")
     assert said == ("1 of the first 4 rows would fail as not in the table: there is no row to delete. 3 of the "
                     "first 4 rows will delete their rows from the table. Rows that fail go to the error file; the "
-                    "others still import.")  # fmt: skip
+                    "others are still deleted.")  # fmt: skip
     assert dialog.rows_table.verticalHeaderItem(0).toolTip() == "In the table: this row will be deleted"
     name_header = dialog.mapping_table.item(HEADER.index("姓名"), 0)
     assert name_header.toolTip() == "Ignored: a delete reads only the key's columns"

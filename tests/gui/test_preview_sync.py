@@ -38,8 +38,8 @@ def test_a_sync_asks_with_the_count_and_the_scope_before_it_is_queued(
         return window.question
 
     box = ask()
-    said = re.fullmatch(r"This sync would delete ([\d,]+) rows of customers \(scope: all its rows\): the rows the "
-                        r"file lacks\.", box.text())  # fmt: skip
+    said = re.fullmatch(r"This sync would delete ([\d,]+) rows of customers \(Customer import\) "
+                        r"\(scope: all its rows\): the rows the file lacks\.", box.text())  # fmt: skip
     assert said is not None, box.text()
     count = int(said.group(1).replace(",", ""))
     assert count >= 2  # rows 2 and 3 at least (and whatever else the table holds)
@@ -79,7 +79,8 @@ def test_the_real_run_of_a_validated_sync_asks_the_number_it_deletes_now(
     window.actions_.import_for_real.trigger()
     qtbot.waitUntil(lambda: isinstance(window.question, QMessageBox), timeout=TIMEOUT)
     assert isinstance(window.question, QMessageBox)
-    assert f"would delete {count:,} rows of customers" in window.question.text()
+    rows = "1 row" if count == 1 else f"{count:,} rows"  # never "1 rows"
+    assert f"would delete {rows} of customers (Customer import)" in window.question.text()
     window.question.button(QMessageBox.StandardButton.Yes).click()
     done = wait_status(qtbot, window, wait_for_task(qtbot, window, 3).task_no, TaskStatus.SUCCEEDED)
     assert done.params["dry_run"] is False and done.to_json()["deleted_count"] == count

@@ -579,7 +579,9 @@ class PreviewDialog(QDialog):
             sentences += [of_shown(text, verdict.count(o)) for o, text in words.items() if verdict.count(o)]
         failing = bool(len(check.rows))
         if failing:
-            sentences.append(self.tr("Rows that fail go to the error file; the others still import."))
+            sentences.append(self.tr("Rows that fail go to the error file; the others are still deleted.")
+                             if verdict is not None and verdict.mode is ImportMode.DELETE
+                             else self.tr("Rows that fail go to the error file; the others still import."))
         problem = self._look_up_problem(check)
         pending = verdict is None and self._look_up is not None and problem is None
         if pending and not failing:
