@@ -35,16 +35,11 @@ def write(path: Path, rows: list[list[str]]) -> Path:
 
 def main(argv: list[str]) -> int:
     lang, prefix = argv[0], argv[1]
-    from PySide6.QtCore import QEventLoop, QSettings, QTimer
-    from PySide6.QtWidgets import QApplication
-
     from desktop_app.app import build_core
     from desktop_app.domain.feeds import FeedSpec, Schedule
     from desktop_app.imports.profiles import read_profile_file
-    from desktop_app.ui.desk import Desk
+    from scripts.screen_window import ShownWindow
 
-    app = QApplication([sys.argv[0]])
-    app.setQuitOnLastWindowClosed(False)
     root = Path(tempfile.mkdtemp(prefix="batchdesk-feeds-"))
     bank, east, paused = root / "bank", root / "east", root / "suppliers"
     for folder in (bank, east, paused):
@@ -69,19 +64,8 @@ def main(argv: list[str]) -> int:
     from desktop_app.domain.viewer import Viewer
 
     feeds.pause("Suppliers", Viewer(user, is_admin=True))
-    desk = Desk(app, core, QSettings(str(root / "window.ini"), QSettings.Format.IniFormat))
-    desk.start()
-    window = desk.window
-    window.showMaximized()
-    loop = QEventLoop()
-
-    def wait(ms: int) -> None:
-        QTimer.singleShot(ms, loop.quit)
-        loop.exec()
-
-    def shot(name: str) -> None:
-        wait(900)
-        app.primaryScreen().grabWindow(0).save(f"{prefix}-{name}.png")
+    shown = ShownWindow(core, root, prefix)
+    desk, window, wait, shot = shown.desk, shown.window, shown.wait, shown.shot
 
     for _ in range(60):  # the feeds' first scans, their imports and the moves
         wait(500)

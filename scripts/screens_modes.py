@@ -14,32 +14,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 def main(argv: list[str]) -> int:
     lang, prefix = argv[0], argv[1]
-    from PySide6.QtCore import QEventLoop, QSettings, QTimer
-    from PySide6.QtWidgets import QApplication
-
     from desktop_app.app import build_core
     from desktop_app.domain.modes import ImportMode
-    from desktop_app.ui.desk import Desk
+    from scripts.screen_window import ShownWindow
     from tests.support.customers import row, run_import, write_csv
 
-    app = QApplication([sys.argv[0]])
-    app.setQuitOnLastWindowClosed(False)
     root = Path(tempfile.mkdtemp(prefix="batchdesk-modes-"))
     core = build_core(data_dir=root / "data", overrides={"language": lang, "daily_cleanup": False})
     run_import(core, write_csv(root / "all.csv", [row(i) for i in range(1, 31)]))
-    desk = Desk(app, core, QSettings(str(root / "window.ini"), QSettings.Format.IniFormat))
-    desk.start()
-    window = desk.window
-    window.showMaximized()
-    loop = QEventLoop()
-
-    def wait(ms: int) -> None:
-        QTimer.singleShot(ms, loop.quit)
-        loop.exec()
-
-    def shot(name: str) -> None:
-        wait(900)
-        app.primaryScreen().grabWindow(0).save(f"{prefix}-{name}.png")
+    shown = ShownWindow(core, root, prefix)
+    desk, window, wait, shot = shown.desk, shown.window, shown.wait, shown.shot
 
     def preview(path: Path, mode: ImportMode) -> object:
         window.open_preview(path, "customers", False)

@@ -1,0 +1,40 @@
+"""The window as the screenshot scripts show it: a desk on a core, maximised, with waits and whole-screen
+shots (run under an X server with a window manager). Used by scripts/screens_feeds.py and screens_modes.py."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+class ShownWindow:
+    """A Desk started on `core` with its window maximised; `wait(ms)` lets Qt work, `shot(name)` saves the
+    screen as PREFIX-NAME.png."""
+
+    def __init__(self, core: Any, settings_dir: Path, prefix: str) -> None:
+        from PySide6.QtCore import QEventLoop, QSettings
+        from PySide6.QtWidgets import QApplication
+
+        from desktop_app.ui.desk import Desk
+
+        self.app = QApplication.instance() or QApplication([sys.argv[0]])
+        self.app.setQuitOnLastWindowClosed(False)  # type: ignore[attr-defined]
+        self.desk = Desk(self.app, core, QSettings(str(settings_dir / "window.ini"), QSettings.Format.IniFormat))
+        self.desk.start()
+        self.window = self.desk.window
+        self.window.showMaximized()
+        self.prefix = prefix
+        self._loop = QEventLoop()
+
+    def wait(self, ms: int) -> None:
+        from PySide6.QtCore import QTimer
+
+        QTimer.singleShot(ms, self._loop.quit)
+        self._loop.exec()
+
+    def shot(self, name: str) -> None:
+        self.wait(900)  # the window manager's frame, a repaint
+        self.app.primaryScreen().grabWindow(0).save(f"{self.prefix}-{name}.png")  # type: ignore[attr-defined]
