@@ -38,7 +38,8 @@ ZH: dict[tuple[str, str], str] = {
     ("UndoQuestion", "The 1 row it deleted will be put back."): "它删除的 1 行将被放回。",
     ("ValueFixDialog", "1 row of this import failed for a value its column does not allow. Choose the right value; "
                        "a value left at “%2” is not changed, its row stays in the error file."):
-        "这次导入有 1 行因为取值不在该列允许的范围内而失败。请选择正确的值；保留为%2的取值不会修改，这一行仍留在错误文件里。",
+        "这次导入有 1 行因为取值不在该列允许的范围内而失败。请选择正确的值；"
+        "保留为%2的取值不会修改，这一行仍留在错误文件里。",
     ("PreviewDialog", "The one row passes every check."): "这 1 行全部通过检查。",
     ("PreviewDialog", "The cells of the one row pass every check; looking it up in the table…"):
         "这 1 行的单元格全部通过检查；正在到表中查找它…",
