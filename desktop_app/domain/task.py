@@ -27,6 +27,7 @@ class TaskLink(StrEnum):
     UNDONE_BY = "undone_by"  # the undo that took an import's rows back
     RESUMED_BY = "resumed_by"  # the import that continues a stopped one
     REPLACED_BY = "replaced_by"  # the export whose file replaced this export's file
+    APPLIED_BY = "applied_by"  # the import that committed this dry run's change plan
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,8 @@ class TaskRecord:
     undone_by: str | None = None
     resumed_by: str | None = None
     replaced_by: str | None = None
+    applied_by: str | None = None
+    parent: str | None = None  # a workbook's sheet: the workbook task it belongs to
 
     def linked(self, link: TaskLink) -> str | None:
         """The number of the task that left this mark on this one, or None."""

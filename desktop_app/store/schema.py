@@ -73,6 +73,10 @@ tasks = Table(
     Column("undone_by", String(32), nullable=True),
     Column("resumed_by", String(32), nullable=True),
     Column("replaced_by", String(32), nullable=True),
+    # the import that committed this dry run's change plan (migration 0012); set once
+    Column("applied_by", String(32), nullable=True),
+    # a workbook's sheet: the workbook task it belongs to (migration 0012); NULL for every other task
+    Column("parent", String(32), nullable=True),
     Column("started_at", Stamp, nullable=True),
     Column("ended_at", Stamp, nullable=True),
     Column("heartbeat_at", Stamp, nullable=True),
@@ -82,6 +86,7 @@ tasks = Table(
     Index("ix_tasks_created", "created_at"),
     Index("ix_tasks_updated", "updated_at"),  # the window asks "what changed since" every few seconds
     Index("ix_tasks_creator", "creator", "id"),  # a clerk's own tasks, newest first (migration 0005)
+    Index("ix_tasks_parent", "parent"),  # a workbook's sheets (migration 0012)
     mysql_charset="utf8mb4",
     mysql_collate="utf8mb4_unicode_ci",
 )

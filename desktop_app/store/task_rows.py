@@ -81,4 +81,6 @@ def record_from_row(row: Row[Any]) -> TaskRecord:
         undone_by=m["undone_by"],
         resumed_by=m["resumed_by"],
         replaced_by=m["replaced_by"],
+        applied_by=m["applied_by"],
+        parent=m["parent"],
     )
