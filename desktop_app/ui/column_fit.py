@@ -31,7 +31,7 @@ class ColumnFitter(QObject):
         elastic: dict[int, tuple[int, int, int]],
         pills: tuple[int, Callable[[], Iterable[str]]],
         widest_role: int | None = None,
-        keep: dict[int, Callable[[], Iterable[str]]] | None = None,
+        keep: dict[int, Callable[[Iterable[str]], Iterable[str]]] | None = None,
         fit_content: tuple[int, ...] = (),
         parent: QObject | None = None,
     ) -> None:
@@ -39,9 +39,11 @@ class ColumnFitter(QObject):
         self._table = table
         self._fixed = fixed  # column -> a name (MIN_FIXED may give it a least width)
         self._elastic = elastic  # column -> (weight, minimum width, floor width)
-        # elastic column -> texts its cells show whole at their start, an ellipsis after them ("Undone by T…"
-        # of "Undone by T… — Done: 60 rows imported"); it gives way only after the other elastic columns
+        # elastic column -> given the texts its rows hold, those of its heads they show, to be read whole at
+        # their start, an ellipsis after them ("Undone by T…" of "Undone by T… — Done: 60 rows imported"); it
+        # gives way only after the other elastic columns, and keeps no room while no row shows such a head
         self._keep = keep or {}
+        self._kept: dict[int, list[str]] = {}
         # elastic columns of a few short texts (the type): their minimum grows to the widest the rows hold, up
         # to CONTENT_CAP times it, while there is room ("Customer import", not "Customer imp…" at 1366)
         self._fit_content = fit_content
@@ -114,6 +116,10 @@ class ColumnFitter(QObject):
                 if width and width + PADDING > self._table.columnWidth(column):
                     self._later.start()
                     return
+            for column, heads in self._keep.items():  # a head to read whole that the last measure did not see
+                if set(heads([str(model.index(row, column).data() or "")])) - set(self._kept.get(column, ())):
+                    self._later.start()
+                    return
             for column, measured in self._content.items():  # wider than measured, not than shown: no refit
                 text = str(model.index(row, column).data() or "")  # per tick where the type is cut at 1024
                 if text and metrics.horizontalAdvance(text) + PADDING > measured:
@@ -142,6 +148,8 @@ class ColumnFitter(QObject):
             self._reserved = self._reserved or any(widest for _, widest in texts)
             content = max((metrics.horizontalAdvance(t) for cell in texts for t in cell if t), default=0) + PADDING
             widths[column] = max(metrics.horizontalAdvance(title) + HEADER_PADDING, content, MIN_FIXED.get(name, 0))
+        for column, heads in self._keep.items():
+            self._kept[column] = list(heads([str(model.index(row, column).data() or "") for row in range(rows)]))
         for column in self._fit_content:
             shown = (str(model.index(row, column).data() or "") for row in range(rows))
             self._content[column] = max((metrics.horizontalAdvance(t) for t in shown if t), default=0) + PADDING
@@ -159,9 +167,9 @@ class ColumnFitter(QObject):
         for column, (weight, minimum, floor) in self._elastic.items():
             if column in self._content:
                 minimum = max(minimum, min(self._content[column], int(minimum * CONTENT_CAP)))
-            texts = self._keep.get(column)
-            if texts is not None:
-                widest = max((metrics.horizontalAdvance(t + "…") for t in texts()), default=0)
+            texts = self._kept.get(column)
+            if texts:
+                widest = max((metrics.horizontalAdvance(t + "…") for t in texts), default=0)
                 minimum = max(minimum, widest + self.text_margins())
             specs[column] = (weight, minimum, floor)
         return specs

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from enum import StrEnum
 
 from PySide6.QtCore import QCoreApplication
@@ -10,6 +12,8 @@ from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskLink, TaskRecord
 from desktop_app.tasks.kinds import TaskKind, Words
 from desktop_app.ui.texts import shown_error, status_text
+
+TASK_NO_PATTERN = r"T\d{6,8}-[0-9A-Z]{4,6}"  # a task number as the stage texts name it
 
 
 class Tone(StrEnum):
@@ -255,13 +259,20 @@ def linked_outcome(record: TaskRecord, kind: TaskKind) -> str | None:
     return text.replace("%1", other).replace("%2", outcome)
 
 
-def stage_heads(task_no: str = "T261206-K7Q2ZD") -> list[str]:
+def stage_heads(shown: Iterable[str], task_no: str = "T261206-K7Q2ZD") -> list[str]:
     """The beginnings of the stage texts a clerk must read whole ("Undone by T261206-K7Q2ZD"), in today's
-    language: the Stage column keeps room for them, the file and type columns give way first (seen at
-    1024 x 700: "Undone…" in a Stage column of 90 px)."""
+    language, of those the rows ``shown`` hold: the Stage column keeps room for them, the file and type
+    columns give way first (seen at 1024 x 700: "Undone…" in a Stage column of 90 px); with none shown the
+    room goes back to the type (seen: "C…" for "Customer import" with no task undone)."""
     texts = (QCoreApplication.translate("Outcomes", "Undone by %1 — %2"),
              QCoreApplication.translate("Outcomes", "Continued by %1 — %2"))  # fmt: skip
-    return [text.split(" — ")[0].replace("%1", task_no) for text in texts]
+    heads = [text.split(" — ")[0] for text in texts]
+    patterns = [re.compile(re.escape(head).replace("%1", TASK_NO_PATTERN)) for head in heads if "%1" in head]
+    if not any(p.match(text) for text in shown for p in patterns):
+        return []
+    # all of them once one is shown: the widest is room enough for either at 1024 x 700 (the file and the
+    # type at their floors, measured: the "Undone by" head alone came out a character short)
+    return [head.replace("%1", task_no) for head in heads]
 
 
 def ended_text(record: TaskRecord, kind: TaskKind, file_name: str = "") -> str:

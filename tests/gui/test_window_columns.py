@@ -98,3 +98,22 @@ def test_at_1024x700_the_stage_reads_an_undone_imports_undo_whole(qtbot: Any, ma
     assert shown.startswith(head), (shown, widths(window))
     assert table.horizontalScrollBar().maximum() == 0, "no sideways scrolling"
     assert table.columnWidth(FILE) < table.columnWidth(STAGE), "the file's name gives way first"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_at_1024x700_the_stage_keeps_no_room_while_no_task_is_undone(qtbot: Any, make_desk: Any, lang: str) -> None:
+    """Seen in a screenshot at 1024 x 700: with no task undone or continued, the Type column read "C…" for
+    "Customer import" since the Stage column kept room for an "Undone by T…" no row showed. Once a task is
+    undone, the Stage column makes that room (the type gives way again)."""
+    window = demo_desk(qtbot, make_desk, lang).window
+    window.resize(1024, 700)
+    qtbot.wait(300)
+    table, model = window.table, window.model
+    assert not any(r.undone_by or r.resumed_by for r in model.records())
+    free_type, free_stage = table.columnWidth(TYPE), table.columnWidth(STAGE)
+    done = next(r for r in model.records() if r.status is TaskStatus.SUCCEEDED)
+    model.upsert(replace(done, undone_by="T261206-K7Q2ZD", updated_at=dt.datetime.now()))
+    qtbot.wait(400)
+    assert table.columnWidth(STAGE) > free_stage, "an undone task's stage gets its room when it comes"
+    assert table.columnWidth(TYPE) < free_type, (free_type, table.columnWidth(TYPE))
+    assert table.horizontalScrollBar().maximum() == 0, "no sideways scrolling"
