@@ -318,6 +318,11 @@ ZH: dict[tuple[str, str], str] = {
     # Delete mode (issue 26): the file lists the keys of the rows to delete
     ("PreviewDialog", "Delete rows (the file lists their keys)"): "删除行（文件列出要删除的行的键）",
     ("PreviewDialog", "Make the table equal to the file (sync)"): "让表与文件一致（同步）",
+    ("PreviewDialog", "All its rows"): "表中所有行",
+    ("PreviewDialog", "Rows it may &delete:"): "可删除的行(&D)：",
+    ("PreviewDialog", "The column whose value picks the rows a sync may delete"): "按哪一列的值选出同步可删除的行",
+    ("PreviewDialog", "value"): "值",
+    ("PreviewDialog", "The value the column holds in the rows a sync may delete"): "同步可删除的行在该列中的值",
     ("MainWindow", "all its rows"): "全部行",
     ("MainWindow", "Delete rows?"): "删除行？",
     ("MainWindow", "This sync would delete %1 rows of %2 (scope: %3): the rows the file lacks."):

@@ -1382,6 +1382,10 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>All its rows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Column for header %s</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1555,6 +1559,22 @@ Pattern: %2</source>
     </message>
     <message>
         <source>What a blank cell does to a row being updated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rows it may &amp;delete:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The column whose value picks the rows a sync may delete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The value the column holds in the rows a sync may delete</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -1383,6 +1383,10 @@ Pattern: %2</source>
         <translation>正在读取文件…</translation>
     </message>
     <message>
+        <source>All its rows</source>
+        <translation>表中所有行</translation>
+    </message>
+    <message>
         <source>Column for header %s</source>
         <translation>表头 %s 对应的列</translation>
     </message>
@@ -1557,6 +1561,22 @@ Pattern: %2</source>
     <message>
         <source>What a blank cell does to a row being updated</source>
         <translation>更新时空白单元格的处理方式</translation>
+    </message>
+    <message>
+        <source>Rows it may &amp;delete:</source>
+        <translation>可删除的行(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>The column whose value picks the rows a sync may delete</source>
+        <translation>按哪一列的值选出同步可删除的行</translation>
+    </message>
+    <message>
+        <source>value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>The value the column holds in the rows a sync may delete</source>
+        <translation>同步可删除的行在该列中的值</translation>
     </message>
     <message>
         <source>First rows as they will be read and checked:</source>

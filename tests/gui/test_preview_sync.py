@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
 from desktop_app.domain.status import TaskStatus
 from tests.gui.test_preview_checks import choose_mode, wait_looked_up
 from tests.gui.test_window_queue import TIMEOUT, open_preview, qtbot_left, wait_for_task, wait_status
-from tests.support.customers import row, write_csv
+from tests.support.customers import DEPARTMENTS, row, write_csv
 
 
 def test_a_sync_asks_with_the_count_and_the_scope_before_it_is_queued(
@@ -84,3 +84,41 @@ def test_the_real_run_of_a_validated_sync_asks_the_number_it_deletes_now(
     window.question.button(QMessageBox.StandardButton.Yes).click()
     done = wait_status(qtbot, window, wait_for_task(qtbot, window, 3).task_no, TaskStatus.SUCCEEDED)
     assert done.params["dry_run"] is False and done.to_json()["deleted_count"] == count
+
+
+def test_a_syncs_scope_is_chosen_in_the_preview_and_named_in_the_question(
+    qtbot: Any, make_desk: Any, tmp_path: Path
+) -> None:
+    """The window had no scope field: a sync from the window could only be of the whole table. The scope's
+    column and value are chosen in the preview (shown for a sync only); the question names the scope, and
+    only the scope's rows the file lacks are deleted."""
+    window = make_desk().window
+    east, west = DEPARTMENTS[0], DEPARTMENTS[1]
+    first = [row(1, 部门=west), row(2, 部门=west), row(3, 部门=east), row(4, 部门=east)]
+    dialog = open_preview(qtbot, window, write_csv(tmp_path / "first.csv", first))
+    wait_looked_up(qtbot, dialog)
+    assert dialog.scope_field.isHidden(), "only a sync has a scope"
+    qtbot.mouseClick(dialog.buttons.button(QDialogButtonBox.StandardButton.Ok), qtbot_left())
+    wait_status(qtbot, window, wait_for_task(qtbot, window, 1).task_no, TaskStatus.SUCCEEDED)
+    qtbot.waitUntil(window.panel.queue_button.isEnabled, timeout=TIMEOUT)
+
+    dialog = open_preview(qtbot, window, write_csv(tmp_path / "east.csv", [row(3, 部门=east)]))
+    wait_looked_up(qtbot, dialog)
+    choose_mode(dialog, "sync")
+    assert not dialog.scope_field.isHidden()
+    assert dialog.scope_column_box.currentData() == "" and not dialog.scope_value_edit.isEnabled()
+    assert dialog.options().scope == {}  # type: ignore[union-attr]
+    dialog.scope_column_box.setCurrentIndex(dialog.scope_column_box.findData("department"))
+    assert dialog.scope_value_edit.isEnabled()
+    dialog.scope_value_edit.setText(f" {east} ")
+    assert dialog.options().scope == {"department": east}  # type: ignore[union-attr]
+    qtbot.mouseClick(dialog.buttons.button(QDialogButtonBox.StandardButton.Ok), qtbot_left())
+    qtbot.waitUntil(lambda: isinstance(window.question, QMessageBox), timeout=TIMEOUT)
+    assert isinstance(window.question, QMessageBox)
+    said = window.question.text()
+    assert said == f"This sync would delete 1 row of customers (Customer import) (scope: department={east}): " \
+                   "the row the file lacks.", said
+    window.question.button(QMessageBox.StandardButton.Yes).click()
+    done = wait_status(qtbot, window, wait_for_task(qtbot, window, 2).task_no, TaskStatus.SUCCEEDED)
+    assert done.params["scope"] == {"department": east} and done.to_json()["deleted_count"] == 1
+    assert done.to_json()["unchanged_count"] == 1  # row 3; rows 1 and 2 (another department) are out of scope

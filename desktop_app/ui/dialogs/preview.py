@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QLineEdit,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -172,6 +173,17 @@ class PreviewDialog(QDialog):
             self.blank_box.addItem("", value)
         if request is not None:
             self.blank_box.setCurrentIndex(max(0, self.blank_box.findData(request.blank.value)))
+        # a sync's scope: the rows of the table it may delete, those whose column holds a value (none: all)
+        self.scope_column_box = NarrowCombo()
+        self.scope_value_edit = QLineEdit()
+        self.scope_field = QWidget()
+        scope_line = QHBoxLayout(self.scope_field)
+        scope_line.setContentsMargins(0, 0, 0, 0)
+        scope_line.addWidget(self.scope_column_box, 1)
+        self._scope_equals = QLabel("=")
+        scope_line.addWidget(self._scope_equals)
+        scope_line.addWidget(self.scope_value_edit, 1)
+        self._given_scope = dict(request.scope) if request is not None else {}
         self.notice_label = QLabel(notice)
         self.notice_label.setWordWrap(True)
         self.notice_label.setStyleSheet("background: #fff4ce; color: #6b4e00; padding: 6px;")
@@ -204,6 +216,9 @@ class PreviewDialog(QDialog):
         self._fit()
         self.retranslate()
 
+        self._fill_scope_columns()
+        self.scope_column_box.currentIndexChanged.connect(lambda _i: self._scope_changed())
+        self.scope_value_edit.textChanged.connect(lambda _t: self._update_state())
         self.type_box.currentIndexChanged.connect(lambda _i: self._type_changed())
         self.profile_choice.chosen.connect(self._profile_chosen)
         self.save_profile_button.clicked.connect(self._ask_profile_name)
@@ -221,6 +236,8 @@ class PreviewDialog(QDialog):
 
     def _layout(self) -> None:
         self._type_label, self._mode_label, self._blank_label = QLabel(), QLabel(), QLabel()
+        self._scope_label = QLabel()
+        self._scope_label.setBuddy(self.scope_column_box)
         self._type_label.setBuddy(self.type_box)
         self._mode_label.setBuddy(self.mode_box)
         self._blank_label.setBuddy(self.blank_box)
@@ -230,8 +247,9 @@ class PreviewDialog(QDialog):
         p = self.profile_choice
         left: list[Choice] = [(self._type_label, self.type_box), (p.label, p.box), (c.sheet_label, c.sheet_box),
                               (c.encoding_label, c.encoding_box), (c.delimiter_label, c.delimiter_box)]  # fmt: skip
-        right: list[Choice] = [(self._mode_label, self.mode_box), (self._blank_label, self.blank_box),
-                               (c.date_order_label, c.date_order_box), (None, c.decimal_comma_box)]  # fmt: skip
+        right: list[Choice] = [(self._mode_label, self.mode_box), (self._scope_label, self.scope_field),
+                               (self._blank_label, self.blank_box), (c.date_order_label, c.date_order_box),
+                               (None, c.decimal_comma_box)]  # fmt: skip
         self._choice_grid = ChoiceGrid(grid, left, right, self)  # a workbook's close up: no encoding, no separator
         # the right-hand choices are the long ones ("Add new rows only (a row already in the table is an error)")
         grid.setColumnStretch(1, 2)
@@ -350,7 +368,39 @@ class PreviewDialog(QDialog):
     def _mode_changed(self) -> None:
         updates = ImportMode(self.mode()).updates
         self.blank_box.setEnabled(updates)  # blank cells only matter when stored rows change
+        self.scope_field.setVisible(self.mode() == ImportMode.SYNC.value)  # only a sync deletes the rows it lacks
+        self._scope_label.setVisible(self.scope_field.isVisibleTo(self))
         self._update_state()
+
+    def _fill_scope_columns(self) -> None:
+        """The chosen type's columns, after "all its rows"; the scope asked before (a re-import's) chosen."""
+        box = self.scope_column_box
+        wanted = str(box.currentData() or "") or next(iter(self._given_scope), "")
+        box.blockSignals(True)
+        try:
+            box.clear()
+            box.addItem(self.tr("All its rows"), "")
+            for column in self._catalog.columns(self.import_type() or ""):
+                box.addItem(column.label, column.key)
+            box.setCurrentIndex(max(0, box.findData(wanted)))
+        finally:
+            box.blockSignals(False)
+        if self._given_scope.get(wanted) is not None and not self.scope_value_edit.text():
+            self.scope_value_edit.setText(self._given_scope[wanted])
+        self._scope_changed()
+
+    def _scope_changed(self) -> None:
+        chosen = bool(self.scope_column_box.currentData())
+        self.scope_value_edit.setEnabled(chosen)
+        self._scope_equals.setEnabled(chosen)
+        self._update_state()
+
+    def scope(self) -> dict[str, str]:
+        """A sync's scope as the clerk chose it: {column key: value}, or {} for every row of the table."""
+        column = str(self.scope_column_box.currentData() or "")
+        if self.mode() != ImportMode.SYNC.value or not column:
+            return {}
+        return {column: self.scope_value_edit.text().strip()}
 
     # --- mapping -------------------------------------------------------------------------
 
@@ -430,7 +480,7 @@ class PreviewDialog(QDialog):
             header_overrides=self.header_overrides(), date_order=self.choices.date_order(),
             delimiter=self.choices.delimiter(), decimal_comma=self.choices.decimal_comma(),
             max_rows=self._max_rows, max_file_mb=self.choices.raised_mb() or self._max_file_mb,
-            repairs=self._request.repairs if self._request is not None else None,
+            repairs=self._request.repairs if self._request is not None else None, scope=self.scope(),
         )  # fmt: skip
         version = self.profile()
         if version is None or version.import_type != name:
@@ -695,6 +745,7 @@ class PreviewDialog(QDialog):
             self.reload()
 
     def _type_changed(self) -> None:
+        self._fill_scope_columns()
         self._clerk_chose_profile = False
         self._show_mapping(recall=True)
         self._read_as_profile_says()
@@ -768,6 +819,11 @@ class PreviewDialog(QDialog):
             self.blank_box.setItemText(i, blank_texts[str(self.blank_box.itemData(i))])
         self.mode_box.setAccessibleName(self.tr("What to do with rows already in the table"))
         self.blank_box.setAccessibleName(self.tr("What a blank cell does to a row being updated"))
+        self._scope_label.setText(self.tr("Rows it may &delete:"))
+        self.scope_column_box.setItemText(0, self.tr("All its rows"))
+        self.scope_column_box.setAccessibleName(self.tr("The column whose value picks the rows a sync may delete"))
+        self.scope_value_edit.setPlaceholderText(self.tr("value"))
+        self.scope_value_edit.setAccessibleName(self.tr("The value the column holds in the rows a sync may delete"))
         self._rows_title.setText(self.tr("First rows as they will be read and checked:"))
         self._mapping_title.setText(self.tr("Headers and the columns they fill (* required):"))
         self.mapping_table.setHorizontalHeaderLabels([self.tr("Header in the file"), self.tr("Column")])
