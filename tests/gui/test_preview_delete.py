@@ -37,6 +37,12 @@ def test_choosing_delete_says_what_would_go_and_queues_a_delete(qtbot: Any, make
                     "first 4 rows will delete their rows from the table. Rows that fail go to the error file; the "
                     "others are still deleted.")  # fmt: skip
     assert dialog.rows_table.verticalHeaderItem(0).toolTip() == "In the table: this row will be deleted"
+    # struck through, unlike a failing row (red too): the second row, not in the table, fails
+    assert dialog.rows_table.item(0, 0).font().strikeOut() and not dialog.rows_table.item(1, 0).font().strikeOut()
+    choose_mode(dialog, "upsert")
+    qtbot.waitUntil(lambda: not dialog.rows_table.item(0, 0).font().strikeOut(), timeout=TIMEOUT)
+    choose_mode(dialog, "delete")
+    qtbot.waitUntil(lambda: dialog.rows_table.item(0, 0).font().strikeOut(), timeout=TIMEOUT)
     name_header = dialog.mapping_table.item(HEADER.index("姓名"), 0)
     assert name_header.toolTip() == "Ignored: a delete reads only the key's columns"
     assert not dialog.blank_box.isEnabled()  # blank cells say nothing to a delete

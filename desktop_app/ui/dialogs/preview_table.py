@@ -85,12 +85,16 @@ def mark_rows(table: QTableWidget, check: SampleCheck | None, itype: ImportType 
 def mark_outcomes(table: QTableWidget, verdict: TableVerdict | None) -> None:
     """Say on each row that passes what the mode does with it for its key (a row that fails is marked by
     mark_rows): a skipped or unchanged row greyed, one that updates the stored row in blue, one whose stored
-    row will be deleted in red, each with why on its row number and its cells."""
+    row will be deleted in red and struck through, each with why on its row number and its cells."""
     for r in range(table.rowCount()):
         for c in range(table.columnCount()):
             item = table.item(r, c)
             if item is not None:
                 item.setForeground(QBrush())
+                if item.font().strikeOut():  # struck through for a delete, another mode chosen since
+                    font = item.font()
+                    font.setStrikeOut(False)
+                    item.setFont(font)
     if verdict is None:
         return
     said = {
@@ -113,11 +117,17 @@ def mark_outcomes(table: QTableWidget, verdict: TableVerdict | None) -> None:
         colour, tip = said[outcome]
         head.setForeground(colour)
         head.setToolTip(tip)
+        # a row to be deleted is struck through: red alone read like a failing row's (seen in a screenshot)
+        gone = outcome == Action.DELETE.value
         for c in range(table.columnCount()):
             item = table.item(r, c)
             if item is not None:
                 item.setForeground(colour)
                 item.setToolTip(tip)
+                if item.font().strikeOut() != gone:
+                    font = item.font()
+                    font.setStrikeOut(gone)
+                    item.setFont(font)
 
 
 def mark_mapping(
