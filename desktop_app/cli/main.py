@@ -52,6 +52,9 @@ USAGE_CODES = {
     ErrorCode.FEED_SETTLE_INVALID,
     ErrorCode.MAIL_ADDRESS_INVALID,
     ErrorCode.MAIL_NOT_SET_UP,
+    ErrorCode.TEAM_USER_REFUSED,
+    ErrorCode.TEAM_MAY_NOT,
+    ErrorCode.TEAM_NOT_SECURED,
 }
 
 

@@ -31,7 +31,6 @@ from desktop_app.store.tasks import TaskStore
 from desktop_app.submission import Submitter
 from desktop_app.tasks.context import ANNOTATED
 from desktop_app.tasks.kinds import TaskKinds
-from desktop_app.tasks.submit import current_user
 from desktop_app.ui.background import Background
 from desktop_app.ui.plain_errors import plain_error
 
@@ -98,7 +97,8 @@ class TaskService(QObject):
         self.submitter = submitter
         self._kinds = kinds
         self._log_dir = log_dir
-        self._user = user or current_user()
+        # in team mode the database login (docs/TEAM.md): the desk queues nothing in another name
+        self._user = user or submitter.user()
         # Until the first page says otherwise (a look-up in the database), a clerk sees only their own.
         self._viewer = Viewer(self._user, is_admin=admins.embedded(store.engine))
         self._archived = False
