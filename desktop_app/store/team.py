@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import logging
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 
 from sqlalchemy import Engine
+from sqlalchemy.exc import SQLAlchemyError
 
 from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.viewer import Right, TeamLogin, TeamUser
 from desktop_app.store.db import READONLY
+from desktop_app.store.db_errors import classify
 from desktop_app.store.dialects import dialect_of
 from desktop_app.store.dialects.base import TeamSecurity
 
@@ -24,6 +27,15 @@ log = logging.getLogger(__name__)
 
 # The answer per engine: asked once (a login's membership is the server's, read again at the next start)
 _LOGINS: weakref.WeakKeyDictionary[Engine, TeamLogin | None] = weakref.WeakKeyDictionary()
+
+
+@contextmanager
+def _in_words() -> Iterator[None]:
+    """The server's refusal (a clerk securing, an administrator touching a role not BatchDesk's) in words."""
+    try:
+        yield
+    except SQLAlchemyError as exc:
+        raise classify(exc) from exc
 
 
 def detect(engine: Engine) -> TeamLogin | None:
@@ -67,7 +79,7 @@ def required(engine: Engine) -> TeamLogin:
 def script(engine: Engine) -> str:
     """The SQL `admin secure` runs on this database (`admin secure --print-sql`)."""
     team = security(engine)
-    with engine.connect() as conn:
+    with _in_words(), engine.connect() as conn:
         return team.script(conn)
 
 
@@ -75,7 +87,7 @@ def secure(engine: Engine) -> list[str]:
     """Put the database in team mode, in one transaction (again: nothing changes); the owner names of
     existing tasks and feeds that got a role to claim."""
     team = security(engine)
-    with engine.begin() as conn:
+    with _in_words(), engine.begin() as conn:
         before = team.owners_without_role(conn)
         team.secure(conn)
         after = set(team.owners_without_role(conn))
@@ -91,7 +103,7 @@ def add_user(engine: Engine, name: str, password: str, *, admin: bool) -> bool:
     required(engine).viewer.require_admin()
     if not name.strip():
         raise PermanentError(ErrorCode.INVALID_PARAMS, detail="a login needs a name")
-    with engine.begin() as conn:
+    with _in_words(), engine.begin() as conn:
         created = team.add_user(conn, name, password, admin=admin)
     log.warning("login %s %s%s", name, "added" if created else "may log in now", " (administrator)" if admin else "")
     return created
@@ -101,7 +113,7 @@ def grant(engine: Engine, name: str, table: str, rights: Sequence[Right], *, giv
     """GRANT (give) or REVOKE rights on an import type's table to a clerk's login (an administrator's act)."""
     team = security(engine)
     required(engine).viewer.require_admin()
-    with engine.begin() as conn:
+    with _in_words(), engine.begin() as conn:
         team.grant(conn, name, table, tuple(rights), give=give)
     log.warning("%s %s on %s %s %s", "granted" if give else "revoked", ", ".join(rights), table,
                 "to" if give else "from", name)  # fmt: skip
@@ -111,7 +123,7 @@ def users(engine: Engine, tables: Mapping[str, str]) -> list[TeamUser]:
     """The clerks' roles and their rights on each import type's table (import type -> table)."""
     team = security(engine)
     required(engine).viewer.require_admin()
-    with engine.connect().execution_options(**{READONLY: True}) as conn, conn.begin():
+    with _in_words(), engine.connect().execution_options(**{READONLY: True}) as conn, conn.begin():
         return team.users(conn, tables)
 
 

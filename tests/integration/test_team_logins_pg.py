@@ -348,7 +348,11 @@ def test_only_an_administrator_adds_logins_and_grants_rights(team: Team) -> None
     assert made == {"name": carol, "created": True, "admin": False, "password": None}
     # ... but only over BatchDesk's clerks and import types' tables
     code, _, err = team.cli("boss", "admin", "add-user", "postgres")
-    assert code != 0 and "not a BatchDesk clerk" in err, err
+    assert code == 1 and "does not allow this account" in err and "not a BatchDesk clerk" in err, err
+    assert "internal error" not in err
+    # securing (again) is the DBA's: a clerk is refused by the server, in words
+    code, _, err = team.cli("alice", "admin", "secure")
+    assert code == 1 and "does not allow this account" in err, err
     code, _, err = team.cli("boss", "admin", "grant", carol, "tasks", "--delete")
     assert code == 2 and "tasks" in err, err
 

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 
 from sqlalchemy import Connection, text
 from sqlalchemy.dialects import postgresql
+from sqlalchemy.exc import DBAPIError
 
 from desktop_app.domain.viewer import Right, TeamLogin, TeamUser
 from desktop_app.store.schema import OWNED_ROWS, admins, feed_files, feeds, import_rows, own_tables, tasks
@@ -233,9 +234,13 @@ class PostgresTeam:
     def secure(self, conn: Connection) -> None:
         script = self.script(conn)
         # the DBAPI cursor itself, no parameters: format()'s %I and %L reach the server as written
+        import psycopg
+
         cursor = conn.connection.cursor()
         try:
             cursor.execute(script)
+        except psycopg.Error as exc:  # as SQLAlchemy's own error, which store/db_errors reads
+            raise DBAPIError.instance(script, None, exc, psycopg.Error) from exc
         finally:
             cursor.close()
 
