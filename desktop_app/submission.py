@@ -21,6 +21,7 @@ from desktop_app.domain.modes import BlankPolicy, ImportMode
 from desktop_app.domain.profiles import OPTION_NAMES, Profile, ProfileRef, ProfileVersion, check_name
 from desktop_app.domain.task import Lane, SubmitResult, TaskLink, TaskRecord
 from desktop_app.domain.viewer import Right, TeamLogin
+from desktop_app.exports.definition import IMPORTED_BY
 from desktop_app.exports.placing import check_destination
 from desktop_app.exports.task import ExportHandler, export_key
 from desktop_app.exports.writer import ENCODINGS, FORMATS
@@ -317,6 +318,10 @@ class Submitter:
             raise PermanentError(ErrorCode.INVALID_PARAMS, detail=f"encoding must be one of {', '.join(ENCODINGS)}")
         check_type(self.store.engine, definition.import_type, reading=True)
         clean = definition.clean_filters(filters)
+        task_no = clean.get(IMPORTED_BY)
+        if self.login is not None and task_no and self.store.find(str(task_no)) is None:
+            # team mode: the rows of another clerk's import are asked for by a task this login cannot see
+            raise PermanentError(ErrorCode.TASK_NOT_FOUND, task_no=task_no)
         params: dict[str, Any] = {"export": definition.name, "import_type": definition.import_type.name,
                                   "filters": clean, "format": fmt, "encoding": encoding}  # fmt: skip
         destination = ""

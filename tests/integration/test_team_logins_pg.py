@@ -217,6 +217,7 @@ def test_a_clerk_reaches_none_of_the_others_tasks_on_the_command_line(team: Team
     for command in ("status", "cancel", "undo", "resume", "values", "references"):
         team.refused("alice", command, his["task_no"], says=no_task)
     team.refused("alice", "profile", "save", "p1", "--type", "customers", "--from-task", his["task_no"], says=no_task)
+    team.refused("alice", "export", "customers", "--imported-by", his["task_no"], says=no_task)
     for ask in (("--all",), ("--creator", team.name("bob")), ("--archived", "--all")):
         team.refused("alice", "tasks", *ask, says="administrator")
     assert dba_value(team, "SELECT status FROM tasks WHERE task_no = :n", n=his["task_no"]) == "pending"
