@@ -375,6 +375,7 @@ def test_securing_an_existing_team_database_keeps_every_task_and_makes_roles_to_
             path = write_csv(tmp_path / f"{i}.csv", [row(i)])
             before[who] = made.ok(None, "submit", str(path), "--type", "customers", "--json", "--user", who)
         assert made.core(None).login is None  # not secured: as before
+        made.refused(None, "admin", "add-user", a, says="not in team mode")
         out = made.ok(None, "admin", "secure")
         assert f"{a}: a role to claim" in out and f"{b}: a role to claim" in out
         assert made.ok(None, "admin", "secure").count("a role to claim") == 0  # again: nothing changes
