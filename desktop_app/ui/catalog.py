@@ -55,8 +55,9 @@ class ImportCatalog:
         return {name: t for name, t in types.items() if self._visible(t)}
 
     def update(self, types: dict[str, Any], problems: dict[str, str]) -> None:
-        """The types as the engine found them again (a type dropped into the folder, one that broke)."""
-        self._types = {name: t for name, t in self.shown(types).items() if name not in problems}
+        """The types as the engine found them again (a type dropped into the folder, one that broke), those
+        the login may not see left out already (TaskService.check_types, off the GUI thread)."""
+        self._types = {name: t for name, t in types.items() if name not in problems}
         self.problems = dict(problems)
 
     def problem(self, name: str) -> str | None:

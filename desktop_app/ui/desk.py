@@ -168,7 +168,6 @@ class Desk(QObject):
         self.service.background.call(run, done, failed)
 
     def _types_checked(self, types: dict[str, Any], problems: dict[str, str]) -> None:
-        types = self.catalog.shown(types)
         if types == {n: self.catalog.get(n) for n in self.catalog.names()} and problems == self.catalog.problems:
             return
         self.catalog.update(types, problems)

@@ -200,6 +200,8 @@ class TaskService(QObject):
             types: dict[str, Any] = {}
             problems: dict[str, str] = {}
             for entry in catalog.entries():
+                if entry.ok and not self.submitter.visible(entry.import_type):  # type: ignore[arg-type]
+                    continue  # team mode: a type whose table the login may not read is not in its lists
                 problem = entry.problem if not entry.ok else type_problem(engine, entry.import_type)  # type: ignore[arg-type]
                 if problem:
                     problems[entry.name] = problem
