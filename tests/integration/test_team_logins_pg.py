@@ -400,6 +400,7 @@ def test_the_printed_script_secures_a_schema_as_admin_secure_does(
         with engine.connect() as conn:
             raw = conn.connection.cursor()
             raw.execute(script)  # as a DBA runs it in psql
+            raw.execute(script)  # and again: nothing changes, nothing fails
             raw.close()
             schema = conn.execute(text("SELECT current_schema()")).scalar_one()
             policies = conn.execute(text(POLICIES), {"s": schema}).all()
