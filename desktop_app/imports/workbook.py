@@ -147,7 +147,7 @@ def header_fits(itype: ImportType, header: Sequence[str]) -> bool:
 def run_order(plans: Sequence[SheetPlan], types: Mapping[str, ImportType]) -> list[SheetPlan]:
     """The matched sheets in the order their imports run: a sheet whose type has a reference column looking
     up another matched sheet's table after that sheet; otherwise the book's order. Sheets in a cycle of
-    references go in the book's order (the first of them that is left first)."""
+    references go in the book's order (the cycle's first sheet in the book first)."""
     matched = sorted((p for p in plans if p.import_type), key=lambda p: p.position)
     tables = {p.position: _table(types[str(p.import_type)]) for p in matched}
     needs: dict[int, set[int]] = {}
@@ -161,10 +161,25 @@ def run_order(plans: Sequence[SheetPlan], types: Mapping[str, ImportType]) -> li
     while left:
         waiting = {p.position for p in left}
         ready = [p for p in left if not (needs[p.position] & waiting)]
-        chosen = ready[0] if ready else left[0]  # a cycle: the book's order
+        # none ready: a cycle; its first sheet in the book goes first (a sheet that only waits for a cycle waits)
+        chosen = ready[0] if ready else next((p for p in left if _in_cycle(p.position, needs, waiting)), left[0])
         ordered.append(chosen)
         left.remove(chosen)
     return ordered
+
+
+def _in_cycle(start: int, needs: Mapping[int, set[int]], waiting: set[int]) -> bool:
+    """Whether a sheet waits, through the sheets still waiting, for itself."""
+    seen: set[int] = set()
+    todo = [n for n in needs[start] if n in waiting]
+    while todo:
+        n = todo.pop()
+        if n == start:
+            return True
+        if n not in seen:
+            seen.add(n)
+            todo.extend(m for m in needs[n] if m in waiting)
+    return False
 
 
 def _table(itype: ImportType) -> str:
