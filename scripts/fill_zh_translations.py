@@ -279,6 +279,7 @@ ZH: dict[tuple[str, str], str] = {
         "（有 %1 行引用的名称尚未找到，见详情）",
     ("TaskNotices", " (it ended before the cancel could stop it)"): "（取消生效之前，任务已经结束）",
     ("ImportCatalog", "Undo of %1"): "撤销 %1",
+    ("ImportCatalog", "Workbook import"): "工作簿导入",
     ("PreviewDialog", "%1 bytes"): "%1 字节",
     ("SubmitPanel", "F&ile:"): "文件(&I)：",
     ("WindowMenus", "Co&py rows"): "复制行(&P)",

@@ -1031,6 +1031,10 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Workbook import</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source> (validate only)</source>
         <translation type="unfinished"></translation>
     </message>

@@ -1032,6 +1032,10 @@ Pattern: %2</source>
         <translation>撤销 %1</translation>
     </message>
     <message>
+        <source>Workbook import</source>
+        <translation>工作簿导入</translation>
+    </message>
+    <message>
         <source> (validate only)</source>
         <translation>（仅校验）</translation>
     </message>
