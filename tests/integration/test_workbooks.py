@@ -232,3 +232,41 @@ def run_now_claimed(core: Core, task_id: int) -> object:
     ended = core.store.get_by_id(task_id)
     assert ended is not None
     return ended
+
+
+def test_cancel_of_a_running_workbook_stops_its_running_sheet_and_cancels_the_waiting_ones(
+    core: Core, tmp_path: Path
+) -> None:
+    from desktop_app.imports.options import ImportOptions
+
+    submitter = core.submitter()
+    request = ImportOptions(file=prices_first(tmp_path / "book.xlsx"), import_type="")
+    parent = submitter.submit_workbook(request, submitter.plan_workbook(request), user="tester").task
+    (claimed,) = core.store.claim("desk:1:1:aa", 1)
+    assert claimed.id == parent.id
+    first, _ = core.store.children(parent.task_no)
+    assert core.store.claim("desk:1:1:aa", 1, only_ids=[first.id]) == []  # a sheet is its workbook's to claim
+    assert [t.id for t in core.store.claim("desk:1:1:aa", 1, only_ids=[first.id], parent=parent.task_no)] == [first.id]
+    core.store.cancel(parent.task_no)
+    first_now, second_now = core.store.children(parent.task_no)
+    assert first_now.status is TaskStatus.RUNNING and first_now.cancel_requested  # stops at its next batch
+    assert second_now.status is TaskStatus.CANCELLED
+    # another clerk's cancel of the workbook touches none of it
+    other = submitter.submit_workbook(request.but(dry_run=True), submitter.plan_workbook(request), user="tester").task
+    assert core.store.cancel(other.task_no, creator="someone else") is None
+    assert all(p.status is TaskStatus.PENDING for p in core.store.children(other.task_no))
+
+
+def test_a_dry_run_of_a_workbook_is_a_dry_run_of_each_sheet(core: Core, tmp_path: Path) -> None:
+    from desktop_app.domain.errors import PermanentError
+    from desktop_app.imports.options import ImportOptions
+
+    submitter = core.submitter()
+    request = ImportOptions(file=prices_first(tmp_path / "book.xlsx", bad_price=True), import_type="", dry_run=True)
+    parent = submitter.submit_workbook(request, submitter.plan_workbook(request), user="tester").task
+    ended = run_now(core, parent.id)
+    assert ended.status is TaskStatus.PARTIALLY_SUCCEEDED and ended.to_json()["dry_run"]
+    assert all(c.params["dry_run"] and c.status.is_final for c in core.store.children(parent.task_no))
+    assert rows(core, "SELECT goods_code FROM wb_goods") == [("G0",)]
+    with pytest.raises(PermanentError):
+        submitter.submit_undo(parent.task_no, user="tester")
