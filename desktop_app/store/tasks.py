@@ -124,6 +124,12 @@ class TaskStore:
                 return record_from_row(row)
         return None
 
+    def children(self, task_no: str) -> builtins.list[TaskRecord]:
+        """The tasks whose parent is this one (a workbook's sheets), in created order."""
+        with self.reading() as conn:
+            rows = conn.execute(select(tasks).where(tasks.c.parent == task_no).order_by(tasks.c.id)).all()
+        return [record_from_row(r) for r in rows]
+
     def count(self) -> int:
         with self.reading() as conn:
             return int(conn.execute(select(func.count()).select_from(tasks)).scalar_one())
@@ -336,12 +342,6 @@ class TaskStore:
         return claimed
 
     # --- fenced writes by the owner ------------------------------------------------------
-
-    def children(self, task_no: str) -> builtins.list[TaskRecord]:
-        """The tasks whose parent is this one (a workbook's sheets), in created order."""
-        with self.reading() as conn:
-            rows = conn.execute(select(tasks).where(tasks.c.parent == task_no).order_by(tasks.c.id)).all()
-        return [record_from_row(r) for r in rows]
 
     def _fenced(self, fence: Fence) -> Any:
         return and_(
