@@ -104,7 +104,7 @@ class WorkbookHandler:
                        progress=100 * index / max(1, count), force=True)  # fmt: skip
 
         ended = run_parts(ctx, self.parts, [p.task_no for p in parts], starting=starting)
-        return outcome(ended, ctx.lang)
+        return outcome(ended, ctx.lang, skipped=[p for p in sheet_plans(ctx.task) if p.skipped is not None])
 
     def on_end(self, ctx: TaskContext) -> dict[str, Any]:
         """The parent ends without an outcome of its own (a failure of its run): its parts still waiting are
@@ -115,8 +115,9 @@ class WorkbookHandler:
         return {}
 
 
-def outcome(parts: list[TaskRecord], lang: Lang) -> TaskOutcome:
-    """The parent's ending: its worst part's status, the parts' counts added up."""
+def outcome(parts: list[TaskRecord], lang: Lang, *, skipped: list[SheetPlan] | None = None) -> TaskOutcome:
+    """The parent's ending: its worst part's status, the parts' counts added up, and the sheets skipped with
+    their reasons (``skipped``: [{sheet, reason, candidates}], the words are the catalog's)."""
     status = worst([p.status for p in parts])
     failed = [f"{p.params.get('sheet')} ({p.task_no})" for p in parts if p.status is TaskStatus.FAILED]
     error_code = error_msg = None
@@ -132,5 +133,7 @@ def outcome(parts: list[TaskRecord], lang: Lang) -> TaskOutcome:
         fail_count=sum(p.fail_count for p in parts),
         error_code=error_code,
         error_msg=error_msg,
-        summary={"parts": [p.task_no for p in parts], **{k: sum(int(j.get(k) or 0) for j in jsons) for k in counts}},
-    )
+        summary={"parts": [p.task_no for p in parts], **{k: sum(int(j.get(k) or 0) for j in jsons) for k in counts},
+                 "skipped": [{"sheet": p.sheet, "reason": str(p.skipped), "candidates": list(p.candidates)}
+                             for p in skipped or []]},
+    )  # fmt: skip

@@ -85,6 +85,9 @@ def test_workbook_imports_each_sheet_in_reference_order_and_undoes_as_one(
     assert prices["pending_completion_count"] == 0  # every goods code found: its sheet ran first
     assert goods["parent"] == prices["parent"] == parent["task_no"]
     assert notes["reason"] == "no_match" and "notes" in notes["reason_text"]
+    ended = core.store.get(parent["task_no"])
+    assert ended is not None
+    assert ended.summary["skipped"] == [{"sheet": "notes", "reason": "no_match", "candidates": []}]
     assert (goods["position"], prices["position"], notes["position"]) == (3, 1, 2)
     # the bad row is in the prices' own error file, by its row in that sheet
     error_text = Path(prices["error_csv"]).read_text(encoding="utf-8-sig")
