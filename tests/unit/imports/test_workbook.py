@@ -131,3 +131,29 @@ def test_a_cycle_of_references_runs_in_the_books_order(tmp_path: Path) -> None:
     assert order(types, [("a", "a"), ("c", "c"), ("b", "b")]) == ["a", "c", "b"]
     assert order(types, [("c", "c"), ("a", "a")]) == ["a", "c"]
     assert order(types, [("t", "tree"), ("a", "a")]) == ["t", "a"]  # a type that refers to its own table
+
+
+def test_a_workbook_ends_as_its_worst_sheet_with_the_counts_added_up() -> None:
+    from desktop_app.domain.status import TaskStatus
+    from desktop_app.domain.task import Lane, TaskRecord
+    from desktop_app.imports.workbook_task import outcome
+    from desktop_app.tasks.children import worst
+
+    s = TaskStatus
+    assert worst([s.SUCCEEDED, s.PARTIALLY_SUCCEEDED]) is s.PARTIALLY_SUCCEEDED
+    assert worst([s.PARTIALLY_SUCCEEDED, s.CANCELLED, s.SUCCEEDED]) is s.CANCELLED
+    assert worst([s.CANCELLED, s.FAILED]) is s.FAILED
+    assert worst([s.SUCCEEDED]) is s.SUCCEEDED
+
+    def part(n: int, status: TaskStatus, ok: int, bad: int) -> TaskRecord:
+        return TaskRecord(id=n, task_no=f"T{n}", task_type="import", lane=Lane.LONG, status=status,
+                          params={"sheet": f"s{n}", "file": "b.xlsx", "import_type": "x"}, total_count=ok + bad,
+                          success_count=ok, fail_count=bad, summary={"inserted_count": ok})  # fmt: skip
+
+    ended = outcome([part(1, s.SUCCEEDED, 10, 0), part(2, s.FAILED, 1, 9)], "en",
+                    skipped=[SheetPlan("notes", 2, skipped=Skip.NO_MATCH)])  # fmt: skip
+    assert ended.status is s.FAILED and (ended.total_count, ended.success_count, ended.fail_count) == (20, 11, 9)
+    assert ended.error_code == "workbook_sheets_failed" and ended.error_msg == (
+        "The import of 1 sheet failed: s2 (T2)")  # fmt: skip
+    assert ended.summary["inserted_count"] == 11 and ended.summary["parts"] == ["T1", "T2"]
+    assert ended.summary["skipped"] == [{"sheet": "notes", "reason": "no_match", "candidates": []}]
