@@ -567,7 +567,7 @@ class TaskStore:
                     tasks.c.heartbeat_at < self.now(-stale_after),
                     # never our own: this process knows its tasks are alive (it heartbeats first)
                     tasks.c.owner != (exclude_owner or ""),
-                )
+                ).order_by(tasks.c.id)  # a workbook before its sheets (it settles them when it fails)
             ).all()
         changed = []
         for row in rows:
@@ -633,6 +633,16 @@ class TaskStore:
                 if conn.execute(free).first() is None:
                     return False
             matched = conn.execute(update(tasks).where(condition).values(**values)).rowcount
+            if matched == 1 and values["status"] == TaskStatus.FAILED.value:
+                # a workbook lost for good: its sheets would wait for a run that never comes (the rows its
+                # running sheet committed stay, as a cancelled import's do)
+                conn.execute(
+                    update(tasks)
+                    .where(tasks.c.parent == row.task_no,
+                           tasks.c.status.in_([TaskStatus.PENDING.value, TaskStatus.RUNNING.value]))
+                    .values(status=TaskStatus.CANCELLED.value, active_key=None, ended_at=self.now(),
+                            updated_at=self.now(), **_stage_values(stage))
+                )  # fmt: skip
         if matched == 1:
             log.warning("[%s] recovered from %s (%s): now %s", row.task_no, row.owner, why, values["status"])
             return True
