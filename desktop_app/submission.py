@@ -35,11 +35,11 @@ from desktop_app.imports.table_spec import references_of, table_spec
 from desktop_app.imports.task import ImportHandler
 from desktop_app.imports.type_catalog import TypeCatalog
 from desktop_app.imports.type_schema import check_type, table_to_look_in
-from desktop_app.imports.undo import UndoHandler, undo_problem
+from desktop_app.imports.undo import UndoHandler, queue_undo_parts, undo_key, undo_parts, undo_problem
 from desktop_app.store import team
 from desktop_app.store.profiles import ProfileStore
 from desktop_app.store.tasks import Fence, TaskStore
-from desktop_app.tasks.builtin_kinds import FEED_MAIL, FEED_SCAN
+from desktop_app.tasks.builtin_kinds import FEED_MAIL, FEED_SCAN, WORKBOOK
 from desktop_app.tasks.file_hash import file_sha256
 from desktop_app.tasks.identity import host_name
 from desktop_app.tasks.registry import HandlerRegistry
@@ -47,6 +47,7 @@ from desktop_app.tasks.submit import FileFacts, current_user, submit_file
 
 if TYPE_CHECKING:
     from desktop_app.imports.value_fixes import BadValue
+    from desktop_app.imports.workbook import SheetPlan
 
 
 class Submitter:
@@ -287,6 +288,73 @@ class Submitter:
             self.store.annotate(source.id, {TaskLink.RESUMED_BY: result.task.task_no})
         return result
 
+    # --- workbooks (issue 26) ------------------------------------------------------------
+
+    def plan_workbook(self, request: ImportOptions, given: Mapping[str, str] | None = None) -> list[SheetPlan]:
+        """Every sheet of a workbook with the type it is imported as (given, by its name, by its header) or
+        why it is skipped, in the book's order. Refused at once: an option that does not go with every sheet
+        (WORKBOOK_OPTIONS), a file that is not a workbook (WORKBOOK_NEEDS_BOOK), a given sheet the book lacks
+        (WORKBOOK_UNKNOWN_SHEET) or type the desk lacks (UNKNOWN_IMPORT_TYPE)."""
+        from desktop_app.imports import readers
+        from desktop_app.imports.file_preview import sheet_names
+        from desktop_app.imports.readers import ReadLimits
+        from desktop_app.imports.workbook import match_sheets
+
+        for reason, wrong in (("sheet", request.sheet), ("profile", request.profile), ("repairs", request.repairs),
+                              ("sync", ImportMode(request.mode) is ImportMode.SYNC)):  # fmt: skip
+            if wrong:
+                raise PermanentError(ErrorCode.WORKBOOK_OPTIONS, reason=reason)
+        path = request.file.expanduser().resolve()
+        if not path.is_file():
+            raise PermanentError(ErrorCode.FILE_NOT_FOUND, path=str(path))
+        if readers.FORMATS.get(path.suffix.lower()) not in ("xlsx", "xls"):
+            raise PermanentError(ErrorCode.WORKBOOK_NEEDS_BOOK, file=path.name)
+        limits = ReadLimits(max_file_mb=request.max_file_mb or self.settings.max_file_mb)
+        with readers.open_table(path, limits=limits):  # a file that is not a workbook says why, as an import would
+            pass
+        sheets = sheet_names(path)
+
+        def header_of(sheet: str) -> list[str]:
+            with readers.open_table(path, sheet=sheet, limits=limits) as reader:
+                return [str(h) if h is not None else "" for h in reader.header]
+
+        # team mode: a sheet is matched only to a type the login may see
+        types = {name: t for name, t in self.catalog.types().items() if self.visible(t)}
+        return match_sheets(path, sheets, header_of, types, given)
+
+    def submit_workbook(
+        self, request: ImportOptions, plans: list[SheetPlan], *, user: str, force: bool = False
+    ) -> SubmitResult:
+        """Queue a workbook: one `workbook` task and, under it, an import task per matched sheet, in the order
+        they run (imports/workbook.py run_order); the request's options (mode, blank, dry run, limits...) go to
+        every sheet. No sheet matched: WORKBOOK_NO_SHEET_MATCHED, nothing queued. The same bytes, the same
+        sheets' types and mode from the same user are one workbook task (as an import's file identity)."""
+        from desktop_app.imports.workbook import run_order
+        from desktop_app.imports.workbook_task import PARTS, SHEETS, WorkbookHandler, queue_parts
+
+        user = self._owner(user)  # team mode: the login (its sheets are its tasks too: queue_parts)
+        types = self.catalog.types()
+        ordered = run_order(plans, types)
+        if not ordered:
+            raise PermanentError(ErrorCode.WORKBOOK_NO_SHEET_MATCHED, file=request.file.name,
+                                 sheets=", ".join(p.sheet for p in plans) or "-")  # fmt: skip
+        parts = []
+        for plan in ordered:
+            options = self.import_options(request.but(import_type=str(plan.import_type), sheet=plan.sheet))
+            params = options.to_params()
+            params.pop("file")
+            parts.append(params)
+        mode, blank = ImportMode(request.mode), BlankPolicy(request.blank)
+        params = {SHEETS: [p.to_params() for p in plans], PARTS: parts, "mode": mode.value,
+                  "dry_run": bool(request.dry_run)}  # fmt: skip
+        assignment = json.dumps([[p.sheet, p.import_type] for p in ordered], ensure_ascii=False)
+        identity = f"{WorkbookHandler.task_type}:{mode.value}" + (f":{blank.value}" if mode.updates else "")
+        result = submit_file(self.store, self.registry, task_type=WorkbookHandler.task_type, path=request.file,
+                             user=user, params=params, force=force, identity=f"{identity}:{assignment}")  # fmt: skip
+        if result.duplicate_of is None:
+            queue_parts(self.store, result.task)
+        return result
+
     # --- feeds ---------------------------------------------------------------------------
 
     def feed_import(self, feed: Feed, path: Path) -> ImportOptions:
@@ -353,9 +421,16 @@ class Submitter:
             earlier = self.store.get(source.undone_by)
             if earlier is not None:
                 return SubmitResult(earlier, duplicate_of=earlier.task_no)
-        return self.store.submit(task_type=UndoHandler.task_type, params={"undoes": task_no}, creator=user,
-                                 lane=UndoHandler.lane, biz_key=f"{UndoHandler.task_type}:{task_no}",
-                                 refuse_if_committed=False)  # fmt: skip
+        workbook = WORKBOOK.owns(source)
+        if workbook and self.store.active(undo_key(task_no)) is None and not undo_parts(self.store, source):
+            raise PermanentError(ErrorCode.NOT_UNDOABLE, task_no=task_no, reason="nothing_left")
+        result = self.store.submit(task_type=UndoHandler.task_type, params={"undoes": task_no}, creator=user,
+                                   lane=UndoHandler.lane, biz_key=undo_key(task_no),
+                                   refuse_if_committed=False)  # fmt: skip
+        if workbook and result.duplicate_of is None:
+            # one undo of the workbook; under it, the undo of each sheet, last imported first
+            queue_undo_parts(self.store, result.task, source)
+        return result
 
     def submit_completion(
         self, task_no: str, *, user: str, add: bool = False, creator: str | None = None

@@ -279,6 +279,22 @@ ZH: dict[tuple[str, str], str] = {
         "（有 %1 行引用的名称尚未找到，见详情）",
     ("TaskNotices", " (it ended before the cancel could stop it)"): "（取消生效之前，任务已经结束）",
     ("ImportCatalog", "Undo of %1"): "撤销 %1",
+    ("ImportCatalog", "Workbook import"): "工作簿导入",
+    ("MainWindow", "Choose a workbook (.xlsx or .xls) first."): "请先选择一个 Excel 工作簿（.xlsx 或 .xls）。",
+    ("WindowMenus", "Import &every sheet…"): "导入全部工作表(&E)…",
+    ("WindowMenus", "A workbook of several tables: each sheet as the import type its name or header matches"):
+        "含多张表的工作簿：每个工作表按名称或表头对应的导入类型导入",
+    ("WorkbookDialog", "Import every sheet: %1"): "导入全部工作表：%1",
+    ("WorkbookDialog", "Each sheet is imported as the import type its name or header matches, one after another, "
+                       "a sheet whose references look up another sheet's table after that sheet. A sheet that "
+                       "matches no type, or several, is skipped."):
+        "每个工作表按其名称或表头对应的导入类型逐个导入；引用另一个工作表数据的工作表排在那个工作表之后。"
+        "对应不到任何类型、或同时对应多个类型的工作表会被跳过。",
+    ("WorkbookDialog", "Sheet"): "工作表",
+    ("WorkbookDialog", "Order"): "顺序",
+    ("WorkbookDialog", "Imported as"): "导入为",
+    ("WorkbookDialog", "Validate only (commit nothing)"): "仅校验（不写入任何数据）",
+    ("WorkbookDialog", "Queue"): "加入队列",
     ("PreviewDialog", "%1 bytes"): "%1 字节",
     ("SubmitPanel", "F&ile:"): "文件(&I)：",
     ("WindowMenus", "Co&py rows"): "复制行(&P)",

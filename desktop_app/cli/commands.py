@@ -64,7 +64,7 @@ def import_request(args: argparse.Namespace) -> ImportOptions:
     """The import the command line asks for; limits not given take the settings' defaults."""
     return ImportOptions(
         file=Path(args.file).expanduser(),
-        import_type=args.import_type,
+        import_type=args.import_type or "",
         mode=ImportMode(args.mode or ImportMode.INSERT),
         blank=BlankPolicy(args.blank or BlankPolicy.KEEP),
         dry_run=bool(args.dry_run),
@@ -86,6 +86,13 @@ def import_request(args: argparse.Namespace) -> ImportOptions:
 def cmd_submit(core: Core, args: argparse.Namespace) -> int:
     """`import` (with --wait: run to the end) and `submit` (queue only)."""
     wait = bool(getattr(args, "wait", False))
+    if args.all_sheets:
+        return _submit_workbook(core, args, wait=wait)
+    if args.sheet_type:
+        raise PermanentError(ErrorCode.WORKBOOK_OPTIONS, reason="sheet_type_alone")
+    if not args.import_type:
+        sys.stderr.write("batchdesk: the following arguments are required: --type (see --help)\n")
+        return EXIT_USAGE
     submitter = core.submitter()
     request = import_request(args)
     if getattr(args, "profile", None):
@@ -99,6 +106,53 @@ def cmd_submit(core: Core, args: argparse.Namespace) -> int:
              error_code=ErrorCode.ALREADY_IMPORTED.value, error_msg=refusal_text(core, task))  # fmt: skip
         return EXIT_TASK_FAILED
     return _wait_and_show(core, args, result, wait=wait)
+
+
+def _submit_workbook(core: Core, args: argparse.Namespace, *, wait: bool) -> int:
+    """`import BOOK.xlsx --all-sheets`: one workbook task, an import of each matched sheet under it."""
+    from desktop_app.imports.workbook import given_types
+
+    if args.import_type:
+        raise PermanentError(ErrorCode.WORKBOOK_OPTIONS, reason="type")
+    submitter = core.submitter()
+    request = import_request(args)
+    plans = submitter.plan_workbook(request, given_types(args.sheet_type))
+    if not any(p.import_type for p in plans):
+        for plan in plans:  # why each one was skipped, before the one line that says nothing was queued
+            sys.stderr.write(f"batchdesk: {plan.reason_text(core.lang)}\n")
+    result = submitter.submit_workbook(request, plans, user=core.user(args.user), force=args.force)
+    task = result.task
+    if result.refused:
+        show_task(core, task, as_json=args.json, duplicate_of=result.duplicate_of,
+                  error_code=ErrorCode.ALREADY_IMPORTED.value, error_msg=refusal_text(core, task))  # fmt: skip
+        return EXIT_TASK_FAILED
+    task = run_until_done(core, task) if wait else task
+    show_task(core, task, as_json=args.json, duplicate_of=result.duplicate_of)
+    return EXIT_OK if not wait or task.status in ENDED_WELL else EXIT_TASK_FAILED
+
+
+def show_task(core: Core, task: TaskRecord, *, as_json: bool, duplicate_of: str | None = None, **extra: Any) -> None:
+    """A task as `show` prints it; a workbook's with its sheets (JSON: `sheets`; lines: one per sheet)."""
+    from desktop_app.imports.workbook_task import sheets_json
+
+    sheets = sheets_json(core.store, task, core.lang)
+    if sheets is None:
+        show(task, as_json=as_json, lang=core.lang, duplicate_of=duplicate_of, **extra)
+    elif as_json:
+        show(task, as_json=True, lang=core.lang, duplicate_of=duplicate_of, sheets=sheets, **extra)
+    else:
+        show(task, as_json=False, lang=core.lang, duplicate_of=duplicate_of, **extra)
+        for sheet in sheets:
+            sys.stdout.write("  " + sheet_line(core, sheet) + "\n")
+
+
+def sheet_line(core: Core, sheet: dict[str, Any]) -> str:
+    """One sheet of a workbook for people: its import's line, or why it was skipped."""
+    if sheet["skipped"]:
+        return f"[{sheet['sheet']}] {sheet['reason_text']}"
+    child = core.store.get(str(sheet["task_no"])) if sheet.get("task_no") else None
+    head = f"[{sheet['sheet']}] {sheet.get('import_type')}"
+    return f"{head}: {task_line(child, core.lang)}" if child else head
 
 
 def refusal_text(core: Core, task: TaskRecord) -> str:
@@ -259,8 +313,18 @@ def cmd_tasks(core: Core, args: argparse.Namespace) -> int:
     if args.json:
         print_json([t.to_json(lang=core.lang) for t in found])
     else:
+        # a workbook's sheets under it, indented (a sheet whose workbook is not on the page stands alone)
+        shown = {t.task_no for t in found}
+        parts: dict[str, list[TaskRecord]] = {}
         for task in found:
+            if task.parent in shown:
+                parts.setdefault(str(task.parent), []).append(task)
+        for task in found:
+            if task.parent in shown:
+                continue
             sys.stdout.write(task_line(task, core.lang) + "\n")
+            for part in sorted(parts.get(task.task_no, []), key=lambda t: t.id):
+                sys.stdout.write("    " + task_line(part, core.lang) + "\n")
     return EXIT_OK
 
 
@@ -269,7 +333,7 @@ def cmd_status(core: Core, args: argparse.Namespace) -> int:
     task = core.store.find(args.task_no, creator=viewer_of(core, args, admin_names=True).creator_filter)
     if task is None:
         raise PermanentError(ErrorCode.TASK_NOT_FOUND, task_no=args.task_no)
-    show(task, as_json=args.json, lang=core.lang)
+    show_task(core, task, as_json=args.json)
     return EXIT_OK
 
 

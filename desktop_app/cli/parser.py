@@ -36,6 +36,13 @@ def _scope_item(text: str) -> str:
     return text
 
 
+def _sheet_type(text: str) -> str:
+    sheet, sep, type_name = text.rpartition("=")
+    if not sep or not sheet.strip() or not type_name.strip():
+        raise argparse.ArgumentTypeError(f"not SHEET=TYPE: {text!r}")
+    return text
+
+
 def _positive(text: str) -> int:
     try:
         value = int(text)
@@ -89,7 +96,14 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 def _file_task(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE", help="a .csv, .xlsx or .xls file")
-    p.add_argument("--type", dest="import_type", required=True, metavar="T", help="import type, e.g. customers")
+    p.add_argument("--type", dest="import_type", metavar="T",
+                   help="import type, e.g. customers (required, except with --all-sheets)")  # fmt: skip
+    p.add_argument("--all-sheets", action="store_true",
+                   help="a workbook of several tables: import each sheet as the import type its name or header "
+                   "matches (a sheet that matches none, or several, is skipped and listed), in the order the "
+                   "types' references need")  # fmt: skip
+    p.add_argument("--sheet-type", action="append", default=[], type=_sheet_type, metavar="SHEET=TYPE",
+                   help="with --all-sheets: import SHEET as TYPE, whatever its name or header says (repeatable)")
     p.add_argument("--json", action="store_true", help="print the task as JSON")
     p.add_argument("--user", help="who submits (default: the OS login name)")
     p.add_argument("--force", action="store_true", help="import again bytes that were already imported")

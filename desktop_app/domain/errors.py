@@ -115,6 +115,13 @@ class ErrorCode(StrEnum):
     MAIL_NOT_SET_UP = "mail_not_set_up"
     MAIL_NOT_SENT = "mail_not_sent"
     MAIL_REFUSED = "mail_refused"  # a refusal a retry cannot mend (reason: what was refused)
+    # a workbook of several tables (`import BOOK.xlsx --all-sheets`; imports/workbook.py)
+    WORKBOOK_NEEDS_BOOK = "workbook_needs_book"
+    WORKBOOK_OPTIONS = "workbook_options"  # an option that does not go with --all-sheets (reason: which)
+    WORKBOOK_UNKNOWN_SHEET = "workbook_unknown_sheet"
+    WORKBOOK_NO_SHEET_MATCHED = "workbook_no_sheet_matched"
+    WORKBOOK_SHEET_SKIPPED = "workbook_sheet_skipped"  # a sheet no type matched (reason: why)
+    WORKBOOK_SHEETS_FAILED = "workbook_sheets_failed"
     # team mode: each clerk is a database login (store/team.py; docs/TEAM.md)
     TEAM_USER_REFUSED = "team_user_refused"
     TEAM_MAY_NOT = "team_may_not"
@@ -432,6 +439,32 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
         "The mail server {server} refused this mail (its answer: {detail}); trying again would not help",
     ),
     ErrorCode.INVALID_PARAMS: ("任务参数不正确：{detail}", "Invalid task parameters: {detail}"),
+    ErrorCode.WORKBOOK_NEEDS_BOOK: (
+        "只有 Excel 工作簿（.xlsx 或 .xls）可以按工作表全部导入；{file} 不是工作簿",
+        "Importing every sheet needs an Excel workbook (.xlsx or .xls); {file} is not one",
+    ),
+    ErrorCode.WORKBOOK_OPTIONS: (
+        "按工作表全部导入时不能同时使用这个选项",
+        "This option does not go with --all-sheets",
+    ),
+    ErrorCode.WORKBOOK_UNKNOWN_SHEET: (
+        "工作簿 {file} 中没有名为“{sheet}”的工作表（它有：{sheets}）",
+        'The workbook {file} has no sheet named "{sheet}" (it has: {sheets})',
+    ),
+    ErrorCode.WORKBOOK_NO_SHEET_MATCHED: (
+        "工作簿 {file} 中没有一个工作表对应到导入类型（工作表：{sheets}），什么都没有排队；"
+        "请按导入类型的名称命名工作表，或逐个指定工作表的导入类型",
+        "No sheet of the workbook {file} matches an import type (sheets: {sheets}); nothing was queued. "
+        "Name each sheet after its import type, or give it with --sheet-type SHEET=TYPE",
+    ),
+    ErrorCode.WORKBOOK_SHEET_SKIPPED: (
+        "工作表“{sheet}”已跳过",
+        'Sheet "{sheet}" skipped',
+    ),
+    ErrorCode.WORKBOOK_SHEETS_FAILED: (
+        "{count} 个工作表的导入失败：{sheets}",
+        "The import of {count} {count:plural:sheet|sheets} failed: {sheets}",
+    ),
     ErrorCode.INTERNAL_ERROR: (
         "程序内部错误（已记录到日志）：{detail}",
         "Internal error (written to the log): {detail}",
@@ -688,6 +721,60 @@ REASONS: dict[tuple[ErrorCode, str], tuple[str, str]] = {
     (ErrorCode.NOT_UNDOABLE, "not_finished"): (
         "任务 {task_no} 不能撤销：它还没有结束",
         "Task {task_no} cannot be undone: it has not finished yet",
+    ),
+    (ErrorCode.NOT_UNDOABLE, "nothing_left"): (
+        "任务 {task_no} 不能撤销：它的每个工作表都已撤销，或正在撤销",
+        "Task {task_no} cannot be undone: each of its sheets was undone already, or is being undone",
+    ),
+    # what does not go with --all-sheets (a workbook's sheets each have their own type and sheet)
+    (ErrorCode.WORKBOOK_OPTIONS, "sheet"): (
+        "按工作表全部导入时不能再指定单个工作表；要只导入一个工作表，请去掉全部导入的选项",
+        "--all-sheets imports every sheet: leave out --sheet (or import the one sheet without --all-sheets)",
+    ),
+    (ErrorCode.WORKBOOK_OPTIONS, "type"): (
+        "按工作表全部导入时，每个工作表的导入类型由工作表名称或表头决定，也可以逐个指定；不能给整个文件指定一个类型",
+        "--all-sheets finds each sheet's type by its name or its header (or --sheet-type SHEET=TYPE); leave out "
+        "--type",
+    ),
+    (ErrorCode.WORKBOOK_OPTIONS, "profile"): (
+        "映射配置属于一个导入类型，不能用于按工作表全部导入",
+        "A mapping profile belongs to one import type: it does not go with --all-sheets",
+    ),
+    (ErrorCode.WORKBOOK_OPTIONS, "sync"): (
+        "同步模式要逐个确认删除的行数，不能用于按工作表全部导入；请逐个工作表同步",
+        "--mode sync confirms its deletes one table at a time: sync each sheet on its own (--sheet)",
+    ),
+    (ErrorCode.WORKBOOK_OPTIONS, "repairs"): (
+        "修正后的错误文件不是工作簿，不能按工作表全部导入",
+        "A fixed error file is not a workbook: --repairs does not go with --all-sheets",
+    ),
+    (ErrorCode.WORKBOOK_OPTIONS, "sheet_twice"): (
+        "工作表“{sheet}”被指定了两次导入类型",
+        'The sheet "{sheet}" is given a type twice (--sheet-type)',
+    ),
+    (ErrorCode.WORKBOOK_OPTIONS, "sheet_type_alone"): (
+        "指定工作表的导入类型只用于按工作表全部导入",
+        "--sheet-type goes with --all-sheets",
+    ),
+    # why a sheet of a workbook was skipped (never guessed)
+    (ErrorCode.WORKBOOK_SHEET_SKIPPED, "no_match"): (
+        "工作表“{sheet}”已跳过：它的名称不是任何导入类型的名称，它的表头也不含任何导入类型的全部必填列",
+        'Sheet "{sheet}" skipped: its name is no import type\'s, and its header does not hold every required '
+        "column of any type",
+    ),
+    (ErrorCode.WORKBOOK_SHEET_SKIPPED, "ambiguous"): (
+        "工作表“{sheet}”已跳过：它的表头同时符合多个导入类型（{types}），不作猜测；请指定它的导入类型",
+        'Sheet "{sheet}" skipped: its header fits several import types ({types}), and none is guessed; give its '
+        "type with --sheet-type",
+    ),
+    (ErrorCode.WORKBOOK_SHEET_SKIPPED, "ambiguous_name"): (
+        "工作表“{sheet}”已跳过：它的名称同时是多个导入类型的名称（{types}），不作猜测；请指定它的导入类型",
+        'Sheet "{sheet}" skipped: its name is the name of several import types ({types}), and none is guessed; '
+        "give its type with --sheet-type",
+    ),
+    (ErrorCode.WORKBOOK_SHEET_SKIPPED, "empty"): (
+        "工作表“{sheet}”已跳过：它没有表头（空工作表）",
+        'Sheet "{sheet}" skipped: it has no header (an empty sheet)',
     ),
     (ErrorCode.NOT_UNDOABLE, "dry_run"): (
         "任务 {task_no} 不能撤销：它只是校验，没有写入任何数据",

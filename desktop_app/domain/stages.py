@@ -27,6 +27,7 @@ class Stage(StrEnum):
     WAITING_RETRY = "waiting_retry"
     WAITING_RECOVERY = "waiting_recovery"
     FEED_LOOKING = "feed_looking"
+    WORKBOOK_SHEET = "workbook_sheet"
 
 
 TEXTS: dict[Stage, tuple[str, str]] = {
@@ -50,6 +51,7 @@ TEXTS: dict[Stage, tuple[str, str]] = {
     Stage.WAITING_RETRY: ("等待第 {number} 次重试", "Waiting for retry {number}"),
     Stage.WAITING_RECOVERY: ("程序中断，等待恢复执行", "Interrupted; waiting to resume"),
     Stage.FEED_LOOKING: ("正在查看文件夹 {folder}", "Looking at the folder {folder}"),
+    Stage.WORKBOOK_SHEET: ("第 {index} 个工作表（共 {count} 个）：{sheet}", "Sheet {index} of {count}: {sheet}"),
 }
 
 

@@ -146,6 +146,8 @@ class TaskRecord:
             # the mapping profile an import used, by name and version (null: none)
             "profile": self.params.get("profile"),
             "profile_version": self.params.get("profile_version"),
+            # a workbook's sheet: the workbook task it is a part of (null: none)
+            "parent": self.parent,
             **self._kind_json(),
         }
 

@@ -33,6 +33,7 @@ from desktop_app.store import import_log
 from desktop_app.store.business_rows import BusinessTable, Key, StoredRow
 from desktop_app.store.db_errors import db_detail, is_row_refusal
 from desktop_app.store.import_log import LogAction, LogEntry
+from desktop_app.store.tasks import TaskStore
 from desktop_app.tasks import builtin_kinds
 from desktop_app.tasks.context import TaskContext
 from desktop_app.tasks.kinds import TaskKind
@@ -45,13 +46,39 @@ def undo_problem(task: TaskRecord) -> str | None:
     languages in the message catalog), or None."""
     if builtin_kinds.UNDO.owns(task):
         return "undo_itself"
-    if not builtin_kinds.IMPORT.owns(task):
+    if not (builtin_kinds.IMPORT.owns(task) or builtin_kinds.WORKBOOK.owns(task)):
         return "not_import"
     if not task.status.is_final:
         return "not_finished"
     if task.params.get("dry_run"):
         return "dry_run"
     return None
+
+
+def undo_key(task_no: str) -> str:
+    """The key of a task's undo: asking again gives the same undo while it is queued or running."""
+    return f"{builtin_kinds.UNDO.name}:{task_no}"
+
+
+def undo_parts(store: TaskStore, workbook: TaskRecord) -> list[TaskRecord]:
+    """A workbook's sheets an undo of it takes back, last imported first: the ended imports not undone
+    already nor being undone on their own."""
+    parts = [c for c in store.children(workbook.task_no) if builtin_kinds.IMPORT.owns(c)]
+    return [c for c in reversed(parts)
+            if undo_problem(c) is None and not c.undone_by and store.active(undo_key(c.task_no)) is None]  # fmt: skip
+
+
+def queue_undo_parts(store: TaskStore, undo: TaskRecord, workbook: TaskRecord) -> list[TaskRecord]:
+    """The undo of each of a workbook's sheets (undo_parts), as parts of the workbook's undo, in the order
+    they run; the ones queued already are kept."""
+    existing = {str(c.params.get("undoes")): c for c in store.children(undo.task_no)}
+    for part in undo_parts(store, workbook):
+        if part.task_no not in existing:
+            existing[part.task_no] = store.submit(
+                task_type=builtin_kinds.UNDO.name, params={"undoes": part.task_no}, creator=undo.creator,
+                lane=builtin_kinds.UNDO.lane, biz_key=undo_key(part.task_no), refuse_if_committed=False,
+                parent=undo.task_no).task  # fmt: skip
+    return store.children(undo.task_no)
 
 
 @dataclass(frozen=True)
@@ -85,12 +112,39 @@ class UndoHandler:
         problem = undo_problem(source)
         if problem:
             raise PermanentError(ErrorCode.NOT_UNDOABLE, task_no=task_no, reason=problem)
+        if builtin_kinds.WORKBOOK.owns(source):
+            return self._undo_workbook(ctx, source)
         itype = self.catalog.get(str(source.params.get("import_type")))
         table = open_business_table(ctx.store.engine, itype, prepare=False)
         # A resumed import's counts are the whole file's, so its undo takes back the whole file: its own
         # rows and those of each stopped import it continued (each under its own task number).
         chain = tuple(import_chain(ctx.store, source.task_no, source.params))
         return _Undo(ctx, source, itype, table, chain).run()
+
+    def _undo_workbook(self, ctx: TaskContext, workbook: TaskRecord) -> TaskOutcome:
+        """A workbook's undo: the undo of each of its sheets, last imported first, each an ordinary undo task
+        of its own (a part of this one, run here in turn: tasks/children.py); the workbook is undone once
+        every one of them ended well."""
+        from desktop_app.tasks.children import run_parts, worst
+        from desktop_app.tasks.registry import HandlerRegistry
+
+        parts = ctx.store.children(ctx.task.task_no)
+        if not parts and not ctx.cancel_requested:
+            parts = queue_undo_parts(ctx.store, ctx.task, workbook)
+        ctx.report(stage=stage_text(Stage.UNDOING, ctx.lang, task_no=workbook.task_no), progress=1, force=True)
+        ended = run_parts(ctx, HandlerRegistry([self]), [p.task_no for p in parts])
+        status = worst([p.status for p in ended])
+        if status in (TaskStatus.SUCCEEDED, TaskStatus.PARTIALLY_SUCCEEDED):
+            ctx.annotate(workbook, {TaskLink.UNDONE_BY: ctx.task.task_no})
+        names = ("deleted_count", "restored_count", "kept_count", "gone_count")
+        return TaskOutcome(
+            status=status,
+            total_count=sum(p.total_count for p in ended),
+            success_count=sum(p.success_count for p in ended),
+            fail_count=sum(p.fail_count for p in ended),
+            summary={"undoes": workbook.task_no, "parts": [p.task_no for p in ended],
+                     **{n: sum(int(p.summary.get(n) or 0) for p in ended) for n in names}},
+        )  # fmt: skip
 
     def on_hand_back(self, ctx: TaskContext) -> None:
         """Called before the task goes back to pending for a retry: its work files as its checkpoint has them."""

@@ -131,6 +131,12 @@ class TaskStore:
                 return record_from_row(row)
         return None
 
+    def children(self, task_no: str) -> builtins.list[TaskRecord]:
+        """The tasks whose parent is this one (a workbook's sheets), in created order."""
+        with self.reading() as conn:
+            rows = conn.execute(select(tasks).where(tasks.c.parent == task_no).order_by(tasks.c.id)).all()
+        return [record_from_row(r) for r in rows]
+
     def count(self) -> int:
         with self.reading() as conn:
             return int(conn.execute(select(func.count()).select_from(tasks)).scalar_one())
@@ -160,6 +166,7 @@ class TaskStore:
         host: str | None = None,
         delay: float | None = None,
         succeeds: Fence | None = None,
+        parent: str | None = None,
     ) -> SubmitResult:
         """Create a pending task, or return the active one with the same key (idempotent).
 
@@ -172,7 +179,8 @@ class TaskStore:
         only then). `succeeds`: the running task (its fence) that queues its own successor under the
         same key as it ends (a feed's next scan): the key passes from it to the new task in one
         transaction, so there is one active task with the key at every moment; LostOwnership when that
-        task is no longer the caller's.
+        task is no longer the caller's. `parent`: the task this one is a part of (a workbook's sheet): no
+        worker claims it on its own, its parent's run does (claim(parent=...)).
         """
         for _ in range(5):
             if biz_key is not None:
@@ -203,6 +211,7 @@ class TaskStore:
                             creator=creator,
                             summary={},
                             next_run_at=self.now(delay) if delay and delay > 0 else None,
+                            parent=parent,
                             created_at=self.now(),
                             updated_at=self.now(),
                         )
@@ -287,15 +296,18 @@ class TaskStore:
         only_ids: Sequence[int] | None = None,
         task_types: Sequence[str] | None = None,
         host: str | None = None,
+        parent: str | None = None,
     ) -> builtins.list[TaskRecord]:
         """Claim up to `limit` due pending tasks in created order; each won by a conditional UPDATE.
 
         With `host`, only tasks of that desk or of no desk in particular (a file on a share, a task
-        that only touches the database) are taken."""
+        that only touches the database) are taken. A task with a parent (a workbook's sheet) is never
+        claimed on its own: only with `parent`, by its parent's run, which takes its parts in turn."""
         if limit <= 0:
             return []
         due = or_(tasks.c.next_run_at.is_(None), tasks.c.next_run_at <= self.now())
         query = select(tasks.c.id).where(tasks.c.status == TaskStatus.PENDING.value, due, *self._own_runs())
+        query = query.where(tasks.c.parent.is_(None) if parent is None else tasks.c.parent == parent)
         if lanes:
             query = query.where(tasks.c.lane.in_([lane.value for lane in lanes]))
         if only_ids is not None:
@@ -516,11 +528,15 @@ class TaskStore:
 
     def cancel(self, task_no: str, stage: str = "", *, creator: str | None = None) -> TaskRecord | None:
         """pending -> cancelled at once; running -> a request the worker honours at its next batch.
-        With `creator`, only that user's task (another user's is left alone and answered as None)."""
+        With `creator`, only that user's task (another user's is left alone and answered as None). Its
+        parts (a workbook's sheets: tasks whose parent it is) are cancelled with it, in the same transaction."""
         mine = tasks.c.task_no == task_no
         if creator is not None:
             mine = and_(mine, tasks.c.creator == creator)
         with self.engine.begin() as conn:
+            if conn.execute(select(tasks.c.id).where(mine, tasks.c.status.in_([s.value for s in ACTIVE]))).first():
+                mine = or_(mine, and_(tasks.c.parent == task_no, tasks.c.creator == creator) if creator is not None
+                           else tasks.c.parent == task_no)  # fmt: skip
             conn.execute(
                 update(tasks)
                 .where(mine, tasks.c.status == TaskStatus.PENDING.value)
@@ -559,7 +575,7 @@ class TaskStore:
                     # never our own: this process knows its tasks are alive (it heartbeats first)
                     tasks.c.owner != (exclude_owner or ""),
                     *self._own_runs(),
-                )
+                ).order_by(tasks.c.id)  # a workbook before its sheets (it settles them when it fails)
             ).all()
         changed = []
         for row in rows:
@@ -626,6 +642,16 @@ class TaskStore:
                 if conn.execute(free).first() is None:
                     return False
             matched = conn.execute(update(tasks).where(condition).values(**values)).rowcount
+            if matched == 1 and values["status"] == TaskStatus.FAILED.value:
+                # a workbook lost for good: its sheets would wait for a run that never comes (the rows its
+                # running sheet committed stay, as a cancelled import's do)
+                conn.execute(
+                    update(tasks)
+                    .where(tasks.c.parent == row.task_no,
+                           tasks.c.status.in_([TaskStatus.PENDING.value, TaskStatus.RUNNING.value]))
+                    .values(status=TaskStatus.CANCELLED.value, active_key=None, ended_at=self.now(),
+                            updated_at=self.now(), **_stage_values(stage))
+                )  # fmt: skip
         if matched == 1:
             log.warning("[%s] recovered from %s (%s): now %s", row.task_no, row.owner, why, values["status"])
             return True

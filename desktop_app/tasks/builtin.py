@@ -18,10 +18,12 @@ def builtin_handlers(paths: Paths, settings: Settings, catalog: TypeCatalog) -> 
     from desktop_app.imports.completion import CompleteReferencesHandler
     from desktop_app.imports.task import ImportHandler
     from desktop_app.imports.undo import UndoHandler
+    from desktop_app.imports.workbook_task import WorkbookHandler
     from desktop_app.tasks.maintenance import CleanupHandler
 
     return [
         ImportHandler(catalog),
+        WorkbookHandler(catalog),
         ExportHandler.from_resources(catalog),
         CompleteReferencesHandler(catalog),
         UndoHandler(catalog),

@@ -16,6 +16,13 @@ EXPORT = TaskKind(
     actions=frozenset({Action.CANCEL, Action.OPEN_RESULT, Action.OPEN_WHEN_DONE}),
     duplicate=Duplicate.EXPORT, stops=Stops.NO_FILE, links=(TaskLink.REPLACED_BY,),
 )  # fmt: skip
+# A workbook of several tables (imports/workbook_task.py): one task whose run imports each matched sheet as
+# an ordinary import task of its own (a child: tasks.parent), one after another; undone as a whole.
+WORKBOOK = TaskKind(
+    name="workbook", lane=Lane.LONG, words=Words.IMPORT, title=Title.WORKBOOK,
+    actions=frozenset({Action.CANCEL, Action.UNDO}),
+    duplicate=Duplicate.FILE, stops=Stops.ROWS_STAY, links=(TaskLink.UNDONE_BY,),
+)  # fmt: skip
 UNDO = TaskKind(name="undo", lane=Lane.LONG, title=Title.UNDO_OF, source="undoes",
                 actions=frozenset({Action.CANCEL, Action.OPEN_ERRORS}))  # fmt: skip
 COMPLETE_REFERENCES = TaskKind(name="complete_references", lane=Lane.SHORT, words=Words.COMPLETION,
@@ -33,4 +40,4 @@ FEED_MAIL = TaskKind(name="feed_mail", lane=Lane.SHORT, system=True, quiet=True,
 
 def builtin_task_kinds() -> TaskKinds:
     """The built-in kinds by name, for a view built without a registry (tests, a demo)."""
-    return TaskKinds.of_kinds((IMPORT, EXPORT, UNDO, COMPLETE_REFERENCES, CLEANUP, FEED_SCAN, FEED_MAIL))
+    return TaskKinds.of_kinds((IMPORT, WORKBOOK, EXPORT, UNDO, COMPLETE_REFERENCES, CLEANUP, FEED_SCAN, FEED_MAIL))

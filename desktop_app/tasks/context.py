@@ -105,6 +105,16 @@ class TaskContext:
         return self._doubtful_checkpoint
 
     @property
+    def stop_event(self) -> threading.Event:
+        """The worker's shutdown signal (a task that runs its parts hands it on to each)."""
+        return self._stop_event
+
+    @property
+    def listener(self) -> Callable[[Progress], None] | None:
+        """Whoever hears the progress of the worker's tasks (a task's parts report to it too)."""
+        return self._listener
+
+    @property
     def work_dir(self) -> Path:
         return self.paths.work_dir
 

@@ -44,6 +44,7 @@ class Title(StrEnum):
     COMPLETE_REFERENCES = "complete_references"
     CLEANUP = "cleanup"
     UNDO_OF = "undo_of"  # "Undo of T…"
+    WORKBOOK = "workbook"  # "Workbook import", "(validate only)" when it only checks
     TYPE_NAME = "type_name"  # the bare type name (a kind with no words of its own)
 
 

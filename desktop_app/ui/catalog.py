@@ -212,6 +212,8 @@ class ImportCatalog:
             return QCoreApplication.translate("ImportCatalog", "Undo of %1").replace("%1", undoes)
         import_type = record.params.get("import_type")
         text = self.title(str(import_type)) if import_type else record.task_type
+        if kind.title is Title.WORKBOOK:  # a workbook of several tables: its sheets are listed as their imports
+            text = QCoreApplication.translate("ImportCatalog", "Workbook import")
         if record.params.get("dry_run"):
             text += QCoreApplication.translate("ImportCatalog", " (validate only)")
         return text

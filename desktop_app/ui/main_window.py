@@ -17,6 +17,7 @@ from desktop_app.domain.profiles import ProfileVersion
 from desktop_app.domain.task import SubmitResult, TaskRecord
 from desktop_app.imports.options import ImportOptions
 from desktop_app.imports.resume import RESUMES
+from desktop_app.imports.workbook import SheetPlan
 from desktop_app.tasks.kinds import Duplicate, TaskKinds, Words
 from desktop_app.ui.catalog import ImportCatalog
 from desktop_app.ui.details import DetailsPanel
@@ -29,6 +30,7 @@ from desktop_app.ui.dialogs.export import ExportDialog, ExportRequest
 from desktop_app.ui.dialogs.open_failed import OpenFailedDialog
 from desktop_app.ui.dialogs.preview import PreviewDialog
 from desktop_app.ui.dialogs.value_fix import ValueFixDialog
+from desktop_app.ui.dialogs.workbook import WorkbookDialog
 from desktop_app.ui.feed_notices import FeedNotices
 from desktop_app.ui.filter_bar import FilterBar
 from desktop_app.ui.menus import WindowMenus
@@ -89,6 +91,7 @@ class MainWindow(QMainWindow):
         self._about = about or AboutInfo("", results_dir.parent, results_dir.parent / "logs", results_dir)
         self._pending: ImportOptions | None = None  # the last import asked for (a forced one repeats it)
         self.preview: PreviewDialog | None = None
+        self.workbook: WorkbookDialog | None = None
         self.export_dialog: ExportDialog | None = None
         self.question: QMessageBox | None = None
         self.cancel_question: CancelQuestion | None = None
@@ -202,6 +205,7 @@ class MainWindow(QMainWindow):
         s.problem.connect(self.inform)
         m.open_action.triggered.connect(self.panel.choose_file)
         m.queue_action.triggered.connect(self.panel.queue_button.click)
+        m.workbook_action.triggered.connect(self.open_workbook)
         m.export_action.triggered.connect(self.open_export)
         m.settings_action.triggered.connect(self.settings_requested)
         m.feeds_action.triggered.connect(self.feeds_requested)
@@ -374,6 +378,37 @@ class MainWindow(QMainWindow):
         dialog.accepted.connect(lambda: self._queue(dialog.options()))
         dialog.finished.connect(lambda _r: self._preview_closed(dialog))
         dialog.open()
+
+    def open_workbook(self) -> None:
+        """The file field's workbook, every sheet: its sheets read off the GUI thread, then a preview naming each
+        sheet's type (or why it is skipped); Queue queues the workbook."""
+        path = self.panel.path()
+        if path is None or not path.is_file():
+            self.inform(self.tr("Choose a workbook (.xlsx or .xls) first."))
+            return
+        if self.workbook is not None:
+            self.workbook.raise_()
+            return
+        lang = self.service.lang
+
+        def found(plans: list[SheetPlan], order: list[SheetPlan]) -> None:
+            dialog = WorkbookDialog(path, plans, order, title_of=self.catalog.title,
+                                    reason_of=lambda plan: str(plan.reason_text(lang)), parent=self)  # fmt: skip
+            self.workbook = dialog
+            dialog.accepted.connect(lambda: self._queue_workbook(dialog.options(), plans))
+            dialog.finished.connect(lambda _r: self._workbook_closed(dialog))
+            dialog.open()
+
+        self.service.plan_workbook(path, found, self.inform)
+
+    def _queue_workbook(self, request: ImportOptions, plans: list[SheetPlan]) -> None:
+        if not self.service.submit_workbook(request, plans):
+            self.inform(self.tr("Another file is being queued; try again in a moment."))
+
+    def _workbook_closed(self, dialog: WorkbookDialog) -> None:
+        if self.workbook is dialog:
+            self.workbook = None
+        dialog.deleteLater()
 
     def _profiles_for(self, request: ImportOptions | None) -> Callable[[], list[ProfileVersion]]:
         """The profiles a preview offers: a re-import (or any request naming a version) gets the version its

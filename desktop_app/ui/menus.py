@@ -22,6 +22,7 @@ class WindowMenus(QObject):
         make = self._action
         self.open_action = make(QKeySequence.StandardKey.Open, SP.SP_DialogOpenButton)
         self.queue_action = make(QKeySequence("Ctrl+Return"))
+        self.workbook_action = make(None)
         self.export_action = make(QKeySequence("Ctrl+Shift+X"), SP.SP_DialogSaveButton)
         self.feeds_action = make(None, SP.SP_DirLinkIcon)
         self.settings_action = make(QKeySequence("Ctrl+,"))
@@ -49,7 +50,7 @@ class WindowMenus(QObject):
         self.file_menu, self.task_menu, self.view_menu, self.help_menu = (QMenu(window) for _ in range(4))
         for menu in (self.file_menu, self.task_menu, self.view_menu, self.help_menu):
             bar.addMenu(menu)
-        self.file_menu.addActions([self.open_action, self.queue_action, self.export_action])
+        self.file_menu.addActions([self.open_action, self.queue_action, self.workbook_action, self.export_action])
         self.file_menu.addSeparator()
         self.file_menu.addAction(self.feeds_action)
         self.file_menu.addSeparator()
@@ -102,6 +103,9 @@ class WindowMenus(QObject):
         texts = {
             self.open_action: (self.tr("&Open file…"), self.tr("Choose a file to import")),
             self.queue_action: (self.tr("Q&ueue the file…"), ""),
+            self.workbook_action: (self.tr("Import &every sheet…"),
+                                   self.tr("A workbook of several tables: each sheet as the import type its name or "
+                                           "header matches")),
             self.export_action: (self.tr("E&xport…"), self.tr("Export a table to a CSV or Excel file, with filters")),
             self.feeds_action: (self.tr("&Feeds…"), self.tr("Watched folders: each file dropped into one is "
                                                             "imported, then moved aside")),

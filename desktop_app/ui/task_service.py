@@ -10,7 +10,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
-from desktop_app.domain.errors import PermanentError
+from desktop_app.domain.errors import Lang, PermanentError
 from desktop_app.domain.profiles import Profile, ProfileVersion
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import Progress, SubmitResult, TaskRecord
@@ -24,6 +24,7 @@ from desktop_app.imports.options import ImportOptions
 from desktop_app.imports.resume import RESUMES
 from desktop_app.imports.task import ImportHandler
 from desktop_app.imports.value_fixes import BadValue
+from desktop_app.imports.workbook import SheetPlan
 from desktop_app.log import task_log_lines
 from desktop_app.store import admins
 from desktop_app.store.business_rows import Key
@@ -279,6 +280,35 @@ class TaskService(QObject):
         submitter, user = self.submitter, self._user
         self._submit_in_background(lambda: submitter.submit_import(request, user=user, force=force),
                                    str(request.file))  # fmt: skip
+
+    @property
+    def lang(self) -> Lang:
+        """The language the engine's words are in (a skipped sheet's reason, an error)."""
+        return self._executor.lang
+
+    def plan_workbook(self, path: Path, done: Callable[[list[SheetPlan], list[SheetPlan]], None],
+                      failed: Callable[[str], None]) -> None:  # fmt: skip
+        """Each sheet of a workbook with its type or why it is skipped, and the matched ones in the order they
+        would run (off the GUI thread: the sheets' headers are read)."""
+        from desktop_app.imports.workbook import run_order
+
+        submitter, lang = self.submitter, self.lang
+
+        def plan() -> tuple[list[SheetPlan], list[SheetPlan]]:
+            plans = submitter.plan_workbook(ImportOptions(file=path, import_type=""))
+            return plans, run_order(plans, submitter.catalog.types())
+
+        self._background.call(plan, lambda found: done(*found),
+                              lambda exc: failed(plain_error(exc, lang, f"reading the sheets of {path}")))  # fmt: skip
+
+    def submit_workbook(self, request: ImportOptions, plans: list[SheetPlan]) -> bool:
+        """Queue a workbook (one task, an import of each matched sheet under it); False while another submission
+        is still in flight."""
+        if self._in_flight:
+            return False
+        submitter, user = self.submitter, self._user
+        self._submit_in_background(lambda: submitter.submit_workbook(request, plans, user=user), str(request.file))
+        return True
 
     def retry(self, record: TaskRecord) -> bool:
         """Run a failed task's file again, as a new task with the same parameters."""

@@ -1031,6 +1031,10 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Workbook import</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source> (validate only)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1054,6 +1058,14 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Choose a workbook (.xlsx or .xls) first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Another file is being queued; try again in a moment.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>BatchDesk</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1063,10 +1075,6 @@ Pattern: %2</source>
     </message>
     <message>
         <source>%1 cannot be read: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Another file is being queued; try again in a moment.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2506,6 +2514,14 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Import &amp;every sheet…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A workbook of several tables: each sheet as the import type its name or header matches</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>E&amp;xport…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2607,6 +2623,37 @@ Pattern: %2</source>
     </message>
     <message>
         <source>Task actions</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>WorkbookDialog</name>
+    <message>
+        <source>Import every sheet: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each sheet is imported as the import type its name or header matches, one after another, a sheet whose references look up another sheet&apos;s table after that sheet. A sheet that matches no type, or several, is skipped.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sheet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Order</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Imported as</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Validate only (commit nothing)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Queue</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -1032,6 +1032,10 @@ Pattern: %2</source>
         <translation>撤销 %1</translation>
     </message>
     <message>
+        <source>Workbook import</source>
+        <translation>工作簿导入</translation>
+    </message>
+    <message>
         <source> (validate only)</source>
         <translation>（仅校验）</translation>
     </message>
@@ -1055,6 +1059,14 @@ Pattern: %2</source>
         <translation>找不到文件：%s</translation>
     </message>
     <message>
+        <source>Choose a workbook (.xlsx or .xls) first.</source>
+        <translation>请先选择一个 Excel 工作簿（.xlsx 或 .xls）。</translation>
+    </message>
+    <message>
+        <source>Another file is being queued; try again in a moment.</source>
+        <translation>正在提交另一个文件，请稍后再试。</translation>
+    </message>
+    <message>
         <source>BatchDesk</source>
         <translation>BatchDesk</translation>
     </message>
@@ -1065,10 +1077,6 @@ Pattern: %2</source>
     <message>
         <source>%1 cannot be read: %2</source>
         <translation>无法读取 %1：%2</translation>
-    </message>
-    <message>
-        <source>Another file is being queued; try again in a moment.</source>
-        <translation>正在提交另一个文件，请稍后再试。</translation>
     </message>
     <message>
         <source>all its rows</source>
@@ -2507,6 +2515,14 @@ Pattern: %2</source>
         <translation>排队导入该文件(&amp;U)…</translation>
     </message>
     <message>
+        <source>Import &amp;every sheet…</source>
+        <translation>导入全部工作表(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>A workbook of several tables: each sheet as the import type its name or header matches</source>
+        <translation>含多张表的工作簿：每个工作表按名称或表头对应的导入类型导入</translation>
+    </message>
+    <message>
         <source>E&amp;xport…</source>
         <translation>导出(&amp;X)…</translation>
     </message>
@@ -2609,6 +2625,37 @@ Pattern: %2</source>
     <message>
         <source>Task actions</source>
         <translation>任务操作</translation>
+    </message>
+</context>
+<context>
+    <name>WorkbookDialog</name>
+    <message>
+        <source>Import every sheet: %1</source>
+        <translation>导入全部工作表：%1</translation>
+    </message>
+    <message>
+        <source>Each sheet is imported as the import type its name or header matches, one after another, a sheet whose references look up another sheet&apos;s table after that sheet. A sheet that matches no type, or several, is skipped.</source>
+        <translation>每个工作表按其名称或表头对应的导入类型逐个导入；引用另一个工作表数据的工作表排在那个工作表之后。对应不到任何类型、或同时对应多个类型的工作表会被跳过。</translation>
+    </message>
+    <message>
+        <source>Sheet</source>
+        <translation>工作表</translation>
+    </message>
+    <message>
+        <source>Order</source>
+        <translation>顺序</translation>
+    </message>
+    <message>
+        <source>Imported as</source>
+        <translation>导入为</translation>
+    </message>
+    <message>
+        <source>Validate only (commit nothing)</source>
+        <translation>仅校验（不写入任何数据）</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>加入队列</translation>
     </message>
 </context>
 </TS>

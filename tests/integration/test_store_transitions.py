@@ -276,3 +276,18 @@ def test_a_desk_claims_its_own_and_unbound_tasks_only(core: Core) -> None:
     assert core.store.get(theirs.task_no).status is TaskStatus.PENDING  # type: ignore[union-attr]
     (other,) = core.store.claim("desk-b:1:1:bb", 10, host="desk-b")
     assert other.task_no == theirs.task_no and other.host == "desk-b"
+
+
+def test_a_workbook_lost_for_good_cancels_its_waiting_sheets(core: Core) -> None:
+    """A workbook (a parent task) that fails as worker_lost left its sheets pending for ever: no worker
+    claims a task with a parent on its own, and its parent's run would never come."""
+    parent, _ = _running(core)
+    first = core.store.submit(task_type="test.steps", params={}, creator="me", parent=parent.task_no).task
+    second = core.store.submit(task_type="test.steps", params={"n": 2}, creator="me", parent=parent.task_no).task
+    (running,) = core.store.claim("host:1:1:aa", 1, only_ids=[first.id], parent=parent.task_no)
+    other = core.store.submit(task_type="test.steps", params={"n": 3}, creator="me").task  # no parent: untouched
+    assert core.store.recover_stale(-1, max_recoveries=0) == [parent.task_no]
+    found = {t: core.store.get(t) for t in (parent.task_no, first.task_no, second.task_no, other.task_no)}
+    statuses = {t: r.status for t, r in found.items() if r is not None}
+    assert statuses == {parent.task_no: TaskStatus.FAILED, running.task_no: TaskStatus.CANCELLED,
+                        second.task_no: TaskStatus.CANCELLED, other.task_no: TaskStatus.PENDING}, statuses

@@ -1,0 +1,60 @@
+"""The window's workbook preview: each sheet with the type it is imported as (in the order they run) or why it
+is skipped; Queue queues the workbook, which imports its sheets and reads "Workbook import" in the list."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialogButtonBox
+
+from desktop_app.app import build_core
+from desktop_app.domain.status import TaskStatus
+from desktop_app.tasks.builtin_kinds import WORKBOOK
+from desktop_app.ui.dialogs.workbook import ORDER, SHEET, TYPE
+from desktop_app.ui.task_model import TYPE as TYPE_COLUMN
+from tests.gui.conftest import row_of
+from tests.support.workbooks import GOODS_HEADER, NOTES_HEADER, PRICES_HEADER, set_up_goods_and_prices, write_book
+
+TIMEOUT = 30_000
+
+
+def test_the_workbook_preview_lists_each_sheet_and_queues_the_workbook(
+    qtbot: Any, make_desk: Any, tmp_path: Path
+) -> None:
+    # the types and the goods table in the desk's data folder before the window reads its types
+    first = build_core(data_dir=tmp_path / "data")
+    set_up_goods_and_prices(first)
+    first.close()
+    desk = make_desk(data_dir=tmp_path / "data")
+    window, core = desk.window, desk.core
+    book = write_book(tmp_path / "book.xlsx", [
+        ("PRICE SHEET", PRICES_HEADER, [["P1", "G1", "1.50"], ["P2", "G2", "2"]]),
+        ("notes", NOTES_HEADER, [["a", "b"]]),
+        ("商品清单", GOODS_HEADER, [["G1", "茶叶"], ["G2", "咖啡"]]),
+    ])  # fmt: skip
+    window.panel.set_path(book)
+    window.menus.workbook_action.trigger()
+    qtbot.waitUntil(lambda: window.workbook is not None, timeout=TIMEOUT)
+    dialog = window.workbook
+    assert dialog is not None
+    shown = [(dialog.cell(r, SHEET), dialog.cell(r, ORDER), dialog.cell(r, TYPE)) for r in range(3)]
+    assert shown[0] == ("PRICE SHEET", "2", "Price sheet") and shown[2] == ("商品清单", "1", "Goods list")
+    assert shown[1][:2] == ("notes", "") and shown[1][2].startswith('Sheet "notes" skipped:')
+    qtbot.mouseClick(dialog.buttons.button(QDialogButtonBox.StandardButton.Ok), Qt.MouseButton.LeftButton)
+
+    def workbook_ended() -> bool:
+        found = [t for t in core.store.list() if WORKBOOK.owns(t)]
+        return bool(found) and found[0].status.is_final
+
+    qtbot.waitUntil(workbook_ended, timeout=TIMEOUT)
+    (parent,) = [t for t in core.store.list() if WORKBOOK.owns(t)]
+    assert parent.status is TaskStatus.SUCCEEDED and parent.success_count == 4, parent.error_msg
+    assert [c.params["sheet"] for c in core.store.children(parent.task_no)] == ["商品清单", "PRICE SHEET"]
+
+    def listed() -> bool:
+        return any(window.model.record(r).task_no == parent.task_no for r in range(window.model.rowCount()))
+
+    qtbot.waitUntil(listed, timeout=TIMEOUT)
+    assert window.model.index(row_of(window.model, parent.task_no), TYPE_COLUMN).data() == "Workbook import"
