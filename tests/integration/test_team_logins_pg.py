@@ -409,3 +409,18 @@ def test_the_printed_script_secures_a_schema_as_admin_secure_does(
         assert [f.relname for f in forced] == ["feed_files", "feeds", "import_rows", "tasks", "tasks_archive"]
         assert script == "BEGIN;\n" + render(schema) + "COMMIT;\n"  # the same SQL admin secure runs
         assert team_mode.detect(by_hand.core(None).store.engine) is not None  # team mode, as the server says
+
+
+def test_a_workbook_and_its_sheets_are_the_logins_and_need_its_rights(team: Team) -> None:
+    from tests.support.customers import HEADER
+    from tests.support.workbooks import write_book
+
+    book = write_book(team.tmp / "book.xlsx", [("客户", HEADER, [row(7)])])
+    parent = team.ok("alice", "import", str(book), "--all-sheets", "--json")
+    with team.sql(None).connect() as conn:
+        queued = conn.execute(text("SELECT task_type, creator FROM tasks ORDER BY id")).all()
+    assert parent["status"] == "pending" and len(queued) == 2, queued  # the workbook and its one sheet
+    assert {creator for _, creator in queued} == {team.name("alice")}
+    team.refused("alice", "import", str(book), "--all-sheets", "--user", team.name("bob"), says="--user is not used")
+    team.ok(None, "admin", "revoke", team.name("bob"), "customers", "--insert")
+    team.refused("bob", "import", str(book), "--all-sheets", says="You may not change customers")
