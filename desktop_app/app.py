@@ -10,11 +10,13 @@ from typing import TYPE_CHECKING, Any
 
 from desktop_app.config import AnySettingProblem, Paths, Settings, read_settings, resolve_paths
 from desktop_app.domain.errors import ErrorCode, Lang, PermanentError
+from desktop_app.domain.viewer import TeamLogin
 from desktop_app.log import close_logging, our_handlers, setup_logging
-from desktop_app.store import migrate
+from desktop_app.store import migrate, team
 from desktop_app.store.db import describe, make_engine, sqlite_url
 from desktop_app.store.tasks import TaskStore
 from desktop_app.tasks.registry import HandlerRegistry, TaskHandler
+from desktop_app.tasks.submit import current_user
 
 if TYPE_CHECKING:
     from desktop_app.executor.executor import Executor
@@ -39,6 +41,16 @@ class Core:
     # settings of the settings file that were not valid (their defaults are in use): shown once
     setting_problems: tuple[AnySettingProblem, ...] = ()
     log_handlers: tuple[logging.Handler, ...] = ()  # what setup_logging opened for this core
+    # team mode (store/team.py, docs/TEAM.md): the database login, asked of the server as the core starts;
+    # None: the embedded database or a shared one not secured, where a clerk is whom --user names
+    login: TeamLogin | None = None
+
+    def user(self, asked: str | None = None) -> str:
+        """Who a request runs as: in team mode the database login (another name asked for is refused in
+        words), else the name asked for (--user), else the OS login name."""
+        if self.login is not None:
+            return self.login.user(asked)
+        return asked or current_user()
 
     def close(self) -> None:
         """Close what this core opened: its database connections and its log file (a core built later
@@ -112,6 +124,7 @@ def build_core(
             raise type(typed)(typed.code, detail=f"{describe(url)}: {typed.params['detail']}") from exc
         raise
     store = TaskStore(engine)
+    login = team.detect(engine)  # once per connection pool: the server's answer for this core's life
     from desktop_app.imports.type_catalog import default_catalog
 
     catalog = default_catalog(paths.data_dir)
@@ -119,7 +132,7 @@ def build_core(
     log.info("BatchDesk core on %s (data dir %s)", describe(url), paths.data_dir)
     return Core(paths=paths, settings=settings, store=store, registry=registry,
                 lang=system_lang(settings.language), db_url=url, catalog=catalog,
-                setting_problems=tuple(problems), log_handlers=log_handlers)  # fmt: skip
+                setting_problems=tuple(problems), log_handlers=log_handlers, login=login)  # fmt: skip
 
 
 def build_executor(core: Core, *, only_task_ids: list[int] | None = None) -> Executor:

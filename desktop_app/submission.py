@@ -20,6 +20,8 @@ from desktop_app.domain.feeds import FEED_PARAM, Feed
 from desktop_app.domain.modes import BlankPolicy, ImportMode
 from desktop_app.domain.profiles import OPTION_NAMES, Profile, ProfileRef, ProfileVersion, check_name
 from desktop_app.domain.task import Lane, SubmitResult, TaskLink, TaskRecord
+from desktop_app.domain.viewer import Right, TeamLogin
+from desktop_app.exports.definition import IMPORTED_BY
 from desktop_app.exports.placing import check_destination
 from desktop_app.exports.task import ExportHandler, export_key
 from desktop_app.exports.writer import ENCODINGS, FORMATS
@@ -34,13 +36,14 @@ from desktop_app.imports.task import ImportHandler
 from desktop_app.imports.type_catalog import TypeCatalog
 from desktop_app.imports.type_schema import check_type, table_to_look_in
 from desktop_app.imports.undo import UndoHandler, queue_undo_parts, undo_key, undo_parts, undo_problem
+from desktop_app.store import team
 from desktop_app.store.profiles import ProfileStore
 from desktop_app.store.tasks import Fence, TaskStore
 from desktop_app.tasks.builtin_kinds import FEED_MAIL, FEED_SCAN, WORKBOOK
 from desktop_app.tasks.file_hash import file_sha256
 from desktop_app.tasks.identity import host_name
 from desktop_app.tasks.registry import HandlerRegistry
-from desktop_app.tasks.submit import FileFacts, submit_file
+from desktop_app.tasks.submit import FileFacts, current_user, submit_file
 
 if TYPE_CHECKING:
     from desktop_app.imports.value_fixes import BadValue
@@ -59,10 +62,47 @@ class Submitter:
     # --- imports -------------------------------------------------------------------------
 
     def import_type(self, name: str) -> ImportType:
-        """The type, checked against the database: PermanentError when it is unknown or has a problem."""
+        """The type, checked against the database: PermanentError when it is unknown or has a problem (in
+        team mode, a type whose table the login may not read is unknown to it)."""
         itype = self.catalog.get(name)
+        if not self.visible(itype):
+            shown = (e.name for e in self.catalog.entries() if e.import_type is None or self.visible(e.import_type))
+            raise PermanentError(ErrorCode.UNKNOWN_IMPORT_TYPE, import_type=name, available=", ".join(sorted(shown)))
         check_type(self.store.engine, itype)
         return itype
+
+    # --- team mode (store/team.py, docs/TEAM.md) ------------------------------------------
+
+    @property
+    def login(self) -> TeamLogin | None:
+        """The database login in team mode (the server's answer at the start), else None."""
+        return team.login_of(self.store.engine)
+
+    def user(self, asked: str | None = None) -> str:
+        """Who a request runs as: in team mode the login (another name is refused in words), else the name
+        asked for, else the OS login name."""
+        login = self.login
+        return login.user(asked) if login is not None else asked or current_user()
+
+    def _owner(self, user: str) -> str:
+        """The creator of a task queued for `user`: what the desk says, except in team mode, where it is the
+        login and nothing else (a desk naming another clerk is refused)."""
+        login = self.login
+        return login.user(user) if login is not None else user
+
+    def visible(self, itype: ImportType) -> bool:
+        """Whether the type shows in the login's lists: in team mode the login may read its table (or the
+        table is not made yet); outside team mode every type."""
+        return not team.missing(self.store.engine, itype.table, [Right.SELECT])
+
+    def check_rights(self, itype: ImportType, mode: ImportMode) -> None:
+        """In team mode, refuse before anything is queued an import the login's rights on the type's table
+        would refuse row by row (the server's GRANTs: `admin grant NAME TYPE --insert`)."""
+        lacking = team.missing(self.store.engine, itype.table, needed_rights(mode))
+        if lacking:
+            raise PermanentError(ErrorCode.TEAM_MAY_NOT, name=itype.name,
+                                 rights_en="/".join(RIGHT_WORDS[r][1] for r in lacking),
+                                 rights_zh="、".join(RIGHT_WORDS[r][0] for r in lacking))  # fmt: skip
 
     def profiles(self) -> ProfileStore:
         """The mapping profiles of this database (shared by the desks that use it)."""
@@ -74,7 +114,7 @@ class Submitter:
         in `source` (the file, or the task the profile was made from) of the first thing that does not fit."""
         itype = self.import_type(profile.import_type)
         check_profile(profile, itype, name=check_name(name), path=source)
-        return self.profiles().save(name, profile, by=user)
+        return self.profiles().save(name, profile, by=self._owner(user))
 
     def with_profile(
         self, request: ImportOptions, ref: ProfileRef | str, *, keep: Collection[str] | None = None
@@ -107,6 +147,8 @@ class Submitter:
     def import_options(self, request: ImportOptions) -> ImportOptions:
         """The task's typed parameters: the request, the settings' defaults where it says nothing. A
         profile named without a version is its latest (with its options, as with_profile gives them)."""
+        # the login's rights first (team mode): a type it may not even read is named, not "unknown"
+        self.check_rights(self.catalog.get(request.import_type), ImportMode(request.mode))
         itype = self.import_type(request.import_type)
         if request.profile is not None and request.profile_version is None:
             request = self.with_profile(request, ProfileRef(request.profile))
@@ -174,6 +216,7 @@ class Submitter:
         the file's SHA-256 read already (a feed's fingerprint), used while the file is unchanged; ``feed``:
         the name of the feed that took the file, kept in the task's params for the task list (not part of
         its identity: the same bytes by hand and by a feed are one task)."""
+        user = self._owner(user)
         options = self.import_options(request)
         if feed and options.mode.removes_rows:  # its profile saved since with mode = "delete" or "sync"
             raise PermanentError(ErrorCode.FEED_NEVER_DELETES, profile=options.profile)
@@ -236,7 +279,9 @@ class Submitter:
         params = {**source.params, RESUMES: source.task_no}
         # The file's own key: while it runs, queueing the same file again returns it; once it ended, the
         # file counts as imported (a forced re-import, running meanwhile, is returned instead).
-        result = self.store.submit(task_type=ImportHandler.task_type, params=params, creator=source.creator,
+        # in team mode the one who asks owns (and their desk runs) it: a task runs with its owner's rights
+        owner = source.creator if self.login is None else self._owner(user)
+        result = self.store.submit(task_type=ImportHandler.task_type, params=params, creator=owner,
                                    lane=ImportHandler.lane, biz_key=source.biz_key, refuse_if_committed=False,
                                    host=source.host)  # fmt: skip
         if result.duplicate_of is None:
@@ -273,7 +318,9 @@ class Submitter:
             with readers.open_table(path, sheet=sheet, limits=limits) as reader:
                 return [str(h) if h is not None else "" for h in reader.header]
 
-        return match_sheets(path, sheets, header_of, self.catalog.types(), given)
+        # team mode: a sheet is matched only to a type the login may see
+        types = {name: t for name, t in self.catalog.types().items() if self.visible(t)}
+        return match_sheets(path, sheets, header_of, types, given)
 
     def submit_workbook(
         self, request: ImportOptions, plans: list[SheetPlan], *, user: str, force: bool = False
@@ -285,6 +332,7 @@ class Submitter:
         from desktop_app.imports.workbook import run_order
         from desktop_app.imports.workbook_task import PARTS, SHEETS, WorkbookHandler, queue_parts
 
+        user = self._owner(user)  # team mode: the login (its sheets are its tasks too: queue_parts)
         types = self.catalog.types()
         ordered = run_order(plans, types)
         if not ordered:
@@ -328,13 +376,20 @@ class Submitter:
         """Accept an export: returns the task at once (or the same export still pending/running). With
         ``output``, the file goes there ("Save as"), replacing a file there only with ``replace``."""
         handler: ExportHandler = self.registry.get(ExportHandler.task_type)  # type: ignore[assignment]
+        user = self._owner(user)
         definition = handler.definition(name)
+        if not self.visible(definition.import_type):
+            raise PermanentError(ErrorCode.UNKNOWN_IMPORT_TYPE, import_type=name, available="")
         if fmt not in FORMATS:
             raise PermanentError(ErrorCode.INVALID_PARAMS, detail=f"format must be one of {', '.join(FORMATS)}")
         if encoding not in ENCODINGS:
             raise PermanentError(ErrorCode.INVALID_PARAMS, detail=f"encoding must be one of {', '.join(ENCODINGS)}")
         check_type(self.store.engine, definition.import_type, reading=True)
         clean = definition.clean_filters(filters)
+        task_no = clean.get(IMPORTED_BY)
+        if self.login is not None and task_no and self.store.find(str(task_no)) is None:
+            # team mode: the rows of another clerk's import are asked for by a task this login cannot see
+            raise PermanentError(ErrorCode.TASK_NOT_FOUND, task_no=task_no)
         params: dict[str, Any] = {"export": definition.name, "import_type": definition.import_type.name,
                                   "filters": clean, "format": fmt, "encoding": encoding}  # fmt: skip
         destination = ""
@@ -345,6 +400,9 @@ class Submitter:
             params.update(output=destination, replace=replace)
         # the file is written into the data dir of the desk that runs it: the asking desk
         key = export_key(definition.name, clean, fmt, encoding, destination)
+        if self.login is not None:
+            # each clerk's own export: another's same export (invisible to this login) is not this one
+            key = hashlib.sha256(f"{key}\0{user}".encode()).hexdigest()
         return self.store.submit(task_type=ExportHandler.task_type, params=params, creator=user,
                                  lane=handler.lane, biz_key=key, refuse_if_committed=False,
                                  host=host_name())  # fmt: skip
@@ -352,6 +410,7 @@ class Submitter:
     def submit_undo(self, task_no: str, *, user: str, creator: str | None = None) -> SubmitResult:
         """Queue the undo of an import; asking again gives the same undo (duplicate_of). With ``creator``
         (a clerk who is not an administrator), only that clerk's imports: another's is "no task"."""
+        user = self._owner(user)
         source = self.store.find(task_no, creator=creator)
         if source is None:
             raise PermanentError(ErrorCode.TASK_NOT_FOUND, task_no=task_no)
@@ -380,6 +439,7 @@ class Submitter:
         long ones). A completion of the same import still pending or running is returned. With ``add``
         the names not found are added to their reference tables first: refused (NOT_ADDABLE) for a
         column whose type does not say ``allow_add = true``. With ``creator``, only that clerk's imports."""
+        user = self._owner(user)
         if add or creator is not None:
             source = self.store.find(task_no, creator=creator)
             if source is None or not ImportHandler.kind.owns(source):
@@ -421,6 +481,7 @@ class Submitter:
         :meth:`value_fix_source`."""
         from desktop_app.imports import value_fixes
 
+        user = self._owner(user)
         source, itype = self.value_fix_source(task_no, creator=creator)
         mappings: dict[str, dict[str, str]] = {}
         for column, pairs in values.items():
@@ -469,6 +530,23 @@ class Submitter:
                 raise PermanentError(ErrorCode.NOT_ADDABLE, table=missing.table,
                                      column_zh=column_label(itype, missing.column, "zh"),
                                      column_en=column_label(itype, missing.column, "en"))  # fmt: skip
+
+
+# the rights an import's mode needs on the type's table (team mode), and their words (zh, en)
+RIGHT_WORDS = {Right.SELECT: ("查看", "read"), Right.INSERT: ("新增", "insert"), Right.UPDATE: ("修改", "update"),
+               Right.DELETE: ("删除", "delete")}  # fmt: skip
+
+
+def needed_rights(mode: ImportMode) -> list[Right]:
+    """What an import in `mode` does to the table's rows, as rights: read it always (keys are looked up)."""
+    needed = [Right.SELECT]
+    if mode.inserts:
+        needed.append(Right.INSERT)
+    if mode.updates:
+        needed.append(Right.UPDATE)
+    if mode.removes_rows:
+        needed.append(Right.DELETE)
+    return needed
 
 
 _DEFAULTS = {f.name: f.default for f in fields(ImportOptions) if f.name in OPTION_NAMES}

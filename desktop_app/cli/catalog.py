@@ -42,7 +42,10 @@ def type_json(core: Core, entry: TypeEntry) -> dict[str, Any]:
 
 
 def cmd_types(core: Core, args: argparse.Namespace) -> int:
-    listed = [type_json(core, e) for e in core.submitter().catalog.entries()]
+    submitter = core.submitter()
+    # team mode: a type whose table the login may not read is not theirs to see (docs/TEAM.md)
+    shown = [e for e in submitter.catalog.entries() if e.import_type is None or submitter.visible(e.import_type)]
+    listed = [type_json(core, e) for e in shown]
     if args.json:
         print_json(listed)
     else:

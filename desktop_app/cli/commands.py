@@ -99,7 +99,7 @@ def cmd_submit(core: Core, args: argparse.Namespace) -> int:
         # the profile's reading options, below the flags given (a flag left out is None, or False)
         given = {name for name in READING_FLAGS if getattr(args, name, None) not in (None, False)}
         request = submitter.with_profile(request, args.profile, keep=given)
-    result = submitter.submit_import(request, user=args.user or current_user(), force=args.force)
+    result = submitter.submit_import(request, user=core.user(args.user), force=args.force)
     task = result.task
     if result.refused:
         show(task, as_json=args.json, lang=core.lang, duplicate_of=result.duplicate_of,
@@ -120,7 +120,7 @@ def _submit_workbook(core: Core, args: argparse.Namespace, *, wait: bool) -> int
     if not any(p.import_type for p in plans):
         for plan in plans:  # why each one was skipped, before the one line that says nothing was queued
             sys.stderr.write(f"batchdesk: {plan.reason_text(core.lang)}\n")
-    result = submitter.submit_workbook(request, plans, user=args.user or current_user(), force=args.force)
+    result = submitter.submit_workbook(request, plans, user=core.user(args.user), force=args.force)
     task = result.task
     if result.refused:
         show_task(core, task, as_json=args.json, duplicate_of=result.duplicate_of,
@@ -258,7 +258,7 @@ def cmd_export(core: Core, args: argparse.Namespace) -> int:
 
         adbc_ahead.begin(core.db_url)
     result = core.submitter().submit_export(args.export_name, filters=filters, fmt=args.format,
-                                            encoding=args.encoding, user=args.user or current_user(),
+                                            encoding=args.encoding, user=core.user(args.user),
                                             output=args.output, replace=args.replace)  # fmt: skip
     return _wait_and_show(core, args, result, wait=args.wait, ok=(TaskStatus.SUCCEEDED,))
 
@@ -285,8 +285,15 @@ def cmd_worker(core: Core, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def viewer_of(core: Core, args: argparse.Namespace) -> Viewer:
-    """Who runs the command (--user, else the OS login name) and whether they administer the database."""
+def viewer_of(core: Core, args: argparse.Namespace, *, admin_names: bool = False) -> Viewer:
+    """Who runs the command (--user, else the OS login name) and whether they administer the database. In
+    team mode the database login, as the server says: --user naming anyone else is refused in words, except
+    where `admin_names` lets an administrator name whose tasks to look at (`tasks`, `status`)."""
+    login = core.login
+    if login is not None:
+        if admin_names and login.is_admin:
+            return login.viewer
+        return Viewer(login.user(args.user), is_admin=login.is_admin)
     return admins.viewer(core.store.engine, args.user or current_user())
 
 
@@ -297,7 +304,11 @@ def cmd_tasks(core: Core, args: argparse.Namespace) -> int:
         allowed = ", ".join(s.value for s in TaskStatus)
         sys.stderr.write(f"batchdesk: unknown status in {args.status}; use one of: {allowed}\n")
         return EXIT_USAGE
-    creator = viewer_of(core, args).listing(everyone=args.all, creator=args.creator)
+    viewer = viewer_of(core, args, admin_names=True)
+    named = args.creator
+    if core.login is not None and args.user and args.user != viewer.user and named is None and not args.all:
+        named = args.user  # an administrator's `tasks --user NAME` in team mode: NAME's tasks
+    creator = viewer.listing(everyone=args.all, creator=named)
     found = core.store.list(statuses=statuses, limit=args.limit, creator=creator, archived=args.archived)
     if args.json:
         print_json([t.to_json(lang=core.lang) for t in found])
@@ -319,7 +330,7 @@ def cmd_tasks(core: Core, args: argparse.Namespace) -> int:
 
 def cmd_status(core: Core, args: argparse.Namespace) -> int:
     # Another user's task is answered as no task at all: its number says nothing about it.
-    task = core.store.find(args.task_no, creator=viewer_of(core, args).creator_filter)
+    task = core.store.find(args.task_no, creator=viewer_of(core, args, admin_names=True).creator_filter)
     if task is None:
         raise PermanentError(ErrorCode.TASK_NOT_FOUND, task_no=args.task_no)
     show_task(core, task, as_json=args.json)

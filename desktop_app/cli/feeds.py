@@ -33,7 +33,6 @@ from desktop_app.feeds.service import Feeds
 from desktop_app.store.feeds import UNDER_WAY
 from desktop_app.submission import feed_scan_key
 from desktop_app.tasks.identity import host_name
-from desktop_app.tasks.submit import current_user
 
 # how long `feed run --wait` waits at most for files that keep changing (still being written) once
 # nothing else is on its way, beyond their settle time
@@ -46,7 +45,7 @@ def cmd_feed_add(core: Core, args: argparse.Namespace) -> int:
                     profile=args.profile, mode=args.mode, settle=args.settle, schedule=schedule,
                     in_order=args.in_order, leave=args.leave,
                     mail_to=parse_addresses(args.mail))  # fmt: skip
-    view = core.feeds().add(spec, user=args.user or current_user())
+    view = core.feeds().add(spec, user=core.user(args.user))
     _print_view(core, view, as_json=args.json)
     return EXIT_OK
 

@@ -56,6 +56,9 @@ USAGE_CODES = {
     ErrorCode.WORKBOOK_OPTIONS,
     ErrorCode.WORKBOOK_UNKNOWN_SHEET,
     ErrorCode.WORKBOOK_NO_SHEET_MATCHED,
+    ErrorCode.TEAM_USER_REFUSED,
+    ErrorCode.TEAM_MAY_NOT,
+    ErrorCode.TEAM_NOT_SECURED,
 }
 
 

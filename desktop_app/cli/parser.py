@@ -262,17 +262,58 @@ def build_parser() -> Parser:
 
     _profile_commands(sub)
 
-    p = sub.add_parser("admin", help="the administrators of a shared database, who see every user's tasks")
-    p.set_defaults(func=_lazy("desktop_app.cli.admin", "cmd_admin"))
-    p.add_argument("action", choices=("list", "add", "remove"), help="list them, add one or remove one")
-    p.add_argument("name", metavar="NAME", nargs="?", help="the user to add or remove")
-    p.add_argument("--json", action="store_true", help="print the administrators as JSON")
-    _viewer(p, who="who asks (default: the OS login name); must be an administrator, except to add the first")
-    _common(p)
+    _admin_commands(sub)
 
     _feed_commands(sub)
     _settings_commands(sub)
     return parser
+
+
+def _admin_commands(sub: argparse._SubParsersAction[Parser]) -> None:
+    """admin list | add | remove (a shared login's administrators) and team mode's secure | add-user | grant |
+    revoke | users (cli/admin.py; docs/TEAM.md)."""
+    group = sub.add_parser("admin", help="who administers a shared database; team mode: its logins and rights")
+    actions = group.add_subparsers(dest="action", metavar="ACTION", parser_class=Parser, required=True)
+    module = "desktop_app.cli.admin"
+    who = "who asks (default: the OS login name); must be an administrator, except to add the first"
+    for action, about in (("list", "the administrators"), ("add", "name an administrator (a shared login)"),
+                          ("remove", "remove an administrator (a shared login)")):  # fmt: skip
+        p = actions.add_parser(action, help=about)
+        p.add_argument("name", metavar="NAME", nargs="?", help="the user to add or remove")
+        p.add_argument("--json", action="store_true", help="print the administrators as JSON")
+        _viewer(p, who=who)
+        _common(p)
+        p.set_defaults(func=_lazy(module, "cmd_admin"))
+
+    p = actions.add_parser("secure", help="team mode: each clerk a database login, their rows kept to them (a DBA)")
+    p.add_argument("--print-sql", action="store_true", help="print the SQL it runs, for a DBA to run by hand")
+    _common(p)
+    p.set_defaults(func=_lazy(module, "cmd_admin_secure"))
+
+    p = actions.add_parser("add-user", help="team mode: a clerk's database login (an owner name's role: claimed)")
+    p.add_argument("name", metavar="NAME", help="the login's name")
+    p.add_argument("--admin", action="store_true", help="an administrator: sees and manages every clerk's tasks")
+    p.add_argument("--password-stdin", action="store_true",
+                   help="read the password from stdin's first line (default: a new one, printed once)")  # fmt: skip
+    p.add_argument("--json", action="store_true", help="print the login as JSON")
+    _common(p)
+    p.set_defaults(func=_lazy(module, "cmd_admin_add_user"))
+
+    for action, about in (("grant", "team mode: let a login import into a type (and always read it)"),
+                          ("revoke", "team mode: take rights on a type's table back (none named: all)")):  # fmt: skip
+        p = actions.add_parser(action, help=about)
+        p.add_argument("name", metavar="NAME", help="the login")
+        p.add_argument("import_type", metavar="TYPE", help="the import type, e.g. customers")
+        for right in ("insert", "update", "delete"):
+            p.add_argument(f"--{right}", action="store_true", help=f"the right to {right} rows of its table")
+        p.add_argument("--json", action="store_true", help="print the login's rights as JSON")
+        _common(p)
+        p.set_defaults(func=_lazy(module, f"cmd_admin_{action}"))
+
+    p = actions.add_parser("users", help="team mode: the clerks' logins, administrators and rights per type")
+    p.add_argument("--json", action="store_true", help="print them as JSON")
+    _common(p)
+    p.set_defaults(func=_lazy(module, "cmd_admin_users"))
 
 
 def _settings_commands(sub: argparse._SubParsersAction[Parser]) -> None:

@@ -15,15 +15,14 @@ import sys
 from pathlib import Path
 
 from desktop_app.app import Core
+from desktop_app.cli.commands import viewer_of
 from desktop_app.cli.output import print_json
 from desktop_app.cli.parser import EXIT_OK, EXIT_USAGE
 from desktop_app.domain.errors import ErrorCode, Lang, PermanentError
 from desktop_app.domain.profiles import Profile, ProfileVersion, check_name
 from desktop_app.imports.profiles import from_task, profile_text, read_profile_file
-from desktop_app.store import admins
 from desktop_app.store.profiles import ProfileStore
 from desktop_app.tasks import builtin_kinds
-from desktop_app.tasks.submit import current_user
 
 
 def cmd_profile(core: Core, args: argparse.Namespace) -> int:
@@ -34,7 +33,7 @@ def cmd_profile(core: Core, args: argparse.Namespace) -> int:
     if action == "list":
         return _list(store, args)
     if action == "remove":
-        removed = store.remove(args.name, by=args.user or current_user())
+        removed = store.remove(args.name, by=core.user(args.user))
         if args.json:
             print_json({"name": removed.name, "removed": True, "latest_version": removed.version})
         else:
@@ -62,7 +61,7 @@ def _save(core: Core, store: ProfileStore, args: argparse.Namespace) -> int:
                                  import_type=args.import_type)  # fmt: skip
     else:
         profile = _from_task(core, store, args, name)
-    saved = submitter.save_profile(name, profile, user=args.user or current_user(), source=args.file or args.from_task)
+    saved = submitter.save_profile(name, profile, user=core.user(args.user), source=args.file or args.from_task)
     if args.json:
         print_json(saved.to_json())
     else:
@@ -73,7 +72,7 @@ def _save(core: Core, store: ProfileStore, args: argparse.Namespace) -> int:
 def _from_task(core: Core, store: ProfileStore, args: argparse.Namespace, name: str) -> Profile:
     """A task's header mapping and reading options (over the profile version it used, if any)."""
     task_no = args.from_task.strip().upper()
-    viewer = admins.viewer(core.store.engine, args.user or current_user())
+    viewer = viewer_of(core, args)
     record = core.store.find(task_no, creator=viewer.creator_filter)
     if record is None or not builtin_kinds.IMPORT.owns(record):
         raise PermanentError(ErrorCode.TASK_NOT_FOUND, task_no=task_no)

@@ -122,6 +122,10 @@ class ErrorCode(StrEnum):
     WORKBOOK_NO_SHEET_MATCHED = "workbook_no_sheet_matched"
     WORKBOOK_SHEET_SKIPPED = "workbook_sheet_skipped"  # a sheet no type matched (reason: why)
     WORKBOOK_SHEETS_FAILED = "workbook_sheets_failed"
+    # team mode: each clerk is a database login (store/team.py; docs/TEAM.md)
+    TEAM_USER_REFUSED = "team_user_refused"
+    TEAM_MAY_NOT = "team_may_not"
+    TEAM_NOT_SECURED = "team_not_secured"
 
 
 # failures of the file itself (or of what it is read as): running it again, whole (Retry) or from where it
@@ -416,6 +420,19 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
     ErrorCode.MAIL_NOT_SENT: (
         "邮件没能通过邮件服务器 {server} 发出：{detail}；稍后会再试",
         "The mail could not be sent through the mail server {server}: {detail}; it is tried again later",
+    ),
+    ErrorCode.TEAM_USER_REFUSED: (
+        "团队模式下您就是数据库账号“{login}”；不使用 --user 参数",
+        "In team mode you are the database login '{login}'; --user is not used",
+    ),
+    ErrorCode.TEAM_MAY_NOT: (
+        "您不能更改 {name}：请管理员授予{rights_zh}的权限",
+        "You may not change {name}: ask an administrator for the right to {rights_en}",
+    ),
+    ErrorCode.TEAM_NOT_SECURED: (
+        "这个数据库还没有启用团队模式（每位职员一个数据库账号）：请数据库管理员先运行 batchdesk admin secure",
+        "This database is not in team mode (a database login for each clerk) yet: its DBA runs "
+        "batchdesk admin secure first",
     ),
     ErrorCode.MAIL_REFUSED: (
         "邮件服务器 {server} 拒绝了这封邮件（它的回答：{detail}）；重试也不会成功",

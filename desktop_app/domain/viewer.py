@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from enum import StrEnum
 
 from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.task import TaskRecord
@@ -34,3 +35,43 @@ class Viewer:
     def require_admin(self) -> None:
         if not self.is_admin:
             raise PermanentError(ErrorCode.NOT_ADMIN, user=self.user)
+
+
+@dataclass(frozen=True)
+class TeamLogin:
+    """Team mode (docs/TEAM.md): the database login a desk connects as is the clerk, as the server says.
+
+    `name` owns every task the desk queues; `is_admin`: a member of the administrators' role."""
+
+    name: str
+    is_admin: bool
+
+    @property
+    def viewer(self) -> Viewer:
+        return Viewer(self.name, is_admin=self.is_admin)
+
+    def user(self, asked: str | None) -> str:
+        """The user a request runs as: the login; another name asked for (--user) is refused in words."""
+        if asked and asked != self.name:
+            raise PermanentError(ErrorCode.TEAM_USER_REFUSED, login=self.name)
+        return self.name
+
+
+class Right(StrEnum):
+    """A right a login holds on a table (team mode): what `admin grant` gives and an import needs."""
+
+    SELECT = "SELECT"
+    INSERT = "INSERT"
+    UPDATE = "UPDATE"
+    DELETE = "DELETE"
+
+
+@dataclass(frozen=True)
+class TeamUser:
+    """A clerk's role of a team database: whether it may log in yet (an owner name not claimed may not),
+    whether it administers, and its rights on each import type's table (the type's name -> its rights)."""
+
+    name: str
+    can_login: bool
+    is_admin: bool
+    rights: dict[str, tuple[Right, ...]] = field(default_factory=dict)

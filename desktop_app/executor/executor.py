@@ -19,6 +19,7 @@ from desktop_app.domain.errors import BatchDeskError, Lang
 from desktop_app.domain.stages import Stage, stage_text
 from desktop_app.domain.task import Lane, Progress, TaskRecord
 from desktop_app.store.tasks import TaskStore
+from desktop_app.store.team import login_of
 from desktop_app.tasks.identity import host_name, make_owner, owner_alive
 from desktop_app.tasks.maintenance import CleanupHandler
 from desktop_app.tasks.registry import HandlerRegistry
@@ -129,11 +130,17 @@ class Executor(QObject):
         if CleanupHandler.task_type not in self.registry or not self.settings.daily_cleanup:
             return
         key = f"cleanup:{host_name()}:{time.strftime('%Y-%m-%d')}"  # the result files are this desk's
+        creator = "BatchDesk"
         try:
+            login = login_of(self.store.engine)
+            if login is not None:
+                # team mode: a task is its login's (the server refuses another name), and each login's
+                # clean-up sees only its own tasks, so two logins on one computer each run theirs
+                creator, key = login.name, f"{key}:{login.name}"
             if self.store.ended_with_key(key):
                 return  # it ran today already (even if it found nothing to remove)
             params = {"retention_days": self.settings.result_retention_days}
-            self.store.submit(task_type=CleanupHandler.task_type, params=params, creator="BatchDesk",
+            self.store.submit(task_type=CleanupHandler.task_type, params=params, creator=creator,
                               lane=Lane.SHORT, biz_key=key, host=self._host)  # fmt: skip
         except Exception:
             log.exception("could not queue the daily clean-up")

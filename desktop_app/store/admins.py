@@ -4,7 +4,8 @@ How the first one comes to be: a database has none until someone names one with
 `batchdesk admin add NAME`, which anyone may run while there is none (the person who sets the database
 up runs it once, right after the first start); from then on only an administrator adds or removes one,
 and the last one cannot be removed. Until then every clerk sees only their own tasks. On the embedded
-SQLite database the desk's user is its administrator and this table is not consulted.
+SQLite database the desk's user is its administrator and this table is not consulted; nor is it in team
+mode (store/team.py), where an administrator is a member of the server's role batchdesk_admin.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from sqlalchemy.exc import IntegrityError
 
 from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.viewer import Viewer
+from desktop_app.store import team
 from desktop_app.store.db import READONLY
 from desktop_app.store.dialects import dialect_of
 from desktop_app.store.schema import admins
@@ -40,9 +42,13 @@ def embedded(engine: Engine) -> bool:
 
 
 def viewer(engine: Engine, user: str) -> Viewer:
-    """The viewer for a user: an administrator on the embedded database, else as the table says."""
+    """The viewer for a user: an administrator on the embedded database; in team mode the login, as the
+    server says (whoever `user` names); else as the table says."""
     if embedded(engine):
         return Viewer(user, is_admin=True)
+    login = team.login_of(engine)
+    if login is not None:
+        return login.viewer
     with engine.connect().execution_options(**{READONLY: True}) as conn, conn.begin():
         found = conn.execute(select(admins.c.name).where(admins.c.name == user)).first()
     return Viewer(user, is_admin=found is not None)

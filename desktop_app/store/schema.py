@@ -297,4 +297,17 @@ profile_versions = Table(
     mysql_collate="utf8mb4_unicode_ci",
 )
 
+# Team mode (store/team_sql, docs/TEAM.md): the tables whose rows hold a clerk's tasks and feeds, each row
+# kept to its owner by the server; and the built-in import type's table, whose rights an administrator
+# grants to each login (`admin grant NAME customers --insert`) like any other type's.
+OWNED_ROWS = (tasks, tasks_archive, import_rows, feeds, feed_files)
+BUSINESS = (customers,)
+
+
+def own_tables() -> list[Table]:
+    """BatchDesk's own tables, every clerk's desk reads and writes them (the owned rows kept to their
+    owners); the administrators' table of the shared login era is read only (team mode asks the server)."""
+    return [t for t in metadata.sorted_tables if t not in BUSINESS and t is not admins]
+
+
 SEEDED_DEPARTMENTS = ("销售部", "市场部", "财务部", "人事部", "技术部", "客服部", "采购部", "物流部")

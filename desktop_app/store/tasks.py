@@ -20,6 +20,7 @@ from desktop_app.store.db import READONLY
 from desktop_app.store.dialects import dialect_of
 from desktop_app.store.schema import tasks, tasks_archive
 from desktop_app.store.task_rows import new_task_no, record_from_row, retry_db
+from desktop_app.store.team import login_of
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -44,6 +45,12 @@ class TaskStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.dialect = dialect_of(engine)
+
+    def _own_runs(self) -> builtins.list[Any]:
+        """In team mode, the tasks a desk runs and recovers: its login's own (a task runs with its owner's
+        rights, so an administrator's desk, which sees every task, never runs another clerk's); else any."""
+        login = login_of(self.engine)
+        return [tasks.c.creator == login.name] if login is not None else []
 
     # --- reading -------------------------------------------------------------------------
 
@@ -299,7 +306,7 @@ class TaskStore:
         if limit <= 0:
             return []
         due = or_(tasks.c.next_run_at.is_(None), tasks.c.next_run_at <= self.now())
-        query = select(tasks.c.id).where(tasks.c.status == TaskStatus.PENDING.value, due)
+        query = select(tasks.c.id).where(tasks.c.status == TaskStatus.PENDING.value, due, *self._own_runs())
         query = query.where(tasks.c.parent.is_(None) if parent is None else tasks.c.parent == parent)
         if lanes:
             query = query.where(tasks.c.lane.in_([lane.value for lane in lanes]))
@@ -567,6 +574,7 @@ class TaskStore:
                     tasks.c.heartbeat_at < self.now(-stale_after),
                     # never our own: this process knows its tasks are alive (it heartbeats first)
                     tasks.c.owner != (exclude_owner or ""),
+                    *self._own_runs(),
                 ).order_by(tasks.c.id)  # a workbook before its sheets (it settles them when it fails)
             ).all()
         changed = []
@@ -590,6 +598,7 @@ class TaskStore:
                 select(tasks.c.id, tasks.c.task_no, tasks.c.owner, tasks.c.attempt, tasks.c.recoveries).where(
                     tasks.c.status == TaskStatus.RUNNING.value,
                     tasks.c.owner.like(f"{host}:%"),
+                    *self._own_runs(),
                 )
             ).all()
         changed = []

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -36,15 +36,27 @@ class ImportCatalog:
     (desktop_app.exports), in the clerk's language."""
 
     def __init__(self, types: dict[str, Any], lang: str, exports: dict[str, ExportDefinition] | None = None,
-                 problems: dict[str, str] | None = None) -> None:  # fmt: skip
-        self._types = types
+                 problems: dict[str, str] | None = None,
+                 visible: Callable[[Any], bool] | None = None) -> None:  # fmt: skip
+        # team mode (docs/TEAM.md): a type whose table the login may not read is not in its lists
+        self._visible = visible
+        self._types = self.shown(types)
         self.lang = lang
-        self.exports: dict[str, ExportDefinition] = dict(exports or {})
+        self.exports: dict[str, ExportDefinition] = {
+            n: d for n, d in (exports or {}).items() if visible is None or visible(d.import_type)
+        }
         # types that cannot be used (their file, or their table on this database): name -> why
         self.problems: dict[str, str] = dict(problems or {})
 
+    def shown(self, types: dict[str, Any]) -> dict[str, Any]:
+        """The types this desk's login may see (every one outside team mode)."""
+        if self._visible is None:
+            return types
+        return {name: t for name, t in types.items() if self._visible(t)}
+
     def update(self, types: dict[str, Any], problems: dict[str, str]) -> None:
-        """The types as the engine found them again (a type dropped into the folder, one that broke)."""
+        """The types as the engine found them again (a type dropped into the folder, one that broke), those
+        the login may not see left out already (TaskService.check_types, off the GUI thread)."""
         self._types = {name: t for name, t in types.items() if name not in problems}
         self.problems = dict(problems)
 
@@ -58,6 +70,7 @@ class ImportCatalog:
         directory: Path | None = None,
         exports: dict[str, ExportDefinition] | None = None,
         source: TypeCatalog | None = None,
+        visible: Callable[[Any], bool] | None = None,
     ) -> ImportCatalog:
         """The import types of ``source`` (the engine's catalog: built-in and the data folder's own),
         else of a folder; none when they cannot be loaded."""
@@ -67,7 +80,7 @@ class ImportCatalog:
 
             source = source or TypeCatalog(directory or builtin_import_types_dir())
             problems = {e.name: e.problem or "" for e in source.entries() if not e.ok}
-            return cls(source.types(), lang, exports, problems)
+            return cls(source.types(), lang, exports, problems, visible)
         except Exception:
             log.exception("import types could not be loaded; the window offers none")
             return cls({}, lang, exports)

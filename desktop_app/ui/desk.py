@@ -87,7 +87,8 @@ class Desk(QObject):
         self.gil_turns = GilTurns()
         self.translations = Translations(app, cache_dir or core.paths.data_dir / "cache" / "i18n")
         self.translations.switch(core.lang)
-        self.catalog = ImportCatalog.load(core.lang, exports=export_definitions(core), source=core.catalog)
+        self.catalog = ImportCatalog.load(core.lang, exports=export_definitions(core), source=core.catalog,
+                                          visible=core.submitter().visible if core.login else None)  # fmt: skip
         self.kinds = core.registry.kinds()  # what each task type shows and offers, handed to the window
         self.service = TaskService(self.executor, core.store, core.paths.log_dir, refresh_ms=refresh_ms,
                                    submitter=core.submitter(), kinds=self.kinds, parent=self)  # fmt: skip

@@ -32,7 +32,6 @@ from desktop_app.store.tasks import TaskStore
 from desktop_app.submission import Submitter
 from desktop_app.tasks.context import ANNOTATED
 from desktop_app.tasks.kinds import TaskKinds
-from desktop_app.tasks.submit import current_user
 from desktop_app.ui.background import Background
 from desktop_app.ui.plain_errors import plain_error
 
@@ -99,7 +98,8 @@ class TaskService(QObject):
         self.submitter = submitter
         self._kinds = kinds
         self._log_dir = log_dir
-        self._user = user or current_user()
+        # in team mode the database login (docs/TEAM.md): the desk queues nothing in another name
+        self._user = user or submitter.user()
         # Until the first page says otherwise (a look-up in the database), a clerk sees only their own.
         self._viewer = Viewer(self._user, is_admin=admins.embedded(store.engine))
         self._archived = False
@@ -201,6 +201,8 @@ class TaskService(QObject):
             types: dict[str, Any] = {}
             problems: dict[str, str] = {}
             for entry in catalog.entries():
+                if entry.ok and not self.submitter.visible(entry.import_type):  # type: ignore[arg-type]
+                    continue  # team mode: a type whose table the login may not read is not in its lists
                 problem = entry.problem if not entry.ok else type_problem(engine, entry.import_type)  # type: ignore[arg-type]
                 if problem:
                     problems[entry.name] = problem

@@ -71,3 +71,14 @@ def test_workers_hand_the_gil_to_the_window_sooner_while_the_desk_runs(make_desk
     assert sys.getswitchinterval() == GUI_SWITCH_INTERVAL
     assert desk.shutdown(20)
     assert sys.getswitchinterval() == before
+
+
+def test_team_mode_keeps_the_types_a_login_may_not_read_out_of_the_windows_lists(tmp_path: Path) -> None:
+    from desktop_app.imports.type_catalog import default_catalog
+    from desktop_app.ui.catalog import ImportCatalog
+
+    source = default_catalog(tmp_path)
+    everyone = ImportCatalog.load("en", source=source)
+    assert "customers" in everyone.names()
+    hidden = ImportCatalog.load("en", source=source, visible=lambda itype: itype.name != "customers")
+    assert "customers" not in hidden.names() and set(hidden.names()) == set(everyone.names()) - {"customers"}

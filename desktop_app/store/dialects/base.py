@@ -13,6 +13,7 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from desktop_app.domain.errors import ErrorCode
 from desktop_app.domain.table_spec import Storage, TableSpec
+from desktop_app.domain.viewer import Right, TeamLogin, TeamUser
 
 READONLY = "batchdesk_readonly"  # the execution option of a connection that only reads (SQLite: a deferred BEGIN)
 
@@ -33,6 +34,43 @@ class ExportRead(enum.Enum):
     SERVER_CURSOR = "server_cursor"  # MySQL/MariaDB: an unbuffered cursor (exports/mysql_rows.py)
 
 
+class TeamSecurity(Protocol):
+    """Team mode on one database (docs/TEAM.md): each clerk a login of the server, the server keeping each
+    clerk's tasks to them. Its SQL lives in one module per database (store/team_sql)."""
+
+    def login(self, conn: Connection) -> TeamLogin | None:
+        """The connection's login when the database is secured (team mode), else None (as before)."""
+        ...
+
+    def script(self, conn: Connection) -> str:
+        """The SQL that secures the database the connection is in (its schema), for a DBA to read or run."""
+        ...
+
+    def owners_without_role(self, conn: Connection) -> list[str]:
+        """The owner names of existing tasks and feeds that no role of the server has yet."""
+        ...
+
+    def secure(self, conn: Connection) -> None:
+        """Run script() on the connection, in its transaction (running it again changes nothing)."""
+        ...
+
+    def add_user(self, conn: Connection, name: str, password: str, *, admin: bool) -> bool:
+        """A login for a clerk (or an existing owner's role made one); True when the role is new."""
+        ...
+
+    def grant(self, conn: Connection, name: str, table: str, rights: tuple[Right, ...], *, give: bool) -> None:
+        """GRANT (give) or REVOKE rights on an import type's table to a clerk's login."""
+        ...
+
+    def users(self, conn: Connection, tables: Mapping[str, str]) -> list[TeamUser]:
+        """The clerks' roles, each with its rights on the tables (import type -> table) that exist."""
+        ...
+
+    def may(self, conn: Connection, table: str, right: Right) -> bool | None:
+        """Whether the connection's login holds a right on a table; None when there is no such table."""
+        ...
+
+
 @runtime_checkable
 class Dialect(Protocol):
     """One database's knowledge; every caller asks it rather than the database's name."""
@@ -46,6 +84,8 @@ class Dialect(Protocol):
     # its driver reads a JSON column as lists and dicts, which it would write back as other types (a list as
     # an array): a deleted row's image reads such a column as its JSON text, which the server casts back
     json_as_text: bool
+    # team mode's SQL on this database (store/team_sql), None where there is none (no logins: SQLite)
+    team: TeamSecurity | None
 
     # --- engine and connection set-up ---------------------------------------------------------
 

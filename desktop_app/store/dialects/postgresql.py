@@ -14,8 +14,9 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from desktop_app.domain.errors import ErrorCode
 from desktop_app.domain.table_spec import Storage, TableSpec
-from desktop_app.store.dialects.base import BulkPath, ExportRead
+from desktop_app.store.dialects.base import BulkPath, ExportRead, TeamSecurity
 from desktop_app.store.dialects.servers import ServerSchema, lookup, pool_options, who
+from desktop_app.store.team_sql.postgresql import TEAM
 
 # SQLSTATEs that pass: class 08 (connection), serialisation failure, deadlock, lock not available
 # (lock_timeout), query cancelled (statement_timeout), the server shutting down or starting, too many
@@ -49,6 +50,7 @@ class PostgreSQL(ServerSchema):
     """A PostgreSQL server (psycopg 3)."""
 
     name = "postgresql"
+    team: TeamSecurity | None = TEAM  # roles, grants and row-level security (store/team_sql/postgresql.py)
     embedded = False
     row_locks = True
     json_as_text = True  # psycopg loads json and jsonb

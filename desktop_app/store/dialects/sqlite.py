@@ -17,7 +17,7 @@ from sqlalchemy.sql.elements import ColumnElement
 from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.table_spec import SQLITE_DECIMAL_DIGITS, Storage, TableSpec
 from desktop_app.private import private_file
-from desktop_app.store.dialects.base import READONLY, BulkPath, ExportRead
+from desktop_app.store.dialects.base import READONLY, BulkPath, ExportRead, TeamSecurity
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +51,7 @@ class SQLite:
     """The embedded database."""
 
     name = "sqlite"
+    team: TeamSecurity | None = None  # one desk's file: no logins, its user administers it
     embedded = True
     row_locks = False  # BEGIN IMMEDIATE already serialises the writers
     json_as_text = False  # the driver reads a JSON column as its text

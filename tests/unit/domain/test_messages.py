@@ -28,6 +28,8 @@ ALLOWED_LATIN = frozenset(
         # a profile file's format and its tables' names (docs/PROFILES.md), as a clerk types them
         "TOML", "type", "columns", "constants", "values", "options",
         "feed", "confirm-deletes",
+        # team mode (docs/TEAM.md): the flag refused, the command a DBA runs
+        "user", "admin", "secure",
     }
 )  # fmt: skip
 # a word of three letters or more, with what binds it into one name (UTF-8, YYYY-MM-DD, allow_add)
