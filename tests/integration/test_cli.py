@@ -21,11 +21,11 @@ TASK_FIELDS = {
 }  # fmt: skip
 
 
-def cli(*args: str, check_json: bool = True, process: bool = False) -> tuple[int, object, str]:
+def cli(*args: str, check_json: bool = True, process: bool = False, timeout: float = 120) -> tuple[int, object, str]:
     """`batchdesk ARGS`: in this process, or with `process` in a Python process of its own (cli_process.py);
     the process path is run by a few tests here (a refusal, BATCHDESK_HOME, --self-test, the script)."""
     run = in_a_process if process else in_process
-    code, out, err = run(args, {"LANG": "C.UTF-8"})
+    code, out, err = run(args, {"LANG": "C.UTF-8"}, timeout)
     assert "Traceback" not in err, err
     data = json.loads(out) if check_json and out.strip() else out
     return code, data, err

@@ -4,6 +4,7 @@ in a process of its own (a few per command family, so the real process path stay
 from __future__ import annotations
 
 import contextlib
+import faulthandler
 import io
 import json
 import os
@@ -29,7 +30,20 @@ def _signals_kept() -> Iterator[None]:
             signal.signal(sig, handler)
 
 
-def in_process(args: Sequence[str], env: Mapping[str, str] | None = None) -> tuple[int, str, str]:
+@contextlib.contextmanager
+def _watchdog(timeout: float) -> Iterator[None]:
+    """A command that hangs (a --wait that never returns) ends this process after `timeout` with every
+    thread's traceback, as the process's own timeout failed the test: the run never hangs (pytest-xdist
+    reports the test as crashed and starts another worker)."""
+    faulthandler.dump_traceback_later(timeout, exit=True)
+    try:
+        yield
+    finally:
+        faulthandler.cancel_dump_traceback_later()
+
+
+def in_process(args: Sequence[str], env: Mapping[str, str] | None = None,
+               timeout: float = 180) -> tuple[int, str, str]:  # fmt: skip
     """`python -m desktop_app ARGS` run in this process: (exit code, stdout, stderr). The same entry
     (desktop_app.cli.main.main) with `env` set and the repository as the working folder, as the process
     would have them; a bad argument's SystemExit is its exit code. A Python process per call cost each
@@ -38,6 +52,7 @@ def in_process(args: Sequence[str], env: Mapping[str, str] | None = None) -> tup
 
     out, err = io.StringIO(), io.StringIO()
     with contextlib.ExitStack() as stack:
+        stack.enter_context(_watchdog(timeout))
         stack.enter_context(mock.patch.dict(os.environ, dict(env or {})))
         stack.enter_context(contextlib.chdir(ROOT))
         stack.enter_context(_signals_kept())
