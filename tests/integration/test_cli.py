@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.cli_process import in_a_process, in_process
 from tests.support.customers import row, write_csv
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -20,15 +21,14 @@ TASK_FIELDS = {
 }  # fmt: skip
 
 
-def cli(*args: str, check_json: bool = True, timeout: float = 120) -> tuple[int, object, str]:
-    result = subprocess.run(
-        [sys.executable, "-m", "desktop_app", *args],
-        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), "LANG": "C.UTF-8"},
-        capture_output=True, text=True, timeout=timeout,
-    )  # fmt: skip
-    assert "Traceback" not in result.stderr, result.stderr
-    data = json.loads(result.stdout) if check_json and result.stdout.strip() else result.stdout
-    return result.returncode, data, result.stderr
+def cli(*args: str, check_json: bool = True, process: bool = False, timeout: float = 120) -> tuple[int, object, str]:
+    """`batchdesk ARGS`: in this process, or with `process` in a Python process of its own (cli_process.py);
+    the process path is run by a few tests here (a refusal, BATCHDESK_HOME, --self-test, the script)."""
+    run = in_a_process if process else in_process
+    code, out, err = run(args, {"LANG": "C.UTF-8"}, timeout)
+    assert "Traceback" not in err, err
+    data = json.loads(out) if check_json and out.strip() else out
+    return code, data, err
 
 
 @pytest.fixture
@@ -97,7 +97,8 @@ def test_limits_flags(tmp_path: Path, data_dir: str) -> None:
     ],
 )
 def test_bad_arguments_one_line_exit_2(args: tuple[str, ...], data_dir: str) -> None:
-    code, _, err = cli(*args, "--data-dir", data_dir, check_json=False)
+    # an unknown command as the process ends with it; the others in this process
+    code, _, err = cli(*args, "--data-dir", data_dir, check_json=False, process=args == ("frobnicate",))
     assert code == 2
     assert len(err.strip().splitlines()) == 1 and err.startswith("batchdesk: ")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from collections import Counter
@@ -15,12 +16,25 @@ from sqlalchemy import update
 from desktop_app.app import Core, build_core
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
+from desktop_app.store import profiles as store_profiles
+from desktop_app.store import task_rows
+from desktop_app.store import tasks as store_tasks
 from desktop_app.store.schema import tasks
 from desktop_app.tasks.runner import run_task
 from tests.support.faults import Outage
 from tests.support.handlers import ledger_meta, ledger_rows, make_test_handlers
 
-OUTAGE_S = 8.0  # longer than retry_db's own budget (0.5 + 1 + 1.5 + 2 s of pauses)
+RETRY_PAUSE = 0.1  # retry_db's first pause in this process (the program's 0.5 s): its retries last 1 s
+OUTAGE_S = 2.5  # longer than retry_db's own budget here (0.1 + 0.2 + 0.3 + 0.4 s of pauses)
+PROCESS_OUTAGE_S = 8.0  # the command line in a process of its own: the program's budget (0.5 + 1 + 1.5 + 2 s)
+
+
+@pytest.fixture(autouse=True)
+def quick_retries(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The store's writes retried at a fifth of the program's pace: an outage past them is 2.5 s, not 8 s,
+    of real waiting (the checks are the same: the retries spent, the task handed back, then finished)."""
+    for module in (store_tasks, store_profiles):
+        monkeypatch.setattr(module, "retry_db", functools.partial(task_rows.retry_db, pause=RETRY_PAUSE))
 
 
 @pytest.fixture
@@ -113,7 +127,7 @@ def test_sqlite_locked_by_another_process_past_every_retry(tmp_path: Path, monke
 
     import desktop_app.store.dialects.sqlite as sqlite_dialect
 
-    monkeypatch.setattr(sqlite_dialect, "BUSY_TIMEOUT_MS", 1000)  # the 15 s default, scaled down: retries last ~10 s
+    monkeypatch.setattr(sqlite_dialect, "BUSY_TIMEOUT_MS", 1000)  # the 15 s default, scaled down: retries last ~6 s
     url = f"sqlite:///{tmp_path / 'locked.sqlite3'}"
     core = build_core(data_dir=tmp_path / "data", db_url=url, handlers=make_test_handlers())
     ledger_meta.create_all(core.store.engine)
@@ -124,7 +138,7 @@ def test_sqlite_locked_by_another_process_past_every_retry(tmp_path: Path, monke
             time.sleep(0.05)
         holder = subprocess.Popen([sys.executable, "-c", (
             "import sqlite3, sys, time; c = sqlite3.connect(sys.argv[1], isolation_level=None); "
-            "c.execute('BEGIN IMMEDIATE'); print('locked', flush=True); time.sleep(14); c.execute('COMMIT')"
+            "c.execute('BEGIN IMMEDIATE'); print('locked', flush=True); time.sleep(8); c.execute('COMMIT')"
         ), str(tmp_path / "locked.sqlite3")], stdout=subprocess.PIPE, text=True)  # fmt: skip
         assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
         thread.join(60)
@@ -230,7 +244,7 @@ def _import_wait_through_dropped_sessions(tmp_path: Path, backend: str) -> None:
                         break
                     time.sleep(0.1)
             ended = 0
-            end = time.monotonic() + OUTAGE_S
+            end = time.monotonic() + PROCESS_OUTAGE_S
             while time.monotonic() < end:
                 ended += end_sessions(watcher, url)
                 time.sleep(0.02)

@@ -80,8 +80,9 @@ def test_the_guide_shows_the_example_file_as_it_is() -> None:
 
 def test_the_profile_commands_and_an_import_with_the_example(db_url: str, tmp_path: Path) -> None:
     home = tmp_path / "home"
+    # the first command in a process of its own, as a clerk runs it; the rest in this one (cli_process.py)
     code, saved, err = bd(home, db_url, "profile", "save", "east", "--type", "customers", "--file", str(EXAMPLE),
-                          "--json", "--user", "alice")  # fmt: skip
+                          "--json", "--user", "alice", process=True)  # fmt: skip
     assert code == 0, err
     assert (saved["name"], saved["version"], saved["type"], saved["saved_by"]) == ("east", 1, "customers", "alice")
     assert saved["constants"] == {"department": "华东销售部"} and saved["values"] == {"level": {"钻石": "金卡"}}
@@ -151,7 +152,9 @@ def test_the_command_lines_refusals_are_one_line_exit_2(db_url: str, tmp_path: P
     path = write_csv(tmp_path / "c.csv", [row(1)])
     bad = tmp_path / "bad.toml"
     bad.write_text('type = "customers"\n[mapping]\n"a" = "code"\n', encoding="utf-8")
-    refused_in_one_line(home, db_url, "profile", "save", "p", "--type", "customers", "--file", str(bad), says="mapping")
+    # one refusal as the process ends with it; the rest in this process
+    refused_in_one_line(home, db_url, "profile", "save", "p", "--type", "customers", "--file", str(bad), says="mapping",
+                        process=True)  # fmt: skip
     bad.write_text('type = "customers"\n[columns]\n"a" = "customer_code"\n', encoding="utf-8")
     refused_in_one_line(home, db_url, "profile", "save", "p", "--type", "customers", "--file", str(bad),
                         says="customer_code")  # fmt: skip

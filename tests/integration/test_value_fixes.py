@@ -61,7 +61,8 @@ def imported(core: Core, tmp_path: Path, **params: Any) -> TaskRecord:
 def test_values_listed_mapped_counted_and_undone(core: Core, db_url: str, tmp_path: Path) -> None:
     home = tmp_path / "home"
     task = imported(core, tmp_path)
-    code, listed, _ = bd(home, db_url, "values", task.task_no, "--json", "--user", "tester")
+    # the first command in a process of its own, as a clerk runs it; the rest in this one (cli_process.py)
+    code, listed, _ = bd(home, db_url, "values", task.task_no, "--json", "--user", "tester", process=True)
     assert code == 0
     assert listed == [{"column": "level", "value": "钻石", "rows": 6, "allowed": ALLOWED},
                       {"column": "level", "value": "白金", "rows": 1, "allowed": ALLOWED}]  # fmt: skip
