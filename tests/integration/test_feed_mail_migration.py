@@ -32,7 +32,7 @@ def test_a_database_at_0010_upgrades_to_the_feeds_mail_and_back(db_url: str) -> 
                 "'2026-01-01 00:00:00', '2026-01-01 00:00:00')"))  # fmt: skip
         assert migrate.current_revision(engine) == "0010"
         migrate.upgrade(engine)
-        assert migrate.current_revision(engine) == "0011" == migrate.HEAD
+        assert migrate.current_revision(engine) == migrate.HEAD  # 0011 and every later one
         with engine.connect() as conn:
             assert compare_metadata(MigrationContext.configure(conn), metadata) == []
         feeds = FeedStore(engine)
