@@ -113,8 +113,10 @@ def build_core(
     try:
         migrate.upgrade(engine)
     except PermanentError:
+        engine.dispose()  # refused (a schema too new): no connection left open behind the refusal
         raise
     except Exception as exc:
+        engine.dispose()
         from sqlalchemy.exc import SQLAlchemyError
 
         from desktop_app.store.db_errors import classify
