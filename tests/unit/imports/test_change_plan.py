@@ -50,9 +50,9 @@ def write_plan(path: Path, counts: PlanCounts | None = None) -> None:
     # a sync writes its deletes of the table's rows first (row 0), then the file's batches
     writer.add([PlannedRow(0, "SKU-GONE\x1f2023-01-01", Action.DELETE,
                            (PlannedCell("sku", "SKU-GONE", None), PlannedCell("price", "1.00", None)))])  # fmt: skip
+    inserted = zip(COLUMNS, ["SKU-2", "2024-01-01", "9.90", "CNY"], strict=True)
     writer.add([
-        PlannedRow(2, "SKU-2\x1f2024-01-01", Action.INSERT,
-                   tuple(PlannedCell(c, None, v) for c, v in zip(COLUMNS, ["SKU-2", "2024-01-01", "9.90", "CNY"], strict=True))),
+        PlannedRow(2, "SKU-2\x1f2024-01-01", Action.INSERT, tuple(PlannedCell(c, None, v) for c, v in inserted)),
         update(3, "12.50", "13.00"),
         # row 4: unchanged, not stored
     ])  # fmt: skip
