@@ -316,10 +316,12 @@ class Submitter:
         # The import's own key (the same bytes imported again later are refused as imported): while the
         # apply runs, asking again returns it.
         key = biz_key(sha, user, import_identity(options))
+        # the desk whose results folder holds the plan: the dry run's own, else the one that ran it
+        host = source.host or (source.owner.split(":", 1)[0] if source.owner else None)
         try:
             result = self.store.submit(task_type=ImportHandler.task_type, params=params, creator=user,
                                        lane=ImportHandler.lane, biz_key=key, refuse_if_committed=False,
-                                       host=source.host, marks=(source.id, TaskLink.APPLIED_BY))  # fmt: skip
+                                       host=host, marks=(source.id, TaskLink.APPLIED_BY))  # fmt: skip
         except LinkTaken:
             again = self.store.get(task_no)
             raise refused("applied", by=again.applied_by if again else "") from None

@@ -17,10 +17,11 @@ from desktop_app.cli.main import main
 from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.modes import ImportMode
 from desktop_app.domain.status import TaskStatus
-from desktop_app.domain.task import TaskRecord
+from desktop_app.domain.task import TaskLink, TaskRecord
 from desktop_app.imports.change_plan import ChangePlan, PlanCounts
 from desktop_app.imports.options import ImportOptions
 from desktop_app.imports.row_plans import Action
+from desktop_app.store.tasks import LinkTaken
 from tests.integration.test_delete_mode import STOCK, company_tables, whole_rows
 from tests.integration.test_sync_mode import BASE, CUSTOMERS, EAST, HEADER, NORTH, cells
 from tests.support.imports import error_codes, write_rows, write_type
@@ -198,6 +199,12 @@ def test_apply_twice_is_refused_naming_the_apply_and_a_discarded_plan_is_refused
         core.submitter().submit_apply(dry.task_no, user="tester")
     assert twice.value.code is ErrorCode.PLAN_NOT_APPLICABLE
     assert twice.value.text("en") == f"{dry.task_no} was already applied by {applied.task_no}"
+    # two applies at once: the one whose transaction finds applied_by set creates nothing
+    queued = tasks_count(core)
+    with pytest.raises(LinkTaken):
+        core.store.submit(task_type="import", params={}, creator="tester", biz_key="another",
+                          marks=(dry.id, TaskLink.APPLIED_BY))  # fmt: skip
+    assert tasks_count(core) == queued
     # another dry run of the same file, discarded: its plan file goes, its change file stays
     again = submit(core, path, ImportMode.UPSERT, dry_run=True)
     assert again.task_no != dry.task_no and again.to_json()["plan_counts"]["unchanged"] == 6
