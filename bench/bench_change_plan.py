@@ -10,7 +10,7 @@ its rows changed; (2) the dry run of that upsert, writing its plan and change fi
 plan (the table unchanged since the dry run, which writes nothing); (4) a sync of that file less 1 % of its
 rows (those rows deleted from the table). Each is BatchDesk's real command line (--wait --json), a process of
 its own with its peak RSS sampled. Prints each figure, the ratios against the upsert and the issue's goals
-(dry run <= 1.5x, apply <= 1.3x the upsert; peak RSS < 250 MB); a final JSON line holds them all.
+(dry run <= 1.5x, apply <= 1.3x the upsert; their peak RSS < 250 MB); a final JSON line holds them all.
 """
 
 from __future__ import annotations
@@ -131,7 +131,8 @@ def one_backend(backend: str, work: Path, base: Path, upsert: Path, sync: Path, 
     figures["dry_run_ratio"] = round(results["dry_run"][0].seconds / upsert_s, 2)
     figures["apply_ratio"] = round(results["apply"][0].seconds / upsert_s, 2)
     figures["sync_ratio"] = round(results["sync"][0].seconds / upsert_s, 2)
-    peak = max(m.peak_mb for m, _ in results.values())
+    # the goal is the dry run's and the apply's (a sync holds its file's keys in memory: README, sync mode)
+    peak = max(results[name][0].peak_mb for name in ("dry_run", "apply"))
     met = {
         f"dry run {figures['dry_run_ratio']}x the upsert (goal <= {DRY_RUN_GOAL}x)": (
             figures["dry_run_ratio"] <= DRY_RUN_GOAL  # type: ignore[operator]
@@ -139,7 +140,7 @@ def one_backend(backend: str, work: Path, base: Path, upsert: Path, sync: Path, 
         f"apply {figures['apply_ratio']}x the upsert (goal <= {APPLY_GOAL}x)": (
             figures["apply_ratio"] <= APPLY_GOAL  # type: ignore[operator]
         ),
-        f"peak RSS {peak:.0f} MB (goal < {MEMORY_MB} MB)": peak < MEMORY_MB,
+        f"dry run's and apply's peak RSS {peak:.0f} MB (goal < {MEMORY_MB} MB)": peak < MEMORY_MB,
     }
     print(f"  sync {figures['sync_ratio']}x the upsert")
     for text, ok in met.items():
