@@ -1,6 +1,6 @@
 """A dry run's change plan: every row it would write, kept in a SQLite file and listed in a change CSV.
 
-The one place plans are written and read (docs/MODES.md "Change plan"). A dry run writes its plan into
+The one place plans are written and read (README, "Change plan: dry run → apply"). A dry run writes its plan into
 ``plan.sqlite3`` in its results folder, one transaction per batch; the apply of that plan reads it back a
 batch of row numbers at a time (``between``) and writes a row only as it was planned. Unchanged rows are
 not stored, only counted: a row number absent from the plan (not a blank line) was planned unchanged.

@@ -177,9 +177,11 @@ class ImportRun:
     def _open_plan(self, task_no: str) -> ChangePlan:
         """The plan this apply holds its rows to: plan_not_applicable when it is gone, unfinished or of
         other bytes than the file queued (the submission refused those; a plan may go while the task waits)."""
-        folder = task_folder(self.ctx.results_dir, task_no)
-        path = (folder or self.ctx.results_dir / "-") / PLAN_FILE
+        folder = task_folder(self.ctx.results_dir, task_no)  # None: not a task number of ours
+        path = (folder if folder is not None else self.ctx.results_dir / task_no) / PLAN_FILE
         try:
+            if folder is None:
+                raise FileNotFoundError(str(path))
             plan = ChangePlan.open(path)
         except (OSError, sqlite3.DatabaseError) as exc:
             raise PermanentError(ErrorCode.PLAN_NOT_APPLICABLE, reason="plan_gone", task_no=task_no,
