@@ -62,7 +62,7 @@ class Core:
         """The one submission path (the window, the command line and the demo share it)."""
         from desktop_app.submission import Submitter
 
-        return Submitter(self.store, self.registry, self.settings, self.catalog)
+        return Submitter(self.store, self.registry, self.settings, self.catalog, results_dir=self.paths.results_dir)
 
     def feeds(self) -> Feeds:
         """The feeds (watched folders) of this database, their words in the desk's language."""

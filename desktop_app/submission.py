@@ -19,6 +19,7 @@ from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.feeds import FEED_PARAM, Feed
 from desktop_app.domain.modes import BlankPolicy, ImportMode
 from desktop_app.domain.profiles import OPTION_NAMES, Profile, ProfileRef, ProfileVersion, check_name
+from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import Lane, SubmitResult, TaskLink, TaskRecord
 from desktop_app.domain.viewer import Right, TeamLogin
 from desktop_app.exports.definition import IMPORTED_BY
@@ -38,12 +39,13 @@ from desktop_app.imports.type_schema import check_type, table_to_look_in
 from desktop_app.imports.undo import UndoHandler, queue_undo_parts, undo_key, undo_parts, undo_problem
 from desktop_app.store import team
 from desktop_app.store.profiles import ProfileStore
-from desktop_app.store.tasks import Fence, TaskStore
+from desktop_app.store.tasks import Fence, LinkTaken, TaskStore
 from desktop_app.tasks.builtin_kinds import FEED_MAIL, FEED_SCAN, WORKBOOK
 from desktop_app.tasks.file_hash import file_sha256
 from desktop_app.tasks.identity import host_name
 from desktop_app.tasks.registry import HandlerRegistry
-from desktop_app.tasks.submit import FileFacts, current_user, submit_file
+from desktop_app.tasks.result_paths import task_folder
+from desktop_app.tasks.submit import FileFacts, biz_key, current_user, submit_file
 
 if TYPE_CHECKING:
     from desktop_app.imports.value_fixes import BadValue
@@ -53,11 +55,15 @@ if TYPE_CHECKING:
 class Submitter:
     """Queues tasks: imports, exports, undos, reference completions."""
 
-    def __init__(self, store: TaskStore, registry: HandlerRegistry, settings: Settings, catalog: TypeCatalog) -> None:
+    def __init__(self, store: TaskStore, registry: HandlerRegistry, settings: Settings, catalog: TypeCatalog, *,
+                 results_dir: Path | None = None) -> None:  # fmt: skip
+        """``results_dir``: this desk's results folder (a dry run's change plan is there); None: a plan is
+        looked for beside its dry run's summary.json."""
         self.store = store
         self.registry = registry
         self.settings = settings
         self.catalog = catalog
+        self.results_dir = results_dir
 
     # --- imports -------------------------------------------------------------------------
 
@@ -226,12 +232,7 @@ class Submitter:
         params.pop("file")
         if feed:
             params[FEED_PARAM] = feed
-        kind = f"{ImportHandler.task_type}:{options.import_type}"
-        if options.mode is not ImportMode.INSERT:
-            # the mode is part of the identity: the same bytes in another mode are another task
-            kind += f":{options.mode.value}" + (f":{options.blank.value}" if options.mode.updates else "")
-        if options.scope:  # the same bytes synced over another part of the table are another task
-            kind += ":" + json.dumps(options.scope, sort_keys=True, ensure_ascii=False)
+        kind = import_identity(options)
         return submit_file(self.store, self.registry, task_type=ImportHandler.task_type, path=options.file,
                            user=user, params=params, force=force, identity=kind, known=known)  # fmt: skip
 
@@ -354,6 +355,106 @@ class Submitter:
         if result.duplicate_of is None:
             queue_parts(self.store, result.task)
         return result
+
+    # --- change plans (issue 26) ---------------------------------------------------------------
+
+    def plan_file(self, record: TaskRecord) -> Path | None:
+        """Where a dry run's change plan is (its results folder), or None when its folder is not BatchDesk's."""
+        from desktop_app.imports.change_plan import PLAN_FILE
+
+        if self.results_dir is not None:
+            folder = task_folder(self.results_dir, record.task_no)
+            return folder / PLAN_FILE if folder is not None else None
+        return Path(record.result_path).parent / PLAN_FILE if record.result_path else None
+
+    def _plan_source(self, task_no: str, creator: str | None) -> TaskRecord:
+        """The dry run whose plan is asked for: TASK_NOT_FOUND, or PLAN_NOT_APPLICABLE (not a dry run, applied)."""
+        source = self.store.find(task_no, creator=creator)
+        if source is None:
+            raise PermanentError(ErrorCode.TASK_NOT_FOUND, task_no=task_no)
+        if not ImportHandler.kind.owns(source) or not source.params.get("dry_run"):
+            raise PermanentError(ErrorCode.PLAN_NOT_APPLICABLE, reason="not_dry_run", task_no=source.task_no)
+        if source.applied_by:
+            raise PermanentError(ErrorCode.PLAN_NOT_APPLICABLE, reason="applied", task_no=source.task_no,
+                                 by=source.applied_by)  # fmt: skip
+        return source
+
+    def submit_apply(self, task_no: str, *, user: str, creator: str | None = None) -> SubmitResult:
+        """Queue the apply of a dry run's change plan (`apply TASK_NO`): an import of the same file with the
+        dry run's parameters, each row written only as the plan has it (imports/plan_apply.py). Refused,
+        nothing queued (PLAN_NOT_APPLICABLE): not a dry run, not ended well, its plan discarded or gone,
+        already applied (naming the apply), its file gone or changed since (naming the file). The dry run's
+        applied_by is set in the transaction that queues the apply: of two applies at once, one wins."""
+        import sqlite3
+
+        from desktop_app.imports.change_plan import ChangePlan
+        from desktop_app.imports.row_plans import Action as RowAction
+
+        user = self._owner(user)  # team mode: the login (the apply is its task)
+        source = self._plan_source(task_no, creator)
+        task_no = source.task_no
+
+        def refused(reason: str, **params: object) -> PermanentError:
+            return PermanentError(ErrorCode.PLAN_NOT_APPLICABLE, reason=reason, task_no=task_no, **params)
+
+        if source.summary.get("plan_discarded"):
+            raise refused("discarded")
+        if source.status not in (TaskStatus.SUCCEEDED, TaskStatus.PARTIALLY_SUCCEEDED):
+            raise refused("not_succeeded")
+        path = self.plan_file(source)
+        try:
+            if path is None:
+                raise FileNotFoundError(task_no)
+            plan = ChangePlan.open(path)
+        except (OSError, sqlite3.DatabaseError) as exc:
+            raise refused("plan_gone", path=str(path or "")) from exc
+        with plan:
+            if not plan.finished:
+                raise refused("not_succeeded")
+            deletes = sum(1 for r in plan.absent_deletes() if r.action is RowAction.DELETE)
+            planned_sha = plan.meta.file_sha256
+        file = Path(str(source.params.get("file") or ""))
+        if not file.is_file():
+            raise refused("file_gone", path=str(file))
+        stat = file.stat()
+        sha = file_sha256(file)
+        if sha != planned_sha or sha != source.params.get("file_sha256"):
+            raise refused("file_changed", path=str(file))
+        options = self.resubmission(source, dry_run=False, plan_of=task_no)
+        if options.mode is ImportMode.SYNC:
+            options = options.but(confirm_deletes=deletes)  # the plan's deletes, each held to its row
+        # team mode: the login's rights now (a dry run writes nothing, so it did not need them)
+        self.check_rights(self.import_type(options.import_type), options.mode)
+        self.request_profile(options)  # the dry run's profile version, still fitting the type
+        params = {**options.to_params(), "file": str(file), "file_sha256": sha, "file_size": stat.st_size,
+                  "file_mtime_ns": stat.st_mtime_ns}  # fmt: skip
+        # The import's own key (the same bytes imported again later are refused as imported): while the
+        # apply runs, asking again returns it.
+        key = biz_key(sha, user, import_identity(options))
+        # the desk whose results folder holds the plan: the dry run's own, else the one that ran it
+        host = source.host or (source.owner.split(":", 1)[0] if source.owner else None)
+        try:
+            result = self.store.submit(task_type=ImportHandler.task_type, params=params, creator=user,
+                                       lane=ImportHandler.lane, biz_key=key, refuse_if_committed=False,
+                                       host=host, marks=(source.id, TaskLink.APPLIED_BY))  # fmt: skip
+        except LinkTaken:
+            again = self.store.get(task_no)
+            raise refused("applied", by=again.applied_by if again else "") from None
+        if result.duplicate_of is not None:
+            # the same bytes already importing (another apply, or an import of them): not this plan's apply
+            raise refused("applied", by=result.duplicate_of)
+        return result
+
+    def discard_plan(self, task_no: str, user: str, *, creator: str | None = None) -> TaskRecord:
+        """Discard a dry run's change plan: its summary says plan_discarded and its plan file is deleted (the
+        change CSV stays, a record of what was planned); an apply of it is refused from then on."""
+        source = self._plan_source(task_no, creator)
+        self.store.annotate(source.id, plan_discarded=True, plan_discarded_by=user)
+        path = self.plan_file(source)
+        if path is not None:
+            for part in (path, path.with_name(path.name + "-journal")):
+                part.unlink(missing_ok=True)
+        return self.store.get(source.task_no) or source
 
     # --- feeds ---------------------------------------------------------------------------
 
@@ -547,6 +648,17 @@ def needed_rights(mode: ImportMode) -> list[Right]:
     if mode.removes_rows:
         needed.append(Right.DELETE)
     return needed
+
+def import_identity(options: ImportOptions) -> str:
+    """What makes two imports of the same bytes one task: the type, and the mode (with its blank policy)
+    and a sync's scope where they are not the defaults."""
+    kind = f"{ImportHandler.task_type}:{options.import_type}"
+    if options.mode is not ImportMode.INSERT:
+        # the mode is part of the identity: the same bytes in another mode are another task
+        kind += f":{options.mode.value}" + (f":{options.blank.value}" if options.mode.updates else "")
+    if options.scope:  # the same bytes synced over another part of the table are another task
+        kind += ":" + json.dumps(options.scope, sort_keys=True, ensure_ascii=False)
+    return kind
 
 
 _DEFAULTS = {f.name: f.default for f in fields(ImportOptions) if f.name in OPTION_NAMES}

@@ -1,4 +1,4 @@
-"""The task commands: import, submit, export, undo, worker, tasks, status, cancel (each clerk's own tasks)."""
+"""The task commands: import, submit, export, undo, apply, worker, tasks, status, cancel (each clerk's own tasks)."""
 
 from __future__ import annotations
 
@@ -261,6 +261,15 @@ def cmd_export(core: Core, args: argparse.Namespace) -> int:
                                             encoding=args.encoding, user=core.user(args.user),
                                             output=args.output, replace=args.replace)  # fmt: skip
     return _wait_and_show(core, args, result, wait=args.wait, ok=(TaskStatus.SUCCEEDED,))
+
+
+def cmd_apply(core: Core, args: argparse.Namespace) -> int:
+    """Apply a dry run's change plan (a new import task holding each row to the plan); refused in words,
+    exit 2, nothing queued, when it cannot be applied."""
+    viewer = viewer_of(core, args)
+    result = core.submitter().submit_apply(args.task_no.strip().upper(), user=viewer.user,
+                                           creator=viewer.creator_filter)  # fmt: skip
+    return _wait_and_show(core, args, result, wait=args.wait)
 
 
 def cmd_undo(core: Core, args: argparse.Namespace) -> int:

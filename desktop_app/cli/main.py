@@ -27,6 +27,7 @@ USAGE_CODES = {
     ErrorCode.IMPORT_TYPE_INVALID,
     ErrorCode.NOT_UNDOABLE,
     ErrorCode.NOT_RESUMABLE,
+    ErrorCode.PLAN_NOT_APPLICABLE,
     ErrorCode.NOT_ADDABLE,
     ErrorCode.NOT_ADMIN,
     ErrorCode.LAST_ADMIN,

@@ -20,6 +20,19 @@ def task_line(task: TaskRecord, lang: Lang | None = None) -> str:
     parts = [task.task_no, task.task_type, task.status.value, f"{task.progress}%"]
     if task.total_count:
         parts.append(f"rows {task.total_count} ok {task.success_count} failed {task.fail_count}")
+    plan = task.plan_counts
+    if plan is not None:
+        # a dry run's change plan: the same names as its JSON's plan_counts, with thousands separators
+        parts.append("plan " + " ".join(f"{name} {count:,}" for name, count in plan.items()))
+        changes = task.summary.get("changes_csv")
+        if changes and not task.summary.get("expired"):
+            parts.append(f"changes: {changes}")
+        if task.applied_by:
+            parts.append(f"applied by {task.applied_by}")
+        elif task.summary.get("plan_discarded"):
+            parts.append("plan discarded")
+    elif task.params.get("plan_of"):
+        parts.append(f"applies the plan of {task.params['plan_of']}")
     stage, error = (task.stage, task.error_msg) if lang is None else (task.stage_in(lang), task.error_in(lang))
     if stage:
         parts.append(stage)

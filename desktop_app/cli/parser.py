@@ -190,6 +190,7 @@ def build_parser() -> Parser:
 
     _task_command(sub, "undo", "undo an import: delete the rows it inserted, put back what it updated", "the undo")
     _task_command(sub, "resume", "import the remaining rows of a cancelled or early-failed import", "the import")
+    _task_command(sub, "apply", "apply a dry run's change plan: write its rows only as it planned them", "the apply")
 
     p = sub.add_parser("values", help="the values an import's columns did not allow; --map fixes them once")
     p.add_argument("task_no", metavar="TASK_NO")
@@ -488,7 +489,7 @@ def _feed_settings(p: argparse.ArgumentParser, *, edit: bool) -> None:
 
 def _task_command(sub: argparse._SubParsersAction[Parser], name: str, about: str,
                   what: str) -> None:  # fmt: skip
-    """A command that queues a task about another task (TASK_NO): undo, resume."""
+    """A command that queues a task about another task (TASK_NO): undo, resume, apply."""
     p = sub.add_parser(name, help=about)
     p.set_defaults(func=_lazy("desktop_app.cli.commands", f"cmd_{name}"))
     p.add_argument("task_no", metavar="TASK_NO")

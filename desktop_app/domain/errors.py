@@ -53,6 +53,8 @@ class ErrorCode(StrEnum):
     CHANGED_SINCE = "changed_since"
     # undo of a delete: a row with the deleted row's key was added since, so the deleted one stays out
     TAKEN_SINCE = "taken_since"
+    # the apply of a change plan: the row is not as the dry run planned it (reason: column, appeared, ...)
+    CHANGED_SINCE_PLAN = "changed_since_plan"
     # engine
     ALREADY_IMPORTED = "already_imported"
     UNKNOWN_TASK_TYPE = "unknown_task_type"
@@ -60,6 +62,8 @@ class ErrorCode(StrEnum):
     IMPORT_TYPE_INVALID = "import_type_invalid"
     NOT_UNDOABLE = "not_undoable"
     NOT_RESUMABLE = "not_resumable"
+    # `apply TASK_NO`: a dry run's change plan that cannot be applied (reason: not_dry_run, applied, ...)
+    PLAN_NOT_APPLICABLE = "plan_not_applicable"
     # references an import did not find (the task's missing_references), and adding them
     REFERENCE_NOT_FOUND = "reference_not_found"
     NOT_ADDABLE = "references_not_addable"
@@ -297,6 +301,13 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
     ),
     ErrorCode.NOT_UNDOABLE: ("任务 {task_no} 不能撤销：{reason}", "Task {task_no} cannot be undone: {reason}"),
     ErrorCode.NOT_RESUMABLE: ("任务 {task_no} 不能继续导入", "Task {task_no} cannot be resumed"),
+    ErrorCode.PLAN_NOT_APPLICABLE: (
+        "任务 {task_no} 的变更计划不能执行", "The change plan of task {task_no} cannot be applied"
+    ),
+    ErrorCode.CHANGED_SINCE_PLAN: (
+        "这一行在生成变更计划后已有变化，没有写入；请重新仅校验",
+        "This row changed since the plan; it was not written: run a new dry run",
+    ),
     ErrorCode.REFERENCE_NOT_FOUND: ("找不到{column}：{value}", "{column} not found: {value}"),
     ErrorCode.NOT_ADDABLE: (
         "{column_zh}的名称不能在这里添加到 {table}：导入类型没有为这一列声明 allow_add = true；"
@@ -528,6 +539,54 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
 # carries reason=<one of these keys> and the message below replaces the code's own, so a CSV never
 # hears Excel words and a zip bomb names the part that was too big. The code stays what scripts see.
 REASONS: dict[tuple[ErrorCode, str], tuple[str, str]] = {
+    # `apply TASK_NO` refused (submission.Submitter.submit_apply): nothing queued, nothing written
+    (ErrorCode.PLAN_NOT_APPLICABLE, "not_dry_run"): (
+        "任务 {task_no} 不是仅校验的导入，没有可执行的变更计划",
+        "Task {task_no} is not a dry run (validate-only import): it has no change plan to apply",
+    ),
+    (ErrorCode.PLAN_NOT_APPLICABLE, "not_succeeded"): (
+        "仅校验任务 {task_no} 没有成功结束，它的变更计划不能执行；请重新仅校验",
+        "The dry run {task_no} did not succeed, so its change plan cannot be applied: run a new dry run",
+    ),
+    (ErrorCode.PLAN_NOT_APPLICABLE, "plan_gone"): (
+        "仅校验任务 {task_no} 的变更计划文件已不存在（{path}）；请重新仅校验",
+        "The change plan of the dry run {task_no} is gone ({path}): run a new dry run",
+    ),
+    (ErrorCode.PLAN_NOT_APPLICABLE, "applied"): (
+        "{task_no} 已经由 {by} 执行过", "{task_no} was already applied by {by}",
+    ),
+    (ErrorCode.PLAN_NOT_APPLICABLE, "discarded"): (
+        "仅校验任务 {task_no} 的变更计划已放弃；请重新仅校验",
+        "The change plan of the dry run {task_no} was discarded: run a new dry run",
+    ),
+    (ErrorCode.PLAN_NOT_APPLICABLE, "file_changed"): (
+        "文件 {path} 在仅校验 {task_no} 之后被修改过：请重新仅校验",
+        "The file {path} changed since its dry run {task_no}: run a new dry run",
+    ),
+    (ErrorCode.PLAN_NOT_APPLICABLE, "file_gone"): (
+        "找不到仅校验 {task_no} 的文件：{path}", "The file of the dry run {task_no} is gone: {path}",
+    ),
+    # a row of an apply that is not as its plan has it (the plan is a dry run's: imports/change_plan.py)
+    (ErrorCode.CHANGED_SINCE_PLAN, "column"): (
+        "{column}在变更计划中是 {planned}，现在是 {found}；这一行没有写入",
+        "Column {column} was {planned} in the plan, is now {found}; the row was not written",
+    ),
+    (ErrorCode.CHANGED_SINCE_PLAN, "appeared"): (
+        "{column}“{value}”在生成变更计划后被加入了表中；这一行没有写入",
+        '{column} "{value}" was added to the table since the plan; the row was not written',
+    ),
+    (ErrorCode.CHANGED_SINCE_PLAN, "disappeared"): (
+        "{column}“{value}”在生成变更计划后已不在表中；这一行没有写入",
+        '{column} "{value}" is no longer in the table since the plan; the row was not written',
+    ),
+    (ErrorCode.CHANGED_SINCE_PLAN, "was_failed"): (
+        "这一行在变更计划中是失败的，现在却会被写入；没有写入，请重新仅校验",
+        "This row failed in the plan and would now be written; it was not written: run a new dry run",
+    ),
+    (ErrorCode.CHANGED_SINCE_PLAN, "not_planned"): (
+        "{column}“{value}”不在变更计划要删除的行里（生成计划后才加入表中），已保留",
+        '{column} "{value}" is not among the plan\'s deletes (it was added to the table since the plan): it stays',
+    ),
     (ErrorCode.OUTPUT_UNUSABLE, "no_folder"): (
         "无法把导出的文件保存到 {path}：文件夹不存在",
         "The exported file cannot be saved to {path}: its folder does not exist",

@@ -93,6 +93,12 @@ class TaskRecord:
         return str(value) if value else None
 
     @property
+    def plan_counts(self) -> dict[str, int] | None:
+        """A dry run's change plan counts {inserted, updated, unchanged, skipped, deleted, failed}, or None."""
+        counts = self.summary.get("plan_counts")
+        return {str(k): int(v or 0) for k, v in counts.items()} if isinstance(counts, dict) else None
+
+    @property
     def pending_completion_count(self) -> int:
         return int(self.summary.get("pending_completion_count", 0))
 
@@ -170,7 +176,12 @@ class TaskRecord:
                 # "Import the remaining rows": the stopped import this one continues, and the reverse
                 "resumes": self.params.get("resumes"), "resumed_by": self.resumed_by,
                 # the reference names not found: [{column, value, rows, table, can_add}]
-                "missing_references": list(self.summary.get("missing_references") or [])}  # fmt: skip
+                "missing_references": list(self.summary.get("missing_references") or []),
+                # a dry run's change plan (its change file and counts; null: none), the apply that wrote
+                # it, whether it was discarded; an apply: the dry run whose plan it holds to
+                "changes_csv": self.summary.get("changes_csv"), "plan_counts": self.plan_counts,
+                "applied_by": self.applied_by, "plan_discarded": bool(self.summary.get("plan_discarded")),
+                "plan_of": self.params.get("plan_of")}  # fmt: skip
 
 
 def _iso(value: dt.datetime | None) -> str | None:

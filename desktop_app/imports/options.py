@@ -47,6 +47,9 @@ class ImportOptions:
     # every row), and the number of deletes the clerk confirmed (the submission refuses another number)
     scope: dict[str, str] = field(default_factory=dict)
     confirm_deletes: int | None = None
+    # the apply of a dry run's change plan (imports/change_plan.py): the dry run's task number; each row is
+    # written only as that plan has it
+    plan_of: str | None = None
 
     def __post_init__(self) -> None:
         if self.delimiter is not None and self.delimiter not in DELIMITERS:
@@ -86,6 +89,7 @@ class ImportOptions:
                 profile_version=int(params["profile_version"]) if params.get("profile_version") else None,
                 scope={str(k): str(v) for k, v in (params.get("scope") or {}).items()},
                 confirm_deletes=int(params["confirm_deletes"]) if params.get("confirm_deletes") is not None else None,
+                plan_of=str(params["plan_of"]) if params.get("plan_of") else None,
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise PermanentError(ErrorCode.INVALID_PARAMS, detail=str(exc)) from exc
@@ -104,6 +108,8 @@ class ImportOptions:
             # a task without one stores what it always stored (a task queued before profiles reads the same)
             del out["profile"], out["profile_version"]
         out["scope"] = dict(self.scope)
+        if self.plan_of is None:
+            del out["plan_of"]  # only an apply has one
         if self.mode is not ImportMode.SYNC:
             # only a sync has them (the other modes' tasks store what they always stored)
             del out["scope"], out["confirm_deletes"]

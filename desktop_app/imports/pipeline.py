@@ -6,9 +6,11 @@ summary); this class runs them in order for one task and resumes from the task's
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from pathlib import Path
 
 from sqlalchemy import Connection
 
@@ -23,10 +25,20 @@ from desktop_app.imports.bulk.choice import bulk_insert
 from desktop_app.imports.bulk.csv_batches import BulkReadError
 from desktop_app.imports.bulk.insert import BulkInsert
 from desktop_app.imports.bulk.prefetch import Prefetch
+from desktop_app.imports.change_plan import (
+    PLAN_FILE,
+    ChangePlan,
+    PlanCounts,
+    PlanMeta,
+    PlanWriter,
+    changes_csv_name,
+    write_changes_csv,
+)
 from desktop_app.imports.import_type import ImportType
 from desktop_app.imports.merged_cells import merged_cell_errors
 from desktop_app.imports.missing_references import MissingReference, as_summary, find_missing
 from desktop_app.imports.options import ImportOptions
+from desktop_app.imports.plan_apply import PlanHold
 from desktop_app.imports.precheck import CheckedFile, check_header, count_rows, file_changed, open_source
 from desktop_app.imports.progress_state import ImportCheckpoint, ImportCounts
 from desktop_app.imports.readers import SourceRow, TableReader
@@ -35,12 +47,13 @@ from desktop_app.imports.resume import carried_start, import_chain
 from desktop_app.imports.row_plans import Candidate, FailedRow, RowDecider
 from desktop_app.imports.row_writer import BatchResult, BatchWriter, DryRunWriter, Failed
 from desktop_app.imports.signature import SignedColumn, signature_function
-from desktop_app.imports.summary import ImportFacts, summarise
+from desktop_app.imports.summary import ImportFacts, PlanFacts, summarise
 from desktop_app.imports.sync import absent_keys, absent_source, file_keys, out_of_scope, typed_scope
 from desktop_app.imports.validator import CheckedRow
 from desktop_app.imports.written_rows import complete_references
 from desktop_app.store.business_rows import BusinessTable
 from desktop_app.tasks.context import TaskContext
+from desktop_app.tasks.result_paths import task_folder
 
 
 @dataclass
@@ -84,10 +97,23 @@ class ImportRun:
         self._lost_error_rows_before = 0
         self._committed_row = 1
         self._read_sha256: str | None = None  # the file's hash as the bulk reader read it, all of it
+        self._plan_writer: PlanWriter | None = None  # a dry run's change plan, written batch by batch
+        self._plan: ChangePlan | None = None  # an apply: the dry run's plan each row is held to
 
     # --- stages --------------------------------------------------------------------------
 
     def run(self) -> TaskOutcome:
+        try:
+            if self.options.plan_of:
+                self._plan = self._open_plan(self.options.plan_of)
+            return self._run()
+        finally:
+            if self._plan_writer is not None:  # stopped before its end: a rerun starts the plan afresh
+                self._plan_writer.close()
+            if self._plan is not None:
+                self._plan.close()
+
+    def _run(self) -> TaskOutcome:
         saved = self._start()
         self._stage(Stage.CHECKING, 1)
         with open_source(self.options, self.ctx.params, resuming=saved is not None) as reader:
@@ -101,6 +127,8 @@ class ImportRun:
                 total_rows, resume_row, resume_bytes = count_rows(reader, self.options), 1, None
             errors = error_csv.resumed_writer(self.ctx, reader.header, resume_at=resume_bytes, lang=self.lang)
             self._lost_error_rows_before = resume_row if errors.lost_earlier_rows else 0
+            if self.options.dry_run:
+                self._plan_writer = PlanWriter(self._folder() / PLAN_FILE, self._plan_meta())
             try:
                 self._import_rows(reader, checked, errors, total_rows, resume_row, fresh=saved is None)
             finally:
@@ -112,6 +140,7 @@ class ImportRun:
             raise PermanentError(ErrorCode.FILE_CHANGED, path=str(self.options.file))
         if self.counts.total == 0:
             raise PermanentError(ErrorCode.EMPTY_FILE)  # only blank rows after the header
+        plan_facts = self._finish_plan()
         self._stage(Stage.COMPLETING, 96)
         missing: list[MissingReference] = []
         if not self.options.dry_run and self.counts.pending:
@@ -127,11 +156,58 @@ class ImportRun:
             itype=self.itype, options=self.options, mapping=checked.mapping, encoding=reader.encoding,
             format=reader.format, table=self.table.spec.name, managed=self.table.managed, signed=self.signed,
             lost_error_rows_before=self._lost_error_rows_before, reader_warnings=tuple(reader.warnings),
-            missing_references=tuple(as_summary(missing)), extra_cells=extra_cells,
+            missing_references=tuple(as_summary(missing)), extra_cells=extra_cells, plan=plan_facts,
+            plan_of=self.options.plan_of,
         )  # fmt: skip
-        return summarise(facts=facts, counts=self.counts, work_file=self.work_file,
-                         folder=self.ctx.results_dir / self.task_no, task_no=self.task_no,
+        return summarise(facts=facts, counts=self.counts, work_file=self.work_file, folder=self._folder(),
+                         task_no=self.task_no,
                          threshold=self.ctx.settings.fail_threshold, lang=self.lang)  # fmt: skip
+
+    def _folder(self) -> Path:
+        """The task's results folder (summary.json, the error CSV, a dry run's plan and change file)."""
+        return self.ctx.results_dir / self.task_no
+
+    def _plan_meta(self) -> PlanMeta:
+        options = self.options
+        return PlanMeta(task_no=self.task_no, import_type=self.itype.name, mode=options.mode, file=str(options.file),
+                        file_sha256=self.ctx.params.get("file_sha256"), columns=self.itype.keys,
+                        profile=options.profile, profile_version=options.profile_version, scope=dict(options.scope),
+                        lang=self.lang)  # fmt: skip
+
+    def _open_plan(self, task_no: str) -> ChangePlan:
+        """The plan this apply holds its rows to: plan_not_applicable when it is gone, unfinished or of
+        other bytes than the file queued (the submission refused those; a plan may go while the task waits)."""
+        folder = task_folder(self.ctx.results_dir, task_no)  # None: not a task number of ours
+        path = (folder if folder is not None else self.ctx.results_dir / task_no) / PLAN_FILE
+        try:
+            if folder is None:
+                raise FileNotFoundError(str(path))
+            plan = ChangePlan.open(path)
+        except (OSError, sqlite3.DatabaseError) as exc:
+            raise PermanentError(ErrorCode.PLAN_NOT_APPLICABLE, reason="plan_gone", task_no=task_no,
+                                 path=str(path)) from exc  # fmt: skip
+        if not plan.finished or plan.meta.file_sha256 != self.ctx.params.get("file_sha256"):
+            plan.close()
+            reason = "not_succeeded" if not plan.finished else "file_changed"
+            raise PermanentError(ErrorCode.PLAN_NOT_APPLICABLE, reason=reason, task_no=task_no,
+                                 path=str(self.options.file))  # fmt: skip
+        return plan
+
+    def _finish_plan(self) -> PlanFacts | None:
+        """A dry run's plan completed (its counts) and listed in its change file, beside the error CSV."""
+        writer = self._plan_writer
+        if writer is None:
+            return None
+        c = self.counts
+        counts = PlanCounts(inserted=c.inserted, updated=c.updated, unchanged=c.unchanged, skipped=c.skipped,
+                            deleted=c.deleted, failed=c.fail)  # fmt: skip
+        writer.finish(counts)
+        self._plan_writer = None
+        target = self._folder() / changes_csv_name(self.task_no)
+        with ChangePlan.open(writer.path) as plan:
+            lines = write_changes_csv(plan, target, self.itype, self.lang)
+        self.ctx.log.info("change plan: %d rows planned to change or fail, listed in %s", lines, target)
+        return PlanFacts(changes_csv=str(target), counts=counts)
 
     def _file_changed(self) -> bool:
         """Whether the file is not the one queued: its bytes as the bulk reader read them (every byte, once:
@@ -156,9 +232,12 @@ class ImportRun:
         mode = self.options.mode.row_mode  # a sync's rows are upserted
         decider = RowDecider(self.itype, mode, self.options.blank, self.table, checked.validator.key_indexes)
         if self.options.dry_run:
-            return DryRunWriter(decider, self.table, self.references)
-        return BatchWriter(self.itype, mode, self.table, decider, self.references, self.task_no,
-                           signature_function(self.signed))  # fmt: skip
+            return DryRunWriter(decider, self.table, self.references, self._plan_writer, self.lang)
+        writer = BatchWriter(self.itype, mode, self.table, decider, self.references, self.task_no,
+                             signature_function(self.signed))  # fmt: skip
+        if self._plan is not None:
+            writer.hold = PlanHold(self._plan, decider, self.references, self.table)
+        return writer
 
     def _import_rows(
         self,
@@ -198,6 +277,9 @@ class ImportRun:
         since the submission counted them: then the task fails, nothing written)."""
         self._stage(Stage.CHECKING, 2)
         present = file_keys(reader, checked, self.table)
+        if self._plan is not None and isinstance(writer, BatchWriter):
+            self._planned_deletes(reader, checked, writer, errors, total_rows, scope, present)
+            return
         with self.ctx.store.engine.connect() as conn:
             count = len(absent_keys(conn, self.table, scope, present))
         confirmed = count if self.options.dry_run else self.options.confirm_deletes or 0
@@ -216,6 +298,21 @@ class ImportRun:
         # the table's rows the file lacks count among the task's rows (its done and failed never pass its total)
         self._flush(count, 1, write, errors, total_rows, 0.0)
         self.ctx.log.info("sync: %d rows the file lacks deleted", self.counts.deleted)
+
+    def _planned_deletes(self, reader: TableReader, checked: CheckedFile, writer: BatchWriter,
+                         errors: error_csv.ErrorCsvWriter, total_rows: int, scope: dict[str, object],
+                         present: set[str]) -> None:  # fmt: skip
+        """An applied sync's deletes: the plan's, each held to its planned row (not a count confirmed: a
+        key the table gained since stays, listed as changed_since_plan), in the first transaction."""
+        assert self._plan is not None
+        planned = self._plan.absent_deletes()
+
+        def write(conn: Connection) -> BatchResult:
+            absent = absent_keys(conn, self.table, scope, present)
+            return writer.delete_planned(conn, absent, planned, partial(absent_source, reader, checked, self.table))
+
+        self._flush(len(planned), 1, write, errors, total_rows, 0.0)
+        self.ctx.log.info("sync: %d of the %d rows the plan deletes deleted", self.counts.deleted, len(planned))
 
     def _import_bulk(
         self, bulk: BulkInsert, errors: error_csv.ErrorCsvWriter, total_rows: int, resume_row: int

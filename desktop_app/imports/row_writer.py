@@ -20,9 +20,12 @@ from dataclasses import dataclass, field
 from sqlalchemy import Connection
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from desktop_app.domain.errors import ErrorCode
+from desktop_app.domain.errors import ErrorCode, Lang
 from desktop_app.domain.modes import ImportMode
+from desktop_app.imports import change_plan
+from desktop_app.imports.change_plan import ABSENT_ROW, PlannedRow, PlanWriter
 from desktop_app.imports.import_type import ImportType
+from desktop_app.imports.plan_apply import PlanHold
 from desktop_app.imports.progress_state import ImportCounts
 from desktop_app.imports.readers import SourceRow
 from desktop_app.imports.references import ReferenceResolver
@@ -51,6 +54,7 @@ class BatchResult:
     skipped: int = 0
     deleted: int = 0
     pending: int = 0
+    rows: int | None = None  # the rows it stands for, when the writer counted them (a planned sync's deletes)
 
     def add(self, other: BatchResult) -> None:
         """Another part of the same batch (written after this one, in file order)."""
@@ -64,6 +68,7 @@ class BatchResult:
         self.pending += other.pending
 
     def counts(self, rows: int) -> ImportCounts:
+        rows = self.rows if self.rows is not None else rows
         return ImportCounts(total=rows, inserted=self.inserted, updated=self.updated, unchanged=self.unchanged,
                             skipped=self.skipped, deleted=self.deleted, fail=len(self.failed) + self.spilled,
                             pending=self.pending)  # fmt: skip
@@ -89,13 +94,15 @@ class BatchWriter:
         self.references = references
         self.task_no = task_no
         self.signature = signature
+        self.hold: PlanHold | None = None  # an apply: each decision held to its dry run's plan
 
     def write(self, conn: Connection, rows: Sequence[Candidate]) -> BatchResult:
         """A batch's rows in file order (valid ones, and failed ones insert_new and upsert still look at)."""
         result = BatchResult()
         if not rows:
             return result
-        if self.mode is ImportMode.INSERT and self._fast_insert(conn, rows, result):
+        # an apply decides every row (the plan may have a row failing that the fast path would insert)
+        if self.mode is ImportMode.INSERT and self.hold is None and self._fast_insert(conn, rows, result):
             return result
         self._apply(conn, self._decide(conn, rows), result)
         return result
@@ -112,6 +119,28 @@ class BatchWriter:
         if plans:
             self._delete(conn, plans, result, log)
         import_log.record(conn, self.task_no, log)
+        return result
+
+    def delete_planned(self, conn: Connection, absent: Sequence[Key], planned: Sequence[PlannedRow],
+                       source_of: Callable[[Key], SourceRow]) -> BatchResult:  # fmt: skip
+        """An applied sync's deletes: the table rows its file lacks now (``absent``), held to the ones its
+        plan deletes (``planned``, row 0): only those, each still as planned (plan_apply.PlanHold)."""
+        assert self.hold is not None
+        result = BatchResult()
+        stored = self.table.find(conn, absent) if absent else {}
+
+        def tried(plan: RowPlan) -> RowError | None:
+            return cascade_error(conn, self.table, self.decider, plan) or delete_in_savepoint(
+                conn, self.table, self.decider, plan, keep=True)  # fmt: skip
+
+        plans = self.hold.absent_plans(absent, planned, stored, source_of, tried)
+        log: list[tuple[str, int, LogAction, dict[str, object] | None]] = []
+        result.failed += [(p.source, p.errors) for p in plans if p.action is Action.FAIL]
+        deletes = [p for p in plans if p.action is Action.DELETE]
+        if deletes:
+            self._delete(conn, deletes, result, log)
+        import_log.record(conn, self.task_no, log)
+        result.rows = len(plans)
         return result
 
     # --- insert mode's fast path ---------------------------------------------------------
@@ -152,7 +181,8 @@ class BatchWriter:
         def earlier(key_text: str, stored: StoredRow | None) -> bool:
             return key_text in seen or (managed and stored is not None and stored.task_no == task_no)
 
-        return self.decider.decide(rows, found, earlier)
+        plans = self.decider.decide(rows, found, earlier)
+        return plans if self.hold is None else self.hold.hold(plans, found)
 
     def _apply(self, conn: Connection, plans: list[RowPlan], result: BatchResult, *, again: bool = True) -> None:
         inserts = [p for p in plans if p.action is Action.INSERT]
@@ -337,12 +367,17 @@ def _rejected(plan: RowPlan, exc: Exception) -> RowError:
 
 class DryRunWriter:
     """The dry-run twin: the same decisions, nothing written; the keys a real run would have taken are
-    remembered, so a later repeat is duplicate_in_file as it would be."""
+    remembered, so a later repeat is duplicate_in_file as it would be. With a ``plan`` (imports/change_plan),
+    each batch's rows that are not unchanged are recorded there as they were decided."""
 
-    def __init__(self, decider: RowDecider, table: BusinessTable, references: ReferenceResolver) -> None:
+    def __init__(self, decider: RowDecider, table: BusinessTable, references: ReferenceResolver,
+                 plan: PlanWriter | None = None, lang: Lang = "zh") -> None:  # fmt: skip
         self.decider = decider
         self.table = table
         self.references = references
+        self.plan = plan
+        self.lang: Lang = lang
+        self._ids = change_plan.reference_ids(decider.itype)
         self._taken: set[str] = set()
 
     def write(self, conn: Connection, rows: Sequence[Candidate]) -> BatchResult:
@@ -352,30 +387,48 @@ class DryRunWriter:
         found: dict[Key, StoredRow] = self.table.find(conn, self.decider.keys_to_find(rows))
         taken = self._taken
         plans = self.decider.decide(rows, found, lambda key_text, _stored: key_text in taken)
+        planned: list[PlannedRow] | None = [] if self.plan is not None else None
+        itype, lang = self.decider.itype, self.lang
         for plan in plans:
+            row = plan.source.row_number
             if plan.action is Action.FAIL:
                 result.failed.append((plan.source, plan.errors))
+                if planned is not None:
+                    planned.append(change_plan.planned_failure(row, plan.key_text, plan.errors, itype, lang))
                 continue
             taken.add(plan.key_text)
             if plan.action is Action.INSERT:
                 result.inserted += 1
                 result.pending += self.references.unresolved(self.references.extend([plan.values or ()]))
+                if planned is not None:
+                    planned.append(change_plan.planned_insert(plan, self.decider))
             elif plan.action is Action.UPDATE:
                 result.updated += 1
-                result.pending += self.references.unresolved_changes([self.references.ids_for(plan.changes or {})])
+                written = self.references.ids_for(plan.changes or {})
+                result.pending += self.references.unresolved_changes([written])
+                if planned is not None:
+                    planned.append(change_plan.planned_update(plan, self.decider, written, self._ids))
             elif plan.action is Action.UNCHANGED:
-                result.unchanged += 1
+                result.unchanged += 1  # counted, never stored: a row the plan lacks was planned unchanged
             elif plan.action is Action.DELETE:
                 # tried and taken back: a row another table refers to fails as the real run fails it
                 error = cascade_error(conn, self.table, self.decider, plan) or delete_in_savepoint(
                     conn, self.table, self.decider, plan, keep=True)  # fmt: skip
                 if error is None:
                     result.deleted += 1
+                    if planned is not None:
+                        planned.append(change_plan.planned_delete(row, plan.key_text, self.table, found.get(plan.key)))
                 else:
                     taken.discard(plan.key_text)
                     result.failed.append((plan.source, (error,)))
+                    if planned is not None:
+                        planned.append(change_plan.planned_failure(row, plan.key_text, (error,), itype, lang))
             else:
                 result.skipped += 1
+                if planned is not None:
+                    planned.append(change_plan.planned_skip(plan))
+        if self.plan is not None and planned:
+            self.plan.add(planned)
         return result
 
     def delete_absent(
@@ -383,12 +436,19 @@ class DryRunWriter:
     ) -> BatchResult:
         """A sync's deletes tried and taken back, each failing as the real run would fail it."""
         result = BatchResult()
+        stored = self.table.find(conn, keys) if self.plan is not None and keys else {}
+        planned: list[PlannedRow] = []
+        itype = self.decider.itype
         for key in keys:
             plan = RowPlan(source_of(key), Action.DELETE, self.table.fold(key), self.table.key_text(key))
             error = cascade_error(conn, self.table, self.decider, plan) or delete_in_savepoint(
                 conn, self.table, self.decider, plan, keep=True)  # fmt: skip
             if error is None:
                 result.deleted += 1
+                planned.append(change_plan.planned_delete(ABSENT_ROW, plan.key_text, self.table, stored.get(plan.key)))
             else:
                 result.failed.append((plan.source, (error,)))
+                planned.append(change_plan.planned_failure(ABSENT_ROW, plan.key_text, (error,), itype, self.lang))
+        if self.plan is not None and planned:
+            self.plan.add(planned)
         return result

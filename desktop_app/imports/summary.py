@@ -13,12 +13,21 @@ from desktop_app.domain.notes import Note, NoteCode
 from desktop_app.domain.status import TaskStatus, outcome_status
 from desktop_app.domain.task import TaskOutcome
 from desktop_app.imports import error_csv
+from desktop_app.imports.change_plan import PlanCounts
 from desktop_app.imports.header import HeaderMapping
 from desktop_app.imports.import_type import ImportType
 from desktop_app.imports.options import ImportOptions
 from desktop_app.imports.progress_state import ImportCounts
 from desktop_app.imports.readers import ReaderWarning
 from desktop_app.imports.signature import SignedColumn
+
+
+@dataclass(frozen=True)
+class PlanFacts:
+    """A dry run's change plan as its summary names it: the change file and the plan's counts."""
+
+    changes_csv: str
+    counts: PlanCounts
 
 
 @dataclass(frozen=True)
@@ -40,6 +49,8 @@ class ImportFacts:
     # a row with extra cells may be in the error CSV (this run wrote one, or an earlier run of a resumed
     # task may have): the handed-over file then names their column
     extra_cells: bool = False
+    plan: PlanFacts | None = None  # a dry run's change plan
+    plan_of: str | None = None  # an apply: the dry run whose plan it wrote
 
 
 def summarise(
@@ -99,6 +110,11 @@ def summarise(
         "managed_table": facts.managed,
         "signed_columns": [[name, storage.value, scale] for name, storage, scale in facts.signed],
     }
+    if facts.plan is not None:
+        summary["changes_csv"] = facts.plan.changes_csv
+        summary["plan_counts"] = facts.plan.counts.to_json()
+    if facts.plan_of:
+        summary["plan_of"] = facts.plan_of
     if failure is not None:
         summary["failure"] = failure.to_json()
     summary_path = folder / "summary.json"

@@ -39,6 +39,15 @@ class LostOwnership(Exception):
     """A fenced write matched no row: another worker owns the task now, so our result is dropped."""
 
 
+class LinkTaken(Exception):
+    """A submission's mark on another task (submit's ``marks``) found that link set already: nothing created."""
+
+    def __init__(self, task_id: int, link: TaskLink) -> None:
+        super().__init__(f"task {task_id} has its {link.value} set already")
+        self.task_id = task_id
+        self.link = link
+
+
 class TaskStore:
     """The task table behind a narrow interface; every transition is one conditional UPDATE."""
 
@@ -167,6 +176,7 @@ class TaskStore:
         delay: float | None = None,
         succeeds: Fence | None = None,
         parent: str | None = None,
+        marks: tuple[int, TaskLink] | None = None,
     ) -> SubmitResult:
         """Create a pending task, or return the active one with the same key (idempotent).
 
@@ -181,6 +191,9 @@ class TaskStore:
         transaction, so there is one active task with the key at every moment; LostOwnership when that
         task is no longer the caller's. `parent`: the task this one is a part of (a workbook's sheet): no
         worker claims it on its own, its parent's run does (claim(parent=...)).
+        `marks`: (task id, link) set to the new task's number in the same
+        transaction, only where that link is still empty (a dry run's applied_by: of two applies at once,
+        one wins); LinkTaken, nothing created, when it is set already.
         """
         for _ in range(5):
             if biz_key is not None:
@@ -198,6 +211,13 @@ class TaskStore:
                         handed = conn.execute(update(tasks).where(self._fenced(succeeds)).values(active_key=None))
                         if handed.rowcount != 1:
                             raise LostOwnership(succeeds.task_id)
+                    if marks is not None:
+                        marked_id, link = marks
+                        column = tasks.c[link.value]
+                        marked = conn.execute(update(tasks).where(tasks.c.id == marked_id, column.is_(None))
+                                              .values({column: task_no, "updated_at": self.now()}))  # fmt: skip
+                        if marked.rowcount != 1:
+                            raise LinkTaken(marked_id, link)
                     conn.execute(
                         tasks.insert().values(
                             task_no=task_no,

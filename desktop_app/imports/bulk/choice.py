@@ -67,9 +67,12 @@ def bulk_insert(
     """The bulk path for this import, or None when it goes row by row.
 
     Only insert mode (the other modes look every key up, row by row by nature), not a dry run (which
-    writes nothing to compare with), a CSV in an ASCII-compatible encoding or an .xlsx, and our own tables (a
-    company's table keeps its bookkeeping in import_rows, row by row)."""
+    writes nothing to compare with) nor the apply of its plan (each row held to the plan), a CSV in an
+    ASCII-compatible encoding or an .xlsx, and our own tables (a company's table keeps its bookkeeping in
+    import_rows, row by row)."""
     if not ctx.settings.bulk_loads or options.dry_run or options.mode is not ImportMode.INSERT:
+        return None
+    if options.plan_of:  # an apply: every row held to its dry run's plan, by the row writer
         return None
     if not isinstance(writer, BatchWriter) or reader.format not in ("csv", "xlsx") or not table.managed:
         return None

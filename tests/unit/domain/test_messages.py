@@ -12,6 +12,7 @@ import pytest
 
 import desktop_app.domain.errors
 import desktop_app.domain.notes
+import desktop_app.domain.plan_words
 import desktop_app.domain.stages  # noqa: F401  (each registers its table in the catalog)
 from desktop_app.domain import messages
 from desktop_app.domain.errors import ErrorCode, message
