@@ -459,8 +459,7 @@ class MainWindow(QMainWindow):
                               words.replace("%1", f"{count:,}").replace("%2", named).replace("%3", scope),
                               QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)  # fmt: skip
             box.setInformativeText(self.tr("The file's rows are added or updated as well. An undo puts every "
-                                           "deleted row back. Queue it, or check first: a dry run lists each "
-                                           "row it would change, to apply as it is?"))  # fmt: skip
+                                           "deleted row back. Queue it?"))  # fmt: skip
             # the same request as a dry run: its plan (every row it would delete named) is then one click away
             check = box.addButton(self.tr("Check &first (dry run)"), QMessageBox.ButtonRole.ActionRole)
             box.setDefaultButton(QMessageBox.StandardButton.No)
