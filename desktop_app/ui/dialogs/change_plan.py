@@ -178,6 +178,7 @@ class ChangePlanDialog(QDialog):
         self._fill_filters()
         self.model.set_plan(source, self._columns(), window_lang())
         self.retranslate()
+        self._update_buttons()
         self._filter_changed()
 
     def _open_failed(self, exc: BaseException) -> None:
