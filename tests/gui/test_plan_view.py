@@ -17,8 +17,15 @@ from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.modes import ImportMode
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import Lane, SubmitResult, TaskRecord
-from desktop_app.imports.change_plan import ABSENT_ROW, PlanCounts, PlanMeta, PlannedCell, PlannedRow, PlanWriter
-from desktop_app.imports.change_plan import plan_path
+from desktop_app.imports.change_plan import (
+    ABSENT_ROW,
+    PlanCounts,
+    PlanMeta,
+    PlannedCell,
+    PlannedRow,
+    PlanWriter,
+    plan_path,
+)
 from desktop_app.imports.row_plans import Action
 from desktop_app.ui.background import Background
 from desktop_app.ui.catalog import ImportCatalog
@@ -116,7 +123,8 @@ def test_the_plan_shows_its_counts_rows_and_a_changed_cells_old_value(
     assert changed.data(Qt.ItemDataRole.BackgroundRole) == CHANGED_BACKGROUND
     assert changed.data(Qt.ItemDataRole.FontRole).bold()
     unchanged = model.index(0, model.column_of("name"))  # not part of the update: no mark, no tooltip
-    assert unchanged.data(Qt.ItemDataRole.BackgroundRole) is None and unchanged.data(Qt.ItemDataRole.ToolTipRole) is None
+    assert unchanged.data(Qt.ItemDataRole.BackgroundRole) is None
+    assert unchanged.data(Qt.ItemDataRole.ToolTipRole) is None
     assert dialog.table.isColumnHidden(model.reason_column)  # no failing row among the updates
 
 
