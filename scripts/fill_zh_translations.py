@@ -527,8 +527,9 @@ ZH: dict[tuple[str, str], str] = {
     ("ChangePlanDialog", "Throw this plan away: it can no longer be applied"): "丢弃这份变更计划：之后不能再执行它",
     ("ChangePlanDialog", "&Close"): "关闭(&C)",
     ("ChangePlanDialog", "Planned rows"): "计划变更的行",
-    ("ChangePlanDialog", "What dry run %1 of %2 (%3) would change. Unchanged rows are counted, not listed."):
-        "校验任务 %1（%2，%3）将做的变更。不变的行只计数，不列出。",
+    ("ChangePlanDialog", "What dry run %1 of %2 (%3) would change. An update shows the values it changes (the old "
+                         "value in the tooltip); unchanged rows are counted, not listed."):
+        "校验任务 %1（%2，%3）将做的变更。更新的行只显示要改的值（原值见悬停提示）；不变的行只计数，不列出。",
     ("ChangePlanDialog", "%1 to insert"): "新增 %1 行",
     ("ChangePlanDialog", "%1 to update"): "更新 %1 行",
     ("ChangePlanDialog", "%1 to delete"): "删除 %1 行",

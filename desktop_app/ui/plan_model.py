@@ -19,7 +19,9 @@ PAGE_ROWS = 200  # rows read per page: a plan may hold 100,000 (never all in mem
 # a changed cell of an update: a clear yellow behind dark text, readable in a light and a dark palette
 CHANGED_BACKGROUND = QColor(255, 232, 140)
 CHANGED_FOREGROUND = QColor(0, 0, 0)
-ROW, ACTION, KEY = 0, 1, 2  # the grid's first columns; the type's columns follow, the reason last
+# the grid's first columns, as the change file has them (the reason beside the key); the type's columns follow
+ROW, ACTION, KEY, REASON = 0, 1, 2, 3
+FIRST_VALUE = 4
 FILTERS = (Action.INSERT, Action.UPDATE, Action.DELETE, Action.SKIP, Action.FAIL)
 
 Index = QModelIndex | QPersistentModelIndex
@@ -76,8 +78,8 @@ def action_word(action: Action, lang: Lang) -> str:
 
 
 class PlanTableModel(QAbstractTableModel):
-    """Row number, action, key, each column of the import type (its value after the change; a delete's value
-    before it), the reason of a failing row. A changed cell of an update is marked, its old value in its
+    """Row number, action, key, the reason of a failing row, then each column of the import type (its value
+    after the change; a delete's value before it). A changed cell of an update is marked, its old value in its
     tooltip. Rows come a page at a time (fetchMore) from a PlanSource, read through ``background``.
 
     Signals:
@@ -178,16 +180,21 @@ class PlanTableModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self._rows)
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else 3 + len(self._columns) + 1
+        return 0 if parent.isValid() else FIRST_VALUE + len(self._columns)
 
     @property
     def reason_column(self) -> int:
-        return 3 + len(self._columns)
+        return REASON
+
+    @property
+    def value_columns(self) -> range:
+        """The grid columns of the import type's columns."""
+        return range(FIRST_VALUE, FIRST_VALUE + len(self._columns))
 
     def column_of(self, key: str) -> int:
         """The grid column of a type column's key (-1: not one of the type's)."""
         keys = [k for k, _title in self._columns]
-        return 3 + keys.index(key) if key in keys else -1
+        return FIRST_VALUE + keys.index(key) if key in keys else -1
 
     def planned(self, row: int) -> PlannedRow:
         return self._rows[row].row
@@ -201,15 +208,15 @@ class PlanTableModel(QAbstractTableModel):
             return plan_word(PlanWord.ACTION, self._lang)
         if section == KEY:
             return plan_word(PlanWord.KEY, self._lang)
-        if section == self.reason_column:
+        if section == REASON:
             return plan_word(PlanWord.REASON, self._lang)
-        if 3 <= section < self.reason_column:
-            return self._columns[section - 3][1]
+        if section in self.value_columns:
+            return self._columns[section - FIRST_VALUE][1]
         return None
 
     def _cell(self, shown: _Shown, column: int) -> PlannedCell | None:
-        if 3 <= column < self.reason_column:
-            return shown.cells.get(self._columns[column - 3][0])
+        if column in self.value_columns:
+            return shown.cells.get(self._columns[column - FIRST_VALUE][0])
         return None
 
     def changed(self, index: Index) -> bool:
@@ -232,7 +239,7 @@ class PlanTableModel(QAbstractTableModel):
                 return action_word(planned.action, self._lang)
             if column == KEY:
                 return planned.key
-            if column == self.reason_column:
+            if column == REASON:
                 return planned.message
             cell = self._cell(shown, column)
             if cell is None:
@@ -242,7 +249,7 @@ class PlanTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             if column == ROW and planned.row == ABSENT_ROW:
                 return self.tr("A row of the table that the file lacks: the sync deletes it")
-            if column == self.reason_column:
+            if column == REASON:
                 return planned.message or None
             if self.changed(index):
                 cell = self._cell(shown, column)

@@ -186,7 +186,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>What dry run %1 of %2 (%3) would change. Unchanged rows are counted, not listed.</source>
+        <source>What dry run %1 of %2 (%3) would change. An update shows the values it changes (the old value in the tooltip); unchanged rows are counted, not listed.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -108,10 +108,10 @@ def test_the_plan_shows_its_counts_rows_and_a_changed_cells_old_value(
                                           "88 unchanged · 1 skipped · 1 failing")  # fmt: skip
     assert "T20261206-0001" in dialog.heading.text() and "customers.csv" in dialog.heading.text()
     titles = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
-    assert titles[:4] == ["Row number", "Action", "Key", "Customer code"] and titles[-1] == "Reason"
-    assert "Credit limit" in titles
+    assert titles[:5] == ["Row number", "Action", "Key", "Reason", "Customer code"]  # as the change file's
+    assert titles[-1] == "Note" and "Credit limit" in titles
     # the first rows: the inserts, each with its values after, in the catalog's words
-    assert [model.index(0, c).data() for c in range(4)] == ["1", "Insert", "C000001", "C000001"]
+    assert [model.index(0, c).data() for c in range(5)] == ["1", "Insert", "C000001", "", "C000001"]
     assert model.rowCount() == PAGE_ROWS  # one page, not the whole plan
     # an update: its changed cell marked (bold on a clear colour) with its old value as the tooltip
     dialog.choose_filter(Action.UPDATE)
@@ -139,6 +139,7 @@ def test_the_filter_shows_one_action_and_a_failing_rows_reason_in_its_own_column
     qtbot.waitUntil(lambda: model.rowCount() == 1 and model.planned(0).action is Action.FAIL, timeout=TIMEOUT)
     assert model.index(0, 1).data() == "Fail" and model.index(0, model.reason_column).data() == REASON
     assert not dialog.table.isColumnHidden(model.reason_column)
+    assert all(dialog.table.isColumnHidden(c) for c in model.value_columns)  # a failing row has no values
     # a delete: the row the table has and the file lacks, its values before (no row number: it is no file row)
     dialog.choose_filter(Action.DELETE)
     qtbot.waitUntil(lambda: model.rowCount() == 1 and model.planned(0).action is Action.DELETE, timeout=TIMEOUT)
@@ -171,11 +172,12 @@ def test_the_dialog_fits_a_1024x700_screen_and_never_grows_past_it(qtbot: Any, p
     assert hint.width() <= 984 and hint.height() <= 640, hint
     dialog.model.fetchMore()  # more rows, a filter, wide values: the grid scrolls inside
     qtbot.waitUntil(lambda: dialog.model.exhausted, timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: dialog.table.horizontalScrollBar().maximum() > 0, timeout=TIMEOUT)  # columns scroll
+    assert dialog.size() == QSize(984, 640) and dialog.buttons.isVisible()
     dialog.choose_filter(Action.FAIL)
     qtbot.waitUntil(lambda: dialog.model.rowCount() == 1, timeout=TIMEOUT)
     dialog.resize(1600, 1000)
     assert dialog.width() <= 984 and dialog.height() <= 640
-    assert dialog.table.horizontalScrollBar().maximum() > 0  # the type's columns scroll, the buttons stay
 
 
 def test_an_unfinished_or_missing_plan_is_said_in_words_and_cannot_be_applied(qtbot: Any, tmp_path: Path) -> None:
@@ -350,8 +352,8 @@ def test_in_chinese_the_plan_reads_in_the_desks_words(qtbot: Any, make_desk: Any
     total = INSERTS + UPDATES + 88 + 3
     assert dialog.counts_label.text() == (f"共 {total:,} 行：新增 {INSERTS} 行 · 更新 {UPDATES} 行 · 删除 1 行 · "
                                           "不变 88 行 · 跳过 1 行 · 失败 1 行")  # fmt: skip
-    titles = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(4)]
-    assert titles == ["行号", "动作", "键", "客户编号"]
+    titles = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(5)]
+    assert titles == ["行号", "动作", "键", "原因", "客户编号"]
     assert model.index(0, 1).data() == "新增" and dialog.apply_button.text() == "执行这些变更(&A)"
     assert dialog.filter_box.itemText(2) == f"更新（{UPDATES}）"
     dialog.choose_filter(Action.UPDATE)

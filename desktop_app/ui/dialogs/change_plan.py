@@ -31,7 +31,7 @@ from desktop_app.imports.row_plans import Action
 from desktop_app.ui.background import Background
 from desktop_app.ui.catalog import ImportCatalog
 from desktop_app.ui.plain_errors import plain_error
-from desktop_app.ui.plan_model import FILTERS, PlanSource, PlanTableModel
+from desktop_app.ui.plan_model import ACTION, FILTERS, PlanSource, PlanTableModel, action_word
 from desktop_app.ui.texts import window_lang
 
 log = logging.getLogger(__name__)
@@ -96,6 +96,8 @@ class ChangePlanDialog(QDialog):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setWordWrap(False)
         self.table.verticalHeader().hide()
+        # a line of text a row, as a spreadsheet has them
+        self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 8)
         self.table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
@@ -234,20 +236,30 @@ class ChangePlanDialog(QDialog):
         data = self.filter_box.currentData()
         action = None if data in (None, "all") else Action(data)
         self.model.set_actions({action} if action is not None else None)
-        reason = self.model.reason_column
-        # the reason column only where failing rows may be shown
         stored = self.source.stored if self.source is not None else {}
-        self.table.setColumnHidden(reason, action not in (None, Action.FAIL) or not stored.get(Action.FAIL))
+        # the reason only where failing rows are shown; a failing row has no values: its view shows the reasons
+        self.table.setColumnHidden(self.model.reason_column, action not in (None, Action.FAIL)
+                                   or not stored.get(Action.FAIL))  # fmt: skip
+        for column in self.model.value_columns:
+            self.table.setColumnHidden(column, action is Action.FAIL)
+        self._sized_columns = False
         self.model.fetchMore()
 
     def _page_loaded(self) -> None:
-        if not self._sized_columns and self.model.rowCount():
-            self._sized_columns = True
-            self.table.resizeColumnsToContents()
-            header = self.table.horizontalHeader()
-            for column in range(self.model.columnCount()):
-                if header.sectionSize(column) > WIDEST_COLUMN:
-                    header.resizeSection(column, WIDEST_COLUMN)
+        """The columns fitted to the first page of a filter (a long value or reason cut, whole in its tooltip)."""
+        if self._sized_columns or not self.model.rowCount():
+            return
+        self._sized_columns = True
+        self.table.resizeColumnsToContents()
+        header = self.table.horizontalHeader()
+        for column in range(self.model.columnCount()):
+            if header.sectionSize(column) > WIDEST_COLUMN:
+                header.resizeSection(column, WIDEST_COLUMN)
+        # every action's word whole, whatever the first page held
+        metrics = self.table.fontMetrics()
+        lang = window_lang()
+        words = max(metrics.horizontalAdvance(action_word(a, lang)) for a in FILTERS)
+        header.resizeSection(ACTION, max(header.sectionSize(ACTION), words + 16))
 
     def _page_failed(self, reason: str) -> None:
         self.status_label.setText(self.tr("The plan's rows could not be read: %1").replace("%1", reason))
@@ -357,7 +369,8 @@ class ChangePlanDialog(QDialog):
         file = Path(str(self.record.params.get("file") or "")).name
         import_type = str(self.record.params.get("import_type") or "")
         title = self._catalog.title(import_type) if import_type else ""
-        return (self.tr("What dry run %1 of %2 (%3) would change. Unchanged rows are counted, not listed.")
+        return (self.tr("What dry run %1 of %2 (%3) would change. An update shows the values it changes (the "
+                        "old value in the tooltip); unchanged rows are counted, not listed.")
                 .replace("%1", self.record.task_no).replace("%2", file).replace("%3", title))  # fmt: skip
 
 
