@@ -527,6 +527,7 @@ ZH: dict[tuple[str, str], str] = {
     ("ChangePlanDialog", "Throw this plan away: it can no longer be applied"): "丢弃这份变更计划：之后不能再执行它",
     ("ChangePlanDialog", "&Close"): "关闭(&C)",
     ("ChangePlanDialog", "Planned rows"): "计划变更的行",
+    ("ChangePlanDialog", "Rows to show"): "显示哪些行",
     ("ChangePlanDialog", "What dry run %1 of %2 (%3) would change. An update shows the values it changes (the old "
                          "value in the tooltip); unchanged rows are counted, not listed."):
         "校验任务 %1（%2，%3）将做的变更。更新的行只显示要改的值（原值见悬停提示）；不变的行只计数，不列出。",

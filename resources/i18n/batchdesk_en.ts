@@ -186,6 +186,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Rows to show</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>What dry run %1 of %2 (%3) would change. An update shows the values it changes (the old value in the tooltip); unchanged rows are counted, not listed.</source>
         <translation type="unfinished"></translation>
     </message>

@@ -186,6 +186,10 @@
         <translation>计划变更的行</translation>
     </message>
     <message>
+        <source>Rows to show</source>
+        <translation>显示哪些行</translation>
+    </message>
+    <message>
         <source>What dry run %1 of %2 (%3) would change. An update shows the values it changes (the old value in the tooltip); unchanged rows are counted, not listed.</source>
         <translation>校验任务 %1（%2，%3）将做的变更。更新的行只显示要改的值（原值见悬停提示）；不变的行只计数，不列出。</translation>
     </message>

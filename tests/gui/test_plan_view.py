@@ -242,6 +242,16 @@ def test_review_is_offered_for_a_dry_run_with_a_plan_until_it_is_applied_or_disc
     qtbot.waitUntil(lambda: window.details.record is not None and window.details.record.id == done.id)
     (button,) = [b for b in window.details.step_buttons if b.defaultAction() is actions.review_plan]
     assert button.isVisibleTo(window.details) and button.text() == "Review the changes…"
+    # the notice of its end offers the plan first, one click away
+    window.notices.task_ended(done)
+    review = window.notice.buttons[0]
+    assert review.isVisibleTo(window.notice) and review.text() == "Review the changes…"
+    qtbot.mouseClick(review, qtbot_left())
+    qtbot.waitUntil(lambda: window.plan_dialog is not None and window.plan_dialog.source is not None,
+                    timeout=TIMEOUT)  # fmt: skip
+    assert window.plan_dialog is not None and window.plan_dialog.record.task_no == done.task_no
+    window.plan_dialog.reject()
+    qtbot.waitUntil(lambda: window.plan_dialog is None, timeout=TIMEOUT)
     actions.set_record(replace(done, applied_by="T20261206-0099"))
     assert not actions.review_plan.isEnabled() and not button.isVisibleTo(window.details)
     actions.set_record(replace(done, summary={**done.summary, "plan_discarded": True}))

@@ -364,6 +364,7 @@ class ChangePlanDialog(QDialog):
         self.heading.setText(self._heading())
         self.counts_label.setText(counts_text(self.source.counts) if self.source is not None else "")
         self.table.setAccessibleName(self.tr("Planned rows"))
+        self.filter_box.setAccessibleName(self.tr("Rows to show"))
 
     def _heading(self) -> str:
         file = Path(str(self.record.params.get("file") or "")).name
