@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QColor, QFont
@@ -40,11 +41,9 @@ class PlanSource:
         self.stored: dict[Action, int] = {}  # the rows kept per action (unchanged ones are only counted)
 
     @classmethod
-    def open(cls, path: object) -> PlanSource:
+    def open(cls, path: Path) -> PlanSource:
         """The plan at ``path`` with its rows counted per action. Call it off the GUI thread."""
-        from pathlib import Path
-
-        source = cls(ChangePlan.open(Path(str(path))))
+        source = cls(ChangePlan.open(path))
         with source._lock:
             source.stored = {a: source._plan.count({a}) for a in FILTERS}
         return source

@@ -48,9 +48,9 @@ def fitted_size(available: QRect) -> QSize:
 
 
 class ChangePlanDialog(QDialog):
-    """Non-modal. Reads the plan off the GUI thread (``background``), then its rows a page at a time; the
-    clerk filters them by action. Apply and Discard are asked of the window (which asks the service) and
-    answered through applied()/refused()/discarded().
+    """Non-blocking (the window opens it with open()). Reads the plan off the GUI thread (``background``), then
+    its rows a page at a time; the clerk filters them by action. Apply and Discard are asked of the window
+    (which asks the service) and answered through finish(), refused() or not_now().
 
     Signals:
         apply_requested(TaskRecord): the clerk chose "Apply these changes" for this dry run.
@@ -64,7 +64,6 @@ class ChangePlanDialog(QDialog):
                  parent: QWidget | None = None) -> None:  # fmt: skip
         super().__init__(parent)
         self.setObjectName("change_plan")
-        self.setModal(False)
         self.record = record
         self.plan_file = plan_file
         self._catalog = catalog
