@@ -513,6 +513,66 @@ ZH: dict[tuple[str, str], str] = {
     ("SettingsDialog", "A feed mails its addresses when a file's import fails or has rows with errors. The mail "
                        "server applies to tasks that start from now on."):
         "文件导入失败或有出错的行时，监视文件夹会发邮件给设定的地址。邮件服务器的设置对此后开始的任务生效。",
+    # the change plan of a dry run (issue 26): "校验" as the window calls a dry run ("仅校验")
+    ("ChangePlanDialog", "Reading the plan…"): "正在读取变更计划…",
+    ("ChangePlanDialog", "This plan is incomplete: its dry run stopped before the end. Run the dry run again."):
+        "这份变更计划不完整：校验任务没有运行到最后。请重新校验。",
+    ("ChangePlanDialog", "This plan was already applied by task %1."): "这份变更计划已由任务 %1 执行。",
+    ("ChangePlanDialog", "The plan of %1 is gone (it was discarded, or its results folder was cleaned up). "
+                         "Run the dry run again to see its changes."):
+        "%1 的变更计划已不存在（已被放弃，或结果文件夹已被清理）。请重新校验以查看变更。",
+    ("ChangePlanDialog", "The plan of %1 cannot be read: its file is damaged. Run the dry run again."):
+        "%1 的变更计划无法读取：文件已损坏。请重新校验。",
+    ("ChangePlanDialog", "All"): "全部",
+    ("ChangePlanDialog", "Insert"): "新增",
+    ("ChangePlanDialog", "Update"): "更新",
+    ("ChangePlanDialog", "Delete"): "删除",
+    ("ChangePlanDialog", "Skip"): "跳过",
+    ("ChangePlanDialog", "Fail"): "失败",
+    ("ChangePlanDialog", "The plan's rows could not be read: %1"): "变更计划的行无法读取：%1",
+    ("ChangePlanDialog", "Queueing the import of these changes…"): "正在提交这些变更的导入…",
+    ("ChangePlanDialog", "Discard this plan?"): "放弃这份变更计划？",
+    ("ChangePlanDialog", "Discard the plan of dry run %1? It can no longer be applied; its change file stays as a "
+                         "record."):
+        "放弃校验任务 %1 的变更计划？放弃后就不能再执行它；变更文件会保留作为记录。",
+    ("ChangePlanDialog", "&Discard the plan"): "放弃变更计划(&D)",
+    ("ChangePlanDialog", "&Keep it"): "保留(&K)",
+    ("ChangePlanDialog", "Discarding the plan…"): "正在放弃变更计划…",
+    ("ChangePlanDialog", "Changes of dry run %1"): "校验任务 %1 的变更",
+    ("ChangePlanDialog", "&Show:"): "显示(&S)：",
+    ("ChangePlanDialog", "&Apply these changes"): "执行这些变更(&A)",
+    ("ChangePlanDialog", "Import the same file now; each row is written only as this plan shows it (a row changed "
+                         "since is listed as an error)"):
+        "现在导入同一个文件；每一行只按这份计划写入（之后又被修改过的行会列为错误）",
+    ("ChangePlanDialog", "D&iscard"): "放弃(&I)",
+    ("ChangePlanDialog", "Throw this plan away: it can no longer be applied"): "丢弃这份变更计划：之后不能再执行它",
+    ("ChangePlanDialog", "&Close"): "关闭(&C)",
+    ("ChangePlanDialog", "Planned rows"): "计划变更的行",
+    ("ChangePlanDialog", "Rows to show"): "显示哪些行",
+    ("ChangePlanDialog", "What dry run %1 of %2 (%3) would change. An update shows the values it changes (the old "
+                         "value in the tooltip); unchanged rows are counted, not listed."):
+        "校验任务 %1（%2，%3）将做的变更。更新的行只显示要改的值（原值见悬停提示）；不变的行只计数，不列出。",
+    ("ChangePlanDialog", "%1 to insert"): "新增 %1 行",
+    ("ChangePlanDialog", "%1 to update"): "更新 %1 行",
+    ("ChangePlanDialog", "%1 to delete"): "删除 %1 行",
+    ("ChangePlanDialog", "%1 unchanged"): "不变 %1 行",
+    ("ChangePlanDialog", "%1 skipped"): "跳过 %1 行",
+    ("ChangePlanDialog", "%1 failing"): "失败 %1 行",
+    ("ChangePlanDialog", "No rows: the file had nothing to import."): "没有行：文件里没有要导入的内容。",
+    ("ChangePlanDialog", "1 row: %1"): "共 1 行：%1",
+    ("ChangePlanDialog", "%1 rows: %2"): "共 %1 行：%2",
+    ("MainWindow", "Check &first (dry run)"): "先校验(&F)",
+    ("MainWindow", "The plan of %1 was discarded."): "%1 的变更计划已放弃。",
+    ("PlanTableModel", "A row of the table that the file lacks: the sync deletes it"):
+        "表中有而文件里没有的行：同步会删除它",
+    ("PlanTableModel", "Before: %1"): "原值：%1",
+    ("PlanTableModel", "(empty)"): "（空）",
+    ("TaskActions", "Review the c&hanges…"): "查看变更(&H)…",
+    ("TaskActions", "See each row this dry run would insert, update or delete, then apply exactly those changes "
+                    "or discard them"):
+        "查看这次校验将新增、更新或删除的每一行，然后原样执行这些变更，或者放弃",
+    ("TaskActions", "Review the changes…"): "查看变更…",
+    ("TaskNotices", "Review the changes…"): "查看变更…",
 }  # fmt: skip
 
 Messages = list[tuple[str, list[str]]]  # (context, sources in code order)

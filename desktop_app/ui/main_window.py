@@ -23,6 +23,7 @@ from desktop_app.ui.catalog import ImportCatalog
 from desktop_app.ui.details import DetailsPanel
 from desktop_app.ui.details_pane import DetailsPane
 from desktop_app.ui.dialogs.about import AboutDialog, AboutInfo, HelpDialog
+from desktop_app.ui.dialogs.change_plan import ChangePlanDialog
 from desktop_app.ui.dialogs.confirm_cancel import CancelQuestion
 from desktop_app.ui.dialogs.confirm_resume import ResumeQuestion
 from desktop_app.ui.dialogs.confirm_undo import UndoQuestion
@@ -97,6 +98,7 @@ class MainWindow(QMainWindow):
         self.cancel_question: CancelQuestion | None = None
         self.undo_question: UndoQuestion | None = None
         self.value_fix_dialog: ValueFixDialog | None = None
+        self.plan_dialog: ChangePlanDialog | None = None
         self.open_failed_dialog: OpenFailedDialog | None = None
         self.help_dialog: QWidget | None = None
         self.last_message = ""
@@ -115,7 +117,7 @@ class MainWindow(QMainWindow):
         self.actions_ = TaskActions(service, kinds=kinds, results_dir=results_dir, parent=self)
         self.details = DetailsPanel(catalog, kinds=kinds, actions=[self.actions_.resume, self.actions_.add_references,
                                                       self.actions_.complete_references,
-                                                      self.actions_.fix_values])  # fmt: skip
+                                                      self.actions_.fix_values, self.actions_.review_plan])  # fmt: skip
         # The details sit beside or below the list, inside the window: opening them never grows it.
         self.details_dock = DetailsPane(self.details)
         self.notice = NoticeBar()
@@ -182,6 +184,9 @@ class MainWindow(QMainWindow):
         s.task_ended.connect(self._task_ended)
         s.log_lines.connect(self.details.show_log)
         s.list_stale.connect(self._read_list_again)
+        s.plan_applied.connect(self._plan_applied)
+        s.plan_discarded.connect(self._plan_discarded)
+        s.plan_refused.connect(self._plan_refused)
         self.panel.queue_requested.connect(self.open_preview)
         # Enter in the file field queues: Queue looks like the default button only while it is so.
         self.panel.path_edit.installEventFilter(self)
@@ -199,6 +204,7 @@ class MainWindow(QMainWindow):
         self.actions_.open_failed.connect(self.open_failed)
         self.actions_.problem.connect(self.inform)
         self.actions_.sync_requested.connect(self._confirm_sync)  # asks the number it deletes now
+        self.actions_.plan_requested.connect(self.open_plan)
         self.actions_.reimport_requested.connect(  # a fixed error file: its preview, from its task's parameters
             lambda request, notice: self.open_preview(request.file, request.import_type, False, request=request,
                                                       notice=notice))  # fmt: skip
@@ -489,15 +495,20 @@ class MainWindow(QMainWindow):
                               QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)  # fmt: skip
             box.setInformativeText(self.tr("The file's rows are added or updated as well. An undo puts every "
                                            "deleted row back. Queue it?"))  # fmt: skip
+            # the same request as a dry run: its plan (every row it would delete named) is then one click away
+            check = box.addButton(self.tr("Check &first (dry run)"), QMessageBox.ButtonRole.ActionRole)
             box.setDefaultButton(QMessageBox.StandardButton.No)
             self.question = box
 
-            def answered(button: int) -> None:
+            def answered(_result: int) -> None:
                 if self.question is box:
                     self.question = None
+                clicked = box.clickedButton()
                 box.deleteLater()
-                if button == QMessageBox.StandardButton.Yes:
+                if clicked is box.button(QMessageBox.StandardButton.Yes):
                     self._queue(request.but(confirm_deletes=count))
+                elif clicked is check:
+                    self._queue(request.but(dry_run=True, confirm_deletes=None))
 
             box.finished.connect(answered)
             box.open()
@@ -706,6 +717,56 @@ class MainWindow(QMainWindow):
 
         dialog.finished.connect(answered)
         dialog.open()
+
+    def open_plan(self, record: TaskRecord, path: Path) -> None:
+        """A dry run's change plan (non-blocking): its rows, to apply as they are or discard."""
+        if self.plan_dialog is not None:
+            if self.plan_dialog.record.task_no == record.task_no:
+                self.plan_dialog.raise_()
+                self.plan_dialog.activateWindow()
+                return
+            self.plan_dialog.reject()  # one plan at a time: the clerk asked for another task's
+        dialog = ChangePlanDialog(self._fresh(record), path, self.catalog, self._background, self)
+        self.plan_dialog = dialog
+        dialog.apply_requested.connect(self._apply_plan)
+        dialog.discard_requested.connect(lambda r: self.service.discard_plan(r.task_no))
+        dialog.finished.connect(lambda _r: self._plan_closed(dialog))
+        dialog.open()
+
+    def _plan_closed(self, dialog: ChangePlanDialog) -> None:
+        if self.plan_dialog is dialog:
+            self.plan_dialog = None
+        dialog.deleteLater()
+
+    def _plan_of(self, task_no: str) -> ChangePlanDialog | None:
+        dialog = self.plan_dialog
+        return dialog if dialog is not None and dialog.record.task_no == task_no else None
+
+    def _apply_plan(self, record: TaskRecord) -> None:
+        if not self.service.apply_plan(record.task_no) and self.plan_dialog is not None:
+            self.plan_dialog.not_now(self.tr("Another file is being queued; try again in a moment."))
+
+    def _plan_applied(self, task_no: str, result: SubmitResult) -> None:
+        """The plan's apply is queued: the dialog goes, the new task is selected."""
+        dialog = self._plan_of(task_no)
+        if dialog is not None:
+            dialog.finish()
+        self.select_task(result.task.id)
+        self.statusBar().showMessage(self.tr("Queued as task %s.") % result.task.task_no, 8000)
+
+    def _plan_discarded(self, task_no: str) -> None:
+        dialog = self._plan_of(task_no)
+        if dialog is not None:
+            dialog.finish()
+        self.statusBar().showMessage(self.tr("The plan of %1 was discarded.").replace("%1", task_no), 8000)
+
+    def _plan_refused(self, task_no: str, reason: str) -> None:
+        """Refused (already applied, the file changed since, ...): said in the dialog, else in a message."""
+        dialog = self._plan_of(task_no)
+        if dialog is not None:
+            dialog.refused(reason)
+        else:
+            self.inform(reason)
 
     def open_failed(self, path: Path) -> None:
         """The desktop had no program for a task's file: say so, with its path, Copy path, Show in folder."""

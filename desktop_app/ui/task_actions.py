@@ -13,6 +13,7 @@ from desktop_app.domain.errors import FILE_AT_FAULT
 from desktop_app.domain.modes import ImportMode
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
+from desktop_app.imports.change_plan import plan_path
 from desktop_app.imports.error_csv import looks_unedited
 from desktop_app.imports.missing_references import missing_of
 from desktop_app.imports.resume import stopped_early
@@ -39,6 +40,8 @@ class TaskActions(QObject):
             its enum columns refused: the window opens the dialog, then calls confirm_fix_values().
         sync_requested(object): (ImportOptions) a sync run again (a retry, the real run after a validation):
             the window counts what it would delete now and asks, as on Queue, before it is queued.
+        plan_requested(TaskRecord, object): (a dry run, its plan file's Path) the clerk asked to review the
+            changes it planned: the window opens the plan's dialog.
     """
 
     details_requested = Signal(object)
@@ -49,6 +52,7 @@ class TaskActions(QObject):
     reimport_requested = Signal(object, str)
     fix_values_requested = Signal(object, object)
     sync_requested = Signal(object)
+    plan_requested = Signal(object, object)
 
     def __init__(
         self,
@@ -86,6 +90,7 @@ class TaskActions(QObject):
         self.retry = make(self._retry, "Ctrl+Shift+R")
         self.resume = make(self._resume, "Ctrl+Shift+M")
         self.import_for_real = make(self._import_for_real, "Ctrl+I")
+        self.review_plan = make(self._review_plan, "Ctrl+Shift+P")  # P: the change plan
         self.complete_references = make(self._complete_references, "Ctrl+Shift+K")
         self.add_references = make(self._add_references, "Ctrl+Shift+N")  # N: add the missing names
         self.fix_values = make(self._fix_values, "Ctrl+Shift+V")  # V: values
@@ -100,8 +105,8 @@ class TaskActions(QObject):
 
     def all(self) -> list[QAction]:
         return [self.open_result, self.open_errors, self.open_folder, self.reimport, self.cancel, self.resume,
-                self.retry, self.import_for_real, self.complete_references, self.add_references, self.fix_values,
-                self.undo, self.open_when_done, self.details]  # fmt: skip
+                self.retry, self.import_for_real, self.review_plan, self.complete_references, self.add_references,
+                self.fix_values, self.undo, self.open_when_done, self.details]  # fmt: skip
 
     def set_record(self, record: TaskRecord | None) -> None:
         """The selected task (or its newer snapshot): enable exactly what applies to it."""
@@ -137,6 +142,8 @@ class TaskActions(QObject):
                               and not stopped_early(record) and not failed_by_its_rows(record, kind)
                               and record.error_code not in FILE_AT_FAULT)  # fmt: skip
         self.import_for_real.setEnabled(kind.allows(Action.APPLY) and done and dry_run)
+        self.review_plan.setEnabled(kind.allows(Action.APPLY) and done and dry_run
+                                    and self.plan_file(record) is not None)  # fmt: skip
         self.complete_references.setEnabled(kind.allows(Action.COMPLETE_REFERENCES) and record.status.is_final
                                             and record.pending_completion_count > 0 and not dry_run
                                             and not undone)  # fmt: skip
@@ -249,6 +256,24 @@ class TaskActions(QObject):
         if self.record is not None and not self._sync_again(dry_run=False):
             self._submit(self._service.import_for_real(self.record))
 
+    def plan_file(self, record: TaskRecord) -> Path | None:
+        """A dry run's change plan still to review: its file, or None when it has none, was applied or was
+        discarded (the dry run's summary names its change file; an older task's plan is looked for)."""
+        if (not record.params.get("dry_run") or record.applied_by or record.summary.get("plan_discarded")
+                or record.summary.get("expired")):  # fmt: skip
+            return None
+        path = plan_path(self._results_dir, record.task_no)
+        if record.summary.get("changes_csv"):
+            return path
+        return path if path.is_file() else None
+
+    def _review_plan(self) -> None:
+        if self.record is None or not self.review_plan.isEnabled():
+            return
+        path = self.plan_file(self.record)
+        if path is not None:
+            self.plan_requested.emit(self.record, path)
+
     def _complete_references(self) -> None:
         if self.record is not None and self.record.pending_completion_count > 0:
             self._submit(self._service.complete_references(self.record))
@@ -328,6 +353,9 @@ class TaskActions(QObject):
                                   "imported, the rest of the file is imported")),
             self.import_for_real: (self.tr("&Import for real"),
                                    self.tr("The validation passed: import the same file now")),
+            self.review_plan: (self.tr("Review the c&hanges…"),
+                               self.tr("See each row this dry run would insert, update or delete, then apply "
+                                       "exactly those changes or discard them")),
             self.complete_references: (self.tr("Complete refere&nces"),
                                        self.tr("Fill in the references this import left pending (for example "
                                                "departments created since)")),
@@ -357,6 +385,7 @@ class TaskActions(QObject):
                  self.complete_references: self.tr("Complete references"),
                  self.add_references: self.tr("Add the missing names and complete"),
                  self.fix_values: self.tr("Fix values"),
+                 self.review_plan: self.tr("Review the changes…"),
                  self.details: self.tr("Details"),
                  self.open_folder: self.tr("Folder")}  # fmt: skip
         for action, text in short.items():

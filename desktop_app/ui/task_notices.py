@@ -68,6 +68,10 @@ class TaskNotices(QObject):
             text += waiting.replace("%1", f"{record.pending_completion_count:,}")
             buttons.append((self.tr("Add the missing names and complete"),
                             lambda: self._act_on(record, self._actions.add_references)))  # fmt: skip
+        elif (record.status in (TaskStatus.SUCCEEDED, TaskStatus.PARTIALLY_SUCCEEDED) and kind.allows(Action.APPLY)
+              and self._actions.plan_file(record) is not None):  # fmt: skip
+            # a dry run's plan: what it would change is one click away, where the clerk reads that it ended
+            buttons.append((self.tr("Review the changes…"), lambda: self._act_on(record, self._actions.review_plan)))
         if record.error_csv and not opened:
             buttons.append((self.tr("Open error file"), lambda: self._act_on(record, self._actions.open_errors)))
         if kind.allows(Action.OPEN_RESULT) and record.result_path and not opened:

@@ -64,6 +64,10 @@ class TaskService(QObject):
         types_checked(dict, dict): (usable import types by name, problems by name) as found again.
         problem(str): a request (a cancel) could not be done; the plain-language reason.
         list_stale(): the clean-up archived tasks: the list must be read again.
+        plan_applied(str, SubmitResult): (the dry run's task number, the apply's task) its plan was queued.
+        plan_discarded(str): the dry run's plan was discarded.
+        plan_refused(str, str): (the dry run's task number, the reason in words) the apply or the discard was
+            refused (already applied, the file changed since, ...): nothing was queued.
     """
 
     record_changed = Signal(object)
@@ -78,6 +82,9 @@ class TaskService(QObject):
     types_checked = Signal(object, object)
     problem = Signal(str)
     list_stale = Signal()
+    plan_applied = Signal(str, object)
+    plan_discarded = Signal(str)
+    plan_refused = Signal(str, str)
 
     def __init__(
         self,
@@ -404,6 +411,50 @@ class TaskService(QObject):
         submitter, user, task_no, creator = self.submitter, self._user, record.task_no, self._viewer.creator_filter
         self._submit_in_background(lambda: submitter.submit_resume(task_no, user=user, creator=creator), task_no)
         return True
+
+    def apply_plan(self, task_no: str) -> bool:
+        """Queue the apply of a dry run's change plan (an import of the same file, each row written as planned);
+        answered by plan_applied or plan_refused. False (and nothing sent) while another submission is in flight."""
+        if self._in_flight:
+            return False
+        # the engine's change plans (issue 26): typed loosely until the Submitter's names are settled
+        plans: Any = self.submitter
+        user, creator = self._user, self._viewer.creator_filter
+        self._in_flight += 1
+        self.busy_changed.emit(True)
+
+        def done(result: SubmitResult) -> None:
+            self._done_submitting()
+            self._executor.wake()
+            if not result.refused:
+                self._publish(result.task)
+            self._reread([task_no])  # the dry run now names its apply: no second apply is offered
+            self.plan_applied.emit(task_no, result)
+
+        def failed(exc: BaseException) -> None:
+            self._done_submitting()
+            self.plan_refused.emit(task_no, plain_error(exc, self._executor.lang, f"applying the plan of {task_no}"))
+
+        self._background.call(lambda: plans.apply_plan(task_no, user=user, creator=creator), done, failed)
+        return True
+
+    def discard_plan(self, task_no: str) -> None:
+        """Discard a dry run's change plan (its plan file goes, its change file stays); answered by
+        plan_discarded or plan_refused."""
+        plans: Any = self.submitter
+        user = self._user
+
+        def done(answer: object) -> None:
+            if isinstance(answer, TaskRecord):
+                self._publish(answer)
+            else:
+                self._reread([task_no])
+            self.plan_discarded.emit(task_no)
+
+        def failed(exc: BaseException) -> None:
+            self.plan_refused.emit(task_no, plain_error(exc, self._executor.lang, f"discarding the plan of {task_no}"))
+
+        self._background.call(lambda: plans.discard_plan(task_no, user=user), done, failed)
 
     def _submit_in_background(self, submit: Any, what: str) -> None:
         self._in_flight += 1

@@ -80,6 +80,157 @@
     </message>
 </context>
 <context>
+    <name>ChangePlanDialog</name>
+    <message>
+        <source>Reading the plan…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This plan is incomplete: its dry run stopped before the end. Run the dry run again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This plan was already applied by task %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The plan of %1 is gone (it was discarded, or its results folder was cleaned up). Run the dry run again to see its changes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The plan of %1 cannot be read: its file is damaged. Run the dry run again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Insert</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Update</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Skip</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fail</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The plan&apos;s rows could not be read: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Queueing the import of these changes…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discard this plan?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discard the plan of dry run %1? It can no longer be applied; its change file stays as a record.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Discard the plan</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Keep it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discarding the plan…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Changes of dry run %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Show:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Apply these changes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import the same file now; each row is written only as this plan shows it (a row changed since is listed as an error)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>D&amp;iscard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Throw this plan away: it can no longer be applied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Planned rows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rows to show</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What dry run %1 of %2 (%3) would change. An update shows the values it changes (the old value in the tooltip); unchanged rows are counted, not listed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 to insert</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 to update</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 to delete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 unchanged</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 skipped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 failing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No rows: the file had nothing to import.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 row: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 rows: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Desk</name>
     <message>
         <source>Template saved: %1</source>
@@ -1098,6 +1249,10 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Check &amp;first (dry run)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>The same export is already queued as task %s.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1131,6 +1286,10 @@ Pattern: %2</source>
     </message>
     <message>
         <source>Task %s has already ended.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The plan of %1 was discarded.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1380,6 +1539,21 @@ Pattern: %2</source>
     </message>
     <message>
         <source>%1 ended: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>PlanTableModel</name>
+    <message>
+        <source>A row of the table that the file lacks: the sync deletes it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Before: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(empty)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2123,6 +2297,14 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Review the c&amp;hanges…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>See each row this dry run would insert, update or delete, then apply exactly those changes or discard them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Complete refere&amp;nces</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2195,6 +2377,10 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Review the changes…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Details</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2231,6 +2417,10 @@ Pattern: %2</source>
     </message>
     <message>
         <source>Add the missing names and complete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Review the changes…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

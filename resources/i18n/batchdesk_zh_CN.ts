@@ -80,6 +80,157 @@
     </message>
 </context>
 <context>
+    <name>ChangePlanDialog</name>
+    <message>
+        <source>Reading the plan…</source>
+        <translation>正在读取变更计划…</translation>
+    </message>
+    <message>
+        <source>This plan is incomplete: its dry run stopped before the end. Run the dry run again.</source>
+        <translation>这份变更计划不完整：校验任务没有运行到最后。请重新校验。</translation>
+    </message>
+    <message>
+        <source>This plan was already applied by task %1.</source>
+        <translation>这份变更计划已由任务 %1 执行。</translation>
+    </message>
+    <message>
+        <source>The plan of %1 is gone (it was discarded, or its results folder was cleaned up). Run the dry run again to see its changes.</source>
+        <translation>%1 的变更计划已不存在（已被放弃，或结果文件夹已被清理）。请重新校验以查看变更。</translation>
+    </message>
+    <message>
+        <source>The plan of %1 cannot be read: its file is damaged. Run the dry run again.</source>
+        <translation>%1 的变更计划无法读取：文件已损坏。请重新校验。</translation>
+    </message>
+    <message>
+        <source>All</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>Insert</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <source>Update</source>
+        <translation>更新</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Skip</source>
+        <translation>跳过</translation>
+    </message>
+    <message>
+        <source>Fail</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>The plan&apos;s rows could not be read: %1</source>
+        <translation>变更计划的行无法读取：%1</translation>
+    </message>
+    <message>
+        <source>Queueing the import of these changes…</source>
+        <translation>正在提交这些变更的导入…</translation>
+    </message>
+    <message>
+        <source>Discard this plan?</source>
+        <translation>放弃这份变更计划？</translation>
+    </message>
+    <message>
+        <source>Discard the plan of dry run %1? It can no longer be applied; its change file stays as a record.</source>
+        <translation>放弃校验任务 %1 的变更计划？放弃后就不能再执行它；变更文件会保留作为记录。</translation>
+    </message>
+    <message>
+        <source>&amp;Discard the plan</source>
+        <translation>放弃变更计划(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Keep it</source>
+        <translation>保留(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Discarding the plan…</source>
+        <translation>正在放弃变更计划…</translation>
+    </message>
+    <message>
+        <source>Changes of dry run %1</source>
+        <translation>校验任务 %1 的变更</translation>
+    </message>
+    <message>
+        <source>&amp;Show:</source>
+        <translation>显示(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>&amp;Apply these changes</source>
+        <translation>执行这些变更(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Import the same file now; each row is written only as this plan shows it (a row changed since is listed as an error)</source>
+        <translation>现在导入同一个文件；每一行只按这份计划写入（之后又被修改过的行会列为错误）</translation>
+    </message>
+    <message>
+        <source>D&amp;iscard</source>
+        <translation>放弃(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Throw this plan away: it can no longer be applied</source>
+        <translation>丢弃这份变更计划：之后不能再执行它</translation>
+    </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation>关闭(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Planned rows</source>
+        <translation>计划变更的行</translation>
+    </message>
+    <message>
+        <source>Rows to show</source>
+        <translation>显示哪些行</translation>
+    </message>
+    <message>
+        <source>What dry run %1 of %2 (%3) would change. An update shows the values it changes (the old value in the tooltip); unchanged rows are counted, not listed.</source>
+        <translation>校验任务 %1（%2，%3）将做的变更。更新的行只显示要改的值（原值见悬停提示）；不变的行只计数，不列出。</translation>
+    </message>
+    <message>
+        <source>%1 to insert</source>
+        <translation>新增 %1 行</translation>
+    </message>
+    <message>
+        <source>%1 to update</source>
+        <translation>更新 %1 行</translation>
+    </message>
+    <message>
+        <source>%1 to delete</source>
+        <translation>删除 %1 行</translation>
+    </message>
+    <message>
+        <source>%1 unchanged</source>
+        <translation>不变 %1 行</translation>
+    </message>
+    <message>
+        <source>%1 skipped</source>
+        <translation>跳过 %1 行</translation>
+    </message>
+    <message>
+        <source>%1 failing</source>
+        <translation>失败 %1 行</translation>
+    </message>
+    <message>
+        <source>No rows: the file had nothing to import.</source>
+        <translation>没有行：文件里没有要导入的内容。</translation>
+    </message>
+    <message>
+        <source>1 row: %1</source>
+        <translation>共 1 行：%1</translation>
+    </message>
+    <message>
+        <source>%1 rows: %2</source>
+        <translation>共 %1 行：%2</translation>
+    </message>
+</context>
+<context>
     <name>Desk</name>
     <message>
         <source>Template saved: %1</source>
@@ -1099,6 +1250,10 @@ Pattern: %2</source>
         <translation>文件里的行也会新增或更新。撤销会把删除的每一行放回。要排队吗？</translation>
     </message>
     <message>
+        <source>Check &amp;first (dry run)</source>
+        <translation>先校验(&amp;F)</translation>
+    </message>
+    <message>
         <source>The same export is already queued as task %s.</source>
         <translation>相同的导出已在排队，任务 %s。</translation>
     </message>
@@ -1133,6 +1288,10 @@ Pattern: %2</source>
     <message>
         <source>Task %s has already ended.</source>
         <translation>任务 %s 已经结束。</translation>
+    </message>
+    <message>
+        <source>The plan of %1 was discarded.</source>
+        <translation>%1 的变更计划已放弃。</translation>
     </message>
     <message>
         <source>Could not open %s</source>
@@ -1382,6 +1541,21 @@ Pattern: %2</source>
     <message>
         <source>%1 ended: %3</source>
         <translation>%1 已结束：%3</translation>
+    </message>
+</context>
+<context>
+    <name>PlanTableModel</name>
+    <message>
+        <source>A row of the table that the file lacks: the sync deletes it</source>
+        <translation>表中有而文件里没有的行：同步会删除它</translation>
+    </message>
+    <message>
+        <source>Before: %1</source>
+        <translation>原值：%1</translation>
+    </message>
+    <message>
+        <source>(empty)</source>
+        <translation>（空）</translation>
     </message>
 </context>
 <context>
@@ -2124,6 +2298,14 @@ Pattern: %2</source>
         <translation>校验已通过：现在正式导入同一个文件</translation>
     </message>
     <message>
+        <source>Review the c&amp;hanges…</source>
+        <translation>查看变更(&amp;H)…</translation>
+    </message>
+    <message>
+        <source>See each row this dry run would insert, update or delete, then apply exactly those changes or discard them</source>
+        <translation>查看这次校验将新增、更新或删除的每一行，然后原样执行这些变更，或者放弃</translation>
+    </message>
+    <message>
         <source>Complete refere&amp;nces</source>
         <translation>补全关联(&amp;N)</translation>
     </message>
@@ -2196,6 +2378,10 @@ Pattern: %2</source>
         <translation>修正取值</translation>
     </message>
     <message>
+        <source>Review the changes…</source>
+        <translation>查看变更…</translation>
+    </message>
+    <message>
         <source>Details</source>
         <translation>详情</translation>
     </message>
@@ -2233,6 +2419,10 @@ Pattern: %2</source>
     <message>
         <source>Add the missing names and complete</source>
         <translation>添加缺少的名称并补全</translation>
+    </message>
+    <message>
+        <source>Review the changes…</source>
+        <translation>查看变更…</translation>
     </message>
     <message>
         <source>Open error file</source>

@@ -1,0 +1,372 @@
+"""A dry run's change plan in the window (issue 26): its counts in words, its rows a page at a time, filtered by
+action, a changed cell marked with its old value; Apply and Discard through the service, a refusal in words;
+the dialog fits a 1024 x 700 screen; the sync question's "Check first" queues a dry run."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QRect, QSize, Qt
+from PySide6.QtWidgets import QDialogButtonBox, QMessageBox, QPushButton
+
+from desktop_app.domain.errors import ErrorCode, PermanentError
+from desktop_app.domain.modes import ImportMode
+from desktop_app.domain.status import TaskStatus
+from desktop_app.domain.task import Lane, SubmitResult, TaskRecord
+from desktop_app.imports.change_plan import (
+    ABSENT_ROW,
+    PlanCounts,
+    PlanMeta,
+    PlannedCell,
+    PlannedRow,
+    PlanWriter,
+    plan_path,
+)
+from desktop_app.imports.row_plans import Action
+from desktop_app.ui.background import Background
+from desktop_app.ui.catalog import ImportCatalog
+from desktop_app.ui.dialogs.change_plan import ChangePlanDialog, counts_text, fitted_size
+from desktop_app.ui.plan_model import CHANGED_BACKGROUND, PAGE_ROWS
+from tests.gui.test_preview_checks import choose_mode, wait_looked_up
+from tests.gui.test_window_queue import TIMEOUT, open_preview, qtbot_left, wait_for_task, wait_status
+from tests.support.customers import row, write_csv
+
+KEYS = ("code", "name", "phone", "email", "level", "opened_on", "credit_limit", "department", "note")
+INSERTS = 240  # with the updates and the rest: more than one page
+UPDATES = 20
+FIRST_UPDATE = INSERTS + 1
+FAILING = INSERTS + UPDATES + 1
+SKIPPED = FAILING + 1
+REASON = "手机号不能为空 [required_missing]"
+
+
+def customer(i: int) -> tuple[PlannedCell, ...]:
+    values = [f"C{i:06d}", f"客户{i}", f"138{i:08d}", f"c{i}@example.com", "gold", "2024-01-02", "12.50", "销售部", ""]
+    return tuple(PlannedCell(k, None, v or None) for k, v in zip(KEYS, values, strict=True))
+
+
+def write_plan(path: Path, task_no: str = "T20261206-0001", *, finished: bool = True) -> PlanCounts:
+    """A plan of inserts, updates (the credit limit 12.50 -> 13.00), a failing and a skipped row, and one
+    table row a sync deletes."""
+    meta = PlanMeta(task_no=task_no, import_type="customers", mode=ImportMode.SYNC, file="customers.csv",
+                    file_sha256="0" * 64, columns=KEYS)  # fmt: skip
+    writer = PlanWriter(path, meta)
+    writer.add([PlannedRow(i, f"C{i:06d}", Action.INSERT, customer(i)) for i in range(1, INSERTS + 1)])
+    writer.add([PlannedRow(i, f"C{i:06d}", Action.UPDATE, (PlannedCell("credit_limit", "12.50", "13.00"),))
+                for i in range(FIRST_UPDATE, FIRST_UPDATE + UPDATES)])  # fmt: skip
+    writer.add([PlannedRow(FAILING, "C999999", Action.FAIL, (), REASON), PlannedRow(SKIPPED, "", Action.SKIP)])
+    gone = tuple(PlannedCell(c.column, c.after, None) for c in customer(900_001))
+    writer.add([PlannedRow(ABSENT_ROW, "C900001", Action.DELETE, gone)])
+    counts = PlanCounts(inserted=INSERTS, updated=UPDATES, unchanged=88, skipped=1, deleted=1, failed=1)
+    if finished:
+        writer.finish(counts)
+    else:
+        writer.close()
+    return counts
+
+
+def dry_run_record(task_no: str = "T20261206-0001", **changes: Any) -> TaskRecord:
+    params = {"import_type": "customers", "file": "/data/customers.csv", "dry_run": True, "mode": "sync"}
+    record = TaskRecord(id=1, task_no=task_no, task_type="import", lane=Lane.LONG, status=TaskStatus.SUCCEEDED,
+                        params=params)  # fmt: skip
+    return replace(record, **changes)
+
+
+@pytest.fixture
+def plan_dialog(qtbot: Any, tmp_path: Path) -> ChangePlanDialog:
+    """The dialog on a written plan, its reads run at once (their answers still come through the event loop)."""
+    path = tmp_path / "T20261206-0001" / "plan.sqlite3"
+    write_plan(path)
+    background = Background(lambda work: work())
+    dialog = ChangePlanDialog(dry_run_record(), path, ImportCatalog.load("en"), background)
+    qtbot.addWidget(dialog)
+    dialog._keep_background = background  # type: ignore[attr-defined]  # alive as long as the dialog
+    dialog.show()
+    qtbot.waitUntil(lambda: dialog.model.rowCount() > 0, timeout=TIMEOUT)
+    assert dialog.apply_button.isEnabled() and dialog.discard_button.isEnabled()
+    return dialog
+
+
+def test_the_counts_read_in_words_with_separators_and_one_row_is_a_row(qapp: Any) -> None:
+    counts = PlanCounts(inserted=12_345, updated=1_203, unchanged=88, skipped=0, deleted=1, failed=3)
+    assert counts_text(counts) == ("13,640 rows: 12,345 to insert · 1,203 to update · 1 to delete · 88 unchanged · "
+                                   "3 failing")  # fmt: skip
+    assert counts_text(PlanCounts(inserted=1)) == "1 row: 1 to insert"  # never "1 rows"
+    assert counts_text(PlanCounts()) == "No rows: the file had nothing to import."
+
+
+def test_the_plan_shows_its_counts_rows_and_a_changed_cells_old_value(
+    qtbot: Any, plan_dialog: ChangePlanDialog
+) -> None:
+    dialog, model = plan_dialog, plan_dialog.model
+    total = INSERTS + UPDATES + 88 + 3
+    assert dialog.counts_label.text() == (f"{total:,} rows: {INSERTS} to insert · {UPDATES} to update · 1 to delete · "
+                                          "88 unchanged · 1 skipped · 1 failing")  # fmt: skip
+    assert "T20261206-0001" in dialog.heading.text() and "customers.csv" in dialog.heading.text()
+    titles = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
+    assert titles[:5] == ["Row number", "Action", "Key", "Reason", "Customer code"]  # as the change file's
+    assert titles[-1] == "Note" and "Credit limit" in titles
+    # the first rows: the inserts, each with its values after, in the catalog's words
+    assert [model.index(0, c).data() for c in range(5)] == ["1", "Insert", "C000001", "", "C000001"]
+    assert model.rowCount() == PAGE_ROWS  # one page, not the whole plan
+    # an update: its changed cell marked (bold on a clear colour) with its old value as the tooltip
+    dialog.choose_filter(Action.UPDATE)
+    qtbot.waitUntil(lambda: model.rowCount() == UPDATES, timeout=TIMEOUT)
+    limit = model.column_of("credit_limit")
+    changed = model.index(0, limit)
+    assert changed.data() == "13.00" and model.index(0, 0).data() == f"{FIRST_UPDATE:,}"
+    assert changed.data(Qt.ItemDataRole.ToolTipRole) == "Before: 12.50"
+    assert changed.data(Qt.ItemDataRole.BackgroundRole) == CHANGED_BACKGROUND
+    assert changed.data(Qt.ItemDataRole.FontRole).bold()
+    unchanged = model.index(0, model.column_of("name"))  # not part of the update: no mark, no tooltip
+    assert unchanged.data(Qt.ItemDataRole.BackgroundRole) is None
+    assert unchanged.data(Qt.ItemDataRole.ToolTipRole) is None
+    assert dialog.table.isColumnHidden(model.reason_column)  # no failing row among the updates
+
+
+def test_the_filter_shows_one_action_and_a_failing_rows_reason_in_its_own_column(
+    qtbot: Any, plan_dialog: ChangePlanDialog
+) -> None:
+    dialog, model = plan_dialog, plan_dialog.model
+    items = [dialog.filter_box.itemText(i) for i in range(dialog.filter_box.count())]
+    assert items == [f"All ({INSERTS + UPDATES + 3})", f"Insert ({INSERTS})", f"Update ({UPDATES})", "Delete (1)",
+                     "Skip (1)", "Fail (1)"]  # fmt: skip
+    dialog.choose_filter(Action.FAIL)
+    qtbot.waitUntil(lambda: model.rowCount() == 1 and model.planned(0).action is Action.FAIL, timeout=TIMEOUT)
+    assert model.index(0, 1).data() == "Fail" and model.index(0, model.reason_column).data() == REASON
+    assert not dialog.table.isColumnHidden(model.reason_column)
+    assert all(dialog.table.isColumnHidden(c) for c in model.value_columns)  # a failing row has no values
+    # a delete: the row the table has and the file lacks, its values before (no row number: it is no file row)
+    dialog.choose_filter(Action.DELETE)
+    qtbot.waitUntil(lambda: model.rowCount() == 1 and model.planned(0).action is Action.DELETE, timeout=TIMEOUT)
+    assert model.index(0, 0).data() == "" and model.index(0, 2).data() == "C900001"
+    assert model.index(0, model.column_of("name")).data() == "客户900001"
+    assert "the file lacks" in model.index(0, 0).data(Qt.ItemDataRole.ToolTipRole)
+    dialog.choose_filter(Action.INSERT)
+    qtbot.waitUntil(lambda: model.rowCount() == PAGE_ROWS, timeout=TIMEOUT)
+    assert {model.planned(r).action for r in range(model.rowCount())} == {Action.INSERT}
+
+
+def test_the_rows_come_a_page_at_a_time(qtbot: Any, plan_dialog: ChangePlanDialog) -> None:
+    model = plan_dialog.model
+    stored = INSERTS + UPDATES + 3
+    assert model.rowCount() == PAGE_ROWS and model.canFetchMore()
+    model.fetchMore()
+    qtbot.waitUntil(lambda: model.rowCount() == stored, timeout=TIMEOUT)
+    assert not model.canFetchMore() and model.exhausted
+    # in row order, the table's row a sync deletes (row 0) last
+    assert model.planned(stored - 1).action is Action.DELETE and model.planned(stored - 2).row == SKIPPED
+
+
+def test_the_dialog_fits_a_1024x700_screen_and_never_grows_past_it(qtbot: Any, plan_dialog: ChangePlanDialog) -> None:
+    dialog = plan_dialog
+    screen = QRect(0, 0, 1024, 700)
+    assert fitted_size(screen) == QSize(984, 640) and fitted_size(QRect(0, 0, 1920, 1080)) == QSize(1000, 680)
+    dialog.fit_to(screen)
+    qtbot.waitUntil(lambda: dialog.size() == QSize(984, 640), timeout=TIMEOUT)
+    hint = dialog.minimumSizeHint()
+    assert hint.width() <= 984 and hint.height() <= 640, hint
+    dialog.model.fetchMore()  # more rows, a filter, wide values: the grid scrolls inside
+    qtbot.waitUntil(lambda: dialog.model.exhausted, timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: dialog.table.horizontalScrollBar().maximum() > 0, timeout=TIMEOUT)  # columns scroll
+    assert dialog.size() == QSize(984, 640) and dialog.buttons.isVisible()
+    dialog.choose_filter(Action.FAIL)
+    qtbot.waitUntil(lambda: dialog.model.rowCount() == 1, timeout=TIMEOUT)
+    dialog.resize(1600, 1000)
+    assert dialog.width() <= 984 and dialog.height() <= 640
+
+
+def test_an_unfinished_or_missing_plan_is_said_in_words_and_cannot_be_applied(qtbot: Any, tmp_path: Path) -> None:
+    background = Background(lambda work: work())
+    catalog = ImportCatalog.load("en")
+    half = tmp_path / "half" / "plan.sqlite3"
+    write_plan(half, finished=False)
+    dialog = ChangePlanDialog(dry_run_record(), half, catalog, background)
+    qtbot.addWidget(dialog)
+    qtbot.waitUntil(lambda: dialog.source is not None, timeout=TIMEOUT)
+    assert "incomplete" in dialog.problem_label.text() and not dialog.apply_button.isEnabled()
+    gone = ChangePlanDialog(dry_run_record(), tmp_path / "none" / "plan.sqlite3", catalog, background)
+    qtbot.addWidget(gone)
+    qtbot.waitUntil(lambda: bool(gone.problem_label.text()), timeout=TIMEOUT)
+    assert gone.problem_label.text().startswith("The plan of T20261206-0001 is gone")
+    assert not gone.apply_button.isEnabled() and "Traceback" not in gone.problem_label.text()
+
+
+# --- in the window ------------------------------------------------------------------------------
+
+
+def dry_run_with_plan(qtbot: Any, desk: Any, tmp_path: Path) -> TaskRecord:
+    """A dry run of a customers file, ended, with a change plan in its results folder."""
+    window = desk.window
+    dialog = open_preview(qtbot, window, write_csv(tmp_path / "plan.csv", [row(1), row(2)]), validate=True)
+    wait_looked_up(qtbot, dialog)
+    qtbot.mouseClick(dialog.buttons.button(QDialogButtonBox.StandardButton.Ok), qtbot_left())
+    task = wait_for_task(qtbot, window, 1)
+    done = wait_status(qtbot, window, task.task_no, TaskStatus.SUCCEEDED)
+    assert done.params["dry_run"] is True
+    write_plan(plan_path(desk.core.paths.results_dir, done.task_no), done.task_no)
+    # the engine's dry run names its change file in the summary it ends with; written here after its end, the
+    # selected task's actions look again as they do at any change of the task
+    window._selection_changed()
+    return done
+
+
+def open_plan(qtbot: Any, window: Any, record: TaskRecord) -> ChangePlanDialog:
+    window.select_task(record.id)
+    qtbot.waitUntil(window.actions_.review_plan.isEnabled, timeout=TIMEOUT)
+    window.actions_.review_plan.trigger()
+    qtbot.waitUntil(lambda: window.plan_dialog is not None and window.plan_dialog.apply_button.isEnabled(),
+                    timeout=TIMEOUT)  # fmt: skip
+    dialog = window.plan_dialog
+    assert dialog is not None and dialog.record.task_no == record.task_no
+    return dialog
+
+
+def test_review_is_offered_for_a_dry_run_with_a_plan_until_it_is_applied_or_discarded(
+    qtbot: Any, make_desk: Any, tmp_path: Path
+) -> None:
+    desk = make_desk()
+    window = desk.window
+    done = dry_run_with_plan(qtbot, desk, tmp_path)
+    actions = window.actions_
+    window.select_task(done.id)
+    qtbot.waitUntil(actions.review_plan.isEnabled, timeout=TIMEOUT)
+    assert actions.review_plan.text() == "Review the c&hanges…" and actions.import_for_real.isEnabled()
+    assert actions.review_plan in window.menus.task_menu.actions()
+    assert actions.review_plan in window.menus.context_menu.actions()
+    actions.details.trigger()
+    qtbot.waitUntil(lambda: window.details.record is not None and window.details.record.id == done.id)
+    (button,) = [b for b in window.details.step_buttons if b.defaultAction() is actions.review_plan]
+    assert button.isVisibleTo(window.details) and button.text() == "Review the changes…"
+    # the notice of its end offers the plan first, one click away
+    window.notices.task_ended(done)
+    review = window.notice.buttons[0]
+    assert review.isVisibleTo(window.notice) and review.text() == "Review the changes…"
+    qtbot.mouseClick(review, qtbot_left())
+    qtbot.waitUntil(lambda: window.plan_dialog is not None and window.plan_dialog.source is not None,
+                    timeout=TIMEOUT)  # fmt: skip
+    assert window.plan_dialog is not None and window.plan_dialog.record.task_no == done.task_no
+    window.plan_dialog.reject()
+    qtbot.waitUntil(lambda: window.plan_dialog is None, timeout=TIMEOUT)
+    actions.set_record(replace(done, applied_by="T20261206-0099"))
+    assert not actions.review_plan.isEnabled() and not button.isVisibleTo(window.details)
+    actions.set_record(replace(done, summary={**done.summary, "plan_discarded": True}))
+    assert not actions.review_plan.isEnabled()
+    actions.set_record(replace(done, params={**done.params, "dry_run": False}))
+    assert not actions.review_plan.isEnabled()
+    plan_path(desk.core.paths.results_dir, done.task_no).unlink()
+    actions.set_record(done)
+    assert not actions.review_plan.isEnabled()  # no plan (an older dry run): nothing to review
+    actions.set_record(replace(done, summary={**done.summary, "changes_csv": "x-changes.csv"}))
+    assert actions.review_plan.isEnabled()  # the dry run says it wrote one: the dialog says if it is gone
+
+
+def test_apply_asks_the_service_closes_the_dialog_and_selects_the_new_task(
+    qtbot: Any, make_desk: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    desk = make_desk()
+    window = desk.window
+    done = dry_run_with_plan(qtbot, desk, tmp_path)
+    submitter = window.service.submitter
+    calls: list[tuple[str, dict[str, Any]]] = []
+
+    def apply_plan(task_no: str, **kwargs: Any) -> SubmitResult:
+        calls.append((task_no, kwargs))  # queued as the engine would: the dry run's file, for real
+        return submitter.submit_import(submitter.resubmission(done, dry_run=False), user=kwargs["user"])
+
+    monkeypatch.setattr(submitter, "apply_plan", apply_plan, raising=False)
+    dialog = open_plan(qtbot, window, done)
+    qtbot.mouseClick(dialog.apply_button, qtbot_left())
+    qtbot.waitUntil(lambda: window.plan_dialog is None, timeout=TIMEOUT)
+    assert [(n, sorted(kw)) for n, kw in calls] == [(done.task_no, ["creator", "user"])]
+    applied = wait_for_task(qtbot, window, 2)
+    assert applied.params["dry_run"] is False
+    qtbot.waitUntil(lambda: window.selected_record() is not None and window.selected_record().id == applied.id,
+                    timeout=TIMEOUT)  # fmt: skip
+    assert f"Queued as task {applied.task_no}." in window.statusBar().currentMessage()
+
+
+def test_a_refused_apply_is_said_in_words_in_the_dialog_and_discard_asks_first(
+    qtbot: Any, make_desk: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    desk = make_desk()
+    window = desk.window
+    done = dry_run_with_plan(qtbot, desk, tmp_path)
+    submitter = window.service.submitter
+    discarded: list[tuple[str, dict[str, Any]]] = []
+
+    def refuse(task_no: str, **_kwargs: Any) -> SubmitResult:
+        raise PermanentError(ErrorCode.TASK_NOT_FOUND, task_no=task_no)
+
+    def discard_plan(task_no: str, **kwargs: Any) -> TaskRecord:
+        discarded.append((task_no, kwargs))
+        return replace(done, summary={**done.summary, "plan_discarded": True})
+
+    monkeypatch.setattr(submitter, "apply_plan", refuse, raising=False)
+    monkeypatch.setattr(submitter, "discard_plan", discard_plan, raising=False)
+    dialog = open_plan(qtbot, window, done)
+    qtbot.mouseClick(dialog.apply_button, qtbot_left())
+    qtbot.waitUntil(lambda: dialog.problem_label.isVisibleTo(dialog), timeout=TIMEOUT)
+    assert dialog.problem_label.text() == f"No task {done.task_no}"  # the catalog's words, no traceback
+    assert window.plan_dialog is dialog and not dialog.apply_button.isEnabled() and window.model.rowCount() == 1
+    # Discard: asked first; "Keep it" keeps it, "Discard the plan" asks the service, then the dialog goes
+    qtbot.mouseClick(dialog.discard_button, qtbot_left())
+    qtbot.waitUntil(lambda: dialog.question is not None, timeout=TIMEOUT)
+    assert dialog.question is not None and done.task_no in dialog.question.text()
+    assert dialog.discard_yes is not None
+    qtbot.mouseClick(dialog.discard_yes, qtbot_left())
+    qtbot.waitUntil(lambda: window.plan_dialog is None, timeout=TIMEOUT)
+    assert [(n, sorted(kw)) for n, kw in discarded] == [(done.task_no, ["user"])]
+    assert window.statusBar().currentMessage() == f"The plan of {done.task_no} was discarded."
+    qtbot.waitUntil(lambda: not window.actions_.review_plan.isEnabled(), timeout=TIMEOUT)
+
+
+def test_the_sync_question_can_check_first_with_a_dry_run(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    window = make_desk().window
+    dialog = open_preview(qtbot, window, write_csv(tmp_path / "first.csv", [row(1), row(2), row(3)]))
+    wait_looked_up(qtbot, dialog)
+    qtbot.mouseClick(dialog.buttons.button(QDialogButtonBox.StandardButton.Ok), qtbot_left())
+    wait_status(qtbot, window, wait_for_task(qtbot, window, 1).task_no, TaskStatus.SUCCEEDED)
+    qtbot.waitUntil(window.panel.queue_button.isEnabled, timeout=TIMEOUT)
+    dialog = open_preview(qtbot, window, write_csv(tmp_path / "sync.csv", [row(1), row(4)]))
+    wait_looked_up(qtbot, dialog)
+    choose_mode(dialog, "sync")
+    qtbot.mouseClick(dialog.buttons.button(QDialogButtonBox.StandardButton.Ok), qtbot_left())
+    qtbot.waitUntil(lambda: isinstance(window.question, QMessageBox), timeout=TIMEOUT)
+    box = window.question
+    assert isinstance(box, QMessageBox) and re.match(r"This sync would delete [\d,]+ rows of customers", box.text())
+    (check,) = [b for b in box.buttons() if isinstance(b, QPushButton) and b.text() == "Check &first (dry run)"]
+    qtbot.mouseClick(check, qtbot_left())
+    task = wait_for_task(qtbot, window, 2)
+    assert task.params["dry_run"] is True and task.params["mode"] == "sync"
+    assert task.params.get("confirm_deletes") is None  # a dry run deletes nothing: nothing to confirm
+    ended = wait_status(qtbot, window, task.task_no, TaskStatus.SUCCEEDED)
+    assert ended.to_json()["deleted_count"] >= 2  # it counted what the sync would delete; the table kept them
+    qtbot.waitUntil(lambda: window.selected_record() is not None and window.selected_record().id == task.id,
+                    timeout=TIMEOUT)  # fmt: skip
+
+
+def test_in_chinese_the_plan_reads_in_the_desks_words(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    desk = make_desk(language="zh")
+    path = tmp_path / "zh" / "plan.sqlite3"
+    write_plan(path)
+    background = Background(lambda work: work())
+    dialog = ChangePlanDialog(dry_run_record(), path, desk.catalog, background, desk.window)
+    dialog.show()
+    model = dialog.model
+    qtbot.waitUntil(lambda: model.rowCount() > 0, timeout=TIMEOUT)
+    total = INSERTS + UPDATES + 88 + 3
+    assert dialog.counts_label.text() == (f"共 {total:,} 行：新增 {INSERTS} 行 · 更新 {UPDATES} 行 · 删除 1 行 · "
+                                          "不变 88 行 · 跳过 1 行 · 失败 1 行")  # fmt: skip
+    titles = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(5)]
+    assert titles == ["行号", "动作", "键", "原因", "客户编号"]
+    assert model.index(0, 1).data() == "新增" and dialog.apply_button.text() == "执行这些变更(&A)"
+    assert dialog.filter_box.itemText(2) == f"更新（{UPDATES}）"
+    dialog.choose_filter(Action.UPDATE)
+    qtbot.waitUntil(lambda: model.rowCount() == UPDATES, timeout=TIMEOUT)
+    assert model.index(0, model.column_of("credit_limit")).data(Qt.ItemDataRole.ToolTipRole) == "原值：12.50"
+    dialog.reject()
