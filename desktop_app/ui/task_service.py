@@ -418,7 +418,7 @@ class TaskService(QObject):
         if self._in_flight:
             return False
         # the engine's change plans (issue 26): typed loosely until the Submitter's names are settled
-        plans: Any = self.submitter
+        submitter = self.submitter
         user, creator = self._user, self._viewer.creator_filter
         self._in_flight += 1
         self.busy_changed.emit(True)
@@ -435,14 +435,14 @@ class TaskService(QObject):
             self._done_submitting()
             self.plan_refused.emit(task_no, plain_error(exc, self._executor.lang, f"applying the plan of {task_no}"))
 
-        self._background.call(lambda: plans.apply_plan(task_no, user=user, creator=creator), done, failed)
+        self._background.call(lambda: submitter.submit_apply(task_no, user=user, creator=creator), done, failed)
         return True
 
     def discard_plan(self, task_no: str) -> None:
         """Discard a dry run's change plan (its plan file goes, its change file stays); answered by
         plan_discarded or plan_refused."""
-        plans: Any = self.submitter
-        user = self._user
+        submitter = self.submitter
+        user, creator = self._user, self._viewer.creator_filter
 
         def done(answer: object) -> None:
             if isinstance(answer, TaskRecord):
@@ -454,7 +454,7 @@ class TaskService(QObject):
         def failed(exc: BaseException) -> None:
             self.plan_refused.emit(task_no, plain_error(exc, self._executor.lang, f"discarding the plan of {task_no}"))
 
-        self._background.call(lambda: plans.discard_plan(task_no, user=user), done, failed)
+        self._background.call(lambda: submitter.discard_plan(task_no, user=user, creator=creator), done, failed)
 
     def _submit_in_background(self, submit: Any, what: str) -> None:
         self._in_flight += 1

@@ -259,9 +259,10 @@ def test_review_is_offered_for_a_dry_run_with_a_plan_until_it_is_applied_or_disc
     actions.set_record(replace(done, params={**done.params, "dry_run": False}))
     assert not actions.review_plan.isEnabled()
     plan_path(desk.core.paths.results_dir, done.task_no).unlink()
-    actions.set_record(done)
+    older = replace(done, summary={k: v for k, v in done.summary.items() if k != "changes_csv"})
+    actions.set_record(older)
     assert not actions.review_plan.isEnabled()  # no plan (an older dry run): nothing to review
-    actions.set_record(replace(done, summary={**done.summary, "changes_csv": "x-changes.csv"}))
+    actions.set_record(replace(older, summary={**older.summary, "changes_csv": "x-changes.csv"}))
     assert actions.review_plan.isEnabled()  # the dry run says it wrote one: the dialog says if it is gone
 
 
@@ -278,7 +279,7 @@ def test_apply_asks_the_service_closes_the_dialog_and_selects_the_new_task(
         calls.append((task_no, kwargs))  # queued as the engine would: the dry run's file, for real
         return submitter.submit_import(submitter.resubmission(done, dry_run=False), user=kwargs["user"])
 
-    monkeypatch.setattr(submitter, "apply_plan", apply_plan, raising=False)
+    monkeypatch.setattr(submitter, "submit_apply", apply_plan)
     dialog = open_plan(qtbot, window, done)
     qtbot.mouseClick(dialog.apply_button, qtbot_left())
     qtbot.waitUntil(lambda: window.plan_dialog is None, timeout=TIMEOUT)
@@ -306,7 +307,7 @@ def test_a_refused_apply_is_said_in_words_in_the_dialog_and_discard_asks_first(
         discarded.append((task_no, kwargs))
         return replace(done, summary={**done.summary, "plan_discarded": True})
 
-    monkeypatch.setattr(submitter, "apply_plan", refuse, raising=False)
+    monkeypatch.setattr(submitter, "submit_apply", refuse)
     monkeypatch.setattr(submitter, "discard_plan", discard_plan, raising=False)
     dialog = open_plan(qtbot, window, done)
     qtbot.mouseClick(dialog.apply_button, qtbot_left())
@@ -320,7 +321,7 @@ def test_a_refused_apply_is_said_in_words_in_the_dialog_and_discard_asks_first(
     assert dialog.discard_yes is not None
     qtbot.mouseClick(dialog.discard_yes, qtbot_left())
     qtbot.waitUntil(lambda: window.plan_dialog is None, timeout=TIMEOUT)
-    assert [(n, sorted(kw)) for n, kw in discarded] == [(done.task_no, ["user"])]
+    assert [(n, sorted(kw)) for n, kw in discarded] == [(done.task_no, ["creator", "user"])]
     assert window.statusBar().currentMessage() == f"The plan of {done.task_no} was discarded."
     qtbot.waitUntil(lambda: not window.actions_.review_plan.isEnabled(), timeout=TIMEOUT)
 
@@ -370,3 +371,43 @@ def test_in_chinese_the_plan_reads_in_the_desks_words(qtbot: Any, make_desk: Any
     qtbot.waitUntil(lambda: model.rowCount() == UPDATES, timeout=TIMEOUT)
     assert model.index(0, model.column_of("credit_limit")).data(Qt.ItemDataRole.ToolTipRole) == "原值：12.50"
     dialog.reject()
+
+
+def test_a_real_dry_run_is_reviewed_and_applied_as_planned(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    """Through the engine, not a written plan: a dry run of an upsert plans the changed credit limit of one
+    row and a new row; the window shows them (the old value on the changed cell), Apply queues the apply,
+    which writes exactly that, and the dry run cannot be reviewed for applying again."""
+    desk = make_desk()
+    window = desk.window
+    dialog = open_preview(qtbot, window, write_csv(tmp_path / "first.csv", [row(1), row(2)]))
+    wait_looked_up(qtbot, dialog)
+    qtbot.mouseClick(dialog.buttons.button(QDialogButtonBox.StandardButton.Ok), qtbot_left())
+    wait_status(qtbot, window, wait_for_task(qtbot, window, 1).task_no, TaskStatus.SUCCEEDED)
+    qtbot.waitUntil(window.panel.queue_button.isEnabled, timeout=TIMEOUT)
+    changed = [row(1), row(2, 信用额度="777.50"), row(3)]
+    dialog = open_preview(qtbot, window, write_csv(tmp_path / "changed.csv", changed), validate=True)
+    wait_looked_up(qtbot, dialog)
+    choose_mode(dialog, "upsert")
+    qtbot.mouseClick(dialog.buttons.button(QDialogButtonBox.StandardButton.Ok), qtbot_left())
+    dry = wait_status(qtbot, window, wait_for_task(qtbot, window, 2).task_no, TaskStatus.SUCCEEDED)
+    assert dry.params["dry_run"] is True and dry.summary.get("changes_csv"), dry.summary
+    plan = open_plan(qtbot, window, dry)
+    model = plan.model
+    qtbot.waitUntil(lambda: model.rowCount() == 2, timeout=TIMEOUT)  # the update and the insert; row 1 unchanged
+    header = [str(model.headerData(c, Qt.Orientation.Horizontal)) for c in range(model.columnCount())]
+    texts = [[str(model.index(r, c).data() or "") for c in range(model.columnCount())] for r in range(2)]
+    update = next(t for t in texts if "C000002" in t)
+    limit = next(c for c, h in enumerate(header) if "credit" in h.casefold() or "信用额度" in h)
+    assert update[limit] == "777.50", (header, update)
+    updated_row = texts.index(update)
+    assert str(model.index(updated_row, limit).data(Qt.ItemDataRole.ToolTipRole)) == "Before: 2.50"
+    qtbot.mouseClick(plan.apply_button, qtbot_left())
+    qtbot.waitUntil(lambda: window.plan_dialog is None, timeout=TIMEOUT)
+    applied = wait_status(qtbot, window, wait_for_task(qtbot, window, 3).task_no, TaskStatus.SUCCEEDED)
+    shown = applied.to_json()
+    assert applied.params.get("plan_of") == dry.task_no
+    assert (shown["inserted_count"], shown["updated_count"], shown["unchanged_count"]) == (1, 1, 1), shown
+    qtbot.waitUntil(lambda: window.service.submitter.store.get(dry.task_no).applied_by == applied.task_no,
+                    timeout=TIMEOUT)  # fmt: skip
+    window.select_task(dry.id)
+    qtbot.waitUntil(lambda: not window.actions_.review_plan.isEnabled(), timeout=TIMEOUT)
