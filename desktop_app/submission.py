@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Collection, Mapping
+import os
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -345,13 +346,10 @@ class Submitter:
             params = options.to_params()
             params.pop("file")
             parts.append(params)
-        mode, blank = ImportMode(request.mode), BlankPolicy(request.blank)
-        params = {SHEETS: [p.to_params() for p in plans], PARTS: parts, "mode": mode.value,
+        params = {SHEETS: [p.to_params() for p in plans], PARTS: parts, "mode": ImportMode(request.mode).value,
                   "dry_run": bool(request.dry_run)}  # fmt: skip
-        assignment = json.dumps([[p.sheet, p.import_type] for p in ordered], ensure_ascii=False)
-        identity = f"{WorkbookHandler.task_type}:{mode.value}" + (f":{blank.value}" if mode.updates else "")
         result = submit_file(self.store, self.registry, task_type=WorkbookHandler.task_type, path=request.file,
-                             user=user, params=params, force=force, identity=f"{identity}:{assignment}")  # fmt: skip
+                             user=user, params=params, force=force, identity=workbook_identity(parts))  # fmt: skip
         if result.duplicate_of is None:
             queue_parts(self.store, result.task)
         return result
@@ -368,31 +366,30 @@ class Submitter:
         return Path(record.result_path).parent / PLAN_FILE if record.result_path else None
 
     def _plan_source(self, task_no: str, creator: str | None) -> TaskRecord:
-        """The dry run whose plan is asked for: TASK_NOT_FOUND, or PLAN_NOT_APPLICABLE (not a dry run, applied)."""
+        """The dry run whose plan is asked for: TASK_NOT_FOUND, or PLAN_NOT_APPLICABLE (not a dry run, applied,
+        a workbook's sheet: its workbook is applied whole)."""
         source = self.store.find(task_no, creator=creator)
         if source is None:
             raise PermanentError(ErrorCode.TASK_NOT_FOUND, task_no=task_no)
-        if not ImportHandler.kind.owns(source) or not source.params.get("dry_run"):
+        owned = ImportHandler.kind.owns(source) or WORKBOOK.owns(source)
+        if not owned or not source.params.get("dry_run"):
             raise PermanentError(ErrorCode.PLAN_NOT_APPLICABLE, reason="not_dry_run", task_no=source.task_no)
         if source.applied_by:
             raise PermanentError(ErrorCode.PLAN_NOT_APPLICABLE, reason="applied", task_no=source.task_no,
                                  by=source.applied_by)  # fmt: skip
+        if source.parent:
+            raise PermanentError(ErrorCode.PLAN_NOT_APPLICABLE, reason="workbook_sheet", task_no=source.task_no,
+                                 parent=source.parent)  # fmt: skip
         return source
 
-    def submit_apply(self, task_no: str, *, user: str, creator: str | None = None) -> SubmitResult:
-        """Queue the apply of a dry run's change plan (`apply TASK_NO`): an import of the same file with the
-        dry run's parameters, each row written only as the plan has it (imports/plan_apply.py). Refused,
-        nothing queued (PLAN_NOT_APPLICABLE): not a dry run, not ended well, its plan discarded or gone,
-        already applied (naming the apply), its file gone or changed since (naming the file). The dry run's
-        applied_by is set in the transaction that queues the apply: of two applies at once, one wins."""
+    def _checked_plan(self, source: TaskRecord, task_no: str) -> tuple[int, str]:
+        """A dry run's plan as it may be applied: (its sync deletes, the file's SHA-256 it planned). Refused
+        (PLAN_NOT_APPLICABLE, naming ``task_no``, the dry run asked for): discarded, not ended well, its plan
+        gone or unfinished."""
         import sqlite3
 
         from desktop_app.imports.change_plan import ChangePlan
         from desktop_app.imports.row_plans import Action as RowAction
-
-        user = self._owner(user)  # team mode: the login (the apply is its task)
-        source = self._plan_source(task_no, creator)
-        task_no = source.task_no
 
         def refused(reason: str, **params: object) -> PermanentError:
             return PermanentError(ErrorCode.PLAN_NOT_APPLICABLE, reason=reason, task_no=task_no, **params)
@@ -404,45 +401,115 @@ class Submitter:
         path = self.plan_file(source)
         try:
             if path is None:
-                raise FileNotFoundError(task_no)
+                raise FileNotFoundError(source.task_no)
             plan = ChangePlan.open(path)
         except (OSError, sqlite3.DatabaseError) as exc:
             raise refused("plan_gone", path=str(path or "")) from exc
         with plan:
             if not plan.finished:
                 raise refused("not_succeeded")
-            deletes = sum(1 for r in plan.absent_deletes() if r.action is RowAction.DELETE)
-            planned_sha = plan.meta.file_sha256
+            return sum(1 for r in plan.absent_deletes() if r.action is RowAction.DELETE), plan.meta.file_sha256 or ""
+
+    def _unchanged_file(self, source: TaskRecord, planned: set[str]) -> tuple[Path, str, os.stat_result]:
+        """The dry run's file, as its plans read it: PLAN_NOT_APPLICABLE when it is gone or changed since."""
         file = Path(str(source.params.get("file") or ""))
         if not file.is_file():
-            raise refused("file_gone", path=str(file))
+            raise PermanentError(ErrorCode.PLAN_NOT_APPLICABLE, reason="file_gone", task_no=source.task_no,
+                                 path=str(file))  # fmt: skip
         stat = file.stat()
         sha = file_sha256(file)
-        if sha != planned_sha or sha != source.params.get("file_sha256"):
-            raise refused("file_changed", path=str(file))
-        options = self.resubmission(source, dry_run=False, plan_of=task_no)
-        if options.mode is ImportMode.SYNC:
-            options = options.but(confirm_deletes=deletes)  # the plan's deletes, each held to its row
-        # team mode: the login's rights now (a dry run writes nothing, so it did not need them)
-        self.check_rights(self.import_type(options.import_type), options.mode)
-        self.request_profile(options)  # the dry run's profile version, still fitting the type
+        if planned | {source.params.get("file_sha256")} != {sha}:
+            raise PermanentError(ErrorCode.PLAN_NOT_APPLICABLE, reason="file_changed", task_no=source.task_no,
+                                 path=str(file))  # fmt: skip
+        return file, sha, stat
+
+    def submit_apply(self, task_no: str, *, user: str, creator: str | None = None) -> SubmitResult:
+        """Queue the apply of a dry run's change plan (`apply TASK_NO`): an import of the same file with the
+        dry run's parameters, each row written only as the plan has it (imports/plan_apply.py). Refused,
+        nothing queued (PLAN_NOT_APPLICABLE): not a dry run, not ended well, its plan discarded or gone,
+        already applied (naming the apply), its file gone or changed since (naming the file). The dry run's
+        applied_by is set in the transaction that queues the apply: of two applies at once, one wins. A
+        workbook's dry run is applied whole: every sheet's plan (submit_workbook_apply)."""
+        user = self._owner(user)  # team mode: the login (the apply is its task)
+        source = self._plan_source(task_no, creator)
+        task_no = source.task_no
+        if WORKBOOK.owns(source):
+            return self._submit_workbook_apply(source, user)
+        deletes, planned_sha = self._checked_plan(source, task_no)
+        file, sha, stat = self._unchanged_file(source, {planned_sha})
+        options = self._apply_options(source, deletes)
         params = {**options.to_params(), "file": str(file), "file_sha256": sha, "file_size": stat.st_size,
                   "file_mtime_ns": stat.st_mtime_ns}  # fmt: skip
         # The import's own key (the same bytes imported again later are refused as imported): while the
         # apply runs, asking again returns it.
         key = biz_key(sha, user, import_identity(options))
+        return self._queue_apply(source, ImportHandler.task_type, params, user, key)
+
+    def _apply_options(self, source: TaskRecord, deletes: int) -> ImportOptions:
+        """A dry run's import for real, held to its plan; a sync confirming exactly the plan's deletes. In team
+        mode the login's rights are checked now (a dry run writes nothing, so it did not need them)."""
+        options = self.resubmission(source, dry_run=False, plan_of=source.task_no)
+        if options.mode is ImportMode.SYNC:
+            options = options.but(confirm_deletes=deletes)  # the plan's deletes, each held to its row
+        self.check_rights(self.import_type(options.import_type), options.mode)
+        self.request_profile(options)  # the dry run's profile version, still fitting the type
+        return options
+
+    def _queue_apply(self, source: TaskRecord, task_type: str, params: dict[str, Any], user: str,
+                     key: str) -> SubmitResult:  # fmt: skip
+        """Queue the apply, marking the dry run applied by it in the same transaction (one of two wins)."""
         # the desk whose results folder holds the plan: the dry run's own, else the one that ran it
         host = source.host or (source.owner.split(":", 1)[0] if source.owner else None)
+        lane = self.registry.get(task_type).lane
         try:
-            result = self.store.submit(task_type=ImportHandler.task_type, params=params, creator=user,
-                                       lane=ImportHandler.lane, biz_key=key, refuse_if_committed=False,
-                                       host=host, marks=(source.id, TaskLink.APPLIED_BY))  # fmt: skip
+            result = self.store.submit(task_type=task_type, params=params, creator=user, lane=lane, biz_key=key,
+                                       refuse_if_committed=False, host=host,
+                                       marks=(source.id, TaskLink.APPLIED_BY))  # fmt: skip
         except LinkTaken:
-            again = self.store.get(task_no)
-            raise refused("applied", by=again.applied_by if again else "") from None
+            again = self.store.get(source.task_no)
+            raise PermanentError(ErrorCode.PLAN_NOT_APPLICABLE, reason="applied", task_no=source.task_no,
+                                 by=again.applied_by if again else "") from None  # fmt: skip
         if result.duplicate_of is not None:
             # the same bytes already importing (another apply, or an import of them): not this plan's apply
-            raise refused("applied", by=result.duplicate_of)
+            raise PermanentError(ErrorCode.PLAN_NOT_APPLICABLE, reason="applied", task_no=source.task_no,
+                                 by=result.duplicate_of)  # fmt: skip
+        return result
+
+    def _submit_workbook_apply(self, source: TaskRecord, user: str) -> SubmitResult:
+        """A workbook's dry run applied whole: every sheet's plan checked first (one refused: nothing queued),
+        then a workbook task whose sheets are each its dry-run sheet's apply (plan_of), run in the same order;
+        each dry-run sheet is marked applied by its apply, the workbook's dry run by the new workbook."""
+        from desktop_app.imports.workbook_task import PARTS, WorkbookHandler, queue_parts
+
+        if source.status not in (TaskStatus.SUCCEEDED, TaskStatus.PARTIALLY_SUCCEEDED):
+            raise PermanentError(ErrorCode.PLAN_NOT_APPLICABLE, reason="not_succeeded", task_no=source.task_no)
+        sheets = {str(c.params.get("sheet")): c for c in self.store.children(source.task_no)
+                  if ImportHandler.kind.owns(c)}  # fmt: skip
+        parts, planned = [], set()
+        for part in source.params.get(PARTS) or []:
+            sheet = sheets.get(str(part.get("sheet")))
+            if sheet is None:
+                raise PermanentError(ErrorCode.PLAN_NOT_APPLICABLE, reason="not_succeeded", task_no=source.task_no)
+            if sheet.applied_by:
+                raise PermanentError(ErrorCode.PLAN_NOT_APPLICABLE, reason="applied", task_no=sheet.task_no,
+                                     by=sheet.applied_by)  # fmt: skip
+            deletes, sha = self._checked_plan(sheet, sheet.task_no)
+            planned.add(sha)
+            options = self._apply_options(sheet, deletes)
+            params = options.to_params()
+            params.pop("file")
+            parts.append(params)
+        file, sha, stat = self._unchanged_file(source, planned)
+        params = {**source.params, PARTS: parts, "dry_run": False, "plan_of": source.task_no, "file": str(file),
+                  "file_sha256": sha, "file_size": stat.st_size, "file_mtime_ns": stat.st_mtime_ns}  # fmt: skip
+        # the same key as the workbook imported for real (submit_workbook): imported again later, it is refused
+        key = biz_key(sha, user, workbook_identity(parts))
+        result = self._queue_apply(source, WorkbookHandler.task_type, params, user, key)
+        for applied in queue_parts(self.store, result.task):
+            planned_by = applied.params.get("plan_of")
+            dry = next((c for c in sheets.values() if c.task_no == planned_by), None)
+            if dry is not None:
+                self.store.annotate(dry.id, {TaskLink.APPLIED_BY: applied.task_no})
         return result
 
     def discard_plan(self, task_no: str, user: str, *, creator: str | None = None) -> TaskRecord:
@@ -648,6 +715,20 @@ def needed_rights(mode: ImportMode) -> list[Right]:
     if mode.removes_rows:
         needed.append(Right.DELETE)
     return needed
+
+def workbook_identity(parts: Sequence[Mapping[str, Any]]) -> str:
+    """What makes two imports of the same workbook one task: the mode (with its blank policy) and which
+    sheet goes to which type, in the order they run (``parts``: the sheets' import params)."""
+    from desktop_app.imports.workbook_task import WorkbookHandler
+
+    first = parts[0] if parts else {}
+    mode = ImportMode(first.get("mode") or ImportMode.INSERT)
+    identity = f"{WorkbookHandler.task_type}:{mode.value}"
+    if mode.updates:
+        identity += f":{BlankPolicy(first.get('blank') or BlankPolicy.KEEP).value}"
+    assignment = json.dumps([[p.get("sheet"), p.get("import_type")] for p in parts], ensure_ascii=False)
+    return f"{identity}:{assignment}"
+
 
 def import_identity(options: ImportOptions) -> str:
     """What makes two imports of the same bytes one task: the type, and the mode (with its blank policy)

@@ -563,6 +563,10 @@ REASONS: dict[tuple[ErrorCode, str], tuple[str, str]] = {
         "文件 {path} 在仅校验 {task_no} 之后被修改过：请重新仅校验",
         "The file {path} changed since its dry run {task_no}: run a new dry run",
     ),
+    (ErrorCode.PLAN_NOT_APPLICABLE, "workbook_sheet"): (
+        "仅校验任务 {task_no} 是工作簿 {parent} 中的一个工作表：请执行整个工作簿 {parent} 的变更计划",
+        "The dry run {task_no} is a sheet of the workbook {parent}: apply the workbook {parent}, every sheet together",
+    ),
     (ErrorCode.PLAN_NOT_APPLICABLE, "file_gone"): (
         "找不到仅校验 {task_no} 的文件：{path}", "The file of the dry run {task_no} is gone: {path}",
     ),

@@ -740,10 +740,11 @@ class MainWindow(QMainWindow):
 
     def _plan_of(self, task_no: str) -> ChangePlanDialog | None:
         dialog = self.plan_dialog
-        return dialog if dialog is not None and dialog.record.task_no == task_no else None
+        return dialog if dialog is not None and task_no in (dialog.record.task_no, dialog.record.parent) else None
 
     def _apply_plan(self, record: TaskRecord) -> None:
-        if not self.service.apply_plan(record.task_no) and self.plan_dialog is not None:
+        # a workbook's sheet: the workbook is applied whole (a sheet alone is refused: workbook_sheet)
+        if not self.service.apply_plan(record.parent or record.task_no) and self.plan_dialog is not None:
             self.plan_dialog.not_now(self.tr("Another file is being queued; try again in a moment."))
 
     def _plan_applied(self, task_no: str, result: SubmitResult) -> None:

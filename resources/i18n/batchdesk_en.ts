@@ -162,6 +162,14 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>&amp;Apply the whole workbook</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import the workbook %1 now, every sheet written only as its own plan shows it (a row changed since is listed as an error)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>&amp;Apply these changes</source>
         <translation type="unfinished"></translation>
     </message>

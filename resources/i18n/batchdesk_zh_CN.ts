@@ -162,6 +162,14 @@
         <translation>显示(&amp;S)：</translation>
     </message>
     <message>
+        <source>&amp;Apply the whole workbook</source>
+        <translation>执行整个工作簿(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Import the workbook %1 now, every sheet written only as its own plan shows it (a row changed since is listed as an error)</source>
+        <translation>现在导入工作簿 %1：每个工作表都只按它自己的计划写入（此后被改动的行列为错误）</translation>
+    </message>
+    <message>
         <source>&amp;Apply these changes</source>
         <translation>执行这些变更(&amp;A)</translation>
     </message>

@@ -58,3 +58,40 @@ def test_the_workbook_preview_lists_each_sheet_and_queues_the_workbook(
 
     qtbot.waitUntil(listed, timeout=TIMEOUT)
     assert window.model.index(row_of(window.model, parent.task_no), TYPE_COLUMN).data() == "Workbook import"
+
+
+def test_a_sheets_plan_applies_the_whole_workbook(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    """A workbook's dry run plans each sheet; a sheet's plan in the window offers to apply the whole workbook
+    (a sheet alone would be refused), which queues the workbook's apply, every sheet as planned."""
+    from desktop_app.imports.options import ImportOptions
+
+    first = build_core(data_dir=tmp_path / "data")
+    set_up_goods_and_prices(first)
+    first.close()
+    desk = make_desk(data_dir=tmp_path / "data")
+    window, core = desk.window, desk.core
+    book = write_book(tmp_path / "book.xlsx", [("PRICE SHEET", PRICES_HEADER, [["P1", "G1", "1.50"]]),
+                                               ("商品清单", GOODS_HEADER, [["G1", "茶叶"]])])  # fmt: skip
+    submitter = window.service.submitter
+    request = ImportOptions(file=book, import_type="", dry_run=True)
+    dry = submitter.submit_workbook(request, submitter.plan_workbook(request), user=window.service._user).task
+    qtbot.waitUntil(lambda: core.store.get(dry.task_no).status.is_final, timeout=TIMEOUT)  # type: ignore[union-attr]
+    goods = core.store.children(dry.task_no)[0]
+    window.service.refresh_changed()  # what the window does every few seconds: the sheets run by another path
+    qtbot.waitUntil(lambda: any(window.model.record(r).task_no == goods.task_no
+                                for r in range(window.model.rowCount())), timeout=TIMEOUT)  # fmt: skip
+    window.select_task(goods.id)
+    qtbot.waitUntil(window.actions_.review_plan.isEnabled, timeout=TIMEOUT)
+    window.actions_.review_plan.trigger()
+    qtbot.waitUntil(lambda: window.plan_dialog is not None and window.plan_dialog.apply_button.isEnabled(),
+                    timeout=TIMEOUT)  # fmt: skip
+    plan = window.plan_dialog
+    assert plan is not None and plan.apply_button.text() == "&Apply the whole workbook"
+    qtbot.mouseClick(plan.apply_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: window.plan_dialog is None, timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: bool(core.store.get(dry.task_no).applied_by), timeout=TIMEOUT)  # type: ignore[union-attr]
+    applied = core.store.get(core.store.get(dry.task_no).applied_by)  # type: ignore[union-attr,arg-type]
+    assert applied is not None and WORKBOOK.owns(applied) and not applied.params["dry_run"]
+    qtbot.waitUntil(lambda: core.store.get(applied.task_no).status.is_final, timeout=TIMEOUT)  # type: ignore[union-attr]
+    ended = core.store.get(applied.task_no)
+    assert ended is not None and ended.status is TaskStatus.SUCCEEDED and ended.success_count == 2, ended.error_msg

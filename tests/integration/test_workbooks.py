@@ -14,6 +14,7 @@ import sqlalchemy as sa
 
 from desktop_app.app import Core, build_core
 from desktop_app.cli.main import main
+from desktop_app.domain.modes import ImportMode
 from desktop_app.domain.status import TaskStatus
 from desktop_app.tasks.builtin_kinds import WORKBOOK
 from tests.support.imports import write_type
@@ -273,3 +274,67 @@ def test_a_dry_run_of_a_workbook_is_a_dry_run_of_each_sheet(core: Core, tmp_path
     assert rows(core, "SELECT goods_code FROM wb_goods") == [("G0",)]
     with pytest.raises(PermanentError):
         submitter.submit_undo(parent.task_no, user="tester")
+
+
+def test_a_workbooks_dry_run_plans_each_sheet_and_is_applied_together(
+    core: Core, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 26: a dry run of the workbook writes one plan per sheet; `apply` of the workbook applies them
+    together as a workbook (in the same order, each sheet held to its plan); a sheet's plan alone is refused
+    (its workbook is applied whole); the workbook cannot be applied twice."""
+    book = prices_first(tmp_path / "book.xlsx", bad_price=True)
+    code, out, err = cli(core, capsys, monkeypatch, "import", str(book), "--all-sheets", "--dry-run", "--wait",
+                         "--json")  # fmt: skip
+    assert code == 0, err
+    dry = json.loads(out)
+    sheets = {s["sheet"]: s for s in dry["sheets"] if not s["skipped"]}
+    for sheet in sheets.values():
+        assert sheet["dry_run"] and sheet["changes_csv"] and Path(sheet["changes_csv"]).is_file(), sheet
+    assert sheets["商品清单"]["plan_counts"]["inserted"] == 2 and sheets["PRICE SHEET"]["plan_counts"]["failed"] == 1
+    assert rows(core, "SELECT goods_code FROM wb_goods") == [("G0",)]  # a dry run writes nothing
+
+    code, out, err = cli(core, capsys, monkeypatch, "apply", sheets["PRICE SHEET"]["task_no"], "--json")
+    assert code == 2 and f"a sheet of the workbook {dry['task_no']}" in err, (out, err)
+
+    code, out, err = cli(core, capsys, monkeypatch, "apply", dry["task_no"], "--wait", "--json")
+    assert code == 0, err
+    applied = json.loads(out)
+    assert applied["type"] == WORKBOOK.name and not applied["dry_run"], applied
+    assert (applied["status"], applied["success_count"], applied["fail_count"]) == ("partially_succeeded", 6, 1)
+    parts = core.store.children(applied["task_no"])
+    assert [p.params["sheet"] for p in parts] == ["商品清单", "PRICE SHEET"]
+    planned = {s["sheet"]: s["task_no"] for s in sheets.values()}
+    assert [p.params["plan_of"] for p in parts] == [planned["商品清单"], planned["PRICE SHEET"]]
+    assert all(core.store.get(planned[p.params["sheet"]]).applied_by == p.task_no for p in parts)  # type: ignore[union-attr]
+    assert core.store.get(dry["task_no"]).applied_by == applied["task_no"]  # type: ignore[union-attr]
+    assert rows(core, "SELECT goods_code FROM wb_goods ORDER BY goods_code") == [("G0",), ("G1",), ("G2",)]
+    assert rows(core, "SELECT COUNT(*) FROM wb_prices") == [(4,)]
+
+    code, out, err = cli(core, capsys, monkeypatch, "apply", dry["task_no"], "--json")
+    assert code == 2 and f"already applied by {applied['task_no']}" in err, (out, err)
+
+
+def test_a_workbooks_apply_refuses_a_row_changed_since_its_plan(core: Core, tmp_path: Path) -> None:
+    """A row of a sheet changed in the table between the workbook's dry run and its apply is not written
+    (changed_since_plan, in that sheet's error file); the rest are."""
+    from desktop_app.imports.options import ImportOptions
+
+    submitter = core.submitter()
+    first = write_book(tmp_path / "first.xlsx", [("商品清单", GOODS_HEADER, [["G1", "茶叶"], ["G2", "咖啡"]])])
+    request = ImportOptions(file=first, import_type="")
+    parent = submitter.submit_workbook(request, submitter.plan_workbook(request), user="tester").task
+    assert run_now(core, parent.id).status is TaskStatus.SUCCEEDED
+    renamed = write_book(tmp_path / "renamed.xlsx", [("商品清单", GOODS_HEADER, [["G1", "红茶"], ["G2", "黑咖啡"]])])
+    request = ImportOptions(file=renamed, import_type="", mode=ImportMode.UPSERT, dry_run=True)
+    dry = submitter.submit_workbook(request, submitter.plan_workbook(request), user="tester").task
+    assert run_now(core, dry.id).status is TaskStatus.SUCCEEDED
+    with core.store.engine.begin() as conn:  # another desk renames G2 meanwhile
+        conn.execute(sa.text("UPDATE wb_goods SET goods_name = '速溶咖啡' WHERE goods_code = 'G2'"))
+    applied = submitter.submit_apply(dry.task_no, user="tester").task
+    ended = run_now(core, applied.id)
+    (part,) = core.store.children(applied.task_no)
+    assert part.to_json()["updated_count"] == 1 and part.fail_count == 1, part.to_json()
+    assert ended.status is part.status  # 1 of 2 failed: past the failure threshold, as any import would be
+    assert "changed_since_plan" in Path(str(part.error_csv)).read_text(encoding="utf-8-sig")
+    assert rows(core, "SELECT goods_code, goods_name FROM wb_goods WHERE goods_code <> 'G0' ORDER BY goods_code") == [
+        ("G1", "红茶"), ("G2", "速溶咖啡")]  # fmt: skip

@@ -354,9 +354,15 @@ class ChangePlanDialog(QDialog):
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("Changes of dry run %1").replace("%1", self.record.task_no))
         self.filter_label.setText(self.tr("&Show:"))
-        self.apply_button.setText(self.tr("&Apply these changes"))
-        self.apply_button.setToolTip(self.tr("Import the same file now; each row is written only as this plan "
-                                             "shows it (a row changed since is listed as an error)"))  # fmt: skip
+        if self.record.parent:  # a workbook's sheet: its workbook is applied whole, every sheet as planned
+            self.apply_button.setText(self.tr("&Apply the whole workbook"))
+            self.apply_button.setToolTip(self.tr("Import the workbook %1 now, every sheet written only as its own "
+                                                 "plan shows it (a row changed since is listed as an error)")
+                                         .replace("%1", self.record.parent))  # fmt: skip
+        else:
+            self.apply_button.setText(self.tr("&Apply these changes"))
+            self.apply_button.setToolTip(self.tr("Import the same file now; each row is written only as this plan "
+                                                 "shows it (a row changed since is listed as an error)"))  # fmt: skip
         self.discard_button.setText(self.tr("D&iscard"))
         self.discard_button.setToolTip(self.tr("Throw this plan away: it can no longer be applied"))
         self.close_button.setText(self.tr("&Close"))
