@@ -141,7 +141,7 @@ def statements(database: str) -> list[str]:
         f"SELECT {ME} AS name, {is_admin} AS is_admin",
         f"CREATE OR REPLACE DEFINER = CURRENT_USER SQL SECURITY DEFINER VIEW {d}.{USERS} AS "
         "SELECT g.User AS name, g.Host AS host, "
-        "COALESCE(JSON_VALUE(g.Priv, '$.account_locked'), 'false') <> 'true' AS can_login, "
+        "COALESCE(JSON_VALUE(g.Priv, '$.account_locked'), 'false') NOT IN ('true', '1') AS can_login, "
         f"EXISTS (SELECT 1 FROM {o}.{ADMINS} adm WHERE adm.name = g.User) AS is_admin "
         f"FROM mysql.global_priv g WHERE {plain} AND {member}",
         f"CREATE OR REPLACE DEFINER = CURRENT_USER SQL SECURITY DEFINER VIEW {d}.{RIGHTS_VIEW} AS "
