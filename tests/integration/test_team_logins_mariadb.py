@@ -11,6 +11,7 @@ import json
 import secrets
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -267,7 +268,16 @@ def test_a_desk_claims_and_recovers_only_its_own_accounts_tasks(team: Team) -> N
     assert {t.task_no for t in boss.store.list()} >= {hers["task_no"], his["task_no"]}  # sees all ...
     assert boss.store.claim("boss-desk:1:1:aa", 10) == []  # ... and runs none of them
     alice = team.core("alice")
-    # the claim (SELECT ... FOR UPDATE SKIP LOCKED, then UPDATE) through the view
+    # the claim (SELECT ... FOR UPDATE SKIP LOCKED, then UPDATE) through the view: a row another of her
+    # connections holds is skipped, not waited for
+    second = queue(team, "alice", 3)
+    started = time.monotonic()
+    holding = create_engine(team.url_of("alice"))  # not AUTOCOMMIT: the lock is held to the end of the block
+    team.engines.append(holding)
+    with holding.connect() as holder, holder.begin():
+        holder.execute(text("SELECT id FROM tasks WHERE task_no = :n FOR UPDATE"), {"n": hers["task_no"]}).all()
+        assert [t.task_no for t in alice.store.claim("alice-desk:1:1:aa", 10)] == [second["task_no"]]
+    assert time.monotonic() - started < 5
     assert [t.task_no for t in alice.store.claim("alice-desk:1:1:aa", 10)] == [hers["task_no"]]
     with team.sql(None).connect() as conn:
         conn.execute(text(STALE), {"n": his["task_no"]})
@@ -302,10 +312,28 @@ def test_an_import_runs_with_its_owners_rights_by_the_bulk_path(team: Team, monk
     assert undo["creator"] == team.name("alice")
 
 
-def test_upserts_and_updates_through_the_views(team: Team) -> None:
-    """A profile saved twice (the task store's upserts, ON DUPLICATE KEY UPDATE) and a task's progress
-    (UPDATE) through the views, by a clerk."""
+def test_upserts_and_updates_through_the_views(team: Team, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The task store's idempotent writes (an INSERT, the unique index's duplicate key caught, the row
+    read back) and plain UPDATEs through the views, by a clerk: the same file queued twice is one task;
+    a profile saved twice; a cancel."""
     hers = queue(team, "alice", 1)
+    again = team.ok("alice", "submit", str(team.tmp / "alice-1.csv"), "--type", "customers", "--json")
+    assert again["task_no"] == hers["task_no"]
+    from desktop_app.domain.task import Lane
+
+    store = team.core("alice").store
+    first = store.submit(task_type="import", params={}, creator=team.name("alice"), lane=Lane.SHORT, biz_key="k1")
+    assert isinstance(first.task.id, int) and first.task.id > 0  # AUTO_INCREMENT through the view
+    looked: list[str] = []
+    find_active = store._find_active
+
+    def misses_once(key: str) -> Any:  # the quick look-up misses once: the unique index decides
+        looked.append(key)
+        return None if len(looked) == 1 else find_active(key)
+
+    monkeypatch.setattr(store, "_find_active", misses_once)
+    second = store.submit(task_type="import", params={}, creator=team.name("alice"), lane=Lane.SHORT, biz_key="k1")
+    assert second.duplicate_of == first.task.task_no and len(looked) == 2  # the duplicate key, through the view
     for _ in range(2):
         team.ok("alice", "profile", "save", "mine", "--type", "customers", "--from-task", hers["task_no"])
     assert team.ok("alice", "cancel", hers["task_no"], "--json")["status"] == "cancelled"

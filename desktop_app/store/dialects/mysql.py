@@ -14,8 +14,8 @@ from sqlalchemy.sql.elements import ColumnElement
 from desktop_app.domain.errors import ErrorCode
 from desktop_app.domain.table_spec import Storage, TableSpec
 from desktop_app.store.dialects.base import BulkPath, ExportRead, TeamSecurity
-from desktop_app.store.team_sql.mysql import TEAM_SECURITY
 from desktop_app.store.dialects.servers import ServerSchema, lookup, pool_options, who
+from desktop_app.store.team_sql.mysql import TEAM_SECURITY
 
 # Error numbers that pass: lock wait timeout, deadlock, too many connections, server shutdown,
 # connection killed or lost, cannot connect, query interrupted or over its time limit.

@@ -36,6 +36,7 @@ RIGHTS = tuple(r.value for r in Right)
 NO_SUCH_GRANT = 1147
 DENIED = 1142
 NO_TABLE = 1146
+ACCESS = 1227  # "access denied; you need ... privilege": PERMISSION_DENIED to store/db_errors
 _PREPARER = mysql.dialect().identifier_preparer
 
 ME = "SUBSTRING_INDEX(USER(), '@', 1)"  # the client's login (CURRENT_USER() is the definer in a view)
@@ -75,6 +76,11 @@ def own_database(database: str) -> str:
     return database + OWN_SUFFIX
 
 
+def _signal(message: str, *, state: str = "42000", number: int = ACCESS) -> str:
+    """A stored program's refusal, in words (the error number: store/db_errors reads it)."""
+    return f"    SIGNAL SQLSTATE '{state}' SET MYSQL_ERRNO = {number}, MESSAGE_TEXT = {literal(message)};\n"
+
+
 def statements(database: str) -> list[str]:
     """The whole script for `database` (the one BatchDesk's tables are in), one statement a string; a
     compound statement (BEGIN NOT ATOMIC ... END, a procedure) is one string. Comments start with --."""
@@ -92,6 +98,7 @@ def statements(database: str) -> list[str]:
     )
     plain = "COALESCE(JSON_VALUE(g.Priv, '$.access'), 0) = 0 AND g.Host <> ''"  # no global right, no role
     account = "CONCAT(QUOTE(who), '@', QUOTE(host))"
+    one_right = "(" + "|".join(RIGHTS) + ")"
     out = [
         f"-- BatchDesk team mode for the database {database} (docs/TEAM.md). Run it as root (or an account with",
         "-- every global right, WITH GRANT OPTION); running it again changes nothing. MariaDB commits each",
@@ -188,12 +195,8 @@ def statements(database: str) -> list[str]:
         "  DECLARE n INT;\n"
         "  DECLARE host VARCHAR(255);\n"
         "  DECLARE clerk INT;\n"
-        f"  IF NOT {is_admin} THEN\n"
-        "    SIGNAL SQLSTATE '42000' SET MYSQL_ERRNO = 1227, MESSAGE_TEXT = 'only an administrator of BatchDesk adds a login';\n"
-        "  END IF;\n"
-        f"  IF {_NO_ACCOUNT} THEN\n"
-        "    SIGNAL SQLSTATE '42000' SET MYSQL_ERRNO = 1227, MESSAGE_TEXT = 'not a name for a BatchDesk login';\n"
-        "  END IF;\n"
+        f"  IF NOT {is_admin} THEN\n" + _signal("only an administrator of BatchDesk adds a login") + "  END IF;\n"
+        f"  IF {_NO_ACCOUNT} THEN\n" + _signal("not a name for a BatchDesk login") + "  END IF;\n"
         "  SELECT COUNT(*), MIN(g.Host), "
         f"COALESCE(SUM({plain} AND {member}), 0) INTO n, host, clerk FROM mysql.global_priv g WHERE g.User = who;\n"
         "  IF n = 0 THEN\n"
@@ -202,15 +205,16 @@ def statements(database: str) -> list[str]:
         f"    EXECUTE IMMEDIATE CONCAT('GRANT {CLERK} TO ', {account});\n"
         f"    EXECUTE IMMEDIATE CONCAT('SET DEFAULT ROLE {CLERK} FOR ', {account});\n"
         "  ELSEIF n > 1 OR clerk <> 1 THEN\n"
-        "    SIGNAL SQLSTATE '42000' SET MYSQL_ERRNO = 1227,\n"
-        "      MESSAGE_TEXT = 'the account is not a BatchDesk clerk''s: its DBA sets its password';\n"
-        "  ELSE\n"
-        f"    EXECUTE IMMEDIATE CONCAT('ALTER USER ', {account}, ' IDENTIFIED BY ', QUOTE(secret), ' ACCOUNT UNLOCK');\n"
+        + _signal("the account is not a BatchDesk clerk's: its DBA sets its password")
+        + "  ELSE\n"
+        f"    EXECUTE IMMEDIATE CONCAT('ALTER USER ', {account}, ' IDENTIFIED BY ', QUOTE(secret),\n"
+        "      ' ACCOUNT UNLOCK');\n"
         "  END IF;\n"
         "  IF make_admin THEN\n"
         f"    EXECUTE IMMEDIATE CONCAT('GRANT {ADMIN} TO ', {account});\n"
         f"    EXECUTE IMMEDIATE CONCAT('SET DEFAULT ROLE {ADMIN} FOR ', {account});\n"
-        f"    INSERT IGNORE INTO {o}.{ADMINS} (name, added_by, added_at) VALUES (who, {ME}, UTC_TIMESTAMP());\n"
+        f"    INSERT IGNORE INTO {o}.{ADMINS} (name, added_by, added_at)\n"
+        f"      VALUES (who, {ME}, UTC_TIMESTAMP());\n"
         "  END IF;\n"
         "  SELECT n = 0 AS created;\n"
         "END",
@@ -222,26 +226,20 @@ def statements(database: str) -> list[str]:
         "  DECLARE host VARCHAR(255);\n"
         "  DECLARE clerk INT;\n"
         "  DECLARE target TEXT;\n"
-        f"  IF NOT {is_admin} THEN\n"
-        "    SIGNAL SQLSTATE '42000' SET MYSQL_ERRNO = 1227, MESSAGE_TEXT = 'only an administrator of BatchDesk grants rights';\n"
-        "  END IF;\n"
+        f"  IF NOT {is_admin} THEN\n" + _signal("only an administrator of BatchDesk grants rights") + "  END IF;\n"
         "  SELECT COUNT(*), MIN(g.Host), "
         f"COALESCE(SUM({plain} AND {member}), 0) INTO n, host, clerk FROM mysql.global_priv g WHERE g.User = who;\n"
-        "  IF n <> 1 OR clerk <> 1 THEN\n"
-        "    SIGNAL SQLSTATE '42000' SET MYSQL_ERRNO = 1227, MESSAGE_TEXT = 'no BatchDesk login of that name';\n"
-        "  END IF;\n"
+        "  IF n <> 1 OR clerk <> 1 THEN\n" + _signal("no BatchDesk login of that name") + "  END IF;\n"
         f"  IF tbl IN ({reserved}) THEN\n"
-        "    SIGNAL SQLSTATE '42000' SET MYSQL_ERRNO = 1227,\n"
-        "      MESSAGE_TEXT = 'that is BatchDesk''s own table, not an import type''s';\n"
-        "  END IF;\n"
+        + _signal("that is BatchDesk's own table, not an import type's")
+        + "  END IF;\n"
         f"  IF NOT EXISTS (SELECT 1 FROM information_schema.TABLES WHERE TABLE_SCHEMA = {ld} AND TABLE_NAME = tbl\n"
         "                 AND TABLE_TYPE = 'BASE TABLE') THEN\n"
-        f"    SIGNAL SQLSTATE '42S02' SET MYSQL_ERRNO = 1146, MESSAGE_TEXT = 'no such table in the database {database}';\n"
-        "  END IF;\n"
-        "  IF rights IS NULL OR rights NOT REGEXP BINARY "
-        "'^(SELECT|INSERT|UPDATE|DELETE)(,(SELECT|INSERT|UPDATE|DELETE))*$' THEN\n"
-        "    SIGNAL SQLSTATE '22023' SET MYSQL_ERRNO = 1227, MESSAGE_TEXT = 'not a right';\n"
-        "  END IF;\n"
+        + _signal(f"no such table in the database {database}", state="42S02", number=NO_TABLE)
+        + "  END IF;\n"
+        f"  IF rights IS NULL OR rights NOT REGEXP BINARY '^{one_right}(,{one_right})*$' THEN\n"
+        + _signal("not a right", state="22023")
+        + "  END IF;\n"
         f"  SET target = CONCAT({literal(backticked)}, '.`', REPLACE(tbl, '`', '``'), '`');\n"
         "  IF give THEN\n"
         f"    EXECUTE IMMEDIATE CONCAT('GRANT ', REPLACE(rights, ',', ', '), ' ON ', target, ' TO ', {account});\n"
@@ -345,12 +343,13 @@ class MariaDBTeam:
         held: dict[tuple[str, str], set[str]] = {}
         for grant in conn.execute(text(f"SELECT name, tbl, privs FROM {RIGHTS_VIEW}")).all():
             held[(str(grant.name), str(grant.tbl))] = {p.upper() for p in str(grant.privs or "").split(",") if p}
+        here = text(
+            "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = :t"
+        )
         existing = {
             kind: table
             for kind, table in tables.items()
-            if "." not in table
-            and conn.execute(text("SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() "
-                                  "AND TABLE_NAME = :t"), {"t": table}).scalar_one()  # fmt: skip
+            if "." not in table and conn.execute(here, {"t": table}).scalar_one()
         }
         out = []
         for row in rows:
@@ -362,7 +361,7 @@ class MariaDBTeam:
         return out
 
     def may(self, conn: Connection, table: str, right: Right) -> bool | None:
-        # the server's own word on the login's rights (its roles, its grants on the database or the table):
+        # the server's own word on the login's rights (its roles, its grants on the database or table):
         # EXPLAIN checks a statement's privileges and runs nothing
         name = ".".join(quote(p) for p in table.split("."))
         if right is Right.UPDATE:
