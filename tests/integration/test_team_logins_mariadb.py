@@ -454,6 +454,10 @@ def test_securing_an_existing_team_database_keeps_every_task_and_makes_accounts_
         out = made.ok(None, "admin", "secure")
         assert f"{a}: a role to claim" in out and f"{b}: a role to claim" in out
         assert made.ok(None, "admin", "secure").count("a role to claim") == 0  # again: nothing changes
+        # the tables' own database is not the one to secure (it would move them once more)
+        own_url = make_url(made.url).set(database=own_database(made.database)).render_as_string(hide_password=False)
+        code, _, err = Team(own_url, made.prefix, tmp_path).cli(None, "admin", "secure")
+        assert code == 2 and "secure the database the desks use" in err, err
         users = {u["name"]: u for u in made.ok(None, "admin", "users", "--json")}
         assert users[a]["login"] is False and users[b]["login"] is False
         made.add("alice")  # alice claims her name

@@ -20,6 +20,7 @@ from sqlalchemy import Connection, text
 from sqlalchemy.dialects import mysql
 from sqlalchemy.exc import DBAPIError
 
+from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.viewer import Right, TeamLogin, TeamUser
 from desktop_app.store.schema import OWNED_ROWS, admins, feed_files, feeds, import_rows, own_tables
 
@@ -293,7 +294,13 @@ class MariaDBTeam:
     def login(self, conn: Connection) -> TeamLogin | None:
         if conn.execute(_DETECT).scalar_one() != 2:
             return None
-        row = conn.execute(text(f"SELECT name, is_admin FROM {TEAM}")).one()
+        row = conn.execute(text(f"SELECT name, is_admin, SUBSTRING_INDEX(CURRENT_USER(), '@', 1) AS account "
+                                f"FROM {TEAM}")).one()  # fmt: skip
+        if row.account != row.name:
+            # the views know the client's login name (USER()); an account of another name (an anonymous
+            # one, a proxy) would be taken for the clerk it names: no team work through it
+            detail = f"the login {row.name} was let in as the account {row.account or '(anonymous)'}"
+            raise PermanentError(ErrorCode.PERMISSION_DENIED, detail=detail)
         return TeamLogin(str(row.name), bool(row.is_admin))
 
     def script(self, conn: Connection) -> str:
@@ -302,7 +309,14 @@ class MariaDBTeam:
     def _database(self, conn: Connection) -> str:
         database = conn.execute(text("SELECT DATABASE()")).scalar_one()
         if database is None:
-            raise ValueError("the database URL names no database")
+            raise PermanentError(ErrorCode.INVALID_PARAMS, detail="the database URL names no database")
+        moved = conn.execute(
+            text("SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = :t"),
+            {"t": ADMINS},
+        ).scalar_one()
+        if moved:  # <db>_own: securing it would move the tables once more
+            detail = f"{database} holds the tables a secured database moved; secure the database the desks use"
+            raise PermanentError(ErrorCode.INVALID_PARAMS, detail=detail)
         return str(database)
 
     def owners_without_role(self, conn: Connection) -> list[str]:
