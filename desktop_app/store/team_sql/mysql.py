@@ -41,17 +41,26 @@ ACCESS = 1227  # "access denied; you need ... privilege": PERMISSION_DENIED to s
 _PREPARER = mysql.dialect().identifier_preparer
 
 ME = "SUBSTRING_INDEX(USER(), '@', 1)"  # the client's login (CURRENT_USER() is the definer in a view)
+
+
+def is_me(column: str) -> str:
+    """The row's owner column names the caller, byte for byte: account names are case-sensitive, and the
+    tables' collation is not (the first comparison keeps the column's index in use)."""
+    return f"({column} = {ME} AND CAST({column} AS BINARY) = CAST({ME} AS BINARY))"
+
+
 # Whose row it is, per table: tasks and feeds by their owner column; an import's row images through their
 # task; a feed's files through their feed. {o}: the database of the tables.
 OWNER_OF = {
-    "tasks": f"creator = {ME}",
-    "tasks_archive": f"creator = {ME}",
-    feeds.name: f"owner = {ME}",
+    "tasks": is_me("creator"),
+    "tasks_archive": is_me("creator"),
+    feeds.name: is_me("owner"),
     import_rows.name: (
-        f"EXISTS (SELECT 1 FROM {{o}}.tasks t WHERE t.task_no = import_rows.task_no AND t.creator = {ME}) "
-        f"OR EXISTS (SELECT 1 FROM {{o}}.tasks_archive a WHERE a.task_no = import_rows.task_no AND a.creator = {ME})"
+        f"EXISTS (SELECT 1 FROM {{o}}.tasks t WHERE t.task_no = import_rows.task_no AND {is_me('t.creator')}) "
+        "OR EXISTS (SELECT 1 FROM {o}.tasks_archive a WHERE a.task_no = import_rows.task_no "
+        f"AND {is_me('a.creator')})"
     ),
-    feed_files.name: f"EXISTS (SELECT 1 FROM {{o}}.feeds f WHERE f.id = feed_files.feed_id AND f.owner = {ME})",
+    feed_files.name: f"EXISTS (SELECT 1 FROM {{o}}.feeds f WHERE f.id = feed_files.feed_id AND {is_me('f.owner')})",
 }
 assert set(OWNER_OF) == {t.name for t in OWNED_ROWS}, "each table of OWNED_ROWS needs its view's filter"
 
@@ -97,7 +106,14 @@ def statements(database: str) -> list[str]:
         "EXISTS (SELECT 1 FROM mysql.roles_mapping m WHERE m.User = g.User AND m.Host = g.Host "
         f"AND m.Role IN ('{CLERK}', '{ADMIN}'))"
     )
-    plain = "COALESCE(JSON_VALUE(g.Priv, '$.access'), 0) = 0 AND g.Host <> ''"  # no global right, no role
+    # an account that is a clerk's and nothing more: no global right, no right on a whole database, no
+    # role but BatchDesk's (and no role itself: a role's Host is empty)
+    plain = (
+        "COALESCE(JSON_VALUE(g.Priv, '$.access'), 0) = 0 AND g.Host <> '' "
+        "AND NOT EXISTS (SELECT 1 FROM mysql.db x WHERE x.User = g.User AND x.Host = g.Host) "
+        "AND NOT EXISTS (SELECT 1 FROM mysql.roles_mapping r WHERE r.User = g.User AND r.Host = g.Host "
+        f"AND r.Role NOT IN ('{CLERK}', '{ADMIN}'))"
+    )
     account = "CONCAT(QUOTE(who), '@', QUOTE(host))"
     one_right = "(" + "|".join(RIGHTS) + ")"
     out = [
@@ -175,7 +191,8 @@ def statements(database: str) -> list[str]:
         "  each_owner: LOOP\n"
         "    FETCH owners INTO who;\n"
         "    IF done THEN LEAVE each_owner; END IF;\n"
-        f"    IF NOT ({_NO_ACCOUNT}) AND NOT EXISTS (SELECT 1 FROM mysql.global_priv WHERE User = who) THEN\n"
+        f"    IF NOT ({_NO_ACCOUNT}) "
+        "AND NOT EXISTS (SELECT 1 FROM mysql.global_priv WHERE CAST(User AS BINARY) = CAST(who AS BINARY)) THEN\n"
         "      BEGIN\n"
         "        DECLARE CONTINUE HANDLER FOR SQLEXCEPTION BEGIN END;  -- a name the server refuses: no account\n"
         "        EXECUTE IMMEDIATE CONCAT('CREATE USER ', QUOTE(who), '@''%'' ACCOUNT LOCK');\n"
@@ -199,7 +216,8 @@ def statements(database: str) -> list[str]:
         f"  IF NOT {is_admin} THEN\n" + _signal("only an administrator of BatchDesk adds a login") + "  END IF;\n"
         f"  IF {_NO_ACCOUNT} THEN\n" + _signal("not a name for a BatchDesk login") + "  END IF;\n"
         "  SELECT COUNT(*), MIN(g.Host), "
-        f"COALESCE(SUM({plain} AND {member}), 0) INTO n, host, clerk FROM mysql.global_priv g WHERE g.User = who;\n"
+        f"COALESCE(SUM({plain} AND {member}), 0) INTO n, host, clerk FROM mysql.global_priv g\n"
+        "    WHERE CAST(g.User AS BINARY) = CAST(who AS BINARY);\n"
         "  IF n = 0 THEN\n"
         "    SET host = '%';\n"
         f"    EXECUTE IMMEDIATE CONCAT('CREATE USER ', {account}, ' IDENTIFIED BY ', QUOTE(secret));\n"
@@ -229,7 +247,8 @@ def statements(database: str) -> list[str]:
         "  DECLARE target TEXT;\n"
         f"  IF NOT {is_admin} THEN\n" + _signal("only an administrator of BatchDesk grants rights") + "  END IF;\n"
         "  SELECT COUNT(*), MIN(g.Host), "
-        f"COALESCE(SUM({plain} AND {member}), 0) INTO n, host, clerk FROM mysql.global_priv g WHERE g.User = who;\n"
+        f"COALESCE(SUM({plain} AND {member}), 0) INTO n, host, clerk FROM mysql.global_priv g\n"
+        "    WHERE CAST(g.User AS BINARY) = CAST(who AS BINARY);\n"
         "  IF n <> 1 OR clerk <> 1 THEN\n" + _signal("no BatchDesk login of that name") + "  END IF;\n"
         f"  IF tbl IN ({reserved}) THEN\n"
         + _signal("that is BatchDesk's own table, not an import type's")
@@ -307,7 +326,9 @@ class MariaDBTeam:
         return render(self._database(conn))
 
     def _database(self, conn: Connection) -> str:
-        database = conn.execute(text("SELECT DATABASE()")).scalar_one()
+        database, version = conn.execute(text("SELECT DATABASE(), VERSION()")).one()
+        if "mariadb" not in str(version).lower():  # roles, EXECUTE IMMEDIATE, mysql.global_priv: MariaDB's
+            raise PermanentError(ErrorCode.INVALID_PARAMS, detail="team mode needs MariaDB (10.6 or newer), not MySQL")
         if database is None:
             raise PermanentError(ErrorCode.INVALID_PARAMS, detail="the database URL names no database")
         moved = conn.execute(
@@ -324,7 +345,8 @@ class MariaDBTeam:
             text(
                 "SELECT who FROM (SELECT creator AS who FROM tasks UNION SELECT creator FROM tasks_archive "
                 "UNION SELECT owner FROM feeds) o "
-                f"WHERE NOT ({_NO_ACCOUNT}) AND NOT EXISTS (SELECT 1 FROM mysql.global_priv WHERE User = who) "
+                f"WHERE NOT ({_NO_ACCOUNT}) AND NOT EXISTS (SELECT 1 FROM mysql.global_priv "
+                "WHERE CAST(User AS BINARY) = CAST(who AS BINARY)) "
                 "ORDER BY who"
             )
         )
