@@ -473,6 +473,10 @@ def test_securing_an_existing_team_database_keeps_every_task_and_makes_accounts_
             assert conn.execute(text("SELECT count(*) FROM tasks")).scalar_one() == 2
         code, _, err = made.cli("bob", "tasks")  # not claimed yet: the account is locked
         assert code != 0 and "does not allow this account" in err, err
+        with made.sql(None).connect() as conn:  # locked: even with the right password the server says no
+            conn.execute(text(f"ALTER USER '{b}'@'%' IDENTIFIED BY '{made.password('bob')}'"))
+        code, _, err = made.cli("bob", "tasks")
+        assert code != 0 and "this account is locked" in err, err
 
 
 def test_the_printed_script_secures_a_database_as_admin_secure_does(
