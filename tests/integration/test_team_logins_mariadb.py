@@ -497,3 +497,23 @@ def test_the_printed_script_secures_a_database_as_admin_secure_does(
             checked = conn.execute(text(CHECKED_VIEWS), {"d": by_hand.database}).scalars().all()
         assert sorted(checked) == OWNED
         assert team_mode.detect(by_hand.core(None).store.engine) is not None  # team mode, as the server says
+
+
+def test_a_clerks_daily_clean_up_archives_their_own_ended_tasks_only(team: Team) -> None:
+    """The archive's INSERT ... SELECT and DELETE through the views, as a clerk's desk runs them."""
+    from desktop_app.domain.task import Lane
+
+    hers, his = queue(team, "alice", 1), queue(team, "bob", 2)
+    with team.sql(None).connect() as conn:  # both ended long ago
+        conn.execute(text("UPDATE tasks SET status = 'cancelled', active_key = NULL, "
+                          "ended_at = UTC_TIMESTAMP() - INTERVAL 400 DAY"))  # fmt: skip
+    alice = team.core("alice")
+    cleanup = alice.store.submit(task_type="cleanup", params={"archive_days": 30}, creator=team.name("alice"),
+                                 lane=Lane.SHORT)  # fmt: skip
+    ended = run_now(alice, cleanup.task.id)
+    assert ended.status is TaskStatus.SUCCEEDED, (ended.error_code, ended.error_msg)
+    assert ended.summary["archived"] == 1
+    with team.sql(None).connect() as conn:
+        archived = set(conn.execute(text("SELECT task_no FROM tasks_archive")).scalars())
+        left = set(conn.execute(text("SELECT task_no FROM tasks")).scalars())
+    assert hers["task_no"] in archived and his["task_no"] not in archived and his["task_no"] in left
