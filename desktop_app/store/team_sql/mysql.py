@@ -326,8 +326,8 @@ class MariaDBTeam:
         return render(self._database(conn))
 
     def _database(self, conn: Connection) -> str:
-        database, version = conn.execute(text("SELECT DATABASE(), VERSION()")).one()
-        if "mariadb" not in str(version).lower():  # roles, EXECUTE IMMEDIATE, mysql.global_priv: MariaDB's
+        database, ours = conn.execute(text("SELECT DATABASE(), VERSION() LIKE '%MariaDB%'")).one()
+        if not ours:  # roles, EXECUTE IMMEDIATE, mysql.global_priv: MariaDB's, not MySQL's
             raise PermanentError(ErrorCode.INVALID_PARAMS, detail="team mode needs MariaDB (10.6 or newer), not MySQL")
         if database is None:
             raise PermanentError(ErrorCode.INVALID_PARAMS, detail="the database URL names no database")
