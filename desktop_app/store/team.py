@@ -62,7 +62,7 @@ def security(engine: Engine) -> TeamSecurity:
     """The database's team SQL, or a refusal in words where there is none (the embedded database)."""
     team = dialect_of(engine).team
     if team is None:
-        detail = "team mode (a database login for each clerk) needs a shared PostgreSQL database"
+        detail = "team mode (a database login for each clerk) needs a shared PostgreSQL or MariaDB database"
         raise PermanentError(ErrorCode.INVALID_PARAMS, detail=detail)
     return team
 

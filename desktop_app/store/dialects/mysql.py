@@ -15,6 +15,7 @@ from desktop_app.domain.errors import ErrorCode
 from desktop_app.domain.table_spec import Storage, TableSpec
 from desktop_app.store.dialects.base import BulkPath, ExportRead, TeamSecurity
 from desktop_app.store.dialects.servers import ServerSchema, lookup, pool_options, who
+from desktop_app.store.team_sql.mysql import TEAM_SECURITY
 
 # Error numbers that pass: lock wait timeout, deadlock, too many connections, server shutdown,
 # connection killed or lost, cannot connect, query interrupted or over its time limit.
@@ -51,8 +52,8 @@ class MySQL(ServerSchema):
     """A MySQL or MariaDB server (PyMySQL)."""
 
     name = "mysql"
-    # team mode is PostgreSQL's first (docs/TEAM.md): MariaDB's (DEFINER views, no row security) comes next
-    team: TeamSecurity | None = None
+    # DEFINER views in place of the tables, no row security (store/team_sql/mysql.py)
+    team: TeamSecurity | None = TEAM_SECURITY
     embedded = False
     row_locks = True
     json_as_text = False  # the driver reads a JSON column as its text
