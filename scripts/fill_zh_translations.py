@@ -336,7 +336,8 @@ ZH: dict[tuple[str, str], str] = {
     ("PreviewDialog", "Make the table equal to the file (sync)"): "让表与文件一致（同步）",
     ("ChangePlanDialog", "&Apply the whole workbook"): "执行整个工作簿(&A)",
     ("ChangePlanDialog", "Import the workbook %1 now, every sheet written only as its own plan shows it (a row "
-     "changed since is listed as an error)"): "现在导入工作簿 %1：每个工作表都只按它自己的计划写入（此后被改动的行列为错误）",
+     "changed since is listed as an error)"):
+        "现在导入工作簿 %1：每个工作表都只按它自己的计划写入（此后被改动的行列为错误）",
     ("PreviewDialog", "All its rows"): "表中所有行",
     ("PreviewDialog", "Rows it may &delete:"): "可删除的行(&D)：",
     ("PreviewDialog", "The column whose value picks the rows a sync may delete"): "按哪一列的值选出同步可删除的行",

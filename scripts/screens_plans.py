@@ -19,8 +19,7 @@ def main(argv: list[str]) -> int:
     from desktop_app.imports.row_plans import Action
     from scripts.screen_window import ShownWindow
     from tests.support.customers import row, run_import, write_csv
-    from tests.support.workbooks import GOODS_HEADER, NOTES_HEADER, PRICES_HEADER, set_up_goods_and_prices
-    from tests.support.workbooks import write_book
+    from tests.support.workbooks import GOODS_HEADER, NOTES_HEADER, PRICES_HEADER, set_up_goods_and_prices, write_book
 
     root = Path(tempfile.mkdtemp(prefix="batchdesk-plans-"))
     core = build_core(data_dir=root / "data", overrides={"language": lang, "daily_cleanup": False})
