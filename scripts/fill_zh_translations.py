@@ -338,6 +338,10 @@ ZH: dict[tuple[str, str], str] = {
     ("ChangePlanDialog", "Import the workbook %1 now, every sheet written only as its own plan shows it (a row "
      "changed since is listed as an error)"):
         "现在导入工作簿 %1：每个工作表都只按它自己的计划写入（此后被改动的行列为错误）",
+    ("DetailsPanel", "Change plan"): "变更计划",
+    ("DetailsPanel", "Applied by task %1."): "已由任务 %1 执行。",
+    ("DetailsPanel", "Discarded: it can no longer be applied."): "已放弃：不能再执行。",
+    ("DetailsPanel", "Applies the change plan of dry run %1."): "执行校验任务 %1 的变更计划。",
     ("PreviewDialog", "All its rows"): "表中所有行",
     ("PreviewDialog", "Rows it may &delete:"): "可删除的行(&D)：",
     ("PreviewDialog", "The column whose value picks the rows a sync may delete"): "按哪一列的值选出同步可删除的行",

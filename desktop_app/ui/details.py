@@ -23,10 +23,12 @@ from PySide6.QtWidgets import (
 
 from desktop_app.domain.feeds import FEED_PARAM
 from desktop_app.domain.task import TaskRecord
+from desktop_app.imports.change_plan import PlanCounts
 from desktop_app.imports.resume import RESUMES, stopped_early
 from desktop_app.tasks.kinds import TaskKinds, Words
 from desktop_app.ui.catalog import ImportCatalog
 from desktop_app.ui.collapsible import Collapsible
+from desktop_app.ui.dialogs.change_plan import counts_text
 from desktop_app.ui.encodings import detected_words, encoding_words
 from desktop_app.ui.outcomes import file_rows, shown_progress, shown_status, stopped_at
 from desktop_app.ui.task_model import format_created, format_elapsed, shown_stage, utc_now
@@ -36,11 +38,11 @@ from desktop_app.ui.texts import MAX_RETRIES, expired_text, expired_tip, format_
 # error file is any task's that has one: an undo's names the rows it kept).
 EXPORT_ONLY = frozenset({"export_filters", "export_format", "replaced", "result_path"})
 IMPORT_ONLY = frozenset({"file", "feed", "dry_run", "encoding", "repairs", "pending_completion", "stopped", "continues",
-                         "missing"})  # fmt: skip
+                         "missing", "plan"})  # fmt: skip
 # Rows hidden while they have nothing to say.
 WHEN_SET = frozenset({"feed", "error", "warnings", "replaced", "repairs", "error_csv", "result_path", "next_run_at",
                       "started_at", "ended_at", "elapsed", "pending_completion", "encoding",
-                      "summary_file", "stopped", "continues", "missing"})  # fmt: skip
+                      "summary_file", "stopped", "continues", "missing", "plan"})  # fmt: skip
 EXCEL_SUFFIXES = frozenset({".xlsx", ".xls"})
 LOG_HEIGHT = 180
 
@@ -157,6 +159,7 @@ class DetailsPanel(QWidget):
             "stage": shown_stage(r, kind),
             "progress": f"{shown_progress(r, kind)}%",
             "counts": self._counts(r),
+            "plan": self._plan(r),
             "pending_completion": r.pending_completion_count,
             "stopped": self._stopped(r),
             "missing": "\n".join(self._catalog.missing_reference_lines(r)) if self._catalog else "",
@@ -225,6 +228,20 @@ class DetailsPanel(QWidget):
         text = self.tr("%1 total, %2 succeeded, %3 failed").replace("%1", f"{r.total_count:,}")
         return text.replace("%2", f"{r.success_count:,}").replace("%3", f"{r.fail_count:,}")
 
+    def _plan(self, r: TaskRecord) -> str:
+        """A dry run's change plan in counts, and what became of it; an apply's dry run."""
+        parts = []
+        counts = r.summary.get("plan_counts")
+        if isinstance(counts, dict):
+            parts.append(counts_text(PlanCounts.from_json(counts)))
+            if r.applied_by:
+                parts.append(self.tr("Applied by task %1.").replace("%1", r.applied_by))
+            elif r.summary.get("plan_discarded"):
+                parts.append(self.tr("Discarded: it can no longer be applied."))
+        if r.params.get("plan_of"):
+            parts.append(self.tr("Applies the change plan of dry run %1.").replace("%1", str(r.params["plan_of"])))
+        return " ".join(parts)
+
     def _stopped(self, r: TaskRecord) -> str:
         """Where a stopped import stopped, and what finishes it: "Stopped at 50,000 of 200,000 rows; …"."""
         if not stopped_early(r) or not r.checkpoint:
@@ -262,6 +279,7 @@ class DetailsPanel(QWidget):
         titles = {
             "task_no": self.tr("Task number"), "type": self.tr("Type"), "status": self.tr("Status"),
             "stage": self.tr("Stage"), "progress": self.tr("Progress"), "counts": self.tr("Rows"),
+            "plan": self.tr("Change plan"),
             "export_filters": self.tr("Filters"), "export_format": self.tr("Format"),
             "replaced": self.tr("File replaced"),
             "pending_completion": self.tr("Rows awaiting references"), "file": self.tr("File"),
@@ -287,7 +305,7 @@ class DetailsPanel(QWidget):
 
 # What a clerk reads, in the order they read it; then what only a developer or the help desk needs.
 FIELDS = (
-    "task_no", "type", "status", "stage", "error", "stopped", "continues", "progress", "counts", "warnings",
+    "task_no", "type", "status", "stage", "error", "stopped", "continues", "progress", "counts", "plan", "warnings",
     "export_filters",
     "export_format", "replaced", "pending_completion", "missing", "file", "feed", "dry_run", "encoding", "repairs",
     "error_csv",

@@ -315,6 +315,18 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Applied by task %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discarded: it can no longer be applied.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Applies the change plan of dry run %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Stopped at %1 of %2 rows.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -360,6 +372,10 @@
     </message>
     <message>
         <source>Rows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change plan</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -315,6 +315,18 @@
         <translation>共 %1 行，成功 %2，失败 %3</translation>
     </message>
     <message>
+        <source>Applied by task %1.</source>
+        <translation>已由任务 %1 执行。</translation>
+    </message>
+    <message>
+        <source>Discarded: it can no longer be applied.</source>
+        <translation>已放弃：不能再执行。</translation>
+    </message>
+    <message>
+        <source>Applies the change plan of dry run %1.</source>
+        <translation>执行校验任务 %1 的变更计划。</translation>
+    </message>
+    <message>
         <source>Stopped at %1 of %2 rows.</source>
         <translation>停在第 %1 / %2 行。</translation>
     </message>
@@ -361,6 +373,10 @@
     <message>
         <source>Rows</source>
         <translation>行数</translation>
+    </message>
+    <message>
+        <source>Change plan</source>
+        <translation>变更计划</translation>
     </message>
     <message>
         <source>Filters</source>

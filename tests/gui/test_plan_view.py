@@ -391,6 +391,12 @@ def test_a_real_dry_run_is_reviewed_and_applied_as_planned(qtbot: Any, make_desk
     qtbot.mouseClick(dialog.buttons.button(QDialogButtonBox.StandardButton.Ok), qtbot_left())
     dry = wait_status(qtbot, window, wait_for_task(qtbot, window, 2).task_no, TaskStatus.SUCCEEDED)
     assert dry.params["dry_run"] is True and dry.summary.get("changes_csv"), dry.summary
+    window.select_task(dry.id)
+    qtbot.waitUntil(window.actions_.details.isEnabled, timeout=TIMEOUT)
+    window.actions_.details.trigger()  # the Details pane, open from here on
+    details = window.details
+    qtbot.waitUntil(lambda: details.record is not None and details.record.id == dry.id, timeout=TIMEOUT)
+    assert details.shows("plan") and details.value("plan") == "3 rows: 1 to insert · 1 to update · 1 unchanged"
     plan = open_plan(qtbot, window, dry)
     model = plan.model
     qtbot.waitUntil(lambda: model.rowCount() == 2, timeout=TIMEOUT)  # the update and the insert; row 1 unchanged
@@ -411,3 +417,7 @@ def test_a_real_dry_run_is_reviewed_and_applied_as_planned(qtbot: Any, make_desk
                     timeout=TIMEOUT)  # fmt: skip
     window.select_task(dry.id)
     qtbot.waitUntil(lambda: not window.actions_.review_plan.isEnabled(), timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: details.value("plan").endswith(f"Applied by task {applied.task_no}."), timeout=TIMEOUT)
+    window.select_task(applied.id)
+    qtbot.waitUntil(lambda: details.value("plan") == f"Applies the change plan of dry run {dry.task_no}.",
+                    timeout=TIMEOUT)  # fmt: skip
