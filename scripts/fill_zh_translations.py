@@ -342,6 +342,7 @@ ZH: dict[tuple[str, str], str] = {
     ("DetailsPanel", "Applied by task %1."): "已由任务 %1 执行。",
     ("DetailsPanel", "Discarded: it can no longer be applied."): "已放弃：不能再执行。",
     ("DetailsPanel", "Applies the change plan of dry run %1."): "执行校验任务 %1 的变更计划。",
+    ("Outcomes", "Applied by %1 — %2"): "已由 %1 执行 — %2",
     ("PreviewDialog", "All its rows"): "表中所有行",
     ("PreviewDialog", "Rows it may &delete:"): "可删除的行(&D)：",
     ("PreviewDialog", "The column whose value picks the rows a sync may delete"): "按哪一列的值选出同步可删除的行",

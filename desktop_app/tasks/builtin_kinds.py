@@ -9,7 +9,8 @@ IMPORT = TaskKind(
     name="import", lane=Lane.LONG, words=Words.IMPORT, title=Title.IMPORT_TYPE,
     actions=frozenset({Action.CANCEL, Action.RETRY, Action.RESUME, Action.UNDO, Action.APPLY, Action.OPEN_ERRORS,
                        Action.COMPLETE_REFERENCES, Action.FIX_VALUES, Action.OPEN_WHEN_DONE}),
-    duplicate=Duplicate.FILE, stops=Stops.ROWS_STAY, links=(TaskLink.UNDONE_BY, TaskLink.RESUMED_BY),
+    duplicate=Duplicate.FILE, stops=Stops.ROWS_STAY,
+    links=(TaskLink.UNDONE_BY, TaskLink.RESUMED_BY, TaskLink.APPLIED_BY),
 )  # fmt: skip
 EXPORT = TaskKind(
     name="export", lane=Lane.LONG, words=Words.EXPORT, title=Title.EXPORT,

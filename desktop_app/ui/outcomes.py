@@ -244,7 +244,8 @@ def _import_outcome(r: TaskRecord) -> str | None:
 
 
 def linked_outcome(record: TaskRecord, kind: TaskKind) -> str | None:
-    """The outcome of an import another task took further: "Undone by T…: Done: 60 rows imported", "Continued
+    """The outcome of an import another task took further (or a dry run whose plan was applied: "Applied by
+    T…"): "Undone by T…: Done: 60 rows imported", "Continued
     by T…: Cancelled: 300 of 1,000 imported; they stay" (an undone or resumed import read as it ended, seen
     by a clerk); outcome_text() for any other task."""
     outcome = outcome_text(record, kind)
@@ -254,6 +255,8 @@ def linked_outcome(record: TaskRecord, kind: TaskKind) -> str | None:
     word, other = link
     if word is TaskLink.UNDONE_BY:
         text = QCoreApplication.translate("Outcomes", "Undone by %1 — %2")
+    elif word is TaskLink.APPLIED_BY:  # a dry run whose change plan an apply wrote
+        text = QCoreApplication.translate("Outcomes", "Applied by %1 — %2")
     else:
         text = QCoreApplication.translate("Outcomes", "Continued by %1 — %2")
     return text.replace("%1", other).replace("%2", outcome)
@@ -265,7 +268,8 @@ def stage_heads(shown: Iterable[str], task_no: str = "T261206-K7Q2ZD") -> list[s
     columns give way first (seen at 1024 x 700: "Undone…" in a Stage column of 90 px); with none shown the
     room goes back to the type (seen: "C…" for "Customer import" with no task undone)."""
     texts = (QCoreApplication.translate("Outcomes", "Undone by %1 — %2"),
-             QCoreApplication.translate("Outcomes", "Continued by %1 — %2"))  # fmt: skip
+             QCoreApplication.translate("Outcomes", "Continued by %1 — %2"),
+             QCoreApplication.translate("Outcomes", "Applied by %1 — %2"))  # fmt: skip
     heads = [text.split(" — ")[0] for text in texts]
     patterns = [re.compile(re.escape(head).replace("%1", TASK_NO_PATTERN)) for head in heads if "%1" in head]
     if not any(p.match(text) for text in shown for p in patterns):

@@ -1554,6 +1554,10 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Applied by %1 — %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Continued by %1 — %2</source>
         <translation type="unfinished"></translation>
     </message>

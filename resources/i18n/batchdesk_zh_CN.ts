@@ -1555,6 +1555,10 @@ Pattern: %2</source>
         <translation>已被 %1 撤销 — %2</translation>
     </message>
     <message>
+        <source>Applied by %1 — %2</source>
+        <translation>已由 %1 执行 — %2</translation>
+    </message>
+    <message>
         <source>Continued by %1 — %2</source>
         <translation>已由 %1 继续导入 — %2</translation>
     </message>

@@ -31,6 +31,8 @@ from desktop_app.ui.background import Background
 from desktop_app.ui.catalog import ImportCatalog
 from desktop_app.ui.dialogs.change_plan import ChangePlanDialog, counts_text, fitted_size
 from desktop_app.ui.plan_model import CHANGED_BACKGROUND, PAGE_ROWS
+from desktop_app.ui.task_model import STAGE
+from tests.gui.conftest import row_of
 from tests.gui.test_preview_checks import choose_mode, wait_looked_up
 from tests.gui.test_window_queue import TIMEOUT, open_preview, qtbot_left, wait_for_task, wait_status
 from tests.support.customers import row, write_csv
@@ -418,6 +420,9 @@ def test_a_real_dry_run_is_reviewed_and_applied_as_planned(qtbot: Any, make_desk
     window.select_task(dry.id)
     qtbot.waitUntil(lambda: not window.actions_.review_plan.isEnabled(), timeout=TIMEOUT)
     qtbot.waitUntil(lambda: details.value("plan").endswith(f"Applied by task {applied.task_no}."), timeout=TIMEOUT)
+    # the list says it too: the dry run's row reads what became of its plan, as an undone import's does
+    stage = str(window.model.index(row_of(window.model, dry.task_no), STAGE).data())
+    assert stage.startswith(f"Applied by {applied.task_no} — Checked"), stage
     window.select_task(applied.id)
     qtbot.waitUntil(lambda: details.value("plan") == f"Applies the change plan of dry run {dry.task_no}.",
                     timeout=TIMEOUT)  # fmt: skip
