@@ -38,3 +38,15 @@ class ShownWindow:
     def shot(self, name: str) -> None:
         self.wait(900)  # the window manager's frame, a repaint
         self.app.primaryScreen().grabWindow(0).save(f"{self.prefix}-{name}.png")  # type: ignore[attr-defined]
+
+    def preview(self, path: Path, mode: str, import_type: str = "customers") -> Any:
+        """The preview of `path` with `mode` chosen as a clerk chooses it, its rows looked up."""
+        self.window.open_preview(path, import_type, False)
+        self.wait(2500)
+        dialog = self.window.preview
+        assert dialog is not None
+        box = dialog.mode_box
+        box.setCurrentIndex(box.findData(mode))
+        box.activated.emit(box.currentIndex())
+        self.wait(2500)
+        return dialog

@@ -26,15 +26,7 @@ def main(argv: list[str]) -> int:
     desk, window, wait, shot = shown.desk, shown.window, shown.wait, shown.shot
 
     def preview(path: Path, mode: ImportMode) -> object:
-        window.open_preview(path, "customers", False)
-        wait(2500)
-        dialog = window.preview
-        assert dialog is not None
-        box = dialog.mode_box
-        box.setCurrentIndex(box.findData(mode.value))
-        box.activated.emit(box.currentIndex())
-        wait(2500)
-        return dialog
+        return shown.preview(path, mode.value)
 
     wait(1500)
     leaving = write_csv(root / "closed-branch.csv", [row(i) for i in (3, 5, 8, 40)])

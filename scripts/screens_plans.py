@@ -59,13 +59,7 @@ def main(argv: list[str]) -> int:
     if window.workbook is not None:
         window.workbook.reject()
     wait(500)
-    window.open_preview(write_csv(root / "master.csv", [row(i) for i in range(1, 26)]), "customers", False)
-    wait(2500)
-    preview = window.preview
-    assert preview is not None
-    preview.mode_box.setCurrentIndex(preview.mode_box.findData(ImportMode.SYNC.value))
-    wait(1500)
-    preview.accept()
+    shown.preview(write_csv(root / "master.csv", [row(i) for i in range(1, 26)]), ImportMode.SYNC.value).accept()
     wait(3000)
     shot("sync-question")
     if window.question is not None:
