@@ -338,6 +338,28 @@ def test_without_the_right_an_import_is_refused_before_it_is_queued(team: Team) 
     assert team.ok("bob", "submit", str(path), "--type", "customers", "--json")["status"] == "pending"
 
 
+def test_an_undo_needs_the_rights_it_uses_and_is_refused_before_it_is_queued(team: Team) -> None:
+    """Undoing an insert deletes its rows (DELETE); an upsert's puts updated rows back too (UPDATE)."""
+    alice = team.name("alice")
+    hers = queue(team, "alice", 1)
+    core = team.core("alice")
+    assert run_now(core, core.store.get(hers["task_no"]).id).status is TaskStatus.SUCCEEDED  # type: ignore[union-attr]
+    team.refused("alice", "undo", hers["task_no"],
+                 says="You may not change customers: ask an administrator for the right to delete")  # fmt: skip
+    assert [t["task_no"] for t in team.ok("alice", "tasks", "--json")] == [hers["task_no"]]  # nothing queued
+    team.ok("boss", "admin", "grant", alice, "customers", "--update")
+    path = write_csv(team.tmp / "upsert.csv", [row(1), row(2)])
+    upsert = team.ok("alice", "submit", str(path), "--type", "customers", "--mode", "upsert", "--json")
+    assert run_now(core, core.store.get(upsert["task_no"]).id).status is TaskStatus.SUCCEEDED  # type: ignore[union-attr]
+    team.refused("alice", "undo", upsert["task_no"], says="the right to delete")
+    team.ok("boss", "admin", "grant", alice, "customers", "--delete")
+    team.ok("boss", "admin", "revoke", alice, "customers", "--update")
+    team.refused("alice", "undo", upsert["task_no"], says="the right to update")
+    assert team.ok("alice", "undo", hers["task_no"], "--json")["status"] == "pending"  # an insert's: DELETE
+    # the administrator's undo of her import is the administrator's, with the administrator's rights
+    assert team.ok("boss", "undo", upsert["task_no"], "--json")["creator"] == team.name("boss")
+
+
 def test_only_an_administrator_adds_logins_and_grants_rights(team: Team) -> None:
     carol = team.name("carol")
     team.refused("alice", "admin", "add-user", carol, says="administrator")
