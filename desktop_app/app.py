@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from desktop_app.feeds.service import Feeds
     from desktop_app.imports.type_catalog import TypeCatalog
     from desktop_app.submission import Submitter
+    from desktop_app.team_admin import TeamAdmin
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +64,15 @@ class Core:
         from desktop_app.submission import Submitter
 
         return Submitter(self.store, self.registry, self.settings, self.catalog, results_dir=self.paths.results_dir)
+
+    def team_admin(self) -> TeamAdmin | None:
+        """Team administration (logins, rights per type) when this core's login administers a team
+        database; None for a clerk, a desk's embedded database or a database not in team mode."""
+        if self.login is None or not self.login.is_admin:
+            return None
+        from desktop_app.team_admin import TeamAdmin
+
+        return TeamAdmin(self.store.engine, self.catalog)
 
     def feeds(self) -> Feeds:
         """The feeds (watched folders) of this database, their words in the desk's language."""

@@ -105,7 +105,21 @@ class Submitter:
     def check_rights(self, itype: ImportType, mode: ImportMode) -> None:
         """In team mode, refuse before anything is queued an import the login's rights on the type's table
         would refuse row by row (the server's GRANTs: `admin grant NAME TYPE --insert`)."""
-        lacking = team.missing(self.store.engine, itype.table, needed_rights(mode))
+        self._refuse_lacking(itype, needed_rights(mode))
+
+    def rights_refusal(self, import_type: str, mode: ImportMode) -> PermanentError | None:
+        """Why the login may not import into the type in the mode (check_rights' refusal), or None: the
+        preview says it before the clerk gets to Queue. Asks the database: never on the GUI thread."""
+        try:
+            self.check_rights(self.catalog.get(import_type), mode)
+        except PermanentError as exc:
+            if exc.code is ErrorCode.TEAM_MAY_NOT:
+                return exc
+        return None
+
+    def _refuse_lacking(self, itype: ImportType, rights: Sequence[Right]) -> None:
+        """TEAM_MAY_NOT naming the rights the login lacks on the type's table (none lacking: nothing)."""
+        lacking = team.missing(self.store.engine, itype.table, rights)
         if lacking:
             raise PermanentError(ErrorCode.TEAM_MAY_NOT, name=itype.name,
                                  rights_en="/".join(RIGHT_WORDS[r][1] for r in lacking),
@@ -592,6 +606,8 @@ class Submitter:
         workbook = WORKBOOK.owns(source)
         if workbook and self.store.active(undo_key(task_no)) is None and not undo_parts(self.store, source):
             raise PermanentError(ErrorCode.NOT_UNDOABLE, task_no=task_no, reason="nothing_left")
+        if self.login is not None:
+            self._check_undo_rights(source)
         result = self.store.submit(task_type=UndoHandler.task_type, params={"undoes": task_no}, creator=user,
                                    lane=UndoHandler.lane, biz_key=undo_key(task_no),
                                    refuse_if_committed=False)  # fmt: skip
@@ -599,6 +615,15 @@ class Submitter:
             # one undo of the workbook; under it, the undo of each sheet, last imported first
             queue_undo_parts(self.store, result.task, source)
         return result
+
+    def _check_undo_rights(self, source: TaskRecord) -> None:
+        """Team mode: refuse, before the undo is queued, one the login's rights would refuse row by row (a
+        workbook's: each sheet's type). An undo runs as its own asker, not as the import's owner."""
+        imports = [c for c in self.store.children(source.task_no) if ImportHandler.kind.owns(c)] \
+            if WORKBOOK.owns(source) else [source]  # fmt: skip
+        for part in imports:
+            itype = self.catalog.get(str(part.params.get("import_type")))
+            self._refuse_lacking(itype, undo_rights(ImportMode(part.params.get("mode") or ImportMode.INSERT)))
 
     def submit_completion(
         self, task_no: str, *, user: str, add: bool = False, creator: str | None = None
@@ -715,6 +740,19 @@ def needed_rights(mode: ImportMode) -> list[Right]:
     if mode.removes_rows:
         needed.append(Right.DELETE)
     return needed
+
+def undo_rights(mode: ImportMode) -> list[Right]:
+    """What undoing an import in `mode` does to the table's rows, as rights: the rows it inserted are
+    deleted, the ones it updated put back (updated), the ones it deleted inserted again; reading always."""
+    needed = {Right.SELECT}
+    if mode.inserts:
+        needed.add(Right.DELETE)
+    if mode.updates:
+        needed.add(Right.UPDATE)
+    if mode.removes_rows:
+        needed.add(Right.INSERT)
+    return [r for r in Right if r in needed]  # in the order the refusal names them
+
 
 def workbook_identity(parts: Sequence[Mapping[str, Any]]) -> str:
     """What makes two imports of the same workbook one task: the mode (with its blank policy) and which

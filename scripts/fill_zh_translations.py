@@ -582,6 +582,52 @@ ZH: dict[tuple[str, str], str] = {
         "查看这次校验将新增、更新或删除的每一行，然后原样执行这些变更，或者放弃",
     ("TaskActions", "Review the changes…"): "查看变更…",
     ("TaskNotices", "Review the changes…"): "查看变更…",
+    # team mode: an administrator's Team page in Settings (ui/dialogs/team.py, docs/TEAM.md)
+    ("SettingsDialog", "&General"): "常规(&G)",
+    ("SettingsDialog", "&Team"): "团队(&T)",
+    ("TeamPage", "administrator"): "管理员",
+    ("TeamPage", "clerk"): "职员",
+    ("TeamPage", "%1, no login yet"): "%1，尚无登录",
+    ("TeamPage", "read"): "查看",
+    ("TeamPage", "insert"): "新增",
+    ("TeamPage", "update"): "修改",
+    ("TeamPage", "delete"): "删除",
+    ("TeamPage", "Team"): "团队",
+    ("TeamPage", "The database's logins and what each may change, per import type. Changes here apply at once "
+                 "on the database server."):
+        "数据库的各个账号，以及每个账号按导入类型能更改什么。这里的更改立即在数据库服务器上生效。",
+    ("TeamPage", "Login"): "账号",
+    ("TeamPage", "Role"): "角色",
+    ("TeamPage", "Logins"): "账号列表",
+    ("TeamPage", "&Add login…"): "添加账号(&A)…",
+    ("TeamPage", "&Rights…"): "权限(&R)…",
+    ("TeamPage", "Re&fresh"): "刷新(&F)",
+    ("AddLoginDialog", "Add a login"): "添加账号",
+    ("AddLoginDialog", "&Name:"): "名称(&N)：",
+    ("AddLoginDialog", "Name"): "名称",
+    ("AddLoginDialog", "An a&dministrator (sees and manages every clerk's tasks)"):
+        "管理员(&D)（查看并管理所有职员的任务）",
+    ("AddLoginDialog", "&Type the password instead of a generated one"): "自己输入密码，不用生成的密码(&T)",
+    ("AddLoginDialog", "&Password:"): "密码(&P)：",
+    ("AddLoginDialog", "Password"): "密码",
+    ("AddLoginDialog", "A name that owns tasks already (no login yet) gets its login: its tasks are kept. A "
+                       "generated password is shown once, to give to its clerk."):
+        "已经拥有任务的名称（尚无登录）会得到自己的账号，任务都保留。生成的密码只显示一次，请交给对应的职员。",
+    ("PasswordDialog", "The new password"): "新密码",
+    ("PasswordDialog", "%1 was added."): "已添加 %1。",
+    ("PasswordDialog", "%1 may log in now (its tasks were kept)."): "%1 现在可以登录了（任务都已保留）。",
+    ("PasswordDialog", "Its password is shown only this once: copy it and give it to its clerk."):
+        "密码只显示这一次：请复制下来交给对应的职员。",
+    ("PasswordDialog", "Password"): "密码",
+    ("PasswordDialog", "&Copy"): "复制(&C)",
+    ("RightsDialog", "Rights of %1"): "%1 的权限",
+    ("RightsDialog", "What %1 may do with each import type's table. Inserting, updating or deleting includes "
+                     "reading; a type it may not read is not in its lists."):
+        "%1 对每种导入类型的表能做什么。新增、修改或删除都包含查看；不能查看的类型不会出现在其列表中。",
+    ("RightsDialog", "Read"): "查看",
+    ("RightsDialog", "Insert"): "新增",
+    ("RightsDialog", "Update"): "修改",
+    ("RightsDialog", "Delete"): "删除",
 }  # fmt: skip
 
 Messages = list[tuple[str, list[str]]]  # (context, sources in code order)

@@ -4,7 +4,6 @@ docs/TEAM.md): secure the database, add clerks' logins, grant and revoke their r
 from __future__ import annotations
 
 import argparse
-import secrets
 import sys
 from typing import Any
 
@@ -14,6 +13,7 @@ from desktop_app.cli.parser import EXIT_OK
 from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.viewer import Right, TeamUser
 from desktop_app.store import admins, team
+from desktop_app.team_admin import new_password
 
 
 def cmd_admin(core: Core, args: argparse.Namespace) -> int:
@@ -64,7 +64,7 @@ def cmd_admin_add_user(core: Core, args: argparse.Namespace) -> int:
         if not password:
             raise PermanentError(ErrorCode.INVALID_PARAMS, detail="no password on the first line of stdin")
     else:
-        password = secrets.token_urlsafe(18)
+        password = new_password()
     created = team.add_user(core.store.engine, args.name, password, admin=args.admin)
     shown = None if args.password_stdin else password
     if args.json:

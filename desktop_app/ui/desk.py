@@ -89,6 +89,8 @@ class Desk(QObject):
         self.translations.switch(core.lang)
         self.catalog = ImportCatalog.load(core.lang, exports=export_definitions(core), source=core.catalog,
                                           visible=core.submitter().visible if core.login else None)  # fmt: skip
+        # team mode, an administrator's login: Settings has a Team page (logins, rights per import type)
+        self.team_admin = core.team_admin()
         self.kinds = core.registry.kinds()  # what each task type shows and offers, handed to the window
         self.service = TaskService(self.executor, core.store, core.paths.log_dir, refresh_ms=refresh_ms,
                                    submitter=core.submitter(), kinds=self.kinds, parent=self)  # fmt: skip
@@ -220,7 +222,9 @@ class Desk(QObject):
     def open_settings(self) -> None:
         dialog = SettingsDialog(self.core.settings, self.window,
                                 tester=lambda settings, password, done: self._test_mail(settings, password, done,
-                                                                                        context=dialog))  # fmt: skip
+                                                                                        context=dialog),
+                                team=self.team_admin, background=self.service.background,
+                                type_title=self.catalog.title)  # fmt: skip
         self.settings_dialog = dialog
         dialog.accepted.connect(lambda: self.apply_settings(dialog.result_settings(), dialog.password(),
                                                             mail_password=dialog.mail_password()))  # fmt: skip

@@ -379,6 +379,7 @@ class MainWindow(QMainWindow):
                                request=request, notice=notice, max_file_mb=self.settings.max_file_mb,
                                max_rows=self.settings.max_rows, look_up=self.service.look_up_keys,
                                list_profiles=self._profiles_for(request), save_profile=self.service.save_profile,
+                               rights=self.service.rights_refusal if self.service.in_team else None,
                                parent=self)  # fmt: skip
         self.preview = dialog
         dialog.accepted.connect(lambda: self._queue(dialog.options()))

@@ -11,6 +11,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from desktop_app.domain.errors import Lang, PermanentError
+from desktop_app.domain.modes import ImportMode
 from desktop_app.domain.profiles import Profile, ProfileVersion
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import Progress, SubmitResult, TaskRecord
@@ -221,6 +222,16 @@ class TaskService(QObject):
             log.warning("the import types could not be checked (tried again later): %s", exc)
 
         self._background.call(read, lambda found: self.types_checked.emit(*found), failed)
+
+    @property
+    def in_team(self) -> bool:
+        """Whether the database is in team mode (its answer at the start): rights per login apply."""
+        return self.submitter.login is not None
+
+    def rights_refusal(self, import_type: str, mode: str) -> PermanentError | None:
+        """Why this login may not import into the type in the mode (team mode), or None. Off the GUI thread:
+        it asks the database."""
+        return self.submitter.rights_refusal(import_type, ImportMode(mode))
 
     def look_up_keys(self, itype: Any, keys: Sequence[Key]) -> StoredKeys:
         """The table's rows for a preview's keys, in one query. Call it off the GUI thread (through

@@ -33,6 +33,41 @@
     </message>
 </context>
 <context>
+    <name>AddLoginDialog</name>
+    <message>
+        <source>Add a login</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An a&amp;dministrator (sees and manages every clerk&apos;s tasks)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Type the password instead of a generated one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Password:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A name that owns tasks already (no login yet) gets its login: its tasks are kept. A generated password is shown once, to give to its clerk.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>CancelQuestion</name>
     <message>
         <source>Cancel task %1 (%2)?</source>
@@ -1571,6 +1606,33 @@ Pattern: %2</source>
     </message>
 </context>
 <context>
+    <name>PasswordDialog</name>
+    <message>
+        <source>The new password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 was added.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 may log in now (its tasks were kept).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Its password is shown only this once: copy it and give it to its clerk.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>PlanTableModel</name>
     <message>
         <source>A row of the table that the file lacks: the sync deletes it</source>
@@ -1604,11 +1666,11 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Or tick “Raise the size limit … for this file” below to import it whole.</source>
+        <source>Cannot queue: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Cannot queue: %1</source>
+        <source>Or tick “Raise the size limit … for this file” below to import it whole.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1955,6 +2017,33 @@ Pattern: %2</source>
     </message>
 </context>
 <context>
+    <name>RightsDialog</name>
+    <message>
+        <source>Rights of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What %1 may do with each import type&apos;s table. Inserting, updating or deleting includes reading; a type it may not read is not in its lists.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Insert</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Update</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>SettingsDialog</name>
     <message>
         <source>Fill in the mail server and the sender address first.</source>
@@ -1974,6 +2063,14 @@ Pattern: %2</source>
     </message>
     <message>
         <source>Settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;General</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Team</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2558,6 +2655,69 @@ Pattern: %2</source>
     </message>
     <message>
         <source>The retention clean-up deleted this task&apos;s files.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>TeamPage</name>
+    <message>
+        <source>administrator</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>clerk</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, no login yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>insert</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>update</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>delete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Team</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The database&apos;s logins and what each may change, per import type. Changes here apply at once on the database server.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Login</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Logins</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Add login…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Rights…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Re&amp;fresh</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

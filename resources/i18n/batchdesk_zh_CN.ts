@@ -33,6 +33,41 @@
     </message>
 </context>
 <context>
+    <name>AddLoginDialog</name>
+    <message>
+        <source>Add a login</source>
+        <translation>添加账号</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>名称(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>An a&amp;dministrator (sees and manages every clerk&apos;s tasks)</source>
+        <translation>管理员(&amp;D)（查看并管理所有职员的任务）</translation>
+    </message>
+    <message>
+        <source>&amp;Type the password instead of a generated one</source>
+        <translation>自己输入密码，不用生成的密码(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Password:</source>
+        <translation>密码(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>Password</source>
+        <translation>密码</translation>
+    </message>
+    <message>
+        <source>A name that owns tasks already (no login yet) gets its login: its tasks are kept. A generated password is shown once, to give to its clerk.</source>
+        <translation>已经拥有任务的名称（尚无登录）会得到自己的账号，任务都保留。生成的密码只显示一次，请交给对应的职员。</translation>
+    </message>
+</context>
+<context>
     <name>CancelQuestion</name>
     <message>
         <source>Cancel task %1 (%2)?</source>
@@ -1572,6 +1607,33 @@ Pattern: %2</source>
     </message>
 </context>
 <context>
+    <name>PasswordDialog</name>
+    <message>
+        <source>The new password</source>
+        <translation>新密码</translation>
+    </message>
+    <message>
+        <source>%1 was added.</source>
+        <translation>已添加 %1。</translation>
+    </message>
+    <message>
+        <source>%1 may log in now (its tasks were kept).</source>
+        <translation>%1 现在可以登录了（任务都已保留）。</translation>
+    </message>
+    <message>
+        <source>Its password is shown only this once: copy it and give it to its clerk.</source>
+        <translation>密码只显示这一次：请复制下来交给对应的职员。</translation>
+    </message>
+    <message>
+        <source>Password</source>
+        <translation>密码</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>复制(&amp;C)</translation>
+    </message>
+</context>
+<context>
     <name>PlanTableModel</name>
     <message>
         <source>A row of the table that the file lacks: the sync deletes it</source>
@@ -1605,12 +1667,12 @@ Pattern: %2</source>
         <translation>（忽略）</translation>
     </message>
     <message>
-        <source>Or tick “Raise the size limit … for this file” below to import it whole.</source>
-        <translation>也可以勾选下方的“仅对这个文件把大小上限提高到…”，整个文件照常导入。</translation>
-    </message>
-    <message>
         <source>Cannot queue: %1</source>
         <translation>无法排队导入：%1</translation>
+    </message>
+    <message>
+        <source>Or tick “Raise the size limit … for this file” below to import it whole.</source>
+        <translation>也可以勾选下方的“仅对这个文件把大小上限提高到…”，整个文件照常导入。</translation>
     </message>
     <message>
         <source>Choose how the file writes its dates (day first or month first) before queueing.</source>
@@ -1956,6 +2018,33 @@ Pattern: %2</source>
     </message>
 </context>
 <context>
+    <name>RightsDialog</name>
+    <message>
+        <source>Rights of %1</source>
+        <translation>%1 的权限</translation>
+    </message>
+    <message>
+        <source>What %1 may do with each import type&apos;s table. Inserting, updating or deleting includes reading; a type it may not read is not in its lists.</source>
+        <translation>%1 对每种导入类型的表能做什么。新增、修改或删除都包含查看；不能查看的类型不会出现在其列表中。</translation>
+    </message>
+    <message>
+        <source>Read</source>
+        <translation>查看</translation>
+    </message>
+    <message>
+        <source>Insert</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <source>Update</source>
+        <translation>修改</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+</context>
+<context>
     <name>SettingsDialog</name>
     <message>
         <source>Fill in the mail server and the sender address first.</source>
@@ -1976,6 +2065,14 @@ Pattern: %2</source>
     <message>
         <source>Settings</source>
         <translation>设置</translation>
+    </message>
+    <message>
+        <source>&amp;General</source>
+        <translation>常规(&amp;G)</translation>
+    </message>
+    <message>
+        <source>&amp;Team</source>
+        <translation>团队(&amp;T)</translation>
     </message>
     <message>
         <source>&amp;Language:</source>
@@ -2560,6 +2657,69 @@ Pattern: %2</source>
     <message>
         <source>The retention clean-up deleted this task&apos;s files.</source>
         <translation>保留期清理已删除这个任务的文件。</translation>
+    </message>
+</context>
+<context>
+    <name>TeamPage</name>
+    <message>
+        <source>administrator</source>
+        <translation>管理员</translation>
+    </message>
+    <message>
+        <source>clerk</source>
+        <translation>职员</translation>
+    </message>
+    <message>
+        <source>%1, no login yet</source>
+        <translation>%1，尚无登录</translation>
+    </message>
+    <message>
+        <source>read</source>
+        <translation>查看</translation>
+    </message>
+    <message>
+        <source>insert</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <source>update</source>
+        <translation>修改</translation>
+    </message>
+    <message>
+        <source>delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Team</source>
+        <translation>团队</translation>
+    </message>
+    <message>
+        <source>The database&apos;s logins and what each may change, per import type. Changes here apply at once on the database server.</source>
+        <translation>数据库的各个账号，以及每个账号按导入类型能更改什么。这里的更改立即在数据库服务器上生效。</translation>
+    </message>
+    <message>
+        <source>Login</source>
+        <translation>账号</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <source>Logins</source>
+        <translation>账号列表</translation>
+    </message>
+    <message>
+        <source>&amp;Add login…</source>
+        <translation>添加账号(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Rights…</source>
+        <translation>权限(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Re&amp;fresh</source>
+        <translation>刷新(&amp;F)</translation>
     </message>
 </context>
 <context>

@@ -307,9 +307,30 @@ def test_an_import_runs_with_its_owners_rights_by_the_bulk_path(team: Team, monk
     assert dba_value(team, "SELECT COUNT(*) FROM customers WHERE task_no = :n", n=hers["task_no"]) == 50
     _denied(team.sql("alice"), "DELETE FROM customers")  # her INSERT holds no DELETE
     assert team.core("bob").store.claim("bob-desk:1:1:aa", 1, only_ids=[ended.id]) == []
-    # her undo: the row images (import_rows) through the view, the rows deleted with ... her rights: none
+    # her undo deletes the rows she inserted: refused before it is queued while she holds no DELETE
+    team.refused("alice", "undo", hers["task_no"],
+                 says="You may not change customers: ask an administrator for the right to delete")  # fmt: skip
+    team.ok(None, "admin", "grant", team.name("alice"), "customers", "--insert", "--delete")
+    # her undo: the row images (import_rows) through the view, the rows deleted with her own rights
     undo = team.ok("alice", "undo", hers["task_no"], "--json")
     assert undo["creator"] == team.name("alice")
+    ended = run_now(alice, alice.store.get(undo["task_no"]).id)  # type: ignore[union-attr]
+    assert ended.status is TaskStatus.SUCCEEDED, (ended.error_code, ended.error_msg)
+    assert dba_value(team, "SELECT COUNT(*) FROM customers WHERE task_no = :n", n=hers["task_no"]) == 0
+
+
+def test_an_upserts_undo_needs_update_and_delete(team: Team) -> None:
+    alice = team.name("alice")
+    team.ok(None, "admin", "grant", alice, "customers", "--insert", "--update")
+    path = write_csv(team.tmp / "upsert.csv", [row(1), row(2)])
+    upsert = team.ok("alice", "submit", str(path), "--type", "customers", "--mode", "upsert", "--json")
+    core = team.core("alice")
+    assert run_now(core, core.store.get(upsert["task_no"]).id).status is TaskStatus.SUCCEEDED  # type: ignore[union-attr]
+    team.refused("alice", "undo", upsert["task_no"], says="the right to delete")
+    team.ok(None, "admin", "grant", alice, "customers", "--delete")
+    team.ok(None, "admin", "revoke", alice, "customers", "--update")
+    team.refused("alice", "undo", upsert["task_no"], says="the right to update")
+    assert team.ok("boss", "undo", upsert["task_no"], "--json")["creator"] == team.name("boss")
 
 
 def test_upserts_and_updates_through_the_views(team: Team, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -5,30 +5,21 @@ here is a row of docs/SECURITY.md's "Attacks tried"."""
 
 from __future__ import annotations
 
-import contextlib
-import io
-import json
-import secrets
-import sys
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, create_engine, text
-from sqlalchemy.engine import make_url
+from sqlalchemy import Engine, text
 from sqlalchemy.exc import DBAPIError
 
-from desktop_app.app import Core, build_core
-from desktop_app.cli.main import main
 from desktop_app.domain.status import TaskStatus
 from desktop_app.store import team as team_mode
 from desktop_app.store.schema import tasks
 from desktop_app.store.team_sql.postgresql import render
-from tests.support.backends import PG_URL, fresh_database
 from tests.support.customers import row, write_csv
 from tests.support.running import run_now
+from tests.support.team_pg import Team, queue, secure_with_clerks, team_schema
 
 STALE = (
     "UPDATE tasks SET status = 'running', owner = 'gone:1:1:aa', heartbeat_at = now() - interval '1 hour' "
@@ -57,125 +48,17 @@ FORCED = (
 )
 
 
-@dataclass
-class Team:
-    """A secured schema: its DBA's URL (the superuser), and a login per person (alice, bob, boss)."""
-
-    url: str
-    prefix: str
-    tmp: Path
-    engines: list[Engine] = field(default_factory=list)
-    cores: list[Core] = field(default_factory=list)
-
-    def name(self, who: str) -> str:
-        return f"{self.prefix}_{who}"
-
-    def url_of(self, who: str | None) -> str:
-        if who is None:
-            return self.url
-        return make_url(self.url).set(username=self.name(who)).render_as_string(hide_password=False)
-
-    def cli(self, who: str | None, *args: str, stdin: str = "") -> tuple[int, Any, str]:
-        """The command line in this process, as `who` (None: the DBA): (exit code, JSON or text, stderr)."""
-        out, err = io.StringIO(), io.StringIO()
-        old_stdin, sys.stdin = sys.stdin, io.StringIO(stdin)
-        try:
-            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-                try:
-                    code = main([*args, "--db", self.url_of(who)])
-                except SystemExit as exc:  # argparse
-                    code = int(exc.code or 0)
-        finally:
-            sys.stdin = old_stdin
-        assert "Traceback" not in err.getvalue(), err.getvalue()
-        text_out = out.getvalue()
-        try:
-            data: Any = json.loads(text_out) if text_out.strip() else text_out
-        except json.JSONDecodeError:
-            data = text_out
-        return code, data, err.getvalue()
-
-    def ok(self, who: str | None, *args: str) -> Any:
-        code, data, err = self.cli(who, *args)
-        assert code == 0, (args, code, err)
-        return data
-
-    def refused(self, who: str | None, *args: str, says: str) -> str:
-        """Refused in one plain line, exit 2, naming `says`."""
-        code, data, err = self.cli(who, *args)
-        assert code == 2, (args, code, data, err)
-        assert len(err.strip().splitlines()) == 1 and err.startswith("batchdesk: "), err
-        assert says in err, err
-        return err
-
-    def core(self, who: str | None) -> Core:
-        core = build_core(data_dir=self.tmp / f"desk-{who}", db_url=self.url_of(who),
-                          overrides={"daily_cleanup": False})  # fmt: skip
-        self.cores.append(core)
-        return core
-
-    def sql(self, who: str | None) -> Engine:
-        """A plain engine as `who`: the login's own SQL, no BatchDesk in between."""
-        engine = create_engine(self.url_of(who), isolation_level="AUTOCOMMIT")
-        self.engines.append(engine)
-        return engine
-
-
-def _drop_roles(names: list[str]) -> None:
-    admin = create_engine(PG_URL, isolation_level="AUTOCOMMIT")
-    try:
-        with admin.connect() as conn:
-            for name in names:
-                if conn.execute(text("SELECT 1 FROM pg_roles WHERE rolname = :n"), {"n": name}).first() is None:
-                    continue
-                quoted = '"' + name.replace('"', '""') + '"'
-                conn.execute(text(f"REASSIGN OWNED BY {quoted} TO CURRENT_USER"))
-                conn.execute(text(f"DROP OWNED BY {quoted}"))
-                conn.execute(text(f"DROP ROLE {quoted}"))
-    finally:
-        admin.dispose()
-
-
-@contextlib.contextmanager
-def team_schema(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Team]:
-    """A migrated schema, not yet secured; the roles of random names it makes are dropped afterwards."""
-    monkeypatch.setenv("BATCHDESK_HOME", str(tmp_path / "home"))
-    with fresh_database("postgresql", tmp_path) as url:
-        made = Team(url, "bd" + secrets.token_hex(4), tmp_path)
-        try:
-            made.core(None)  # migrates, as the DBA
-            yield made
-        finally:
-            for core in made.cores:
-                core.close()
-            for engine in made.engines:
-                engine.dispose()
-            _drop_roles([made.name(w) for w in ("alice", "bob", "boss", "carol")])
-
-
 @pytest.fixture
 def team(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Team]:
     """Secured, with two clerks (alice, bob: INSERT on customers) and an administrator (boss)."""
     with team_schema(tmp_path, monkeypatch) as made:
-        made.ok(None, "admin", "secure")
-        for who in ("alice", "bob"):
-            made.ok(None, "admin", "add-user", made.name(who))
-            made.ok(None, "admin", "grant", made.name(who), "customers", "--insert")
-        made.ok(None, "admin", "add-user", made.name("boss"), "--admin")
-        made.ok(None, "admin", "grant", made.name("boss"), "customers", "--insert", "--update", "--delete")
+        secure_with_clerks(made)
         yield made
 
 
 def dba_value(team: Team, sql: str, **params: Any) -> Any:
     with team.sql(None).connect() as conn:
         return conn.execute(text(sql), params).scalar_one()
-
-
-def queue(team: Team, who: str, i: int) -> dict[str, Any]:
-    path = write_csv(team.tmp / f"{who}-{i}.csv", [row(i)])
-    task = team.ok(who, "submit", str(path), "--type", "customers", "--json")
-    assert isinstance(task, dict) and task["status"] == "pending"
-    return task
 
 
 # --- identity ------------------------------------------------------------------------------------
@@ -336,6 +219,28 @@ def test_without_the_right_an_import_is_refused_before_it_is_queued(team: Team) 
     team.refused("bob", "submit", str(path), "--type", "customers", "--mode", "upsert",
                  says="the right to update")  # fmt: skip
     assert team.ok("bob", "submit", str(path), "--type", "customers", "--json")["status"] == "pending"
+
+
+def test_an_undo_needs_the_rights_it_uses_and_is_refused_before_it_is_queued(team: Team) -> None:
+    """Undoing an insert deletes its rows (DELETE); an upsert's puts updated rows back too (UPDATE)."""
+    alice = team.name("alice")
+    hers = queue(team, "alice", 1)
+    core = team.core("alice")
+    assert run_now(core, core.store.get(hers["task_no"]).id).status is TaskStatus.SUCCEEDED  # type: ignore[union-attr]
+    team.refused("alice", "undo", hers["task_no"],
+                 says="You may not change customers: ask an administrator for the right to delete")  # fmt: skip
+    assert [t["task_no"] for t in team.ok("alice", "tasks", "--json")] == [hers["task_no"]]  # nothing queued
+    team.ok("boss", "admin", "grant", alice, "customers", "--update")
+    path = write_csv(team.tmp / "upsert.csv", [row(1), row(2)])
+    upsert = team.ok("alice", "submit", str(path), "--type", "customers", "--mode", "upsert", "--json")
+    assert run_now(core, core.store.get(upsert["task_no"]).id).status is TaskStatus.SUCCEEDED  # type: ignore[union-attr]
+    team.refused("alice", "undo", upsert["task_no"], says="the right to delete")
+    team.ok("boss", "admin", "grant", alice, "customers", "--delete")
+    team.ok("boss", "admin", "revoke", alice, "customers", "--update")
+    team.refused("alice", "undo", upsert["task_no"], says="the right to update")
+    assert team.ok("alice", "undo", hers["task_no"], "--json")["status"] == "pending"  # an insert's: DELETE
+    # the administrator's undo of her import is the administrator's, with the administrator's rights
+    assert team.ok("boss", "undo", upsert["task_no"], "--json")["creator"] == team.name("boss")
 
 
 def test_only_an_administrator_adds_logins_and_grants_rights(team: Team) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "desktop_app"
-QT_FREE = ("domain", "store", "tasks", "imports", "exports", "feeds", "submission")
+QT_FREE = ("domain", "store", "tasks", "imports", "exports", "feeds", "submission", "team_admin")
 
 
 def _imports(path: Path) -> set[str]:

@@ -68,6 +68,9 @@ PREFERRED_SIZE = (1040, 700)  # the dialog's size where the screen has room (Pre
 # the table's rows for some keys of a type (TaskService.look_up_keys): asks the database, so never called
 # on the GUI thread
 LookUp = Callable[[ImportType, Sequence[Key]], StoredKeys]
+# team mode: why the login may not import into a type (its name) in a mode (its value), None when it may
+# (TaskService.rights_refusal): asks the database, so never called on the GUI thread
+RightsCheck = Callable[[str, str], BatchDeskError | None]
 
 
 class PreviewDialog(QDialog):
@@ -78,6 +81,8 @@ class PreviewDialog(QDialog):
     ``max_rows``: the settings' limits, which the preview holds the file to as the task would.
     ``look_up``: finds the shown rows' keys in the table (run in the background), so that a row the mode
     would fail, skip or update for its key reads so; without it only the rows' cells are checked.
+    ``rights``: team mode; the login's rights on the chosen type's table, asked (in the background) as the
+    type and the mode are chosen: one the login lacks is said, and Queue stays off (docs/TEAM.md).
     ``list_profiles`` / ``save_profile``: the database's mapping profiles, read and saved in the background
     (docs/PROFILES.md); the profile whose header mapping fits the file is applied and named, the clerk may
     choose another or none, and may save the header choices as a profile. Without them (or when the
@@ -90,6 +95,7 @@ class PreviewDialog(QDialog):
         looked_up(): the shown rows' keys were looked up in the table (or could not be), and it is said.
         profiles_read(): the profiles were read (or could not be), and the fitting one applied.
         profile_saved(): a save as profile ended (saved, or said why not).
+        rights_checked(): the login's rights for the chosen type and mode are known (or could not be read).
     """
 
     loaded = Signal()
@@ -98,6 +104,7 @@ class PreviewDialog(QDialog):
     looked_up = Signal()
     profiles_read = Signal()
     profile_saved = Signal()
+    rights_checked = Signal()
 
     def __init__(
         self,
@@ -115,9 +122,14 @@ class PreviewDialog(QDialog):
         look_up: LookUp | None = None,
         list_profiles: ListProfiles | None = None,
         save_profile: SaveProfile | None = None,
+        rights: RightsCheck | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
+        self._rights = rights
+        # (type, mode) -> the refusal, or None: allowed (or not known: the Queue's own check says it then)
+        self._refusals: dict[tuple[str, str], BatchDeskError | None] = {}
+        self._rights_asked: set[tuple[str, str]] = set()
         self.path = path
         self._catalog = catalog
         self._background = background
@@ -524,11 +536,52 @@ class PreviewDialog(QDialog):
             notes = mark_mapping(self.mapping_table, self._header, mapping, labels, self.palette().text().color())
         self.mapping_note.setText("\n".join(notes))
         self.mapping_note.setVisible(bool(notes))
-        reason = self._blocking_reason(check)
+        reason = self._rights_reason() or self._blocking_reason(check)
         self.missing_label.setText(reason)
         self.missing_label.setVisible(bool(reason))
         self._offer_save()
-        ok_button.setEnabled(sample is not None and check is not None and not reason)
+        ok_button.setEnabled(sample is not None and check is not None and not reason and self._rights_known())
+
+    # --- the login's rights (team mode) -----------------------------------------------------
+
+    def _rights_key(self) -> tuple[str, str] | None:
+        name = self.import_type()
+        return None if self._rights is None or name is None else (name, self.mode())
+
+    def _rights_known(self) -> bool:
+        key = self._rights_key()
+        return key is None or key in self._refusals
+
+    def _rights_reason(self) -> str:
+        """The login may not import into the chosen type in the chosen mode: the Queue's refusal, said now."""
+        key = self._rights_key()
+        if key is None:
+            return ""
+        if key not in self._refusals:
+            self._ask_rights(key)
+            return ""
+        refusal = self._refusals[key]
+        return self.tr("Cannot queue: %1").replace("%1", refusal.text(self._lang())) if refusal is not None else ""
+
+    def _ask_rights(self, key: tuple[str, str]) -> None:
+        if key in self._rights_asked or self._rights is None:
+            return
+        self._rights_asked.add(key)
+        rights = self._rights
+
+        def done(refusal: BatchDeskError | None) -> None:
+            self._refusals[key] = refusal
+            self._update_state()
+            self.rights_checked.emit()
+
+        def failed(exc: BaseException) -> None:
+            # the rights could not be read: Queue is let through, and the submission checks them again
+            log.info("the login's rights could not be read for the preview: %s", exc)
+            self._refusals[key] = None
+            self._update_state()
+            self.rights_checked.emit()
+
+        self._background.call(lambda: rights(*key), done, failed, context=self)
 
     def _blocking_reason(self, check: SampleCheck | None) -> str:
         if check is None:

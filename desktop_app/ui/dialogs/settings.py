@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QSpinBox,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -24,8 +25,11 @@ from PySide6.QtWidgets import (
 from desktop_app.config import MAIL_ATTACH_MAX_MB, SMTP_SECURITY, Settings, default_workers
 from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.feed_mail import parse_addresses
+from desktop_app.team_admin import TeamAdmin
+from desktop_app.ui.background import Background
 from desktop_app.ui.collapsible import Collapsible
 from desktop_app.ui.db_secret import keyring_available, split_password
+from desktop_app.ui.dialogs.team import TeamPage
 from desktop_app.ui.texts import window_lang
 
 
@@ -46,7 +50,11 @@ class SettingsDialog(QDialog):
     """Edits a Settings value; the caller saves it (and the password) and applies the language.
     `tester` (the desk's) sends a test mail from the Mail section."""
 
-    def __init__(self, settings: Settings, parent: QWidget | None = None, *, tester: MailTester | None = None) -> None:
+    def __init__(self, settings: Settings, parent: QWidget | None = None, *, tester: MailTester | None = None,
+                 team: TeamAdmin | None = None, background: Background | None = None,
+                 type_title: Callable[[str], str] | None = None) -> None:  # fmt: skip
+        """`team` (with the `background` its calls run in): the login administers a team database, and a Team
+        page lists its logins and their rights (ui/dialogs/team.py); None: no such page."""
         super().__init__(parent)
         self._settings = settings
         self._tester = tester
@@ -87,12 +95,26 @@ class SettingsDialog(QDialog):
         advanced_layout.addLayout(advanced_form)
         advanced_layout.addWidget(self.advanced_note)
         self.advanced = Collapsible(advanced_body)
-        layout = QVBoxLayout(self)
+        general = QWidget()
+        layout = QVBoxLayout(general)
         layout.addLayout(form)
         layout.addWidget(self.note)
         layout.addWidget(self.advanced)
         layout.addStretch(1)
-        layout.addWidget(self.buttons)
+        outer = QVBoxLayout(self)
+        # an administrator of a team database: the settings and the Team page side by side as tabs
+        self.tabs: QTabWidget | None = None
+        self.team_page: TeamPage | None = None
+        if team is not None and background is not None:
+            self.team_page = TeamPage(team, background, type_title=type_title, parent=self)
+            self.tabs = QTabWidget()
+            self.tabs.addTab(general, "")
+            self.tabs.addTab(self.team_page, "")
+            outer.addWidget(self.tabs, 1)
+        else:
+            layout.setContentsMargins(0, 0, 0, 0)
+            outer.addWidget(general, 1)
+        outer.addWidget(self.buttons)
         self.advanced.toggled.connect(lambda _open: self.adjustSize())
         self._build_mail(settings, layout)
         self.retranslate()
@@ -217,6 +239,9 @@ class SettingsDialog(QDialog):
 
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("Settings"))
+        if self.tabs is not None:
+            self.tabs.setTabText(0, self.tr("&General"))
+            self.tabs.setTabText(1, self.tr("&Team"))
         texts = [self.tr("&Language:"), self.tr("Largest &file (MB):"), self.tr("Most &rows per file:"),
                  self.tr("Keep results (&days):"), self.tr("&Database URL:"), self.tr("Database &password:"),
                  self.tr("Concurrent &tasks:"), self.tr("&Batch size (rows per commit):")]  # fmt: skip
