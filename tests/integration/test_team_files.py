@@ -15,7 +15,6 @@ from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
 from desktop_app.app import build_core
-from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
 from desktop_app.store import task_files as stored_files
 from desktop_app.store.task_files import FileKind
@@ -74,7 +73,8 @@ def _changed(team: Any, who: str, sql: str) -> int:
 def _check(team: Any, kind: FileKind, *flags: str) -> None:
     task, local, content = _ended(team, *flags)
     task_no = task.task_no
-    file_ids = _rows(team, None, f"SELECT id, chunks FROM task_files WHERE task_no = '{task_no}' AND kind = '{kind.value}'")
+    mine_sql = f"SELECT id, chunks FROM task_files WHERE task_no = '{task_no}' AND kind = '{kind.value}'"
+    file_ids = _rows(team, None, mine_sql)
     assert len(file_ids) == 1 and file_ids[0].chunks > 2, file_ids  # stored at the end, in several chunks
     local.unlink()  # the desk that ran it is out of reach
     changes = ["--changes"] if kind is FileKind.CHANGES else []
