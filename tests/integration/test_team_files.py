@@ -119,7 +119,52 @@ def _check(team: Any, kind: FileKind, *flags: str) -> None:
 
 def test_an_error_csv_is_its_owners_and_the_administrators_from_any_desk(team: Any) -> None:
     _check(team, FileKind.ERRORS)
+    # an import that is no dry run has no change file: said in words
+    (task_no,) = _rows(team, None, "SELECT task_no FROM tasks")[0]
+    team.refused("alice", "errors", task_no, "--changes", says=f"Task {task_no} has no change file")
 
 
 def test_a_dry_runs_change_file_is_its_owners_and_the_administrators_from_any_desk(team: Any) -> None:
     _check(team, FileKind.CHANGES, "--dry-run")
+
+
+def test_a_schema_secured_before_0013_gets_the_new_tables_rules_from_the_migration(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PostgreSQL: a team schema secured by the previous version (no task_files yet) and then migrated by
+    its DBA has the new tables guarded at once (row-level security, forced, the owner's policy; the
+    clerks' grants), before anyone runs `admin secure` again."""
+    from alembic import command
+
+    from desktop_app.store import migrate
+    from desktop_app.store import team as team_mode
+    from desktop_app.store.db import make_engine
+    from desktop_app.store.schema import own_tables, task_file_chunks, task_files
+    from desktop_app.store.team_sql import postgresql as pg
+    from tests.support.backends import fresh_database
+
+    new = (task_files, task_file_chunks)
+    with fresh_database("postgresql", tmp_path) as url:
+        engine = make_engine(url)
+        try:
+            with engine.begin() as conn:
+                command.upgrade(migrate._config(conn), "0012")
+            with monkeypatch.context() as old:  # the previous version's script: no task_files in it
+                old.setattr(pg, "OWNED_ROWS", tuple(t for t in pg.OWNED_ROWS if t not in new))
+                old.setattr(pg, "own_tables", lambda: [t for t in own_tables() if t not in new])
+                team_mode.secure(engine)
+            migrate.upgrade(engine)
+            with engine.connect() as conn:
+                schema = conn.execute(text("SELECT current_schema()")).scalar_one()
+                policies = conn.execute(text(pg_team.POLICIES), {"s": schema}).scalars().all()
+                forced = conn.execute(text(pg_team.FORCED), {"s": schema}).scalars().all()
+                granted = conn.execute(text("SELECT has_table_privilege('batchdesk_clerk', 'task_files', 'SELECT') "
+                                            "AND has_table_privilege('batchdesk_clerk', 'task_file_chunks', "
+                                            "'INSERT')")).scalar_one()  # fmt: skip
+            assert {"task_files", "task_file_chunks"} <= set(policies) and {"task_files", "task_file_chunks"} <= set(
+                forced
+            )
+            assert granted
+            team_mode.secure(engine)  # and securing again changes nothing, fails nothing
+        finally:
+            engine.dispose()
