@@ -40,6 +40,7 @@ from desktop_app.imports.type_schema import check_type, table_to_look_in
 from desktop_app.imports.undo import UndoHandler, queue_undo_parts, undo_key, undo_parts, undo_problem
 from desktop_app.store import team
 from desktop_app.store.profiles import ProfileStore
+from desktop_app.store.task_files import FileKind
 from desktop_app.store.tasks import Fence, LinkTaken, TaskStore
 from desktop_app.tasks.builtin_kinds import FEED_MAIL, FEED_SCAN, WORKBOOK
 from desktop_app.tasks.file_hash import file_sha256
@@ -651,8 +652,23 @@ class Submitter:
         import), VALUES_NOT_FIXABLE (not ended, a dry run, undone, no error rows)."""
         from desktop_app.imports import value_fixes
 
-        source = value_fixes.check_fixable(self.store.find(task_no, creator=creator), task_no)
+        found = self.store.find(task_no, creator=creator)
+        source = value_fixes.check_fixable(found, task_no, self._error_file(found))
         return source, self.import_type(str(source.params.get("import_type")))
+
+    def _error_file(self, record: TaskRecord | None) -> Path | None:
+        """The import's error CSV on this desk: its own, or the copy its shared database keeps (fetched)."""
+        return None if record is None else self.task_file(record, FileKind.ERRORS)
+
+    def task_file(self, record: TaskRecord, kind: FileKind) -> Path | None:
+        """The task's error CSV or change file on this desk (tasks/task_files.py local_path): the local file,
+        or the copy a shared database keeps, fetched into the data folder; None when there is neither."""
+        from desktop_app.tasks.task_files import local_path, recorded_path
+
+        if self.results_dir is None:  # no data folder to fetch into: the row's path, where it exists
+            recorded = recorded_path(record, kind)
+            return Path(recorded) if recorded and Path(recorded).is_file() else None
+        return local_path(self.store, self.results_dir.parent, record, kind)
 
     def bad_values(self, task_no: str, *, creator: str | None = None) -> list[BadValue]:
         """The distinct values an ended import's enum columns refused, each with its row count and its
@@ -662,7 +678,7 @@ class Submitter:
         source, itype = self.value_fix_source(task_no, creator=creator)
         options = self._task_options(source)
         profile = value_fixes.task_profile_of(self.store.engine, options)
-        errors = value_fixes.read_error_file(Path(str(source.error_csv)))
+        errors = value_fixes.read_error_file(self._error_file(source) or Path(str(source.error_csv)))
         return value_fixes.bad_values(itype, errors, options, profile)
 
     def submit_value_fix(

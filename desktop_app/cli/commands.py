@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import shutil
 import signal
 import sys
 import threading
@@ -343,6 +344,37 @@ def cmd_status(core: Core, args: argparse.Namespace) -> int:
     if task is None:
         raise PermanentError(ErrorCode.TASK_NOT_FOUND, task_no=args.task_no)
     show_task(core, task, as_json=args.json)
+    return EXIT_OK
+
+
+def cmd_errors(core: Core, args: argparse.Namespace) -> int:
+    """A task's error CSV (or change file) on this desk: the local file, or the copy a shared database keeps
+    for its owner and the administrators, fetched; with --save, written where asked."""
+    from desktop_app.store.task_files import FileKind
+
+    task = core.store.find(args.task_no, creator=viewer_of(core, args, admin_names=True).creator_filter)
+    if task is None:  # another's task is answered as no task at all
+        raise PermanentError(ErrorCode.TASK_NOT_FOUND, task_no=args.task_no)
+    kind = FileKind.CHANGES if args.changes else FileKind.ERRORS
+    path = core.submitter().task_file(task, kind)
+    if path is None:
+        what = ("变更文件", "change file") if args.changes else ("错误文件", "error CSV")
+        raise PermanentError(ErrorCode.TASK_FILE_GONE, task_no=task.task_no, what_zh=what[0], what_en=what[1])
+    saved = None
+    if args.save:
+        saved = Path(args.save).expanduser()
+        if saved.is_dir():
+            saved = saved / path.name
+        try:
+            shutil.copyfile(path, saved)
+        except OSError as exc:
+            detail = f"cannot write {saved}: {exc.strerror or exc}"
+            raise PermanentError(ErrorCode.INVALID_PARAMS, detail=detail) from exc
+    where = saved or path
+    if args.json:
+        print_json({"task_no": task.task_no, "kind": kind.value, "path": str(where), "size": where.stat().st_size})
+    else:
+        sys.stdout.write(f"{where}\n")
     return EXIT_OK
 
 

@@ -22,6 +22,7 @@ USAGE_CODES = {
     ErrorCode.UNKNOWN_IMPORT_TYPE,
     ErrorCode.UNKNOWN_TASK_TYPE,
     ErrorCode.TASK_NOT_FOUND,
+    ErrorCode.TASK_FILE_GONE,
     ErrorCode.INVALID_PARAMS,
     ErrorCode.DATA_DIR_UNUSABLE,
     ErrorCode.IMPORT_TYPE_INVALID,

@@ -254,6 +254,15 @@ def build_parser() -> Parser:
     _viewer(p)
     _common(p)
 
+    p = sub.add_parser("errors", help="a task's error CSV (--changes: a dry run's change file), from any desk of yours")
+    p.set_defaults(func=_lazy("desktop_app.cli.commands", "cmd_errors"))
+    p.add_argument("task_no", metavar="TASK_NO")
+    p.add_argument("--save", metavar="PATH", help="write the file to PATH (default: print where it is on this desk)")
+    p.add_argument("--changes", action="store_true", help="the dry run's change file, not the error CSV")
+    p.add_argument("--json", action="store_true")
+    _viewer(p)
+    _common(p)
+
     p = sub.add_parser("cancel", help="cancel a pending or running task of yours (an administrator: anyone's)")
     p.set_defaults(func=_lazy("desktop_app.cli.commands", "cmd_cancel"))
     p.add_argument("task_no", metavar="TASK_NO")

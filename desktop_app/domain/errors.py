@@ -76,6 +76,7 @@ class ErrorCode(StrEnum):
     DATABASE_ERROR = "database_error"
     NETWORK_SHARE = "sqlite_on_network_share"
     TASK_NOT_FOUND = "task_not_found"
+    TASK_FILE_GONE = "task_file_gone"
     INVALID_PARAMS = "invalid_params"
     INTERNAL_ERROR = "internal_error"
     # who may see and manage what; the database and the settings themselves
@@ -350,6 +351,10 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
         "Choose a local folder, or use a shared PostgreSQL/MySQL database",
     ),
     ErrorCode.TASK_NOT_FOUND: ("找不到任务 {task_no}", "No task {task_no}"),
+    ErrorCode.TASK_FILE_GONE: (
+        "任务 {task_no} 没有{what_zh}：已过期，或任务没有写出",
+        "Task {task_no} has no {what_en}: it expired, or the task wrote none",
+    ),
     ErrorCode.VALUES_NOT_FIXABLE: (
         "任务 {task_no} 的值不能修正：{reason}",
         "Task {task_no}'s values cannot be fixed: {reason}",

@@ -35,7 +35,7 @@ from desktop_app.imports.precheck import check_mapping
 from desktop_app.imports.readers import SourceRow
 from desktop_app.imports.validator import RowValidator, column_checker, compile_validator
 from desktop_app.store.business_rows import BusinessTable
-from desktop_app.tasks import builtin_kinds
+from desktop_app.tasks import builtin_kinds, task_files
 from desktop_app.tasks.context import TaskContext
 
 NOT_IN_ENUM = ErrorCode.NOT_IN_ENUM.value
@@ -73,24 +73,27 @@ class ErrorFile:
     rows: list[ErrorRow] = field(default_factory=list)
 
 
-def fix_problem(record: TaskRecord) -> str | None:
-    """Why an import's values cannot be fixed (the reason of VALUES_NOT_FIXABLE), or None."""
+def fix_problem(record: TaskRecord, error_file: Path | None = None) -> str | None:
+    """Why an import's values cannot be fixed (the reason of VALUES_NOT_FIXABLE), or None. `error_file`:
+    its error CSV on this desk where the caller found it (tasks/task_files.py local_path), else the row's."""
     if not record.status.is_final:
         return "not_finished"
     if record.params.get("dry_run"):
         return "dry_run"
     if record.undone_by:
         return "undone"
-    if not record.error_csv or not Path(record.error_csv).is_file():
+    if error_file is None and record.error_csv:
+        error_file = Path(record.error_csv)
+    if not record.error_csv or error_file is None or not error_file.is_file():
         return "no_error_rows"
     return None
 
 
-def check_fixable(record: TaskRecord | None, task_no: str) -> TaskRecord:
+def check_fixable(record: TaskRecord | None, task_no: str, error_file: Path | None = None) -> TaskRecord:
     """The import, or TASK_NOT_FOUND (none, or not an import) / VALUES_NOT_FIXABLE."""
     if record is None or not builtin_kinds.IMPORT.owns(record):
         raise PermanentError(ErrorCode.TASK_NOT_FOUND, task_no=task_no)
-    problem = fix_problem(record)
+    problem = fix_problem(record, error_file)
     if problem is not None:
         raise PermanentError(ErrorCode.VALUES_NOT_FIXABLE, task_no=record.task_no, reason=problem)
     return record
@@ -387,6 +390,7 @@ def fix_values(ctx: TaskContext, source: TaskRecord, itype: ImportType, table: B
                 temp.unlink(missing_ok=True)
             raise
     settle_error_file(path, temp)  # os.replace keeps the size and time the fingerprint took
+    task_files.refresh(ctx.store, source.task_no)  # a shared database's copy follows the rewritten file
     if source.task_no not in ctx.annotated:
         ctx.annotated.append(source.task_no)
     ctx.log.info("value fix of %s: %d rows written, %d refused again", source.task_no, done, len(refailed))

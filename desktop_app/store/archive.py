@@ -9,6 +9,7 @@ from sqlalchemy import delete, select
 
 from desktop_app.domain.status import FINAL
 from desktop_app.store.schema import tasks, tasks_archive
+from desktop_app.store.task_files import delete_in
 from desktop_app.store.tasks import TaskStore
 
 log = logging.getLogger(__name__)
@@ -35,8 +36,12 @@ def archive_ended_before(store: TaskStore, cutoff: Any, *, batch: int = BATCH) -
             ids = list(conn.execute(query).scalars().all())
             if ids:
                 source = select(*(tasks.c[name] for name in columns)).where(tasks.c.id.in_(ids))
+                numbers = list(conn.execute(select(tasks.c.task_no).where(tasks.c.id.in_(ids))).scalars())
                 conn.execute(tasks_archive.insert().from_select(columns, source))
                 conn.execute(delete(tasks).where(tasks.c.id.in_(ids)))
+                # an archived task is history: its stored files go with the move (the clean-up expired
+                # them long before, on the desk that ran it), so no file outlives its task's row
+                delete_in(conn, numbers)
         moved += len(ids)
         if len(ids) < batch:
             break

@@ -11,6 +11,7 @@ from sqlalchemy import (
     DateTime,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     Numeric,
     PrimaryKeyConstraint,
@@ -247,6 +248,42 @@ import_rows = Table(
     mysql_collate="utf8mb4_unicode_ci",
 )
 
+# A task's error CSV and change file kept in the shared database (migration 0013; store/task_files.py,
+# docs/TEAM.md): the owner (and an administrator) opens them from any desk, under the same rules as the
+# task's row (team mode: row-level security, or MariaDB's views). One row per task and kind; `creator` is
+# the task's. The content is in `task_file_chunks`, ~1 MB of zlib-compressed bytes a row: no statement
+# nears MariaDB's max_allowed_packet, and a file is written and read as a stream.
+task_files = Table(
+    "task_files",
+    metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("task_no", String(32), nullable=False),
+    Column("kind", String(10), nullable=False),
+    Column("name", String(400), nullable=False),
+    Column("creator", String(128), nullable=False),
+    Column("size", BigInteger, nullable=False),
+    Column("sha256", String(64), nullable=False),
+    Column("chunks", Integer, nullable=False),
+    Column("stored_at", Stamp, nullable=False),
+    UniqueConstraint("task_no", "kind", name="uq_task_files_task_kind"),
+    mysql_charset="utf8mb4",
+    mysql_collate="utf8mb4_unicode_ci",
+)
+
+# MEDIUMBLOB on MySQL/MariaDB (BLOB stops at 64 KB); bytea on PostgreSQL.
+Chunk = LargeBinary().with_variant(mysql.MEDIUMBLOB(), "mysql", "mariadb")
+
+task_file_chunks = Table(
+    "task_file_chunks",
+    metadata,
+    Column("file_id", BigInteger, nullable=False),
+    Column("chunk_no", Integer, nullable=False),
+    Column("data", Chunk, nullable=False),
+    PrimaryKeyConstraint("file_id", "chunk_no", name="pk_task_file_chunks"),
+    mysql_charset="utf8mb4",
+    mysql_collate="utf8mb4_unicode_ci",
+)
+
 # The business tables BatchDesk created (it may add columns to these, never to a company's own).
 business_tables = Table(
     "business_tables",
@@ -300,7 +337,7 @@ profile_versions = Table(
 # Team mode (store/team_sql, docs/TEAM.md): the tables whose rows hold a clerk's tasks and feeds, each row
 # kept to its owner by the server; and the built-in import type's table, whose rights an administrator
 # grants to each login (`admin grant NAME customers --insert`) like any other type's.
-OWNED_ROWS = (tasks, tasks_archive, import_rows, feeds, feed_files)
+OWNED_ROWS = (tasks, tasks_archive, import_rows, feeds, feed_files, task_files, task_file_chunks)
 BUSINESS = (customers,)
 
 

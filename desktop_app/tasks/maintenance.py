@@ -9,6 +9,7 @@ from typing import ClassVar
 
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskOutcome, TaskRecord
+from desktop_app.store import task_files
 from desktop_app.store.archive import archive_ended_before
 from desktop_app.tasks import builtin_kinds
 from desktop_app.tasks.context import TaskContext
@@ -34,6 +35,7 @@ class CleanupHandler:
         archive_days = int(ctx.params.get("archive_days", ctx.settings.task_retention_days))
         removed = 0
         here = host_name()
+        expired: list[str] = []
         for task in ctx.store.ended_before(_utc_days_ago(days)):
             if task.summary.get("expired") or task.id == ctx.task.id:
                 continue
@@ -43,6 +45,9 @@ class CleanupHandler:
                 continue  # its files are on the desk that ran it: that desk's clean-up expires them
             removed += _remove_files(ctx.results_dir, task)
             ctx.annotate(task, expired=True, expired_by=ctx.task.task_no)
+            expired.append(task.task_no)
+        # the copies a shared database kept of the expired tasks' error CSVs and change files go too
+        task_files.remove(ctx.store.engine, expired)
         archived = archive_ended_before(ctx.store, _utc_days_ago(archive_days))
         return TaskOutcome(TaskStatus.SUCCEEDED, total_count=removed, success_count=removed,
                            summary={"retention_days": days, "removed": removed, "archive_days": archive_days,

@@ -19,6 +19,7 @@ from desktop_app.domain.task import Progress, TaskRecord
 from desktop_app.log import TaskAdapter, task_logger
 from desktop_app.store.db_errors import classify, is_passing
 from desktop_app.store.tasks import Fence, LostOwnership, TaskStore
+from desktop_app.tasks import task_files
 from desktop_app.tasks.context import Stopped, StopReason, TaskContext
 from desktop_app.tasks.registry import HandlerRegistry, TaskHandler
 from desktop_app.tasks.result_paths import is_task_no
@@ -215,7 +216,20 @@ class _SettlingStore:
         ended = self._settle(lambda: self._store.finish(fence, status, **values), f"finish as {status.value}")
         if ended:
             self._drop_work_files(fence)
+            self._keep_files(fence)
         return ended
+
+    def _keep_files(self, fence: Fence) -> None:
+        """Every ending passes here once: the task's error CSV and change file go to a shared database,
+        so that its owner opens them from any desk (tasks/task_files.py). Never fails the task."""
+        if self._store.dialect.embedded:
+            return
+        try:
+            record = self._store.get_by_id(fence.task_id)
+            if record is not None:
+                task_files.keep(self._store, record)
+        except Exception as exc:
+            self._log.warning("could not keep the task's files in the database: %s", exc)
 
     def _still_ours(self, fence: Fence) -> bool:
         """Whether the task is still this worker's (a read: it needs no disk space); a planted task

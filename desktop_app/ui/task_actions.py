@@ -18,6 +18,7 @@ from desktop_app.imports.error_csv import looks_unedited
 from desktop_app.imports.missing_references import missing_of
 from desktop_app.imports.resume import stopped_early
 from desktop_app.imports.value_fixes import BadValue
+from desktop_app.store.task_files import FileKind
 from desktop_app.tasks.kinds import Action, TaskKind, TaskKinds, Words
 from desktop_app.ui.reveal import open_local
 from desktop_app.ui.task_service import TaskService
@@ -172,9 +173,10 @@ class TaskActions(QObject):
         """The selected task's error CSV; None (and the clerk told so when it is gone) when there is none."""
         if self.record is None or not self.record.error_csv:
             return None
-        path = Path(self.record.error_csv)
-        if not path.exists():
-            self.problem.emit(self.tr("The error file is gone: %s") % path)
+        # this desk's file, or the copy the shared database keeps (another desk of the owner's ran it)
+        path = self._service.submitter.task_file(self.record, FileKind.ERRORS)
+        if path is None:
+            self.problem.emit(self.tr("The error file is gone: %s") % self.record.error_csv)
             return None
         return path
 
@@ -206,8 +208,8 @@ class TaskActions(QObject):
         if (self._kinds.of(record).allows(Action.OPEN_RESULT) and record.result_path
                 and record.status is TaskStatus.SUCCEEDED):  # fmt: skip
             self._open(Path(record.result_path))
-        elif record.error_csv and Path(record.error_csv).exists():
-            self._open(Path(record.error_csv))
+        elif record.error_csv and (errors := self._service.submitter.task_file(record, FileKind.ERRORS)) is not None:
+            self._open(errors)
         return True
 
     def _open_when_done_toggled(self, checked: bool) -> None:

@@ -29,6 +29,7 @@ from desktop_app.imports.workbook import SheetPlan
 from desktop_app.log import task_log_lines
 from desktop_app.store import admins
 from desktop_app.store.business_rows import Key
+from desktop_app.store.task_files import FileKind
 from desktop_app.store.tasks import TaskStore
 from desktop_app.submission import Submitter
 from desktop_app.tasks.context import ANNOTATED
@@ -340,7 +341,7 @@ class TaskService(QObject):
         """The import of the clerk's corrected error CSV of a task, for its preview to start from (queued
         from there, never at once): the task's type, mode and file conventions, the error file's own
         encoding and separator (BatchDesk writes it as UTF-8 CSV), and the task it repairs."""
-        source = path or Path(str(record.error_csv))
+        source = path or self.submitter.task_file(record, FileKind.ERRORS) or Path(str(record.error_csv))
         return self.submitter.resubmission(record, file=source, dry_run=False, encoding=None, header_overrides={},
                                            repairs=record.task_no, sheet=None, delimiter=None)  # fmt: skip
 

@@ -52,7 +52,7 @@ OTHERS_ROWS = (
     "UPDATE import_rows SET key_text = 'x' WHERE task_no = :n",
     "DELETE FROM import_rows WHERE task_no = :n",
 )
-OWNED = ["feed_files", "feeds", "import_rows", "tasks", "tasks_archive"]
+OWNED = ["feed_files", "feeds", "import_rows", "task_file_chunks", "task_files", "tasks", "tasks_archive"]
 CHECKED_VIEWS = (
     "SELECT TABLE_NAME FROM information_schema.VIEWS WHERE TABLE_SCHEMA = :d AND SECURITY_TYPE = 'DEFINER' "
     "AND CHECK_OPTION = 'CASCADED' ORDER BY TABLE_NAME"

@@ -41,6 +41,7 @@ OTHERS_ROWS = (
     "UPDATE import_rows SET key_text = 'x' WHERE task_no = :n",
     "DELETE FROM import_rows WHERE task_no = :n",
 )
+OWNED = ["feed_files", "feeds", "import_rows", "task_file_chunks", "task_files", "tasks", "tasks_archive"]
 POLICIES = "SELECT tablename FROM pg_policies WHERE schemaname = :s ORDER BY tablename"
 FORCED = (
     "SELECT relname FROM pg_class WHERE relnamespace = CAST(:s AS regnamespace) AND relrowsecurity "
@@ -310,8 +311,8 @@ def test_the_printed_script_secures_a_schema_as_admin_secure_does(
             schema = conn.execute(text("SELECT current_schema()")).scalar_one()
             policies = conn.execute(text(POLICIES), {"s": schema}).all()
             forced = conn.execute(text(FORCED), {"s": schema}).all()
-        assert [p.tablename for p in policies] == ["feed_files", "feeds", "import_rows", "tasks", "tasks_archive"]
-        assert [f.relname for f in forced] == ["feed_files", "feeds", "import_rows", "tasks", "tasks_archive"]
+        assert [p.tablename for p in policies] == OWNED
+        assert [f.relname for f in forced] == OWNED
         assert script == "BEGIN;\n" + render(schema) + "COMMIT;\n"  # the same SQL admin secure runs
         assert team_mode.detect(by_hand.core(None).store.engine) is not None  # team mode, as the server says
 

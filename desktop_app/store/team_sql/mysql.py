@@ -22,7 +22,16 @@ from sqlalchemy.exc import DBAPIError
 
 from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.viewer import Right, TeamLogin, TeamUser
-from desktop_app.store.schema import OWNED_ROWS, admins, feed_files, feeds, import_rows, own_tables
+from desktop_app.store.schema import (
+    OWNED_ROWS,
+    admins,
+    feed_files,
+    feeds,
+    import_rows,
+    own_tables,
+    task_file_chunks,
+    task_files,
+)
 
 CLERK = "batchdesk_clerk"
 ADMIN = "batchdesk_admin"
@@ -61,6 +70,11 @@ OWNER_OF = {
         f"AND {is_me('a.creator')})"
     ),
     feed_files.name: f"EXISTS (SELECT 1 FROM {{o}}.feeds f WHERE f.id = feed_files.feed_id AND {is_me('f.owner')})",
+    # a task's error CSV and change file by their creator (the task's); their chunks through their file
+    task_files.name: is_me("creator"),
+    task_file_chunks.name: (
+        f"EXISTS (SELECT 1 FROM {{o}}.task_files f WHERE f.id = task_file_chunks.file_id AND {is_me('f.creator')})"
+    ),
 }
 assert set(OWNER_OF) == {t.name for t in OWNED_ROWS}, "each table of OWNED_ROWS needs its view's filter"
 

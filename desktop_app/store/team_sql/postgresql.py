@@ -17,7 +17,17 @@ from sqlalchemy.dialects import postgresql
 from sqlalchemy.exc import DBAPIError
 
 from desktop_app.domain.viewer import Right, TeamLogin, TeamUser
-from desktop_app.store.schema import OWNED_ROWS, admins, feed_files, feeds, import_rows, own_tables, tasks
+from desktop_app.store.schema import (
+    OWNED_ROWS,
+    admins,
+    feed_files,
+    feeds,
+    import_rows,
+    own_tables,
+    task_file_chunks,
+    task_files,
+    tasks,
+)
 
 CLERK = "batchdesk_clerk"
 ADMIN = "batchdesk_admin"
@@ -31,7 +41,8 @@ _PREPARER = postgresql.dialect().identifier_preparer
 # one look per statement, not one per row.
 IS_ADMIN = f"(SELECT pg_has_role(current_user, '{ADMIN}', 'MEMBER'))"
 # Whose row it is, per table: tasks and feeds by their owner column; an import's row images through
-# their task (whose own policy hides another clerk's); a feed's files through their feed.
+# their task (whose own policy hides another clerk's); a feed's files through their feed; a task's stored
+# files by their creator, their chunks through their file.
 OWNER_OF = {
     "tasks": "creator = current_user",
     "tasks_archive": "creator = current_user",
@@ -41,6 +52,9 @@ OWNER_OF = {
         "OR EXISTS (SELECT 1 FROM {s}.tasks_archive a WHERE a.task_no = import_rows.task_no)"
     ),
     feed_files.name: "EXISTS (SELECT 1 FROM {s}.feeds f WHERE f.id = feed_files.feed_id)",
+    # a task's error CSV and change file by their creator (the task's); their chunks through their file
+    task_files.name: "creator = current_user",
+    task_file_chunks.name: "EXISTS (SELECT 1 FROM {s}.task_files f WHERE f.id = task_file_chunks.file_id)",
 }
 assert set(OWNER_OF) == {t.name for t in OWNED_ROWS}, "each table of OWNED_ROWS needs its policy"
 
