@@ -18,6 +18,7 @@ from desktop_app.private import private_file, private_folder
 from desktop_app.store import task_files
 from desktop_app.store.task_files import FileKind, StoredFile
 from desktop_app.store.tasks import TaskStore
+from desktop_app.tasks.identity import host_name
 from desktop_app.tasks.result_paths import is_task_no
 
 log = logging.getLogger(__name__)
@@ -69,14 +70,15 @@ def refresh(store: TaskStore, task_no: str) -> None:
 
 
 def local_path(store: TaskStore, data_dir: Path, record: TaskRecord, kind: FileKind) -> Path | None:
-    """The path of the task's file of that kind on this desk: the local file when it is there and is the
-    one stored, else the stored one fetched into the desk's private folder; None when neither exists (an
-    expired file, a task that wrote none, or another's task, whose stored file the server does not show)."""
+    """The path of the task's file of that kind on this desk: the local file when this desk wrote it (a
+    clerk's edits to it kept) or it is the one stored, else the stored one fetched into the desk's private
+    folder; None when neither exists (an expired file, a task that wrote none, or another's task, whose
+    stored file the server does not show)."""
     if record.summary.get("expired"):
         return None
     recorded = recorded_path(record, kind)
     local = Path(recorded) if recorded and Path(recorded).is_file() else None
-    if store.dialect.embedded:
+    if store.dialect.embedded or (local is not None and record.host in (None, host_name())):
         return local
     try:
         stored = task_files.find(store.engine, record.task_no, kind)

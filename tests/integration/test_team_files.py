@@ -6,6 +6,7 @@ gets it. On PostgreSQL and MariaDB, with the team fixtures of test_team_logins_*
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -76,6 +77,15 @@ def _check(team: Any, kind: FileKind, *flags: str) -> None:
     mine_sql = f"SELECT id, chunks FROM task_files WHERE task_no = '{task_no}' AND kind = '{kind.value}'"
     file_ids = _rows(team, None, mine_sql)
     assert len(file_ids) == 1 and file_ids[0].chunks > 2, file_ids  # stored at the end, in several chunks
+    # the desk that ran it opens its own file, a clerk's edits kept; a desk elsewhere opens the stored one
+    ran = team.core("alice")
+    record = ran.store.get(task_no)
+    assert record is not None
+    local.write_bytes(content + b"edited by the clerk\r\n")
+    assert local_path(ran.store, ran.paths.data_dir, record, kind) == local
+    elsewhere = dataclasses.replace(record, host="another-desk")
+    fetched_elsewhere = local_path(ran.store, ran.paths.data_dir, elsewhere, kind)
+    assert fetched_elsewhere is not None and fetched_elsewhere.read_bytes() == content
     local.unlink()  # the desk that ran it is out of reach
     changes = ["--changes"] if kind is FileKind.CHANGES else []
 
