@@ -31,7 +31,14 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 @pytest.fixture(params=selected_backends())
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A database URL on a fresh schema, once per back-end."""
+    """A database URL on a fresh schema at the migrations' head, once per back-end."""
+    with fresh_database(request.param, tmp_path, migrated=True) as url:
+        yield url
+
+
+@pytest.fixture(params=selected_backends())
+def empty_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A database URL on a fresh, empty schema (no migration run yet), once per back-end."""
     with fresh_database(request.param, tmp_path) as url:
         yield url
 

@@ -19,6 +19,7 @@ from desktop_app.domain.task import Lane, TaskOutcome
 from desktop_app.tasks.context import TaskContext
 from desktop_app.ui.desk import Desk
 from desktop_app.ui.task_model import TaskTableModel
+from tests.support.backends import seed_desk_database
 
 SAMPLES = Path(__file__).resolve().parents[2] / "resources" / "samples"
 
@@ -63,7 +64,9 @@ def make_desk(qapp: QApplication, tmp_path: Path, qsettings: QSettings) -> Itera
 
     def make(handlers: list[Any] | None = None, *, data_dir: Path | None = None, refresh_ms: int = 0,
              **overrides: Any) -> Desk:  # fmt: skip
-        core = build_core(data_dir=data_dir or tmp_path / "data", handlers=handlers,
+        folder = data_dir or tmp_path / "data"
+        seed_desk_database(folder)  # at head already: no migration per window test
+        core = build_core(data_dir=folder, handlers=handlers,
                           overrides={"poll_interval": 0.1, "language": "en", "daily_cleanup": False,
                                      **overrides})  # fmt: skip
         quits: list[bool] = []

@@ -15,8 +15,8 @@ from desktop_app.store.feeds import FeedStore
 from desktop_app.store.schema import metadata
 
 
-def test_a_database_at_0009_upgrades_to_the_feeds_and_back(db_url: str, tmp_path: object) -> None:
-    engine = make_engine(db_url)
+def test_a_database_at_0009_upgrades_to_the_feeds_and_back(empty_db_url: str, tmp_path: object) -> None:
+    engine = make_engine(empty_db_url)
     try:
         with engine.begin() as conn:
             command.upgrade(migrate._config(conn), "0009")

@@ -16,8 +16,8 @@ from desktop_app.store.dialects import dialect_of
 from desktop_app.store.schema import SEEDED_DEPARTMENTS, metadata
 
 
-def test_upgrade_builds_the_declared_schema(db_url: str) -> None:
-    engine = make_engine(db_url)
+def test_upgrade_builds_the_declared_schema(empty_db_url: str) -> None:
+    engine = make_engine(empty_db_url)
     try:
         migrate.upgrade(engine)
         assert migrate.current_revision(engine) == migrate.head_revision()
@@ -92,11 +92,11 @@ def test_mariadb_database_with_a_latin1_default_still_stores_chinese(tmp_path: P
             engine.dispose()
 
 
-def test_a_schema_newer_than_the_program_is_refused_in_plain_words(db_url: str, tmp_path: Path) -> None:
+def test_a_schema_newer_than_the_program_is_refused_in_plain_words(empty_db_url: str, tmp_path: Path) -> None:
     from desktop_app.domain.errors import ErrorCode, PermanentError
     from tests.integration.test_cli import cli
 
-    engine = make_engine(db_url)
+    engine = make_engine(empty_db_url)
     try:
         migrate.upgrade(engine)
         with engine.begin() as conn:  # a newer BatchDesk on another desk migrated it further
@@ -110,13 +110,13 @@ def test_a_schema_newer_than_the_program_is_refused_in_plain_words(db_url: str, 
     assert not list(tmp_path.rglob("*.bak"))  # refused before anything, a backup too
     # in a process of its own: the refused start leaves build_core's engine open (its process ends with it;
     # in this one, the connection it holds would be found unclosed when it is collected)
-    code, _, err = cli("tasks", "--db", db_url, check_json=False, process=True)
+    code, _, err = cli("tasks", "--db", empty_db_url, check_json=False, process=True)
     assert code == 1 and len(err.strip().splitlines()) == 1 and "newer BatchDesk" in err, err
 
 
-def test_upgrade_from_the_previous_schema_keeps_the_tasks(db_url: str) -> None:
-    _database_at(db_url, "0004")  # a database made by the previous release
-    engine = make_engine(db_url)
+def test_upgrade_from_the_previous_schema_keeps_the_tasks(empty_db_url: str) -> None:
+    _database_at(empty_db_url, "0004")  # a database made by the previous release
+    engine = make_engine(empty_db_url)
     try:
         migrate.upgrade(engine)
         assert migrate.current_revision(engine) == migrate.head_revision()
@@ -187,7 +187,7 @@ def test_no_migration_without_a_backup(tmp_path: Path) -> None:
         engine.dispose()
 
 
-def test_links_kept_in_the_summary_move_into_their_columns(db_url: str) -> None:
+def test_links_kept_in_the_summary_move_into_their_columns(empty_db_url: str) -> None:
     """0008: an undone import's, a resumed import's and a replaced export's links were summary keys; after
     the upgrade they read as the record's typed links, and the summary keeps only its other facts."""
     import json
@@ -197,7 +197,7 @@ def test_links_kept_in_the_summary_move_into_their_columns(db_url: str) -> None:
     from desktop_app.store.schema import tasks, tasks_archive
     from desktop_app.store.task_rows import record_from_row
 
-    engine = make_engine(db_url)
+    engine = make_engine(empty_db_url)
     try:
         with engine.begin() as conn:
             from alembic import command
@@ -232,14 +232,14 @@ def test_links_kept_in_the_summary_move_into_their_columns(db_url: str) -> None:
         engine.dispose()
 
 
-def test_upgrade_from_0008_adds_the_profile_tables_and_keeps_the_tasks(db_url: str) -> None:
+def test_upgrade_from_0008_adds_the_profile_tables_and_keeps_the_tasks(empty_db_url: str) -> None:
     """0009: a database at 0008 (the task links) gains the two empty profile tables; its tasks stay; a
     profile saves and reads back on it."""
     from desktop_app.domain.profiles import Profile
     from desktop_app.store.profiles import ProfileStore
 
-    _database_at(db_url, "0008")
-    engine = make_engine(db_url)
+    _database_at(empty_db_url, "0008")
+    engine = make_engine(empty_db_url)
     try:
         with engine.connect() as conn:
             assert "batchdesk_profiles" not in sa_inspect(conn).get_table_names()

@@ -115,8 +115,8 @@ def test_a_row_written_before_the_codes_shows_its_text(core: Core) -> None:
     assert old.to_json(lang="en")["error_msg"] == message(ErrorCode.CORRUPT_FILE, "zh")
 
 
-def test_a_task_of_the_previous_schema_shows_its_text_after_the_upgrade(db_url: str, tmp_path: Path) -> None:
-    engine = make_engine(db_url)
+def test_a_task_of_the_previous_schema_shows_its_text_after_the_upgrade(empty_db_url: str, tmp_path: Path) -> None:
+    engine = make_engine(empty_db_url)
     try:
         with engine.begin() as conn:  # a database the previous release made (0006), with one ended task
             command.upgrade(migrate._config(conn), "0006")
@@ -130,7 +130,7 @@ def test_a_task_of_the_previous_schema_shows_its_text_after_the_upgrade(db_url: 
         migrate.upgrade(engine)
     finally:
         engine.dispose()
-    core = build_core(data_dir=tmp_path / "data", db_url=db_url)
+    core = build_core(data_dir=tmp_path / "data", db_url=empty_db_url)
     try:
         old = core.store.get("T000000-AAAAAA")
         assert old is not None and (old.stage_phrase, old.error_phrase) == (None, None)
