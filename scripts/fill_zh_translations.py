@@ -45,6 +45,12 @@ ZH: dict[tuple[str, str], str] = {
         "这 1 行的单元格全部通过检查；正在到表中查找它…",
     ("Outcomes", "Checked: the 1 row is valid"): "校验完成：1 行全部有效",
     ("Outcomes", "Done: 1 row imported"): "已完成：导入 1 行",
+    ("Outcomes", "Done: %1"): "已完成：%1",
+    ("Outcomes", "%1 added"): "新增 %1 行",
+    ("Outcomes", "%1 updated"): "更新 %1 行",
+    ("Outcomes", "%1 unchanged"): "%1 行未变",
+    ("Outcomes", "%1 deleted"): "删除 %1 行",
+    ("Outcomes", ", "): "，",
     ("Outcomes", "Done: 1 row deleted"): "已完成：删除 1 行",
     ("FeedNotices", "Feed %1: %2 could not be imported (imported: %3, rows with errors: %4)"):
         "监视文件夹 %1：%2 没能导入（已导入 %3 行，%4 行有错误）",

@@ -175,6 +175,25 @@ def _delete_outcome(status: TaskStatus, *, one: bool, deleted_one: bool = False)
     return None
 
 
+def _mode_counts(r: TaskRecord) -> str | None:
+    """ "2 added, 3 updated, 20 unchanged": what an update, upsert or sync did to the rows it counted as
+    imported (None for an insert, whose rows were all added, and for an import that updated nothing)."""
+    counts = r.summary
+    updated, unchanged = int(counts.get("updated_count") or 0), int(counts.get("unchanged_count") or 0)
+    deleted = int(counts.get("deleted_count") or 0)
+    if r.params.get("mode") in (None, "insert", "delete") or not (updated or unchanged or deleted):
+        return None
+    parts = []
+    for key, words in (("inserted_count", QCoreApplication.translate("Outcomes", "%1 added")),
+                       ("updated_count", QCoreApplication.translate("Outcomes", "%1 updated")),
+                       ("unchanged_count", QCoreApplication.translate("Outcomes", "%1 unchanged")),
+                       ("deleted_count", QCoreApplication.translate("Outcomes", "%1 deleted"))):  # fmt: skip
+        value = int(counts.get(key) or 0)
+        if value:
+            parts.append(words.replace("%1", _n(value)))
+    return QCoreApplication.translate("Outcomes", ", ").join(parts)
+
+
 def _import_outcome(r: TaskRecord) -> str | None:
     # Spelled out call by call: pyside6-lupdate only finds QCoreApplication.translate literally.
     total, ok, bad = r.total_count, r.success_count, r.fail_count
@@ -184,6 +203,9 @@ def _import_outcome(r: TaskRecord) -> str | None:
         deleted = _delete_outcome(r.status, one=one, deleted_one=ok == 1)
         if deleted is not None:
             return deleted.replace("%1", _n(ok)).replace("%2", _n(total)).replace("%3", _n(bad))
+    changed = _mode_counts(r) if r.status is TaskStatus.SUCCEEDED and not check else None
+    if changed:
+        return QCoreApplication.translate("Outcomes", "Done: %1").replace("%1", changed)
     if r.status is TaskStatus.SUCCEEDED and ok == 1:  # "1 row", never "1 rows"
         text = (QCoreApplication.translate("Outcomes", "Checked: the 1 row is valid") if check
                 else QCoreApplication.translate("Outcomes", "Done: 1 row imported"))  # fmt: skip

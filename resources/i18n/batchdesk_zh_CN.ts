@@ -1510,6 +1510,30 @@ Pattern: %2</source>
         <translation>失败：删除 %1 行（共 %2 行），%3 行有错误</translation>
     </message>
     <message>
+        <source>%1 added</source>
+        <translation>新增 %1 行</translation>
+    </message>
+    <message>
+        <source>%1 updated</source>
+        <translation>更新 %1 行</translation>
+    </message>
+    <message>
+        <source>%1 unchanged</source>
+        <translation>%1 行未变</translation>
+    </message>
+    <message>
+        <source>%1 deleted</source>
+        <translation>删除 %1 行</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>Done: %1</source>
+        <translation>已完成：%1</translation>
+    </message>
+    <message>
         <source>Checked: the 1 row is valid</source>
         <translation>校验完成：1 行全部有效</translation>
     </message>

@@ -63,3 +63,26 @@ def test_fix_values_of_one_row(qtbot: Any) -> None:
     texts = [label.text() for label in dialog.findChildren(QLabel)]
     assert any(t.startswith("1 row of this import failed for a value its column") for t in texts)
     assert not any("1 rows" in t for t in texts)
+
+
+@pytest.mark.parametrize(
+    ("mode", "counts", "expected"),
+    [
+        ("upsert", {"inserted_count": 2, "updated_count": 3, "unchanged_count": 20},
+         "Done: 2 added, 3 updated, 20 unchanged"),
+        ("update", {"updated_count": 1_250, "unchanged_count": 1}, "Done: 1,250 updated, 1 unchanged"),
+        ("sync", {"inserted_count": 1, "updated_count": 0, "unchanged_count": 0, "deleted_count": 4},
+         "Done: 1 added, 4 deleted"),
+        ("upsert", {"inserted_count": 5, "updated_count": 0, "unchanged_count": 0}, "Done: 5 rows imported"),
+        ("insert", {"inserted_count": 5}, "Done: 5 rows imported"),
+    ],
+)  # fmt: skip
+def test_an_update_says_what_its_rows_became(mode: str, counts: dict[str, int], expected: str) -> None:
+    """An upsert of 2 new rows, 3 changed and 20 the same once read "Done: 25 rows imported"."""
+    rows = sum(v for k, v in counts.items() if k != "deleted_count")
+    record = task(1, TaskStatus.SUCCEEDED, total_count=rows, success_count=rows, fail_count=0,
+                  params={"file": "/data/a.csv", "import_type": "customers", "mode": mode}, summary=counts)  # fmt: skip
+    assert outcome_text(record, builtin_kinds.IMPORT) == expected
+    checked = task(2, TaskStatus.SUCCEEDED, total_count=rows, success_count=rows, fail_count=0, summary=counts,
+                   params={**record.params, "dry_run": True})  # fmt: skip
+    assert (outcome_text(checked, builtin_kinds.IMPORT) or "").startswith("Checked:")  # a dry run changed nothing
