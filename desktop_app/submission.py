@@ -54,6 +54,13 @@ if TYPE_CHECKING:
     from desktop_app.imports.workbook import SheetPlan
 
 
+
+def plan_desk(record: TaskRecord) -> str | None:
+    """The desk (host name) whose results folder holds a dry run's plan: the desk it was queued for, else the
+    one that ran it; None when neither is known. A plan file stays on its desk (the shared database keeps the
+    change file, not the plan)."""
+    return record.host or (record.owner.split(":", 1)[0] if record.owner else None)
+
 class Submitter:
     """Queues tasks: imports, exports, undos, reference completions."""
 
@@ -419,6 +426,10 @@ class Submitter:
                 raise FileNotFoundError(source.task_no)
             plan = ChangePlan.open(path)
         except (OSError, sqlite3.DatabaseError) as exc:
+            desk = plan_desk(source)
+            if isinstance(exc, FileNotFoundError) and desk not in (None, host_name()):
+                # a shared database: the plan stays in the results folder of the desk that made it
+                raise refused("plan_elsewhere", host=desk) from exc
             raise refused("plan_gone", path=str(path or "")) from exc
         with plan:
             if not plan.finished:
@@ -473,8 +484,7 @@ class Submitter:
     def _queue_apply(self, source: TaskRecord, task_type: str, params: dict[str, Any], user: str,
                      key: str) -> SubmitResult:  # fmt: skip
         """Queue the apply, marking the dry run applied by it in the same transaction (one of two wins)."""
-        # the desk whose results folder holds the plan: the dry run's own, else the one that ran it
-        host = source.host or (source.owner.split(":", 1)[0] if source.owner else None)
+        host = plan_desk(source)
         lane = self.registry.get(task_type).lane
         try:
             result = self.store.submit(task_type=task_type, params=params, creator=user, lane=lane, biz_key=key,
@@ -660,15 +670,27 @@ class Submitter:
         """The import's error CSV on this desk: its own, or the copy its shared database keeps (fetched)."""
         return None if record is None else self.task_file(record, FileKind.ERRORS)
 
-    def task_file(self, record: TaskRecord, kind: FileKind) -> Path | None:
+    def task_file(self, record: TaskRecord, kind: FileKind, *, strict: bool = False) -> Path | None:
         """The task's error CSV or change file on this desk (tasks/task_files.py local_path): the local file,
-        or the copy a shared database keeps, fetched into the data folder; None when there is neither."""
+        or the copy a shared database keeps, fetched into the data folder; None when there is neither. With
+        ``strict``, a failure to reach the stored copy is raised rather than answered None. It may fetch a
+        large file: never on the GUI thread (task_file_at_hand says when it needs not)."""
         from desktop_app.tasks.task_files import local_path, recorded_path
 
         if self.results_dir is None:  # no data folder to fetch into: the row's path, where it exists
             recorded = recorded_path(record, kind)
             return Path(recorded) if recorded and Path(recorded).is_file() else None
-        return local_path(self.store, self.results_dir.parent, record, kind)
+        return local_path(self.store, self.results_dir.parent, record, kind, strict=strict)
+
+    def task_file_at_hand(self, record: TaskRecord, kind: FileKind) -> tuple[bool, Path | None]:
+        """(True, task_file's answer) when it asks no database and fetches nothing (cheap: a file's stat);
+        (False, None) when task_file must look in the shared database."""
+        from desktop_app.tasks.task_files import at_hand, recorded_path
+
+        if self.results_dir is None:
+            recorded = recorded_path(record, kind)
+            return True, (Path(recorded) if recorded and Path(recorded).is_file() else None)
+        return at_hand(self.store, record, kind)
 
     def bad_values(self, task_no: str, *, creator: str | None = None) -> list[BadValue]:
         """The distinct values an ended import's enum columns refused, each with its row count and its

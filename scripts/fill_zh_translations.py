@@ -634,6 +634,20 @@ ZH: dict[tuple[str, str], str] = {
     ("RightsDialog", "Insert"): "新增",
     ("RightsDialog", "Update"): "修改",
     ("RightsDialog", "Delete"): "删除",
+    # issue 27: a task's files on another desk of its owner, the workbook preview's rights
+    ("TaskActions", "Fetching the file of %1 from the database…"): "正在从数据库取回 %1 的文件…",
+    ("TaskActions", "The file of %1 could not be fetched from the database: %2"): "没能从数据库取回 %1 的文件：%2",
+    ("TaskActions", "The change file of %1 is gone."): "%1 的变更文件已不存在。",
+    ("ChangePlanDialog", "The plan of %1 is kept on the desk %2, where its dry run ran: review it and apply it "
+                         "there. Here you can open its change file, which lists the same changes row by row."):
+        "%1 的变更计划保存在运行这次仅校验的电脑 %2 上：请在那台电脑上审阅并执行。"
+        "在这里可以打开它的变更文件，里面逐行列出同样的变更。",
+    ("ChangePlanDialog", "&Open the change file"): "打开变更文件(&O)",
+    ("ChangePlanDialog", "Open the dry run's change file (every row it would insert, update or delete) in the "
+                         "spreadsheet application"):
+        "在电子表格程序中打开这次仅校验的变更文件（它将新增、更新或删除的每一行）",
+    ("WorkbookDialog", "%1 (not allowed)"): "%1（无权导入）",
+    ("WorkbookDialog", "Cannot queue: %1"): "无法排队导入：%1",
 }  # fmt: skip
 
 Messages = list[tuple[str, list[str]]]  # (context, sources in code order)

@@ -557,6 +557,12 @@ REASONS: dict[tuple[ErrorCode, str], tuple[str, str]] = {
         "仅校验任务 {task_no} 的变更计划文件已不存在（{path}）；请重新仅校验",
         "The change plan of the dry run {task_no} is gone ({path}): run a new dry run",
     ),
+    (ErrorCode.PLAN_NOT_APPLICABLE, "plan_elsewhere"): (
+        "仅校验任务 {task_no} 的变更计划保存在运行它的电脑 {host} 上：请在那台电脑上审阅并执行"
+        "（这里可以打开它的变更文件）",
+        "The change plan of the dry run {task_no} is kept on the desk {host}, where it ran: review and apply it "
+        "there (here you can open its change file)",
+    ),
     (ErrorCode.PLAN_NOT_APPLICABLE, "applied"): (
         "{task_no} 已经由 {by} 执行过", "{task_no} was already applied by {by}",
     ),

@@ -95,6 +95,10 @@ class Executor(QObject):
         # One thread: hashing runs in native code on a free core, and two of them at once fill both
         # cores of a small machine, so the window's thread would wait for a core (not for the GIL).
         self._submit_pool.setMaxThreadCount(1)
+        # Fetching a task's stored file from a shared database (100 MB, say) takes long: in a pool of its own,
+        # so that the window's short reads (a page, a submission) never wait behind it.
+        self._file_pool = QThreadPool(self)
+        self._file_pool.setMaxThreadCount(1)
         self._lock = threading.Lock()
         self._running: dict[int, tuple[int, Lane]] = {}  # task id -> (attempt, lane)
         self._wake = threading.Event()
@@ -155,6 +159,7 @@ class Executor(QObject):
         # reached their batch boundary and gone back to pending: they must not look dead meanwhile.
         done = self._pool.waitForDone(int(timeout * 1000))
         self._submit_pool.waitForDone(int(timeout * 1000))
+        self._file_pool.waitForDone(int(timeout * 1000))
         self._quit.set()
         self._wake.set()
         if self._thread is not None:
@@ -194,6 +199,11 @@ class Executor(QObject):
     def run_in_background(self, fn: Callable[[], None]) -> None:
         """Run a short piece of I/O (a cancel, a look-up) off the caller's thread."""
         self._submit_pool.start(_Job(fn))
+
+    def run_file_work(self, fn: Callable[[], None]) -> None:
+        """Run a long piece of file I/O (fetching a task's stored file) off the caller's thread, beside the
+        short ones."""
+        self._file_pool.start(_Job(fn))
 
     # --- the scheduler thread ------------------------------------------------------------
 

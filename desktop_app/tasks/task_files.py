@@ -69,27 +69,43 @@ def refresh(store: TaskStore, task_no: str) -> None:
         log.warning("[%s] could not keep the changed file in the database: %s", task_no, exc)
 
 
-def local_path(store: TaskStore, data_dir: Path, record: TaskRecord, kind: FileKind) -> Path | None:
-    """The path of the task's file of that kind on this desk: the local file when this desk wrote it (a
-    clerk's edits to it kept) or it is the one stored, else the stored one fetched into the desk's private
-    folder; None when neither exists (an expired file, a task that wrote none, or another's task, whose
-    stored file the server does not show)."""
+def at_hand(store: TaskStore, record: TaskRecord, kind: FileKind) -> tuple[bool, Path | None]:
+    """(True, local_path's answer) when it needs no look in the database (a desk's own database, this desk's
+    own file, an expired one); (False, None) when the database must be asked, and maybe a file fetched: the
+    window then asks off its GUI thread."""
     if record.summary.get("expired"):
-        return None
+        return True, None
     recorded = recorded_path(record, kind)
     local = Path(recorded) if recorded and Path(recorded).is_file() else None
     if store.dialect.embedded or (local is not None and record.host in (None, host_name())):
-        return local
+        return True, local
+    return False, None
+
+
+def local_path(store: TaskStore, data_dir: Path, record: TaskRecord, kind: FileKind, *,
+               strict: bool = False) -> Path | None:  # fmt: skip
+    """The path of the task's file of that kind on this desk: the local file when this desk wrote it (a
+    clerk's edits to it kept) or it is the one stored, else the stored one fetched into the desk's private
+    folder; None when neither exists (an expired file, a task that wrote none, or another's task, whose
+    stored file the server does not show). A failure to look or to fetch is logged and answered as the local
+    file (None when there is none); with ``strict`` it is raised (the window says it in words)."""
+    known, path = at_hand(store, record, kind)
+    if known:
+        return path
+    recorded = recorded_path(record, kind)
+    local = Path(recorded) if recorded and Path(recorded).is_file() else None
     try:
         stored = task_files.find(store.engine, record.task_no, kind)
     except Exception as exc:
         log.warning("[%s] could not look for the stored %s file: %s", record.task_no, kind.value, exc)
+        if strict and local is None:
+            raise
         return local
     if stored is None:
         return local  # a task that ended before files were kept, or whose keeping failed
     if local is not None and _same(local, stored):
         return local
-    return _fetched(store, data_dir, stored)
+    return _fetched(store, data_dir, stored, strict=strict)
 
 
 def _same(path: Path, stored: StoredFile) -> bool:
@@ -109,7 +125,7 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _fetched(store: TaskStore, data_dir: Path, stored: StoredFile) -> Path | None:
+def _fetched(store: TaskStore, data_dir: Path, stored: StoredFile, *, strict: bool = False) -> Path | None:
     """The stored file in data/fetched/<task_no>/ (fetched again unless the copy there is the same)."""
     if not is_task_no(stored.task_no):
         return None  # a row's task number names a folder only in BatchDesk's own format
@@ -130,5 +146,7 @@ def _fetched(store: TaskStore, data_dir: Path, stored: StoredFile) -> Path | Non
     except Exception as exc:
         part.unlink(missing_ok=True)
         log.warning("[%s] could not fetch the stored %s file: %s", stored.task_no, stored.kind.value, exc)
+        if strict:
+            raise
         return None
     return target

@@ -18,6 +18,7 @@ from desktop_app.domain.task import SubmitResult, TaskRecord
 from desktop_app.imports.options import ImportOptions
 from desktop_app.imports.resume import RESUMES
 from desktop_app.imports.workbook import SheetPlan
+from desktop_app.store.task_files import FileKind
 from desktop_app.tasks.kinds import Duplicate, TaskKinds, Words
 from desktop_app.ui.catalog import ImportCatalog
 from desktop_app.ui.details import DetailsPanel
@@ -205,6 +206,7 @@ class MainWindow(QMainWindow):
         self.actions_.problem.connect(self.inform)
         self.actions_.sync_requested.connect(self._confirm_sync)  # asks the number it deletes now
         self.actions_.plan_requested.connect(self.open_plan)
+        self.actions_.fetching.connect(self._fetching)
         self.actions_.reimport_requested.connect(  # a fixed error file: its preview, from its task's parameters
             lambda request, notice: self.open_preview(request.file, request.import_type, False, request=request,
                                                       notice=notice))  # fmt: skip
@@ -400,7 +402,9 @@ class MainWindow(QMainWindow):
 
         def found(plans: list[SheetPlan], order: list[SheetPlan]) -> None:
             dialog = WorkbookDialog(path, plans, order, title_of=self.catalog.title,
-                                    reason_of=lambda plan: str(plan.reason_text(lang)), parent=self)  # fmt: skip
+                                    reason_of=lambda plan: str(plan.reason_text(lang)), background=self._background,
+                                    rights=self.service.rights_refusal if self.service.in_team else None,
+                                    parent=self)  # fmt: skip
             self.workbook = dialog
             dialog.accepted.connect(lambda: self._queue_workbook(dialog.options(), plans))
             dialog.finished.connect(lambda _r: self._workbook_closed(dialog))
@@ -731,6 +735,7 @@ class MainWindow(QMainWindow):
         self.plan_dialog = dialog
         dialog.apply_requested.connect(self._apply_plan)
         dialog.discard_requested.connect(lambda r: self.service.discard_plan(r.task_no))
+        dialog.changes_requested.connect(lambda r: self.actions_.open_task_file(r, FileKind.CHANGES))
         dialog.finished.connect(lambda _r: self._plan_closed(dialog))
         dialog.open()
 
@@ -769,6 +774,14 @@ class MainWindow(QMainWindow):
             dialog.refused(reason)
         else:
             self.inform(reason)
+
+    def _fetching(self, text: str) -> None:
+        """A task's file is being fetched from the shared database: said in the status bar until it is here."""
+        if text:
+            self._fetch_text = text
+            self.statusBar().showMessage(text)
+        elif self.statusBar().currentMessage() == getattr(self, "_fetch_text", None):
+            self.statusBar().clearMessage()  # not a message shown since (a problem in words stays)
 
     def open_failed(self, path: Path) -> None:
         """The desktop had no program for a task's file: say so, with its path, Copy path, Show in folder."""

@@ -6,8 +6,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 
 from desktop_app.domain.errors import FILE_AT_FAULT
 from desktop_app.domain.modes import ImportMode
@@ -43,6 +43,8 @@ class TaskActions(QObject):
             the window counts what it would delete now and asks, as on Queue, before it is queued.
         plan_requested(TaskRecord, object): (a dry run, its plan file's Path) the clerk asked to review the
             changes it planned: the window opens the plan's dialog.
+        fetching(str): a task's file is being fetched from the shared database (the text to show meanwhile);
+            "" once it is here (or could not be fetched).
     """
 
     details_requested = Signal(object)
@@ -54,6 +56,7 @@ class TaskActions(QObject):
     fix_values_requested = Signal(object, object)
     sync_requested = Signal(object)
     plan_requested = Signal(object, object)
+    fetching = Signal(str)
 
     def __init__(
         self,
@@ -75,6 +78,7 @@ class TaskActions(QObject):
         # per state of the import (a fix changes its counts, and so its key)
         self.bad_values: dict[tuple[object, ...], list[BadValue]] = {}
         self._asking: set[tuple[object, ...]] = set()
+        self._fetching: set[tuple[str, FileKind]] = set()  # the files being fetched, each opened once here
 
         def make(handler: Callable[[], None], shortcut: str | None = None) -> QAction:
             action = QAction(self)
@@ -169,21 +173,54 @@ class TaskActions(QObject):
             return
         self._open(path)
 
-    def _error_file(self) -> Path | None:
-        """The selected task's error CSV; None (and the clerk told so when it is gone) when there is none."""
-        if self.record is None or not self.record.error_csv:
-            return None
-        # this desk's file, or the copy the shared database keeps (another desk of the owner's ran it)
-        path = self._service.submitter.task_file(self.record, FileKind.ERRORS)
-        if path is None:
-            self.problem.emit(self.tr("The error file is gone: %s") % self.record.error_csv)
-            return None
-        return path
+    def with_task_file(self, record: TaskRecord, kind: FileKind, then: Callable[[Path], None]) -> None:
+        """The task's error CSV or change file, then ``then(path)``: at once when this desk has it (its own
+        file, a desk's own database), else fetched from the shared database off the GUI thread (another desk
+        of the owner's ran the task; the file may be large), a busy cursor and a status text meanwhile. Gone,
+        or the fetch failed: said in words (problem)."""
+        known, path = self._service.task_file_at_hand(record, kind)
+        if known:
+            self._then_open(record, kind, path, then)
+            return
+        key = (record.task_no, kind)
+        if key in self._fetching:
+            return  # asked already: it is handed on once here
+        self._fetching.add(key)
+        QGuiApplication.setOverrideCursor(Qt.CursorShape.BusyCursor)
+        self.fetching.emit(self.tr("Fetching the file of %1 from the database…").replace("%1", record.task_no))
+
+        def ended() -> None:
+            self._fetching.discard(key)
+            QGuiApplication.restoreOverrideCursor()
+            self.fetching.emit("")
+
+        def done(fetched: Path | None) -> None:
+            ended()
+            self._then_open(record, kind, fetched, then)
+
+        def failed(reason: str) -> None:
+            ended()
+            self.problem.emit(self.tr("The file of %1 could not be fetched from the database: %2")
+                              .replace("%1", record.task_no).replace("%2", reason))  # fmt: skip
+
+        self._service.fetch_task_file(record, kind, done, failed)
+
+    def open_task_file(self, record: TaskRecord, kind: FileKind) -> None:
+        """Open a task's error CSV or change file in its program (fetched first where another desk made it)."""
+        self.with_task_file(record, kind, self._open)
+
+    def _then_open(self, record: TaskRecord, kind: FileKind, path: Path | None, then: Callable[[Path], None]) -> None:
+        if path is not None:
+            then(path)
+        elif kind is FileKind.ERRORS:
+            self.problem.emit(self.tr("The error file is gone: %s") % record.error_csv)
+        else:
+            self.problem.emit(self.tr("The change file of %1 is gone.").replace("%1", record.task_no))
 
     def _open_errors(self) -> None:
-        path = self._error_file()
-        if path is not None:
-            self._open(path)
+        if self.record is not None and self.record.error_csv:
+            # this desk's file, or the copy the shared database keeps (another desk of the owner's ran it)
+            self.with_task_file(self.record, FileKind.ERRORS, self._open)
 
     def _open_folder(self) -> None:
         if self.record is None:
@@ -208,8 +245,8 @@ class TaskActions(QObject):
         if (self._kinds.of(record).allows(Action.OPEN_RESULT) and record.result_path
                 and record.status is TaskStatus.SUCCEEDED):  # fmt: skip
             self._open(Path(record.result_path))
-        elif record.error_csv and (errors := self._service.submitter.task_file(record, FileKind.ERRORS)) is not None:
-            self._open(errors)
+        elif record.error_csv:
+            self.with_task_file(record, FileKind.ERRORS, self._open)
         return True
 
     def _open_when_done_toggled(self, checked: bool) -> None:
@@ -221,13 +258,19 @@ class TaskActions(QObject):
             self.open_when_done_tasks.discard(self.record.task_no)
 
     def _reimport(self) -> None:
-        if self._error_file() is None or self.record is None:
+        record = self.record
+        if record is None or not record.error_csv:
             return
-        notice = ""
-        if looks_unedited(self.record):
-            notice = self.tr("This error file is unchanged since BatchDesk wrote it: its rows would fail again. "
-                             "Correct the cells its last columns name, save the file, then re-import it.")  # fmt: skip
-        self.reimport_requested.emit(self._service.reimport_request(self.record), notice)
+
+        def reimport(path: Path) -> None:
+            notice = ""
+            if looks_unedited(record):
+                notice = self.tr("This error file is unchanged since BatchDesk wrote it: its rows would fail "
+                                 "again. Correct the cells its last columns name, save the file, then re-import "
+                                 "it.")  # fmt: skip
+            self.reimport_requested.emit(self._service.reimport_request(record, path), notice)
+
+        self.with_task_file(record, FileKind.ERRORS, reimport)
 
     def _cancel(self) -> None:
         if self.record is not None and self.cancel.isEnabled():

@@ -114,6 +114,9 @@ class TaskService(QObject):
         self._archived = False
         self._archive_swept: set[int] = set()  # clean-ups already answered with list_stale
         self._background = Background(executor.run_in_background, self)
+        # a task's stored file fetched from a shared database (maybe 100 MB): beside the short reads, never
+        # in front of a page or a submission
+        self._files = Background(executor.run_file_work, self)
         self._in_flight = 0
         self._active: set[int] = set()
         # The refresh's own watermark: only what the refresh read moves it (this desk's events and page
@@ -380,7 +383,22 @@ class TaskService(QObject):
         thread: ``done`` gets them (none: nothing to fix), ``failed`` the reason it could not be read; neither
         once ``context`` (the object they touch) is gone."""
         submitter, task_no, creator = self.submitter, record.task_no, self._viewer.creator_filter
-        self._background.call(lambda: submitter.bad_values(task_no, creator=creator), done, failed, context=context)
+        # it reads the error file, which may first be fetched from a shared database: a file's work
+        self._files.call(lambda: submitter.bad_values(task_no, creator=creator), done, failed, context=context)
+
+    def task_file_at_hand(self, record: TaskRecord, kind: FileKind) -> tuple[bool, Path | None]:
+        """(True, the task's file or None) when this desk has the answer without asking the database (cheap:
+        on the GUI thread); (False, None) when fetch_task_file must ask."""
+        return self.submitter.task_file_at_hand(record, kind)
+
+    def fetch_task_file(self, record: TaskRecord, kind: FileKind, done: Callable[[Path | None], None],
+                        failed: Callable[[str], None]) -> None:  # fmt: skip
+        """A task's error CSV or change file from a shared database, fetched off the GUI thread (it may be
+        large): ``done`` gets its path on this desk (None: there is none), ``failed`` the reason in words."""
+        submitter, lang = self.submitter, self._executor.lang
+        self._files.call(lambda: submitter.task_file(record, kind, strict=True), done,
+                         lambda exc: failed(plain_error(exc, lang, f"fetching the {kind.value} file of "
+                                                                   f"{record.task_no}")))  # fmt: skip
 
     def read_feeds_of(self, task_nos: Sequence[str], done: Callable[[dict[str, FeedTask]], None], *,
                       context: QObject) -> None:  # fmt: skip

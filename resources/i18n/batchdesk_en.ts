@@ -137,6 +137,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>The plan of %1 is kept on the desk %2, where its dry run ran: review it and apply it there. Here you can open its change file, which lists the same changes row by row.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>All</source>
         <translation type="unfinished"></translation>
     </message>
@@ -222,6 +226,14 @@
     </message>
     <message>
         <source>&amp;Close</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Open the change file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the dry run&apos;s change file (every row it would insert, update or delete) in the spreadsheet application</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2358,7 +2370,19 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Fetching the file of %1 from the database…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file of %1 could not be fetched from the database: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>The error file is gone: %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The change file of %1 is gone.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3056,6 +3080,14 @@ Pattern: %2</source>
     </message>
     <message>
         <source>Queue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (not allowed)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot queue: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

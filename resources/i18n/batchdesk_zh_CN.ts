@@ -137,6 +137,10 @@
         <translation>%1 的变更计划无法读取：文件已损坏。请重新校验。</translation>
     </message>
     <message>
+        <source>The plan of %1 is kept on the desk %2, where its dry run ran: review it and apply it there. Here you can open its change file, which lists the same changes row by row.</source>
+        <translation>%1 的变更计划保存在运行这次仅校验的电脑 %2 上：请在那台电脑上审阅并执行。在这里可以打开它的变更文件，里面逐行列出同样的变更。</translation>
+    </message>
+    <message>
         <source>All</source>
         <translation>全部</translation>
     </message>
@@ -223,6 +227,14 @@
     <message>
         <source>&amp;Close</source>
         <translation>关闭(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Open the change file</source>
+        <translation>打开变更文件(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Open the dry run&apos;s change file (every row it would insert, update or delete) in the spreadsheet application</source>
+        <translation>在电子表格程序中打开这次仅校验的变更文件（它将新增、更新或删除的每一行）</translation>
     </message>
     <message>
         <source>Planned rows</source>
@@ -2359,8 +2371,20 @@ Pattern: %2</source>
         <translation>导出的文件已不存在：%s</translation>
     </message>
     <message>
+        <source>Fetching the file of %1 from the database…</source>
+        <translation>正在从数据库取回 %1 的文件…</translation>
+    </message>
+    <message>
+        <source>The file of %1 could not be fetched from the database: %2</source>
+        <translation>没能从数据库取回 %1 的文件：%2</translation>
+    </message>
+    <message>
         <source>The error file is gone: %s</source>
         <translation>错误文件已不存在：%s</translation>
+    </message>
+    <message>
+        <source>The change file of %1 is gone.</source>
+        <translation>%1 的变更文件已不存在。</translation>
     </message>
     <message>
         <source>The folder is gone: %s</source>
@@ -3058,6 +3082,14 @@ Pattern: %2</source>
     <message>
         <source>Queue</source>
         <translation>加入队列</translation>
+    </message>
+    <message>
+        <source>%1 (not allowed)</source>
+        <translation>%1（无权导入）</translation>
+    </message>
+    <message>
+        <source>Cannot queue: %1</source>
+        <translation>无法排队导入：%1</translation>
     </message>
 </context>
 </TS>

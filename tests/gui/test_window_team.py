@@ -131,3 +131,38 @@ def test_an_administrators_settings_add_a_login_and_set_its_rights(qtbot: Any, m
     assert page.message_box is not None and page.message_box.isVisible()
     page.message_box.close()
     settings.reject()
+
+
+def test_a_clerks_workbook_preview_refuses_a_sheet_she_may_not_write_before_queueing(
+    qtbot: Any, make_desk: Any, team: Team
+) -> None:
+    from tests.support.customers import HEADER
+    from tests.support.workbooks import write_book
+
+    window = desk_of(make_desk, team, "alice").window
+    book = write_book(team.tmp / "book.xlsx", [("客户", HEADER, [row(7), row(8)])])
+
+    def open_book() -> Any:
+        window.panel.set_path(book)
+        window.menus.workbook_action.trigger()
+        qtbot.waitUntil(lambda: window.workbook is not None, timeout=TIMEOUT)
+        dialog = window.workbook
+        qtbot.waitUntil(lambda: not dialog._checking, timeout=TIMEOUT)
+        return dialog
+
+    # her INSERT on customers: the sheet is matched and Queue is on once her rights are known
+    dialog = open_book()
+    assert dialog.cell(0, 2) == window.catalog.title("customers")
+    assert dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).isEnabled()
+    assert not dialog.problem_label.isVisibleTo(dialog)
+    dialog.reject()
+    qtbot.waitUntil(lambda: window.workbook is None, timeout=TIMEOUT)
+    # her right to insert taken back (reading kept): the sheet is still matched, and refused before queueing
+    team.ok(None, "admin", "revoke", team.name("alice"), "customers", "--insert")
+    dialog = open_book()
+    says = "Cannot queue: You may not change customers: ask an administrator for the right to insert"
+    assert dialog.problem_label.text() == says and dialog.problem_label.isVisibleTo(dialog)
+    assert not dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).isEnabled()
+    assert dialog.refused_types() == ["customers"]
+    dialog.reject()
+    assert window.model.rowCount() == 0  # nothing queued

@@ -28,6 +28,8 @@ from PySide6.QtWidgets import (
 from desktop_app.domain.task import TaskRecord
 from desktop_app.imports.change_plan import PlanCounts
 from desktop_app.imports.row_plans import Action
+from desktop_app.submission import plan_desk
+from desktop_app.tasks.identity import host_name
 from desktop_app.ui.background import Background
 from desktop_app.ui.catalog import ImportCatalog
 from desktop_app.ui.plain_errors import plain_error
@@ -55,10 +57,12 @@ class ChangePlanDialog(QDialog):
     Signals:
         apply_requested(TaskRecord): the clerk chose "Apply these changes" for this dry run.
         discard_requested(TaskRecord): the clerk confirmed "Discard" for this dry run.
+        changes_requested(TaskRecord): the clerk chose "Open the change file" (the plan is on another desk).
     """
 
     apply_requested = Signal(object)
     discard_requested = Signal(object)
+    changes_requested = Signal(object)
 
     def __init__(self, record: TaskRecord, plan_file: Path, catalog: ImportCatalog, background: Background,
                  parent: QWidget | None = None) -> None:  # fmt: skip
@@ -73,6 +77,7 @@ class ChangePlanDialog(QDialog):
         self.discard_yes: QPushButton | None = None  # the question's "Discard the plan" (tests press it)
         self._busy = False  # an apply or a discard is being asked
         self._blocked = False  # the plan cannot be applied (gone, unfinished, applied, refused)
+        self.elsewhere: str | None = None  # the desk that has the plan file, when it is not this one
 
         self.model = PlanTableModel(background, self)
         self.heading = QLabel()
@@ -116,12 +121,18 @@ class ChangePlanDialog(QDialog):
         self.apply_button = QPushButton()
         self.discard_button = QPushButton()
         self.close_button = QPushButton()
+        # the plan is on the desk that made it: its change file (kept in the shared database) lists the same
+        self.changes_button = QPushButton()
+        self.changes_button.setObjectName("open_changes")
+        self.changes_button.hide()
+        self.buttons.addButton(self.changes_button, QDialogButtonBox.ButtonRole.ActionRole)
         self.buttons.addButton(self.apply_button, QDialogButtonBox.ButtonRole.AcceptRole)
         self.buttons.addButton(self.discard_button, QDialogButtonBox.ButtonRole.DestructiveRole)
         self.buttons.addButton(self.close_button, QDialogButtonBox.ButtonRole.RejectRole)
-        for button in (self.apply_button, self.discard_button, self.close_button):
+        for button in (self.changes_button, self.apply_button, self.discard_button, self.close_button):
             button.setAutoDefault(False)
         self.close_button.setDefault(True)
+        self.changes_button.clicked.connect(lambda: self.changes_requested.emit(self.record))
         self.apply_button.clicked.connect(self._apply)
         self.discard_button.clicked.connect(self._ask_discard)
         self.close_button.clicked.connect(self.reject)
@@ -184,7 +195,10 @@ class ChangePlanDialog(QDialog):
 
     def _open_failed(self, exc: BaseException) -> None:
         self.status_label.clear()
-        if isinstance(exc, FileNotFoundError):
+        desk = plan_desk(self.record)
+        if isinstance(exc, FileNotFoundError) and desk not in (None, host_name()):
+            self._elsewhere(desk or "")
+        elif isinstance(exc, FileNotFoundError):
             text = self.tr("The plan of %1 is gone (it was discarded, or its results folder was cleaned up). "
                            "Run the dry run again to see its changes.")  # fmt: skip
             self._block(text.replace("%1", self.record.task_no))
@@ -194,6 +208,24 @@ class ChangePlanDialog(QDialog):
                         .replace("%1", self.record.task_no))  # fmt: skip
         else:
             self._block(plain_error(exc, window_lang(), "reading a change plan"))
+
+    def _elsewhere(self, desk: str) -> None:
+        """A desk of the owner's other than the one that ran the dry run (a shared database): the plan file is
+        there. Said in words; its change file, which the database keeps, opens from here."""
+        self.elsewhere = desk
+        for widget in (self.filter_label, self.filter_box, self.table):
+            widget.hide()
+        self.counts_label.setText(self._counts_of_summary())
+        self.changes_button.setVisible(bool(self.record.summary.get("changes_csv")))
+        self._block(self.tr("The plan of %1 is kept on the desk %2, where its dry run ran: review it and apply it "
+                            "there. Here you can open its change file, which lists the same changes row by row.")
+                    .replace("%1", self.record.task_no).replace("%2", desk))  # fmt: skip
+        self.resize(self.width(), min(self.height(), self.sizeHint().height()))
+
+    def _counts_of_summary(self) -> str:
+        """The plan's counts as its dry run's summary has them (the plan file is not here to count)."""
+        counts = self.record.summary.get("plan_counts")
+        return counts_text(PlanCounts.from_json(counts)) if isinstance(counts, dict) else ""
 
     def _columns(self) -> list[tuple[str, str]]:
         """The type's columns in the plan's order, titled in the desk's language (a key not in the type: itself)."""
@@ -366,8 +398,12 @@ class ChangePlanDialog(QDialog):
         self.discard_button.setText(self.tr("D&iscard"))
         self.discard_button.setToolTip(self.tr("Throw this plan away: it can no longer be applied"))
         self.close_button.setText(self.tr("&Close"))
+        self.changes_button.setText(self.tr("&Open the change file"))
+        self.changes_button.setToolTip(self.tr("Open the dry run's change file (every row it would insert, update "
+                                               "or delete) in the spreadsheet application"))  # fmt: skip
         self.heading.setText(self._heading())
-        self.counts_label.setText(counts_text(self.source.counts) if self.source is not None else "")
+        self.counts_label.setText(counts_text(self.source.counts) if self.source is not None
+                                  else self._counts_of_summary() if self.elsewhere else "")  # fmt: skip
         self.table.setAccessibleName(self.tr("Planned rows"))
         self.filter_box.setAccessibleName(self.tr("Rows to show"))
 

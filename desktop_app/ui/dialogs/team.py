@@ -11,7 +11,7 @@ import logging
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QFontDatabase, QFontMetrics, QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -42,6 +42,8 @@ log = logging.getLogger(__name__)
 
 # the rights as the table and the rights dialog show them, in this order (reading first)
 SHOWN_RIGHTS = (Right.SELECT, *WRITE_RIGHTS)
+# the logins' table as wide as its columns need, within what a 1,024-pixel screen leaves the dialog
+TABLE_WIDTH = (520, 860)
 
 
 class TeamPage(QWidget):
@@ -80,6 +82,7 @@ class TeamPage(QWidget):
         self.table.verticalHeader().hide()
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.setMinimumSize(TABLE_WIDTH[0], 160)
         self.table.itemSelectionChanged.connect(self._selection_changed)
         self.table.itemDoubleClicked.connect(lambda _item: self.open_rights())
         self.add_button = QPushButton()
@@ -132,7 +135,17 @@ class TeamPage(QWidget):
                 self.table.setItem(row, column, item)
             if chosen is not None and user.name == chosen.name:
                 self.table.selectRow(row)
+        self._fit_table()
         self._selection_changed()
+
+    def _fit_table(self) -> None:
+        """Every column whole where the screen has room (the dialog grows with it): a login's rights cut
+        to "read, insert, u" would hide exactly what the page is for."""
+        header = self.table.horizontalHeader()
+        needed = sum(max(header.sectionSizeHint(c), self.table.sizeHintForColumn(c))
+                     for c in range(self.table.columnCount()))  # fmt: skip
+        needed += 2 * self.table.frameWidth() + self.table.verticalScrollBar().sizeHint().width()
+        self.table.setMinimumWidth(max(TABLE_WIDTH[0], min(needed, TABLE_WIDTH[1])))
 
     def _state_text(self, user: TeamUser) -> str:
         state = self.tr("administrator") if user.is_admin else self.tr("clerk")
@@ -140,7 +153,8 @@ class TeamPage(QWidget):
 
     def _rights_text(self, held: tuple[Right, ...]) -> str:
         words = self._right_words()
-        return ", ".join(words[r] for r in SHOWN_RIGHTS if r in held) or "—"
+        separator = "、" if window_lang() == "zh" else ", "  # a Chinese list reads with the enumeration comma
+        return separator.join(words[r] for r in SHOWN_RIGHTS if r in held) or "—"
 
     def _right_words(self) -> dict[Right, str]:
         return {Right.SELECT: self.tr("read"), Right.INSERT: self.tr("insert"), Right.UPDATE: self.tr("update"),
@@ -341,6 +355,11 @@ class PasswordDialog(QDialog):
         self.text.setWordWrap(True)
         self.password_edit = QLineEdit(made.password or "")
         self.password_edit.setReadOnly(True)
+        # the whole password in sight (a monospaced font: no 1/l or O/0 to mix up), never scrolled out of view
+        fixed = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        self.password_edit.setFont(fixed)
+        self.password_edit.setMinimumWidth(QFontMetrics(fixed).horizontalAdvance(self.password_edit.text() + "MM")
+                                           + 16)  # fmt: skip
         self.copy_button = QPushButton()
         self.copy_button.clicked.connect(self.copy)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
@@ -414,6 +433,7 @@ class RightsDialog(QDialog):
         layout.addWidget(self.title)
         layout.addWidget(scroll, 1)
         layout.addWidget(self.buttons)
+        self.setMinimumWidth(460)  # its title (the login's name) whole in the window manager's frame
         self.retranslate()
 
     def _imply_reading(self, name: str) -> None:
