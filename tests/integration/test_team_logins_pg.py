@@ -98,7 +98,7 @@ def test_a_clerk_reaches_none_of_the_others_tasks_on_the_command_line(team: Team
     assert [t["task_no"] for t in listed] == [hers["task_no"]]
     assert [t["task_no"] for t in team.ok("bob", "tasks", "--json")] == [his["task_no"]]
     no_task = f"No task {his['task_no']}"
-    for command in ("status", "cancel", "undo", "resume", "values", "references"):
+    for command in ("status", "cancel", "undo", "resume", "values", "references", "apply", "errors"):
         team.refused("alice", command, his["task_no"], says=no_task)
     team.refused("alice", "profile", "save", "p1", "--type", "customers", "--from-task", his["task_no"], says=no_task)
     team.refused("alice", "export", "customers", "--imported-by", his["task_no"], says=no_task)
