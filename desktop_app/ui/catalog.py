@@ -41,6 +41,7 @@ class ImportCatalog:
         # team mode (docs/TEAM.md): a type whose table the login may not read is not in its lists
         self._visible = visible
         self._types = self.shown(types)
+        self._named = dict(types)  # every type's title, a hidden one's too: a title tells nothing of its rows
         self.lang = lang
         self.exports: dict[str, ExportDefinition] = {
             n: d for n, d in (exports or {}).items() if visible is None or visible(d.import_type)
@@ -58,6 +59,7 @@ class ImportCatalog:
         """The types as the engine found them again (a type dropped into the folder, one that broke), those
         the login may not see left out already (TaskService.check_types, off the GUI thread)."""
         self._types = {name: t for name, t in types.items() if name not in problems}
+        self._named = {**self._named, **types}
         self.problems = dict(problems)
 
     def problem(self, name: str) -> str | None:
@@ -97,7 +99,7 @@ class ImportCatalog:
         return self._types.get(name)
 
     def title(self, name: str) -> str:
-        it = self._types.get(name)
+        it = self._types.get(name) or self._named.get(name)
         return it.title(self.lang) if it is not None else name
 
     def missing_reference_lines(self, record: TaskRecord) -> list[str]:

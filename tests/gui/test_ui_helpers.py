@@ -82,3 +82,5 @@ def test_team_mode_keeps_the_types_a_login_may_not_read_out_of_the_windows_lists
     assert "customers" in everyone.names()
     hidden = ImportCatalog.load("en", source=source, visible=lambda itype: itype.name != "customers")
     assert "customers" not in hidden.names() and set(hidden.names()) == set(everyone.names()) - {"customers"}
+    # its tasks (an administrator's list, a Team page's column) still read by its title, not its table name
+    assert hidden.title("customers") == everyone.title("customers") != "customers"
