@@ -78,6 +78,7 @@ class Dialect(Protocol):
     name: str  # the module's own name: "sqlite", "postgresql", "mysql" (MariaDB included)
     embedded: bool  # a file on this desk, no server, no users: everyone is an administrator
     row_locks: bool  # SELECT ... FOR UPDATE SKIP LOCKED exists (else the writers are serialised)
+    row_security: bool  # policies on a table keep a login to its rows (team mode's rules; else views do)
     bulk_path: BulkPath
     bulk_preloads: bool  # a batch may be loaded ahead on a connection of its own while the one before commits
     export_read: ExportRead

@@ -56,6 +56,7 @@ class MySQL(ServerSchema):
     team: TeamSecurity | None = TEAM_SECURITY
     embedded = False
     row_locks = True
+    row_security = False
     json_as_text = False  # the driver reads a JSON column as its text
     bulk_path = BulkPath.LOAD_DATA
     # they meet their goal without loading ahead, and the lock waits between two of their batches in

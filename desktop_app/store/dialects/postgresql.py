@@ -53,6 +53,7 @@ class PostgreSQL(ServerSchema):
     team: TeamSecurity | None = TEAM  # roles, grants and row-level security (store/team_sql/postgresql.py)
     embedded = False
     row_locks = True
+    row_security = True
     json_as_text = True  # psycopg loads json and jsonb
     bulk_path = BulkPath.COPY
     # COPY keeps one server process busy: the next batch loads while the one before commits

@@ -54,6 +54,7 @@ class SQLite:
     team: TeamSecurity | None = None  # one desk's file: no logins, its user administers it
     embedded = True
     row_locks = False  # BEGIN IMMEDIATE already serialises the writers
+    row_security = False
     json_as_text = False  # the driver reads a JSON column as its text
     bulk_path = BulkPath.ADBC_STAGE
     bulk_preloads = False  # one writer

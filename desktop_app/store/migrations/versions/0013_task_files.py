@@ -20,6 +20,8 @@ import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects import mysql, sqlite
 
+from desktop_app.store.dialects import dialect_of
+
 revision = "0013"
 down_revision = "0012"
 branch_labels = None
@@ -62,7 +64,7 @@ def upgrade() -> None:
         **UTF8MB4,
     )
     bind = op.get_bind()
-    if bind.dialect.name == "postgresql" and bind.execute(sa.text(SECURED)).scalar():
+    if dialect_of(bind).row_security and bind.execute(sa.text(SECURED)).scalar():
         _secure_postgresql()
 
 
