@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -119,6 +120,10 @@ class TaskService(QObject):
         self._files = Background(executor.run_file_work, self)
         self._in_flight = 0
         self._active: set[int] = set()
+        # Tasks seen ending before this desk knew them as queued (last few): a task queued here can run to
+        # its end on a worker before the GUI thread hears of its submission (a loaded machine, a short
+        # task); the submission's record, read when it was queued, must not put it back to "pending".
+        self._ended_unseen: OrderedDict[int, TaskRecord] = OrderedDict()
         # The refresh's own watermark: only what the refresh read moves it (this desk's events and page
         # loads do not: a task another desk changed before our own later event would be skipped).
         self._stamp: dt.datetime | None = None
@@ -555,7 +560,10 @@ class TaskService(QObject):
     def _on_submitted(self, result: SubmitResult) -> None:
         self._done_submitting()
         if not result.refused:
-            self._publish(result.task)
+            ended = self._ended_unseen.pop(result.task.id, None)
+            if ended is not None:  # it ran to its end first: said as ended, never listed as pending again
+                self._active.add(ended.id)
+            self._publish(ended or result.task)
             resumes = result.task.params.get(RESUMES)
             if resumes:  # the stopped import now names the task that continues it
                 self._reread([str(resumes)])
@@ -586,6 +594,10 @@ class TaskService(QObject):
             self.record_changed.emit(record)
         if was_active and record.status.is_final:
             self.task_ended.emit(record)
+        elif record.status.is_final:
+            self._ended_unseen[record.id] = record
+            while len(self._ended_unseen) > 50:
+                self._ended_unseen.popitem(last=False)
 
     def _note(self, record: TaskRecord) -> None:
         if record.status in (TaskStatus.PENDING, TaskStatus.RUNNING):

@@ -275,3 +275,26 @@ def test_the_queue_button_waits_for_a_file(qtbot: Any, make_desk: Any) -> None:
     qtbot.mouseClick(window.panel.queue_button, qtbot_left())
     assert "missing.csv" in window.last_message and window.preview is None
     assert window.panel.queue_button.isEnabled()
+
+
+def test_a_task_that_ends_before_its_submission_is_heard_is_told_as_ended(qtbot: Any, make_desk: Any) -> None:
+    """A loaded machine: a short task (a value fix) ran to its end on a worker before the GUI thread heard
+    that it was queued. The submission's record, read when it was queued, must not list it as pending
+    again, and the clerk is told it ended, as for any task this desk queued."""
+    from dataclasses import replace
+
+    from desktop_app.domain.task import SubmitResult
+
+    desk = make_desk()
+    service = desk.service
+    queued = desk.core.store.submit(task_type="not_run_here", params={"file": "/data/x.csv"},  # no worker claims it
+                                    creator="tester").task  # fmt: skip
+    ended = replace(queued, status=TaskStatus.SUCCEEDED, total_count=3, success_count=3)
+    told: list[Any] = []
+    service.task_ended.connect(told.append)
+    service._publish(ended)  # the worker's end, heard first
+    service._in_flight = 1
+    service._on_submitted(SubmitResult(task=queued))  # then the submission's answer
+    assert [r.status for r in told] == [TaskStatus.SUCCEEDED]
+    row = desk.window.model.row_of(queued.id)
+    assert row is not None and desk.window.model.record(row).status is TaskStatus.SUCCEEDED
