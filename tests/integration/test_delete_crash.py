@@ -14,10 +14,8 @@ from desktop_app.store import import_log
 from desktop_app.store.import_log import LogAction
 from tests.integration.test_delete_mode import whole_rows
 from tests.integration.test_import_modes import PRODUCT_HEADER, product
-from tests.integration.test_modes_crash import crash_and_finish, submit
+from tests.integration.test_modes_crash import BATCH, ROWS, crash_and_finish, submit, worker_settings
 from tests.support.imports import run_type_import, write_rows
-
-ROWS = 20_000
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")]
 
@@ -34,10 +32,11 @@ def test_kill_9_mid_delete_then_restart_deletes_each_row_once(core: Core, db_url
     start = write_rows(tmp_path / "base.csv", PRODUCT_HEADER, [product(n) for n in range(1, ROWS + 2)])
     base = run_type_import(core, start, "products", batch_size=2000)
     assert base.success_count == ROWS + 1
+    worker_settings(data_dir)  # read by the worker processes (the core here has its settings)
     before = whole_rows(core, "products", "sku")
     keys = write_rows(tmp_path / "gone.csv", ["商品编码"], [[f"SKU-{n:04d}"] for n in range(1, ROWS + 1)])
     task_no = submit(db_url, data_dir, "submit", str(keys), "--type", "products", "--mode", "delete",
-                     "--batch-size", "200")  # fmt: skip
+                     "--batch-size", str(BATCH))  # fmt: skip
     task = crash_and_finish(core, db_url, data_dir, task_no, progress=ROWS // 5)
     assert task.status is TaskStatus.SUCCEEDED and task.attempt == 2, task.error_msg
     j = task.to_json()
