@@ -137,7 +137,9 @@ class Campaign:
             before = _done_rows(self.core)
             worker = _worker(self.core, self.desk)
             try:
-                moved = _wait(lambda before=before: _done_rows(self.core) > before, 120)
+                # work moved on, or there was none left (waited out for 120 s before: twice a campaign,
+                # when a kill came after the last task had ended)
+                moved = _wait(lambda before=before: _done_rows(self.core) > before or self._all_final(), 120)
                 if not moved or self._all_final():
                     break  # nothing left to interrupt
                 if trial < drops:
