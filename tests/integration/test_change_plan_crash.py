@@ -14,7 +14,7 @@ from desktop_app.domain.status import TaskStatus
 from desktop_app.store import import_log
 from desktop_app.store.import_log import LogAction
 from tests.integration.test_import_modes import PRODUCT_HEADER, product
-from tests.integration.test_modes_crash import BATCH, ROWS, crash_and_finish, prices, submit, worker_settings
+from tests.integration.test_modes_crash import BATCH, ROWS, crash_and_finish, prices, queued, worker_settings
 from tests.support.imports import run_type_import, write_rows
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")]
@@ -41,7 +41,7 @@ def test_kill_9_mid_apply_then_restart_writes_each_planned_row_once(core: Core, 
     planned = dry.to_json()["plan_counts"]
     inserted, updated = ROWS // 2, ROWS // 4
     assert (planned["inserted"], planned["updated"], planned["unchanged"]) == (inserted, updated, ROWS // 4)
-    task_no = submit(db_url, data_dir, "apply", dry.task_no)
+    task_no = queued(core.submitter().submit_apply(dry.task_no, user="tester"))
     task = crash_and_finish(core, db_url, data_dir, task_no, progress=ROWS // 5)
     assert task.status is TaskStatus.SUCCEEDED and task.attempt == 2, task.error_msg
     j = task.to_json()

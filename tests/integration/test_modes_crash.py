@@ -8,12 +8,15 @@ import time
 from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from desktop_app.app import Core, build_core
+from desktop_app.domain.modes import ImportMode
 from desktop_app.domain.status import TaskStatus
-from desktop_app.domain.task import TaskRecord
+from desktop_app.domain.task import SubmitResult, TaskRecord
+from desktop_app.imports.options import ImportOptions
 from desktop_app.store import import_log
 from desktop_app.store.import_log import LogAction
 from tests.integration.test_import_crash import _cli
@@ -80,11 +83,16 @@ def crash_and_finish(core: Core, db_url: str, data_dir: Path, task_no: str, *, p
         restarted.communicate(timeout=60)
 
 
-def submit(db_url: str, data_dir: Path, *args: str) -> str:
-    proc = _cli(db_url, data_dir, *args, "--json", "--user", "tester")
-    out, err = proc.communicate(timeout=120)
-    assert proc.returncode == 0, err
-    return str(json.loads(out)["task_no"])
+def queued(result: SubmitResult) -> str:
+    """A task queued through the one submission path here, for a worker process to run: what the command
+    line's submit, undo and apply do (a Python process's start-up for each cost seconds a test)."""
+    assert not result.refused and result.duplicate_of is None, result
+    return result.task.task_no
+
+
+def changes(path: Path, mode: str, **options: Any) -> ImportOptions:
+    """A products import of `path` in `mode`, in batches of BATCH rows (`submit --batch-size`)."""
+    return ImportOptions(file=path, import_type="products", mode=ImportMode(mode), batch_size=BATCH, **options)
 
 
 @pytest.mark.parametrize("mode", ["update", "upsert"])
@@ -100,8 +108,7 @@ def test_kill_9_mid_update_then_restart_changes_each_row_once(core: Core, db_url
     first = 1 if mode == "update" else ROWS // 2 + 1
     rows = [product(n, 单价=f"{n + 1}.25") for n in range(first, first + ROWS)]
     path = write_rows(tmp_path / "changes.csv", PRODUCT_HEADER, rows)
-    task_no = submit(db_url, data_dir, "submit", str(path), "--type", "products", "--mode", mode,
-                     "--batch-size", str(BATCH))  # fmt: skip
+    task_no = queued(core.submitter().submit_import(changes(path, mode), user="tester"))
     task = crash_and_finish(core, db_url, data_dir, task_no, progress=ROWS // 5)
     # recovered once, then it moved on: recoveries count only since the last progress
     assert task.status is TaskStatus.SUCCEEDED and task.attempt == 2 and task.recoveries == 0, task.error_msg
@@ -114,7 +121,7 @@ def test_kill_9_mid_update_then_restart_changes_each_row_once(core: Core, db_url
     now = prices(core)
     assert all(now[f"SKU-{n:04d}"] == Decimal(f"{n + 1}.25") for n in range(first, first + ROWS))
     # and the values it replaced were recorded once: the undo puts every one back
-    undo_no = submit(db_url, data_dir, "undo", task_no)
+    undo_no = queued(core.submitter().submit_undo(task_no, user="tester"))
     undone = crash_and_finish(core, db_url, data_dir, undo_no, progress=ROWS // 10)
     j = undone.to_json()
     assert (j["deleted_count"], j["restored_count"], j["kept_count"]) == (inserted, ROWS - inserted, 0)
