@@ -26,9 +26,9 @@ from tests.support.imports import rows_of, run_type_import, write_rows
 # Few rows in many small batches: a kill aimed at committed progress lands a batch or more into the run
 # and dozens of batches before its end, as 20,000 rows in batches of 200 did, for a tenth of the work.
 ROWS = 2_000
-BATCH = 40  # --batch-size: 50 batches, killed after the 10th (ROWS // 5)
-UNDO_PAGE = 25  # settings.undo_page_rows: 80 pages an undo, killed after the 8th (ROWS // 10)
-PAUSE = 0.04  # settings.batch_pause: the 40 batches after the kill's aim last 2 s at least, on any load
+BATCH = 80  # --batch-size: 25 batches, killed after the 5th (ROWS // 5)
+UNDO_PAGE = 25  # settings.undo_page_rows: 80 pages an undo (which has no pause), killed after the 8th (ROWS // 10)
+PAUSE = 0.08  # settings.batch_pause: the 20 batches after the kill's aim last 1.6 s at least, on any load
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")]
 
