@@ -82,7 +82,7 @@ def arm(point: str, after: int) -> None:
         moving.step = step  # type: ignore[assignment]
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--db", required=True)
     parser.add_argument("--data-dir", required=True)
@@ -92,7 +92,7 @@ def main() -> int:
     # seconds to a feed's next scan while its imports run or its files are on their way (feeds/scan.py's
     # FOLLOW_UP, 2 s): a test waits out fewer of them
     parser.add_argument("--follow-up", type=float)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.follow_up is not None:
         from desktop_app.feeds import scan
 
@@ -101,6 +101,16 @@ def main() -> int:
         arm(args.crash_at, args.crash_after)
     core = build_core(data_dir=args.data_dir, db_url=args.db, overrides=json.loads(args.settings))
     return cmd_worker(core, args)
+
+
+def forked(argv: list[str], stderr_file: str) -> None:
+    """main(argv) in a process forked from a server that imported BatchDesk once (multiprocessing's
+    forkserver, tests/integration/test_feed_crash.py): a process of its own, killed as any other, without
+    the 1.5 s of CPU a Python start and its imports cost each worker. Its stderr goes to stderr_file."""
+    handle = open(stderr_file, "a", encoding="utf-8")  # noqa: SIM115  (the process's stderr until it ends)
+    os.dup2(handle.fileno(), 2)
+    sys.stderr = handle
+    sys.exit(main(argv))
 
 
 if __name__ == "__main__":
