@@ -20,7 +20,9 @@ from desktop_app.app import Core
 from desktop_app.domain.status import TaskStatus
 from tests.integration.test_bulk_xlsx_path import _slice_ends
 from tests.integration.test_import_crash import BAD_EVERY, ROOT, ROWS, _cli, big_csv, core  # noqa: F401
+from tests.support import forked
 from tests.support.customers import HEADER, codes_by_row, row
+from tests.support.forked import fork_server  # noqa: F401  (pytestmark's: the workers are forked)
 from tests.support.once import made_once
 
 sys.path.insert(0, str(ROOT / "bench"))
@@ -28,7 +30,8 @@ from make_customers_xlsx import write_customers_xlsx
 
 BULK_BATCH = ROWS // 10  # settings.bulk_batch_rows
 
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")]
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals"),
+              pytest.mark.usefixtures("fork_server")]  # fmt: skip
 
 
 def _wait(desk: Core, task_no: str, until: object, seconds: float) -> object:
@@ -71,7 +74,7 @@ def test_kill_9_mid_bulk_import_then_restart(core: Core, db_url: str, tmp_path: 
     assert submit.returncode == 0, err
     task_no = json.loads(out)["task_no"]
 
-    worker = _cli(db_url, data_dir, "worker")
+    worker = forked.worker(db_url, data_dir)
     try:  # three batches in (each of BULK_BATCH rows less its few bad ones), seven to go
         task = _wait(core, task_no, lambda t: t.success_count >= 3 * (BULK_BATCH * 19 // 20) or t.status.is_final,
                      180)  # fmt: skip
@@ -88,7 +91,7 @@ def test_kill_9_mid_bulk_import_then_restart(core: Core, db_url: str, tmp_path: 
         killed = core.store.get(task_no)
         assert killed is not None and killed.checkpoint and killed.checkpoint["row"] not in _slice_ends(path)
 
-    restarted = _cli(db_url, data_dir, "worker")
+    restarted = forked.worker(db_url, data_dir)
     try:
         task = _wait(core, task_no, lambda t: t.status.is_final, 300)
     finally:

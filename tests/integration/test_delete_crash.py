@@ -15,9 +15,11 @@ from desktop_app.store.import_log import LogAction
 from tests.integration.test_delete_mode import whole_rows
 from tests.integration.test_import_modes import PRODUCT_HEADER, product
 from tests.integration.test_modes_crash import ROWS, changes, crash_and_finish, queued, worker_settings
+from tests.support.forked import fork_server  # noqa: F401  (pytestmark's: the workers are forked)
 from tests.support.imports import run_type_import, write_rows
 
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")]
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals"),
+              pytest.mark.usefixtures("fork_server")]  # fmt: skip
 
 
 @pytest.fixture

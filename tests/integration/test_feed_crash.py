@@ -4,10 +4,8 @@ workers on one database: each file of a feed imported once."""
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
-import multiprocessing
 import os
 import random
 import shutil
@@ -26,9 +24,9 @@ from desktop_app.app import Core, build_core
 from desktop_app.domain.feeds import FileState
 from desktop_app.domain.status import TaskStatus
 from desktop_app.store.feeds import FeedStore
-from tests.support import feedworker
 from tests.support.customers import row, write_csv
 from tests.support.feeds import OUTCOME_FOLDERS, add_feed
+from tests.support.forked import Forked, feed_main, fork_server  # noqa: F401  (fork_server: below)
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTES = ("-errors.csv", "-why.txt", "-duplicate.txt")
@@ -37,7 +35,10 @@ NOTES = ("-errors.csv", "-why.txt", "-duplicate.txt")
 QUICK: dict[str, object] = {"poll_interval": 0.1}
 FOLLOW_UP = "0.3"
 
-pytestmark = [pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")]
+pytestmark = [
+    pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals"),
+    pytest.mark.usefixtures("fork_server"),
+]
 
 
 @pytest.fixture
@@ -56,70 +57,14 @@ def _drop(inbox: Path, files: int, rows: int = 3) -> dict[str, str]:
     return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in inbox.iterdir()}
 
 
-# Each worker a process forked from a server that imported BatchDesk once: two or more workers a test,
-# 33 tests, each Python start and its imports 1.5 s of CPU (the stage's largest share). Still a process of
-# its own, SIGKILLed as any other.
-_FORKS = multiprocessing.get_context("forkserver")
-_FORKS.set_forkserver_preload(["tests.support.feedworker", "desktop_app.executor.executor", "desktop_app.feeds.scan",
-                               "desktop_app.imports.pipeline", "desktop_app.imports.bulk.choice"])  # fmt: skip
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _fork_server() -> Iterator[None]:
-    """The server stopped and reaped after the module: no process left, and its CPU and its workers' count
-    as this test process's (what /usr/bin/time and the stage's figures measure)."""
-    yield
-    from multiprocessing import forkserver
-
-    getattr(forkserver, "_forkserver")._stop()  # noqa: B009  (multiprocessing's own way, used by its tests)
-
-
-class Worker:
-    """A worker process as subprocess.Popen's few calls the tests make of it."""
-
-    def __init__(self, argv: list[str], stderr_file: Path) -> None:
-        self.stderr_file = stderr_file
-        self.process = _FORKS.Process(target=feedworker.forked, args=(argv, str(stderr_file)))
-        self.process.start()
-
-    @property
-    def returncode(self) -> int | None:
-        return self.process.exitcode
-
-    def poll(self) -> int | None:
-        return self.process.exitcode
-
-    def wait(self, timeout: float | None = None) -> int:
-        self.process.join(timeout)
-        if self.process.exitcode is None:
-            raise subprocess.TimeoutExpired("feedworker", timeout or 0)
-        return self.process.exitcode
-
-    def send_signal(self, sig: int) -> None:
-        if self.process.exitcode is None and self.process.pid is not None:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(self.process.pid, sig)
-
-    def kill(self) -> None:
-        self.send_signal(signal.SIGKILL)
-
-    def terminate(self) -> None:
-        self.send_signal(signal.SIGTERM)
-
-    def communicate(self) -> tuple[str, str]:
-        self.wait()
-        err = self.stderr_file.read_text(encoding="utf-8", errors="replace") if self.stderr_file.exists() else ""
-        return "", err
-
-
-def _worker(db_url: str, data_dir: Path, *args: str, settings: dict[str, object] | None = None) -> Worker:
-    data_dir.mkdir(parents=True, exist_ok=True)
+def _worker(db_url: str, data_dir: Path, *args: str, settings: dict[str, object] | None = None) -> Forked:
+    """The feed worker (tests/support/feedworker.py), forked (tests/support/forked.py)."""
     argv = ["--db", db_url, "--data-dir", str(data_dir), "--settings", json.dumps({**QUICK, **(settings or {})}),
             "--follow-up", FOLLOW_UP, *args]  # fmt: skip
-    return Worker(argv, data_dir / f"worker-{time.monotonic_ns()}.err")
+    return Forked(feed_main, argv, data_dir.parent / f"{data_dir.name}-worker-{time.monotonic_ns()}.err")
 
 
-def _stop(worker: Worker) -> None:
+def _stop(worker: Forked) -> None:
     if worker.poll() is None:
         worker.terminate()
         try:

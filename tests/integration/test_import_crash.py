@@ -14,7 +14,9 @@ import pytest
 
 from desktop_app.app import Core, build_core
 from desktop_app.domain.status import TaskStatus
+from tests.support import forked
 from tests.support.customers import HEADER, codes_by_row, row
+from tests.support.forked import fork_server  # noqa: F401  (pytestmark's: the workers are forked)
 from tests.support.once import made_once
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,7 +26,8 @@ ROWS = 20_000
 BATCH = 250
 BAD_EVERY = 200  # 100 bad rows spread over the file
 
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")]
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals"),
+              pytest.mark.usefixtures("fork_server")]  # fmt: skip
 
 
 @pytest.fixture
@@ -65,7 +68,7 @@ def test_kill_9_mid_import_then_restart(core: Core, db_url: str, tmp_path: Path,
     assert submit.returncode == 0, err
     task_no = json.loads(out)["task_no"]
 
-    worker = _cli(db_url, data_dir, "worker")
+    worker = forked.worker(db_url, data_dir)
     try:
         deadline = time.monotonic() + 180
         while time.monotonic() < deadline:
@@ -83,7 +86,7 @@ def test_kill_9_mid_import_then_restart(core: Core, db_url: str, tmp_path: Path,
             worker.kill()
         worker.communicate()
 
-    restarted = _cli(db_url, data_dir, "worker")
+    restarted = forked.worker(db_url, data_dir)
     try:
         deadline = time.monotonic() + 300
         while time.monotonic() < deadline:

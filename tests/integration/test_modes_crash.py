@@ -19,8 +19,9 @@ from desktop_app.domain.task import SubmitResult, TaskRecord
 from desktop_app.imports.options import ImportOptions
 from desktop_app.store import import_log
 from desktop_app.store.import_log import LogAction
-from tests.integration.test_import_crash import _cli
 from tests.integration.test_import_modes import PRODUCT_HEADER, product
+from tests.support import forked
+from tests.support.forked import fork_server  # noqa: F401  (pytestmark's)
 from tests.support.imports import rows_of, run_type_import, write_rows
 
 # Few rows in many small batches: a kill aimed at committed progress lands a batch or more into the run
@@ -30,7 +31,9 @@ BATCH = 80  # --batch-size: 25 batches, killed after the 5th (ROWS // 5)
 UNDO_PAGE = 25  # settings.undo_page_rows: 80 pages an undo (which has no pause), killed after the 8th (ROWS // 10)
 PAUSE = 0.08  # settings.batch_pause: the 20 batches after the kill's aim last 1.6 s at least, on any load
 
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")]
+# each module that runs crash_and_finish uses fork_server: its workers are forked (tests/support/forked.py)
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals"),
+              pytest.mark.usefixtures("fork_server")]  # fmt: skip
 
 
 @pytest.fixture
@@ -54,7 +57,7 @@ def worker_settings(data_dir: Path, **settings: object) -> None:
 
 def crash_and_finish(core: Core, db_url: str, data_dir: Path, task_no: str, *, progress: int) -> TaskRecord:
     """Run the queued task in a worker process, kill -9 it once `progress` rows are in, run it to the end."""
-    worker = _cli(db_url, data_dir, "worker")
+    worker = forked.worker(db_url, data_dir)
     try:
         deadline = time.monotonic() + 180
         while time.monotonic() < deadline:
@@ -69,7 +72,7 @@ def crash_and_finish(core: Core, db_url: str, data_dir: Path, task_no: str, *, p
         if worker.poll() is None:
             worker.kill()
         worker.communicate()
-    restarted = _cli(db_url, data_dir, "worker")
+    restarted = forked.worker(db_url, data_dir)
     try:
         deadline = time.monotonic() + 300
         while time.monotonic() < deadline:

@@ -17,6 +17,8 @@ import sqlalchemy as sa
 
 from desktop_app.app import Core, build_core
 from desktop_app.domain.status import TaskStatus
+from tests.support import forked
+from tests.support.forked import fork_server  # noqa: F401  (pytestmark's: the workers are forked)
 from tests.support.once import made_once
 from tests.support.workbooks import GOODS_HEADER, PRICES_HEADER, set_up_goods_and_prices
 
@@ -28,7 +30,8 @@ PRICES = 4_000
 BATCH = 50
 PAUSE = 0.03  # settings.batch_pause: the 70 batches after the kill's aim last 2 s at least, on any load
 
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")]
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals"),
+              pytest.mark.usefixtures("fork_server")]  # fmt: skip
 
 
 @pytest.fixture
@@ -86,7 +89,7 @@ def test_kill_9_mid_second_sheet_then_restart(core: Core, db_url: str, book: Pat
     goods, prices = core.store.children(parent_no)
     assert (goods.params["sheet"], prices.params["sheet"]) == ("goods", "price sheet")
 
-    worker = _cli(db_url, data_dir, "worker")
+    worker = forked.worker(db_url, data_dir)
     try:
         def going() -> bool:
             now = core.store.get(prices.task_no)
@@ -104,7 +107,7 @@ def test_kill_9_mid_second_sheet_then_restart(core: Core, db_url: str, book: Pat
     first = core.store.get(goods.task_no)
     assert first is not None and first.status is TaskStatus.SUCCEEDED
 
-    restarted = _cli(db_url, data_dir, "worker")
+    restarted = forked.worker(db_url, data_dir)
     try:
         def ended() -> bool:
             now = core.store.get(parent_no)

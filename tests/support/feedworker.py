@@ -103,15 +103,5 @@ def main(argv: list[str] | None = None) -> int:
     return cmd_worker(core, args)
 
 
-def forked(argv: list[str], stderr_file: str) -> None:
-    """main(argv) in a process forked from a server that imported BatchDesk once (multiprocessing's
-    forkserver, tests/integration/test_feed_crash.py): a process of its own, killed as any other, without
-    the 1.5 s of CPU a Python start and its imports cost each worker. Its stderr goes to stderr_file."""
-    handle = open(stderr_file, "a", encoding="utf-8")  # noqa: SIM115  (the process's stderr until it ends)
-    os.dup2(handle.fileno(), 2)
-    sys.stderr = handle
-    sys.exit(main(argv))
-
-
 if __name__ == "__main__":
     sys.exit(main())
