@@ -96,6 +96,8 @@ class Settings:
     bulk_loads: bool = True
     # rows a bulk batch holds (one transaction, one checkpoint); 0: the bulk path's own (imports/bulk/choice.py)
     bulk_batch_rows: int = 0
+    # rows an undo puts back or takes out a page (one transaction, one checkpoint); 0: the undo's own (500)
+    undo_page_rows: int = 0
     result_retention_days: int = 7
     task_retention_days: int = 90  # final tasks older than this move to the archive (seed 000 §6)
     daily_cleanup: bool = True  # queue the retention clean-up once a day when a worker or window starts
@@ -205,6 +207,7 @@ _DEFAULT_MEANING = {
         "（每批 20,000 行；命令行导入 PostgreSQL 时为 13,333 行）",
         " (20,000 rows a batch; 13,333 on PostgreSQL from the command line)",
     ),
+    "undo_page_rows": ("（每页 500 行）", " (500 rows a page)"),
 }
 
 

@@ -39,6 +39,7 @@ from desktop_app.tasks.context import TaskContext
 from desktop_app.tasks.kinds import TaskKind
 
 PAGE = 500
+"""Rows an undo takes a page (one transaction with its checkpoint) where settings.undo_page_rows says nothing."""
 
 
 def undo_problem(task: TaskRecord) -> str | None:
@@ -197,6 +198,10 @@ class _Undo:
         return self._outcome()
 
     @property
+    def _page(self) -> int:
+        return self.ctx.settings.undo_page_rows or PAGE
+
+    @property
     def _member(self) -> str:
         """The task of the chain whose rows are being undone."""
         return self.chain[min(self.state.member, len(self.chain) - 1)]
@@ -228,7 +233,7 @@ class _Undo:
 
     def _managed_inserted_page(self, conn: Connection, errors: error_csv.ErrorCsvWriter) -> bool:
         after = parse_key_text(self.table, self.state.after_key) if self.state.after_key is not None else None
-        rows = self.table.rows_inserted_by(conn, self._member, after, PAGE)
+        rows = self.table.rows_inserted_by(conn, self._member, after, self._page)
         if not rows:
             return False
         delete: list[Key] = []
@@ -250,7 +255,7 @@ class _Undo:
     def _logged_page(self, action: LogAction) -> Any:
         def page(conn: Connection, errors: error_csv.ErrorCsvWriter) -> bool:
             entries = import_log.entries(conn, self._member, actions=[action], after_id=self.state.after,
-                                         limit=PAGE)  # fmt: skip
+                                         limit=self._page)  # fmt: skip
             if not entries:
                 return False
             keys = [parse_key_text(self.table, e.key_text) for e in entries]
@@ -286,7 +291,7 @@ class _Undo:
     def _deleted_page(self, conn: Connection, errors: error_csv.ErrorCsvWriter) -> bool:
         """Rows a delete took out, put back whole; a key in the table again keeps the row there now."""
         entries = import_log.entries(conn, self._member, actions=[LogAction.DELETED], after_id=self.state.after,
-                                     limit=PAGE)  # fmt: skip
+                                     limit=self._page)  # fmt: skip
         if not entries:
             return False
         keys = [parse_key_text(self.table, e.key_text) for e in entries]

@@ -1,9 +1,10 @@
 """kill -9 during a bulk import in its own batch size, then a restart: every row lands once, the error CSV too
 (a CSV's, and an .xlsx's whose checkpoint falls inside one of calamine's slices).
 
-The bulk path's batches (settings.bulk_batch_rows, 20,000 rows) each commit with their checkpoint in
-one transaction; the worker is killed in the middle of the file (a polite pause between batches gives
-the test time to aim), and the restarted worker resumes after the last committed batch.
+The bulk path's batches (settings.bulk_batch_rows: 2,000 rows here, ten batches in the file, as its own 20,000
+made of 200,000 rows) each commit with their checkpoint in one transaction; the worker is killed in the middle of
+the file (a polite pause between batches gives the test time to aim), and the restarted worker resumes after the
+last committed batch.
 """
 
 from __future__ import annotations
@@ -18,13 +19,19 @@ import pytest
 from desktop_app.app import Core
 from desktop_app.domain.status import TaskStatus
 from tests.integration.test_bulk_xlsx_path import _slice_ends
-from tests.integration.test_import_crash import BAD_EVERY, ROOT, ROWS, _big_file, _cli, core  # noqa: F401
+from tests.integration.test_import_crash import BAD_EVERY, ROOT, ROWS, _cli, big_csv, core  # noqa: F401
+from tests.support import forked
 from tests.support.customers import HEADER, codes_by_row, row
+from tests.support.forked import fork_server  # noqa: F401  (pytestmark's: the workers are forked)
+from tests.support.once import made_once
 
 sys.path.insert(0, str(ROOT / "bench"))
 from make_customers_xlsx import write_customers_xlsx
 
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")]
+BULK_BATCH = ROWS // 10  # settings.bulk_batch_rows
+
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals"),
+              pytest.mark.usefixtures("fork_server")]  # fmt: skip
 
 
 def _wait(desk: Core, task_no: str, until: object, seconds: float) -> object:
@@ -40,28 +47,37 @@ def _wait(desk: Core, task_no: str, until: object, seconds: float) -> object:
 def _big_workbook(path: Path) -> Path:
     """_big_file's rows as a clerk's sheet (make_customers_xlsx: phones and limits as numbers, dates as date
     cells), read by calamine's slices: a batch of 20,000 ends inside one."""
-    # names repeat (a shared string table of 200,000 names is over what calamine is given: xlsx_plain)
+    # names repeat (as the 200,000-row sheet's had to: a shared string table that large is over what calamine is
+    # given, xlsx_plain)
     names = ({"姓名": f"客户{i % 1000}"} for i in range(1, ROWS + 1))
     records = ([*HEADER], *(row(i, **({"手机号": "bad"} if i % BAD_EVERY == 0 else {}), **n)
                             for i, n in enumerate(names, 1)))  # fmt: skip
     return write_customers_xlsx(path, ROWS, records)
 
 
+@pytest.fixture
+def big_xlsx(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """_big_workbook, made once a test process for every database."""
+    return made_once(tmp_path_factory, "big.xlsx", _big_workbook)
+
+
 @pytest.mark.parametrize("suffix", [".csv", ".xlsx"])
 def test_kill_9_mid_bulk_import_then_restart(core: Core, db_url: str, tmp_path: Path,  # noqa: F811
-                                             suffix: str) -> None:  # fmt: skip
-    path = _big_file(tmp_path / "big.csv") if suffix == ".csv" else _big_workbook(tmp_path / "big.xlsx")
+                                             suffix: str, request: pytest.FixtureRequest) -> None:  # fmt: skip
+    path: Path = request.getfixturevalue("big_csv" if suffix == ".csv" else "big_xlsx")
     data_dir = tmp_path / "data"
     data_dir.mkdir(parents=True, exist_ok=True)
-    (data_dir / "settings.json").write_text(json.dumps({"batch_pause": 0.3}), encoding="utf-8")
+    settings = {"batch_pause": 0.3, "bulk_batch_rows": BULK_BATCH}
+    (data_dir / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
     submit = _cli(db_url, data_dir, "submit", str(path), "--type", "customers", "--json")
     out, err = submit.communicate(timeout=120)
     assert submit.returncode == 0, err
     task_no = json.loads(out)["task_no"]
 
-    worker = _cli(db_url, data_dir, "worker")
-    try:
-        task = _wait(core, task_no, lambda t: t.success_count >= 3 * 19_000 or t.status.is_final, 180)
+    worker = forked.worker(db_url, data_dir)
+    try:  # three batches in (each of BULK_BATCH rows less its few bad ones), seven to go
+        task = _wait(core, task_no, lambda t: t.success_count >= 3 * (BULK_BATCH * 19 // 20) or t.status.is_final,
+                     180)  # fmt: skip
         assert task.status is TaskStatus.RUNNING and task.success_count < ROWS  # type: ignore[attr-defined]
         worker.kill()
         worker.wait(30)
@@ -75,7 +91,7 @@ def test_kill_9_mid_bulk_import_then_restart(core: Core, db_url: str, tmp_path: 
         killed = core.store.get(task_no)
         assert killed is not None and killed.checkpoint and killed.checkpoint["row"] not in _slice_ends(path)
 
-    restarted = _cli(db_url, data_dir, "worker")
+    restarted = forked.worker(db_url, data_dir)
     try:
         task = _wait(core, task_no, lambda t: t.status.is_final, 300)
     finally:

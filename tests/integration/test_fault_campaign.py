@@ -14,7 +14,6 @@ import os
 import random
 import signal
 import sqlite3
-import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -29,6 +28,7 @@ from desktop_app.tasks.submit import submit_file
 from tests.support.backends import MYSQL_URL, PG_URL, fresh_database, selected_backends
 from tests.support.customers import HEADER, error_rows, row, write_csv
 from tests.support.faults import end_sessions, named_url
+from tests.support.forked import Forked, cli_main, fork_server  # noqa: F401  (fork_server: pytestmark's)
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = int(os.environ.get("BATCHDESK_CAMPAIGN_SEED", str(int(time.time()))))
@@ -36,7 +36,8 @@ BAD_EVERY = 1000
 SHORT_FILES, SHORT_ROWS = 8, 50
 DROP_S = 4.0  # each drop: the server ends every session of the desk, again and again, this long
 
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")]
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals"),
+              pytest.mark.usefixtures("fork_server")]  # fmt: skip
 
 
 def _bound(name: str, sqlite: int, server: int, backend: str) -> int:
@@ -84,13 +85,12 @@ def desk(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Core,
             place.dispose()
 
 
-def _worker(core: Core, desk: Desk) -> subprocess.Popen[bytes]:
+def _worker(core: Core, desk: Desk) -> Forked:
+    """`python -m desktop_app worker --workers 2`, forked (tests/support/forked.py)."""
     db = ["--db", desk.url] if desk.url else []
-    return subprocess.Popen(
-        [sys.executable, "-m", "desktop_app", "worker", "--workers", "2", *db],
-        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), "BATCHDESK_HOME": str(core.paths.data_dir)},
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+    stderr_file = core.paths.data_dir.parent / f"worker-{time.monotonic_ns()}.err"
+    return Forked(cli_main, ["worker", "--workers", "2", *db], stderr_file,
+                  {"BATCHDESK_HOME": str(core.paths.data_dir)})  # fmt: skip
 
 
 def _done_rows(core: Core) -> int:
@@ -137,7 +137,9 @@ class Campaign:
             before = _done_rows(self.core)
             worker = _worker(self.core, self.desk)
             try:
-                moved = _wait(lambda before=before: _done_rows(self.core) > before, 120)
+                # work moved on, or there was none left (waited out for 120 s before: twice a campaign,
+                # when a kill came after the last task had ended)
+                moved = _wait(lambda before=before: _done_rows(self.core) > before or self._all_final(), 120)
                 if not moved or self._all_final():
                     break  # nothing left to interrupt
                 if trial < drops:

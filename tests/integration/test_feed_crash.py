@@ -26,11 +26,19 @@ from desktop_app.domain.status import TaskStatus
 from desktop_app.store.feeds import FeedStore
 from tests.support.customers import row, write_csv
 from tests.support.feeds import OUTCOME_FOLDERS, add_feed
+from tests.support.forked import Forked, feed_main, fork_server  # noqa: F401  (fork_server: below)
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTES = ("-errors.csv", "-why.txt", "-duplicate.txt")
+# A worker quick to look for work and to scan again while files are on their way (2 s each by default):
+# the tests wait on the feed's steps, not on its pauses between them
+QUICK: dict[str, object] = {"poll_interval": 0.1}
+FOLLOW_UP = "0.3"
 
-pytestmark = [pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")]
+pytestmark = [
+    pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals"),
+    pytest.mark.usefixtures("fork_server"),
+]
 
 
 @pytest.fixture
@@ -49,18 +57,14 @@ def _drop(inbox: Path, files: int, rows: int = 3) -> dict[str, str]:
     return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in inbox.iterdir()}
 
 
-def _worker(
-    db_url: str, data_dir: Path, *args: str, settings: dict[str, object] | None = None
-) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "tests.support.feedworker", "--db", db_url, "--data-dir", str(data_dir),
-         "--settings", json.dumps(settings or {}), *args],
-        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
+def _worker(db_url: str, data_dir: Path, *args: str, settings: dict[str, object] | None = None) -> Forked:
+    """The feed worker (tests/support/feedworker.py), forked (tests/support/forked.py)."""
+    argv = ["--db", db_url, "--data-dir", str(data_dir), "--settings", json.dumps({**QUICK, **(settings or {})}),
+            "--follow-up", FOLLOW_UP, *args]  # fmt: skip
+    return Forked(feed_main, argv, data_dir.parent / f"{data_dir.name}-worker-{time.monotonic_ns()}.err")
 
 
-def _stop(worker: subprocess.Popen[str]) -> None:
+def _stop(worker: Forked) -> None:
     if worker.poll() is None:
         worker.terminate()
         try:
@@ -77,7 +81,7 @@ def _until_done(core: Core, feed_id: int, inbox: Path, timeout: float = 300) -> 
         on_way = feeds.in_state(feed_id, FileState.SETTLING, FileState.READY, FileState.QUEUED, FileState.MOVING)
         if not on_way and not [p for p in inbox.iterdir() if p.is_file()]:
             return
-        time.sleep(0.3)
+        time.sleep(0.05)
     raise AssertionError(f"still on their way: {[(r.name, r.state.value, r.problem) for r in on_way]}")
 
 
@@ -178,24 +182,28 @@ def test_kill_9_at_random_moments_of_a_big_drop_then_a_restart(core: Core, db_ur
     _check(core, inbox, dropped)
 
 
+BIG = 2_000  # rows of each of three files (20,000 in 40 batches of 500 before: the same batches, a tenth of the rows)
+
+
 @pytest.mark.slow
 def test_kill_9_during_a_feeds_import_then_a_restart(core: Core, db_url: str, tmp_path: Path) -> None:
     inbox = tmp_path / "inbox"
     inbox.mkdir()
-    for n in range(3):
-        write_csv(inbox / f"big{n}.csv", [row(n * 20_000 + i) for i in range(1, 20_001)])
+    for n in range(3):  # 40 batches a file (row by row, below), killed inside one file's run
+        write_csv(inbox / f"big{n}.csv", [row(n * BIG + i) for i in range(1, BIG + 1)])
     dropped = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in inbox.iterdir()}
     feed = add_feed(core, inbox)
     data = tmp_path / "desk"
-    slow = {"bulk_loads": False, "batch_size": 500}  # row by row, in small batches: an import to land in
+    # row by row, in small batches with a polite pause between them: an import to land in
+    slow = {"bulk_loads": False, "batch_size": BIG // 40, "batch_pause": 0.03}
     worker = _worker(db_url, data, settings=slow)
     try:
         deadline = time.monotonic() + 180
         while time.monotonic() < deadline:
             running = [t for t in core.store.list(statuses=[TaskStatus.RUNNING]) if t.task_type == "import"]
-            if any(0 < t.success_count < 20_000 for t in running):
+            if any(0 < t.success_count < BIG for t in running):
                 break
-            time.sleep(0.05)
+            time.sleep(0.02)
         else:
             raise AssertionError("no import got going")
         worker.kill()
@@ -214,7 +222,7 @@ def test_kill_9_during_a_feeds_import_then_a_restart(core: Core, db_url: str, tm
     assert max(t.attempt for t in imports) == 2  # one of them was recovered and resumed
     with core.store.reading() as conn:
         count, distinct = conn.exec_driver_sql("SELECT COUNT(*), COUNT(DISTINCT code) FROM customers").one()
-    assert count == distinct == 60_000
+    assert count == distinct == 3 * BIG
     moved = sorted(p.name for p in (inbox / "imported").rglob("*.csv"))
     assert moved == sorted(dropped) and not [p for p in inbox.iterdir() if p.is_file()]
 

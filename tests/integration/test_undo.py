@@ -180,3 +180,29 @@ def test_undo_through_the_command_line(core: Core, tmp_path: Path, capsys: pytes
     assert out["undoes"] == task.task_no and out["duplicate_of"] is None
     assert main(["undo", task.task_no, "--json", "--db", core.db_url, "--user", "tester"]) == 0
     assert json.loads(capsys.readouterr().out)["duplicate_of"] == out["task_no"]
+
+
+def test_an_undo_goes_in_pages_of_the_settings_size(db_url: str, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """settings.undo_page_rows: a page (one transaction, one checkpoint) of that many rows (the kill -9
+    tests undo 2,000 rows in 80 pages); 0 is the undo's own 500."""
+    from desktop_app.tasks.context import TaskContext
+
+    pages: list[int] = []
+    real = TaskContext.commit_batch
+
+    def counted(self: TaskContext, *args: object, **kwargs: object) -> object:
+        pages.append(1)
+        return real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    desk = build_core(data_dir=tmp_path / "data", db_url=db_url, overrides={"undo_page_rows": 3})
+    try:
+        task = run_type_import(desk, write_rows(tmp_path / "a.csv", PRODUCT_HEADER,
+                                                [product(n) for n in range(1, 21)]), "products")  # fmt: skip
+        monkeypatch.setattr(TaskContext, "commit_batch", counted)
+        done = undo(desk, task.task_no)
+        assert done.status is TaskStatus.SUCCEEDED and undo_counts(done) == (20, 0, 0)
+        assert len(pages) >= 7  # 20 rows in pages of 3 (and the empty page that ends it)
+        assert not stored(desk)
+    finally:
+        desk.store.engine.dispose()

@@ -17,13 +17,21 @@ import sqlalchemy as sa
 
 from desktop_app.app import Core, build_core
 from desktop_app.domain.status import TaskStatus
+from tests.support import forked
+from tests.support.forked import fork_server  # noqa: F401  (pytestmark's: the workers are forked)
+from tests.support.once import made_once
 from tests.support.workbooks import GOODS_HEADER, PRICES_HEADER, set_up_goods_and_prices
 
 ROOT = Path(__file__).resolve().parents[2]
 GOODS = 200
-PRICES = 40_000
+# 80 batches of 50 rows, killed after the 10th: as far into the sheet and from its end, in batches, as 40,000
+# rows in batches of 500 killed after 5,000, for a tenth of the rows
+PRICES = 4_000
+BATCH = 50
+PAUSE = 0.03  # settings.batch_pause: the 70 batches after the kill's aim last 2 s at least, on any load
 
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")]
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals"),
+              pytest.mark.usefixtures("fork_server")]  # fmt: skip
 
 
 @pytest.fixture
@@ -48,6 +56,12 @@ def _book(path: Path) -> Path:
     return path
 
 
+@pytest.fixture
+def book(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """_book, made once a test process for every database."""
+    return made_once(tmp_path_factory, "book.xlsx", _book)
+
+
 def _cli(db_url: str, data_dir: Path, *args: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "desktop_app", *args, "--db", db_url],
@@ -61,25 +75,25 @@ def _wait_for(what: str, seconds: float, check: object) -> None:
     while time.monotonic() < deadline:
         if check():  # type: ignore[operator]
             return
-        time.sleep(0.05)
+        time.sleep(0.02)
     raise AssertionError(what)
 
 
-def test_kill_9_mid_second_sheet_then_restart(core: Core, db_url: str, tmp_path: Path) -> None:
-    path = _book(tmp_path / "book.xlsx")
+def test_kill_9_mid_second_sheet_then_restart(core: Core, db_url: str, book: Path) -> None:
     data_dir = core.paths.data_dir
-    submit = _cli(db_url, data_dir, "submit", str(path), "--all-sheets", "--json", "--batch-size", "500")
+    (data_dir / "settings.json").write_text(json.dumps({"batch_pause": PAUSE}), encoding="utf-8")  # the workers'
+    submit = _cli(db_url, data_dir, "submit", str(book), "--all-sheets", "--json", "--batch-size", str(BATCH))
     out, err = submit.communicate(timeout=120)
     assert submit.returncode == 0, err
     parent_no = json.loads(out)["task_no"]
     goods, prices = core.store.children(parent_no)
     assert (goods.params["sheet"], prices.params["sheet"]) == ("goods", "price sheet")
 
-    worker = _cli(db_url, data_dir, "worker")
+    worker = forked.worker(db_url, data_dir)
     try:
         def going() -> bool:
             now = core.store.get(prices.task_no)
-            return now is not None and now.success_count >= 5_000
+            return now is not None and now.success_count >= 10 * BATCH
 
         _wait_for("the second sheet did not get going", 180, going)
         running = core.store.get(prices.task_no)
@@ -93,7 +107,7 @@ def test_kill_9_mid_second_sheet_then_restart(core: Core, db_url: str, tmp_path:
     first = core.store.get(goods.task_no)
     assert first is not None and first.status is TaskStatus.SUCCEEDED
 
-    restarted = _cli(db_url, data_dir, "worker")
+    restarted = forked.worker(db_url, data_dir)
     try:
         def ended() -> bool:
             now = core.store.get(parent_no)

@@ -4,6 +4,7 @@ and its record, before an outcome is written, inside a move (after the link, aft
 put in place) and after the move before its record.
 
 python -m tests.support.feedworker --db URL --data-dir D [--crash-at POINT] [--crash-after N] [--settings JSON]
+    [--follow-up SECONDS]
 """
 
 from __future__ import annotations
@@ -81,14 +82,21 @@ def arm(point: str, after: int) -> None:
         moving.step = step  # type: ignore[assignment]
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--db", required=True)
     parser.add_argument("--data-dir", required=True)
     parser.add_argument("--settings", default="{}")
     parser.add_argument("--crash-at", choices=POINTS)
     parser.add_argument("--crash-after", type=int, default=1)
-    args = parser.parse_args()
+    # seconds to a feed's next scan while its imports run or its files are on their way (feeds/scan.py's
+    # FOLLOW_UP, 2 s): a test waits out fewer of them
+    parser.add_argument("--follow-up", type=float)
+    args = parser.parse_args(argv)
+    if args.follow_up is not None:
+        from desktop_app.feeds import scan
+
+        scan.FOLLOW_UP = args.follow_up
     if args.crash_at:
         arm(args.crash_at, args.crash_after)
     core = build_core(data_dir=args.data_dir, db_url=args.db, overrides=json.loads(args.settings))
