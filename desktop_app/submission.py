@@ -779,6 +779,7 @@ def needed_rights(mode: ImportMode) -> list[Right]:
         needed.append(Right.DELETE)
     return needed
 
+
 def undo_rights(mode: ImportMode) -> list[Right]:
     """What undoing an import in `mode` does to the table's rows, as rights: the rows it inserted are
     deleted, the ones it updated put back (updated), the ones it deleted inserted again; reading always."""

@@ -6,11 +6,8 @@ here is a row of docs/SECURITY.md's "Attacks tried" (MariaDB)."""
 from __future__ import annotations
 
 import contextlib
-import io
-import json
 import secrets
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -23,7 +20,6 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 
 from desktop_app.app import Core, build_core
-from desktop_app.cli.main import main
 from desktop_app.domain.status import TaskStatus
 from desktop_app.store import team as team_mode
 from desktop_app.store.schema import tasks
@@ -31,6 +27,7 @@ from desktop_app.store.team_sql.mysql import own_database, render
 from tests.support.backends import MYSQL_URL, fresh_database
 from tests.support.customers import row, write_csv
 from tests.support.running import run_now
+from tests.support.team_pg import cli_at
 
 STALE = (
     "UPDATE tasks SET status = 'running', owner = 'gone:1:1:aa', heartbeat_at = UTC_TIMESTAMP() - INTERVAL 1 HOUR "
@@ -88,23 +85,7 @@ class Team:
 
     def cli(self, who: str | None, *args: str, stdin: str = "") -> tuple[int, Any, str]:
         """The command line in this process, as `who` (None: the DBA): (exit code, JSON or text, stderr)."""
-        out, err = io.StringIO(), io.StringIO()
-        old_stdin, sys.stdin = sys.stdin, io.StringIO(stdin)
-        try:
-            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-                try:
-                    code = main([*args, "--db", self.url_of(who)])
-                except SystemExit as exc:  # argparse
-                    code = int(exc.code or 0)
-        finally:
-            sys.stdin = old_stdin
-        assert "Traceback" not in err.getvalue(), err.getvalue()
-        text_out = out.getvalue()
-        try:
-            data: Any = json.loads(text_out) if text_out.strip() else text_out
-        except json.JSONDecodeError:
-            data = text_out
-        return code, data, err.getvalue()
+        return cli_at(self.url_of(who), args, stdin)
 
     def ok(self, who: str | None, *args: str, stdin: str = "") -> Any:
         code, data, err = self.cli(who, *args, stdin=stdin)

@@ -44,23 +44,7 @@ class Team:
 
     def cli(self, who: str | None, *args: str, stdin: str = "") -> tuple[int, Any, str]:
         """The command line in this process, as `who` (None: the DBA): (exit code, JSON or text, stderr)."""
-        out, err = io.StringIO(), io.StringIO()
-        old_stdin, sys.stdin = sys.stdin, io.StringIO(stdin)
-        try:
-            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-                try:
-                    code = main([*args, "--db", self.url_of(who)])
-                except SystemExit as exc:  # argparse
-                    code = int(exc.code or 0)
-        finally:
-            sys.stdin = old_stdin
-        assert "Traceback" not in err.getvalue(), err.getvalue()
-        text_out = out.getvalue()
-        try:
-            data: Any = json.loads(text_out) if text_out.strip() else text_out
-        except json.JSONDecodeError:
-            data = text_out
-        return code, data, err.getvalue()
+        return cli_at(self.url_of(who), args, stdin)
 
     def ok(self, who: str | None, *args: str) -> Any:
         code, data, err = self.cli(who, *args)
@@ -135,3 +119,24 @@ def queue(team: Team, who: str, i: int) -> dict[str, Any]:
     task = team.ok(who, "submit", str(path), "--type", "customers", "--json")
     assert isinstance(task, dict) and task["status"] == "pending"
     return task
+
+
+def cli_at(url: str, args: tuple[str, ...], stdin: str = "") -> tuple[int, Any, str]:
+    """The command line in this process on the database `url`: (exit code, JSON or text, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    old_stdin, sys.stdin = sys.stdin, io.StringIO(stdin)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main([*args, "--db", url])
+            except SystemExit as exc:  # argparse
+                code = int(exc.code or 0)
+    finally:
+        sys.stdin = old_stdin
+    assert "Traceback" not in err.getvalue(), err.getvalue()
+    text_out = out.getvalue()
+    try:
+        data: Any = json.loads(text_out) if text_out.strip() else text_out
+    except json.JSONDecodeError:
+        data = text_out
+    return code, data, err.getvalue()
