@@ -33,7 +33,16 @@ def private_file(path: Path) -> None:
     that exists. SQLite gives its journal and WAL files the database file's own rights."""
     if not POSIX:
         return
-    os.close(os.open(path, os.O_CREAT | os.O_WRONLY | getattr(os, "O_CLOEXEC", 0), FILE_MODE))
+    # A file that exists is never opened here: closing any descriptor of a file drops every POSIX lock
+    # this process holds on it, a live SQLite connection's too (a second engine on the desk's file). The
+    # next desk to close its last connection then took the file for unused and deleted its WAL under
+    # that connection, whose later commits no other desk saw. A file made now has no lock to lose.
+    try:
+        made = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY | getattr(os, "O_CLOEXEC", 0), FILE_MODE)
+    except FileExistsError:
+        pass
+    else:
+        os.close(made)
     _tighten(path, FILE_MODE)
 
 

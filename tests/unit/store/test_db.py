@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -97,3 +99,36 @@ def test_session_timeouts_never_cut_a_live_batch(stale_after: float, expected: t
     # live desk's batch while it works between two statements (before: 2 s for stale_after 3)
     assert db.session_timeouts(stale_after) == expected
     assert db.IDLE_FLOOR_S >= 20  # well above the gaps measured (bench/bench_idle_gaps.py: about 1 s)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX advisory locks")
+def test_a_second_engine_on_a_live_file_keeps_the_first_ones_locks(tmp_path: Path) -> None:
+    """A second engine on a SQLite file this process has open (a second core: the command line run in a
+    test's process) must not drop the first one's locks. Before: make_engine opened and closed the file to
+    make it private, and closing any descriptor of a file drops every POSIX lock the process holds on it;
+    the next desk to close its last connection took the file for unused, folded the WAL in and deleted it
+    under the first engine, whose later commits went to the deleted WAL, seen by no other desk."""
+    path = tmp_path / "desk.sqlite3"
+    other_desk = ("import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
+                  "print(c.execute('SELECT COUNT(*) FROM t').fetchone()[0]); c.close()")  # fmt: skip
+
+    def seen_by_another_desk() -> int:
+        done = subprocess.run([sys.executable, "-c", other_desk, str(path)], capture_output=True, text=True,
+                              check=True, timeout=60)  # fmt: skip
+        return int(done.stdout)
+
+    first = db.make_engine(f"sqlite:///{path}")
+    second = None
+    try:
+        with first.begin() as conn:  # its connection stays open in the pool: a SHARED lock on the file
+            conn.execute(text("CREATE TABLE t (x)"))
+            conn.execute(text("INSERT INTO t VALUES (1)"))
+        second = db.make_engine(f"sqlite:///{path}")
+        assert seen_by_another_desk() == 1  # that desk's last connection closes
+        with first.begin() as conn:
+            conn.execute(text("INSERT INTO t VALUES (2)"))
+        assert seen_by_another_desk() == 2  # before: 1, the row committed to a deleted WAL
+    finally:
+        first.dispose()
+        if second is not None:
+            second.dispose()
