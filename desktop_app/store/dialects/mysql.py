@@ -67,19 +67,27 @@ class MySQL(ServerSchema):
     def make_engine(self, url: str, parsed: URL, lock_s: int, idle_s: int, **kwargs: Any) -> Engine:
         engine = create_engine(url, **pool_options(), **kwargs)
 
+        @event.listens_for(engine, "do_connect")
+        def _connect(_dialect: Any, _record: Any, cargs: Any, cparams: Any) -> Any:
+            from desktop_app.store.dialects.mysql_connect import SharedTlsConnection
+
+            return SharedTlsConnection(*cargs, **cparams)
+
         @event.listens_for(engine, "connect")
         def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+            # a table another session holds by LOCK TABLES is waited for as long as a row (the
+            # server's default, lock_wait_timeout: a year, and the desk's task hangs with it)
+            settings = [
+                "time_zone = '+00:00'",
+                f"SESSION innodb_lock_wait_timeout = {lock_s}",
+                f"SESSION lock_wait_timeout = {lock_s}",
+            ]
+            if "mariadb" in str(dbapi_conn.get_server_info()).lower():  # MySQL 8 has no idle transaction timeout
+                settings.append(f"SESSION idle_transaction_timeout = {idle_s}")
             cursor = dbapi_conn.cursor()
             # READ COMMITTED: the claim's SKIP LOCKED and our fenced updates need no gap locks.
             cursor.execute("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED")
-            cursor.execute("SET time_zone = '+00:00'")
-            cursor.execute(f"SET SESSION innodb_lock_wait_timeout = {lock_s}")
-            # a table another session holds by LOCK TABLES is waited for as long as a row (the
-            # server's default: a year, and the desk's task hangs with it)
-            cursor.execute(f"SET SESSION lock_wait_timeout = {lock_s}")
-            cursor.execute("SELECT @@version")
-            if "mariadb" in str(cursor.fetchone()[0]).lower():  # MySQL 8 has no idle transaction timeout
-                cursor.execute(f"SET SESSION idle_transaction_timeout = {idle_s}")
+            cursor.execute("SET " + ", ".join(settings))  # one round trip, not one per setting
             cursor.close()
 
         return engine
