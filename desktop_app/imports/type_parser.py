@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import datetime
+import functools
+import io
 import re
 import tomllib
 from collections.abc import Mapping
@@ -57,10 +59,18 @@ BIGINT_MIN, BIGINT_MAX = -(2**63), 2**63 - 1
 def load_file(path: Path) -> ImportType:
     """Load and check one import type file."""
     try:
-        with path.open("rb") as fh:
-            data = tomllib.load(fh)
+        content = path.read_bytes()
     except OSError as exc:
         raise ImportTypeError(f"{path}: cannot be read: {exc}") from exc
+    return _checked(path, content)
+
+
+@functools.lru_cache(maxsize=256)
+def _checked(path: Path, content: bytes) -> ImportType:
+    """A file's type, parsed once per process for the same path and the same bytes (an ImportType is
+    frozen): each core built loads the catalog, and TOML parsed in Python is most of a core's start."""
+    try:
+        data = tomllib.load(io.BytesIO(content))
     except tomllib.TOMLDecodeError as exc:
         raise ImportTypeError(f"{path}: not valid TOML: {exc}") from exc
     return _Parser(path).import_type(data)

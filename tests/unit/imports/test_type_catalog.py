@@ -80,3 +80,23 @@ def test_a_changed_file_is_read_again(tmp_path: Path) -> None:
     # its name cannot be read now: the file's name stands for it, so its tasks fail with the problem
     assert info.value.code is ErrorCode.IMPORT_TYPE_INVALID
     assert any(e.problem and "not valid TOML" in e.problem for e in cat.entries())
+
+
+def test_a_file_is_parsed_once_per_process_until_its_bytes_change(tmp_path: Path) -> None:
+    import tomllib
+    from unittest import mock
+
+    from desktop_app.imports import type_parser
+
+    path = user_types_dir(tmp_path) / "suppliers.toml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(GOOD, encoding="utf-8")
+    type_parser._checked.cache_clear()  # the built-in types as a new process finds them
+    with mock.patch.object(type_parser.tomllib, "load", wraps=tomllib.load) as parsed:
+        first = catalog(tmp_path).get("suppliers")  # two catalogs, as two cores of one process
+        assert catalog(tmp_path).get("suppliers") is first and parsed.call_count == 4  # 3 built-in + 1, once
+        stamp = path.stat()
+        path.write_text(GOOD.replace('"Suppliers"', '"Vendors!!"'), encoding="utf-8")  # same size
+        os.utime(path, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))  # and the same time: the bytes tell
+        assert catalog(tmp_path).get("suppliers").title_en == "Vendors!!"
+        assert parsed.call_count == 5
