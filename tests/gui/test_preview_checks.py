@@ -21,6 +21,7 @@ from desktop_app.ui.dialogs.preview import PreviewDialog
 from desktop_app.ui.dialogs.preview_table import BAD, BLUE, GREY, RED
 from desktop_app.ui.full_text_tip import NarrowCombo, is_cut
 from tests.gui.test_window_queue import ERRORS, TIMEOUT, open_preview, qtbot_left, wait_for_task, wait_status
+from tests.support import hostile_files as hostile
 from tests.support.customers import HEADER, codes_by_row, row, write_csv
 
 
@@ -391,3 +392,18 @@ def test_no_list_is_cut_at_1024_entries(qtbot: Any, make_desk: Any, tmp_path: Pa
     many = NarrowCombo()
     many.addItems([f"选项 {i}" for i in range(2_000)])
     assert many.count() == 2_000
+
+
+def test_a_sheet_beyond_excels_last_row_says_so_before_reading_it(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    """The sheet says at its head that it runs past row 1,048,576: the preview says what the import would, at once."""
+    rows = [b'<row r="2"><c r="A2" t="inlineStr"><is><t>C1</t></is></c></row>']
+    path = hostile.write_xlsx(tmp_path / "far.xlsx", hostile.sheet_xml(rows, head=b'<dimension ref="A1:C2000000"/>'))
+    window = make_desk().window
+    window.panel.path_edit.setText(str(path))
+    qtbot.mouseClick(window.panel.queue_button, qtbot_left())
+    qtbot.waitUntil(lambda: window.preview is not None and "beyond" in window.preview.status_label.text(),
+                    timeout=TIMEOUT)  # fmt: skip
+    dialog = window.preview
+    assert dialog is not None
+    assert "the sheet has rows beyond row 1048576, Excel's last" in dialog.status_label.text()
+    assert not ok(dialog).isEnabled()
