@@ -259,6 +259,9 @@ def main() -> int:
     if args.child_shown:
         child_shown(args.child_shown)
         return 0
+    from machine import machine_line
+
+    print(machine_line(), flush=True)
     from PySide6.QtWidgets import QApplication
 
     app = QApplication([sys.argv[0]])

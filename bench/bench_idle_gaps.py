@@ -30,6 +30,7 @@ from sqlalchemy.engine import make_url
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
+from machine import machine_line  # noqa: E402
 from make_customers import make  # noqa: E402
 
 PG_URL = os.environ.get("BATCHDESK_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
@@ -105,6 +106,7 @@ def main() -> int:
     parser.add_argument("--rows", type=int, default=100_000)
     parser.add_argument("--backends", nargs="+", default=["postgresql", "mariadb"])
     args = parser.parse_args()
+    print(machine_line(), flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         for backend in args.backends:
             print(json.dumps(measure(backend, args.rows, Path(tmp)), ensure_ascii=False), flush=True)

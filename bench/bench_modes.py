@@ -20,6 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 from bench_import import as_installed, run_measured  # noqa: E402
+from machine import machine_line  # noqa: E402
 from make_customers import make  # noqa: E402
 
 NO_BOOKKEEPING = (
@@ -69,6 +70,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--work", type=Path, default=None)
     args = parser.parse_args()
+    print(machine_line(), flush=True)
     as_installed()
     work = args.work or Path(tempfile.mkdtemp(prefix="bench-modes-"))
     work.mkdir(parents=True, exist_ok=True)

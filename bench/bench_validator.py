@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from desktop_app.imports.header import map_header
 from desktop_app.imports.import_type import builtin_import_types_dir, load_import_type
@@ -106,7 +107,9 @@ def run(label: str, rows: Sequence[Sequence[Cell]]) -> None:
 
 def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
-    print(f"Python {sys.version.split()[0]}")
+    from machine import machine_line
+
+    print(machine_line())
     run("valid rows", make_rows(n))
     run("0.1% bad rows", make_rows(n, bad_every=1000))
     run("typed (Excel) cells", as_excel(make_rows(n)))

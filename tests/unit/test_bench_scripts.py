@@ -44,3 +44,19 @@ def test_the_peak_memory_counts_a_childs_and_costs_the_machine_little() -> None:
     spent = time.process_time() - before
     assert measured.peak_mb >= 80
     assert spent < 0.10 * measured.seconds, (spent, measured.seconds)
+
+
+# the scripts that measure speed (make_*, machine and the profilers print no figure of their own)
+MEASURING = sorted(p.stem for p in (ROOT / "bench").glob("bench_*.py"))
+
+
+def test_every_benchmark_prints_the_machine_it_ran_on() -> None:
+    """A figure without its CPU model cannot be compared (issue 28: the AMD machine runs BatchDesk at ~1.5x
+    the Intel's time): each benchmark prints machine.machine_line() or, bench_engine, machine()."""
+    assert MEASURING
+    silent = []
+    for name in MEASURING:
+        text = (ROOT / "bench" / f"{name}.py").read_text(encoding="utf-8")
+        if "machine_line()" not in text and "machine()" not in text:
+            silent.append(name)
+    assert silent == []
