@@ -12,13 +12,11 @@ from pathlib import Path
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QFileOpenEvent
 
-_FILE_OPEN = QEvent.Type.FileOpen
-
 
 class FileOpenFilter(QObject):
     """Calls `handler(path)` for each local file of a QEvent.FileOpen the application receives; lets every
     other event through untouched (a filter on the application sees every event of every object, so the
-    check comes first and costs one comparison).
+    check comes first and costs one type check).
 
     A bound method is held weakly: the filter is its owner's child, and a strong reference back would
     make a cycle (owner -> filter -> owner) that only the cyclic collector could free."""
@@ -32,7 +30,9 @@ class FileOpenFilter(QObject):
             self._handler = lambda: handler
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() != _FILE_OPEN or not isinstance(event, QFileOpenEvent):
+        # the class alone (PySide wraps a FileOpen event as QFileOpenEvent: its typesystem's polymorphic id):
+        # event.type() made a Python enum for each of the thousands of events a second that pass here
+        if not isinstance(event, QFileOpenEvent):
             return False
         name = event.file()  # empty for a URL that is not a local file: not BatchDesk's
         if not name:
