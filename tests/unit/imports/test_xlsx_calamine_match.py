@@ -124,12 +124,16 @@ MISSING_EVERY = 97  # a row number left out; with BLANK_EVERY, in several slices
 BLANK_EVERY = 101  # a formatted blank row
 
 
-@pytest.fixture
-def small_slices(monkeypatch: pytest.MonkeyPatch) -> None:
+def use_small_slices(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(xlsx_plain, "FIRST_SLICE_BYTES", 16 * 1024)
     monkeypatch.setattr(xlsx_plain, "SLICE_BYTES", 64 * 1024)  # ~200 rows a slice
     monkeypatch.setattr(xlsx_plain, "CHUNK", 4096)  # slices cut near their size, not a 1 MB read past it
     monkeypatch.setattr(xlsx_plain, "MATCH_WINDOW", 16 * 1024)  # four windows a slice
+
+
+@pytest.fixture
+def small_slices(monkeypatch: pytest.MonkeyPatch) -> None:
+    use_small_slices(monkeypatch)
 
 
 def _cells(n: int) -> Iterator[str]:
