@@ -132,7 +132,7 @@ def _pick(rng: random.Random, valid: list[str], tricky: list[str]) -> str:
     return rng.choice(tricky)
 
 
-def messy_customers(path: Path, seed: int, rows: int = 400) -> Path:
+def messy_customers(path: Path, seed: int, rows: int = 200) -> Path:
     """Rows of tricky cells, odd records, blank lines, repeated and seeded keys, multi-line cells."""
     rng = random.Random(seed)
     out = []
