@@ -47,7 +47,9 @@ from make_customers_xlsx import write_customers_xlsx
 @pytest.fixture
 def small_slices(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(xlsx_plain, "FIRST_SLICE_BYTES", 4096)
-    monkeypatch.setattr(xlsx_plain, "SLICE_BYTES", 16384)
+    # ~20 rows a slice: the first slice is at least the 64 KB read for the sheet's head (~160 rows), so a
+    # 300-row messy workbook still crosses six slices (at 16 KB it took 400 rows to cross seven)
+    monkeypatch.setattr(xlsx_plain, "SLICE_BYTES", 8192)
     monkeypatch.setattr(xlsx_plain, "CHUNK", 4096)  # read in small pieces: each slice ends near its size
 
 
@@ -81,7 +83,7 @@ LATE_CELLS: dict[int, list[Any]] = {
 }
 
 
-def messy_workbook(path: Path, seed: int, rows: int = 400) -> Path:
+def messy_workbook(path: Path, seed: int, rows: int = 300) -> Path:
     rng = random.Random(seed)
     book = openpyxl.Workbook()
     sheet = book.active

@@ -15,10 +15,18 @@ from desktop_app.imports.bulk.csv_batches import BulkReadError
 from desktop_app.imports.bulk.excel_text import takes
 from desktop_app.imports.bulk.xlsx_batches import XlsxBatches
 from desktop_app.imports.import_type import builtin_import_types_dir, load_import_type
-from desktop_app.imports.readers import open_table
+from desktop_app.imports.readers import open_table, xlsx_reader
 from desktop_app.imports.readers.cells import cell_to_text
 from desktop_app.imports.readers.xlsx_reader import XlsxReader
-from tests.unit.imports.test_xlsx_calamine_match import ODD_ROWS, _plain_sheet, _typed, _write
+from tests.unit.imports.test_xlsx_calamine_match import (
+    BLANK_EVERY,
+    MISSING_EVERY,
+    ODD_ROWS,
+    _plain_sheet,
+    _typed,
+    _write,
+    use_small_slices,
+)
 
 CUSTOMERS = load_import_type(builtin_import_types_dir() / "customers.toml")
 SPECS = {c.key: c for c in CUSTOMERS.columns}
@@ -32,6 +40,14 @@ MOSTLY_TEXT = {"code": 0, "level": 1, "phone": 2, "email": 3, "opened_on": 4, "c
 # every row with a phone is an odd record
 NUMBERS_AS_DATES = {**MOSTLY_TEXT, "phone": 4, "opened_on": 2}
 IN_ORDER = {spec.key: j for j, spec in enumerate(CUSTOMERS.columns)}  # a customers sheet's own columns
+
+
+@pytest.fixture
+def small_slices(monkeypatch: pytest.MonkeyPatch) -> None:
+    """test_xlsx_calamine_match's small slices (~200 rows each, 1,000-row sheets cross what 6,000 rows did at
+    the shipped sizes), and the streaming parser's rows in blocks of 300, not 2,000, for the same reason."""
+    use_small_slices(monkeypatch)
+    monkeypatch.setattr(xlsx_reader, "STREAMED_ROWS", 300)
 
 
 def read_both(path: Path, index_by_key: dict[str, int], skip: int = 1) -> tuple[dict[int, Any], dict[int, Any], int]:
@@ -75,42 +91,46 @@ def read_both(path: Path, index_by_key: dict[str, int], skip: int = 1) -> tuple[
     return regular, odd, used
 
 
+@pytest.mark.usefixtures("small_slices")
 @pytest.mark.parametrize("mapping", [MOSTLY_TEXT, NUMBERS_AS_DATES], ids=["text", "numbers_as_dates"])
 def test_many_rows_across_slices(tmp_path: Path, mapping: dict[str, int]) -> None:
-    path = _write(tmp_path / "many.xlsx", _plain_sheet(6000))
+    path = _write(tmp_path / "many.xlsx", _plain_sheet(1200))
     regular, odd, used = read_both(path, mapping)
-    assert used > 5000
-    assert min([*regular, *odd]) == 2 and max([*regular, *odd]) == 6001  # a missing row: blank if given
-    assert 1009 * 2 in regular  # a formatted blank row: a blank row for the splitter to drop
+    assert used > 1000  # (5,000 of 6,000 before the sheet was made smaller)
+    assert min([*regular, *odd]) == 2 and max([*regular, *odd]) == 1201  # a missing row: blank if given
+    assert BLANK_EVERY * 2 in regular  # a formatted blank row: a blank row for the splitter to drop
     if mapping is MOSTLY_TEXT:
         assert not odd
     else:
-        assert len(odd) > 4000 and all(n % 7 for n in odd)  # the rows without a phone are text
+        assert len(odd) > 800 and all(n % 7 for n in odd)  # the rows without a phone are text (4,000 of 6,000)
 
 
-@pytest.mark.parametrize("skip", [1, 150, 151, 2999, 5999, 7000])
+@pytest.mark.usefixtures("small_slices")
+@pytest.mark.parametrize("skip", [1, 150, 213, 214, 1199, 1400])  # the first small slice's last row is 213
 def test_resuming_mid_slice(tmp_path: Path, skip: int) -> None:
-    regular, odd, _ = read_both(_write(tmp_path / "resume.xlsx", _plain_sheet(6000)), NUMBERS_AS_DATES, skip)
+    regular, odd, _ = read_both(_write(tmp_path / "resume.xlsx", _plain_sheet(1200)), NUMBERS_AS_DATES, skip)
     rows = sorted([*regular, *odd])
-    assert not rows or rows[0] == skip + 1 or (skip + 1) % 997 == 0
+    assert not rows or rows[0] == skip + 1 or (skip + 1) % MISSING_EVERY == 0
 
 
+@pytest.mark.usefixtures("small_slices")
 @pytest.mark.parametrize("name", sorted(set(ODD_ROWS) - {"broken_xml", "row_going_back"}))
-@pytest.mark.parametrize("at", [40, 4000])
+@pytest.mark.parametrize("at", [40, 700])  # in the first slice, in the fourth of the small slices
 def test_a_row_that_is_not_plain_hands_on_to_the_streaming_parser(tmp_path: Path, name: str, at: int) -> None:
-    path = _write(tmp_path / "odd.xlsx", _plain_sheet(5000, odd={at: ODD_ROWS[name].format(n=at, m=at + 1)}))
+    path = _write(tmp_path / "odd.xlsx", _plain_sheet(1000, odd={at: ODD_ROWS[name].format(n=at, m=at + 1)}))
     regular, odd, used = read_both(path, MOSTLY_TEXT)
-    assert at + 1 in regular and max(regular) == 5001  # the rows after it are read on
+    assert at + 1 in regular and max(regular) == 1001  # the rows after it are read on
     if name != "integer_beside_whole_decimals":
         assert used > 0
     if name == "beyond_the_dimension":
         assert at in odd  # content beyond the header's width: the row validator's
 
 
+@pytest.mark.usefixtures("small_slices")
 @pytest.mark.parametrize("name", ["broken_xml", "row_going_back"])
 def test_a_broken_sheet_or_a_row_going_back_steps_aside(tmp_path: Path, name: str) -> None:
     # the row reader takes over from the last committed row and says (or does) what it always does
-    path = _write(tmp_path / "broken.xlsx", _plain_sheet(5000, odd={4000: ODD_ROWS[name].format(n=4000)}))
+    path = _write(tmp_path / "broken.xlsx", _plain_sheet(1000, odd={700: ODD_ROWS[name].format(n=700)}))
     with open_table(path) as reader:
         assert isinstance(reader, XlsxReader)
         batches = XlsxBatches(reader, CUSTOMERS, MOSTLY_TEXT).batches()
@@ -187,20 +207,21 @@ def test_the_count_of_row_tags_sees_whether_the_numbers_increase(xml: bytes) -> 
         assert ((tags.total, tags.ordered) if whole else None) == ROW_TAGS[xml], size
 
 
+@pytest.mark.usefixtures("small_slices")
 def test_a_sheet_numbered_back_steps_aside_from_the_top_and_where_a_resume_meets_it(tmp_path: Path) -> None:
-    path = _write(tmp_path / "back.xlsx", _plain_sheet(5000, odd={4000: ODD_ROWS["row_going_back"].format(n=4000)}))
+    path = _write(tmp_path / "back.xlsx", _plain_sheet(1000, odd={800: ODD_ROWS["row_going_back"].format(n=800)}))
     with open_table(path) as reader:
         assert isinstance(reader, XlsxReader)
         assert reader.row_bound() is not None and reader.rows_in_order is False
         with pytest.raises(BulkReadError):  # from the top: before any batch
             next(iter(XlsxBatches(reader, CUSTOMERS, MOSTLY_TEXT).batches(1)))
-        # resumed after row 1000: the row numbered 5 again is below it, skipped as the row reader's resume does
-        rows = [n for b in XlsxBatches(reader, CUSTOMERS, MOSTLY_TEXT).batches(1000) for n in b.row_numbers.to_pylist()]
-        assert rows[0] == 1001 and 5 not in rows and max(rows) == 5001
-        assert set(rows) >= {r.row_number for r in reader.rows(skip_through=1000)}  # blank rows besides
-        # resumed after row 3: row 5 comes again after row 3999, which no batch of numbers can hold
+        # resumed after row 200: the row numbered 5 again is below it, skipped as the row reader's resume does
+        rows = [n for b in XlsxBatches(reader, CUSTOMERS, MOSTLY_TEXT).batches(200) for n in b.row_numbers.to_pylist()]
+        assert rows[0] == 201 and 5 not in rows and max(rows) == 1001
+        assert set(rows) >= {r.row_number for r in reader.rows(skip_through=200)}  # blank rows besides
+        # resumed after row 3: row 5 comes again after row 799, which no batch of numbers can hold
         got = []
         with pytest.raises(BulkReadError):
             for batch in XlsxBatches(reader, CUSTOMERS, MOSTLY_TEXT).batches(3):
                 got.append(batch.last_row)
-        assert got and max(got) < 4000
+        assert got and max(got) < 800

@@ -115,6 +115,26 @@ def test_a_gap_wider_than_a_slice_goes_to_the_streaming_parser(tmp_path: Path) -
 
 # --- generated workbooks: many rows, every kind, across slice boundaries ----------------------------------
 
+# The tests below read their sheets in small slices, so a thousand rows cross what 6,000 rows did at the
+# shipped sizes, and more of it: a first slice, slices doubling up to SLICE_BYTES, then slices at that cap,
+# each matched in several windows, the sheet inflated in small reads. At the shipped sizes (CHUNK 1 MB) a
+# 6,000-row sheet was two slices of ~3,400 and ~2,600 rows, each row read four times by the streaming
+# parser (the costly part). test_several_sheets and test_the_benchmark_workbook read at the shipped sizes.
+MISSING_EVERY = 97  # a row number left out; with BLANK_EVERY, in several slices of a 1,000-row sheet
+BLANK_EVERY = 101  # a formatted blank row
+
+
+def use_small_slices(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(xlsx_plain, "FIRST_SLICE_BYTES", 16 * 1024)
+    monkeypatch.setattr(xlsx_plain, "SLICE_BYTES", 64 * 1024)  # ~200 rows a slice
+    monkeypatch.setattr(xlsx_plain, "CHUNK", 4096)  # slices cut near their size, not a 1 MB read past it
+    monkeypatch.setattr(xlsx_plain, "MATCH_WINDOW", 16 * 1024)  # four windows a slice
+
+
+@pytest.fixture
+def small_slices(monkeypatch: pytest.MonkeyPatch) -> None:
+    use_small_slices(monkeypatch)
+
 
 def _cells(n: int) -> Iterator[str]:
     """Row n's cells: shared and inline strings, numbers, numbers as text, dates, whole decimals, blanks."""
@@ -138,9 +158,9 @@ def _plain_sheet(count: int, *, odd: dict[int, str] | None = None, dimension: st
     ) + "</row>"  # fmt: skip
     rows = []
     for n in range(2, count + 2):
-        if n % 997 == 0:
+        if n % MISSING_EVERY == 0:
             continue  # a missing row keeps its number free
-        if n % 1009 == 0:
+        if n % BLANK_EVERY == 0:
             rows.append(f'<row r="{n}" spans="1:9" s="3" customFormat="1"/>')  # a formatted blank row
             continue
         rows.append(odd.get(n) or f'<row r="{n}" spans="1:9">{"".join(_cells(n))}</row>')
@@ -175,20 +195,24 @@ def _replace_part(path: Path, part: str, text: str) -> Path:
     return path
 
 
+@pytest.mark.usefixtures("small_slices")
 @pytest.mark.parametrize("date1904", [False, True])
 def test_many_rows_across_slices(tmp_path: Path, date1904: bool) -> None:
-    path = _write(tmp_path / "many.xlsx", _plain_sheet(6000), date1904=date1904)
+    path = _write(tmp_path / "many.xlsx", _plain_sheet(1200), date1904=date1904)
     got = assert_same(path, read=True)
     numbers = [g[1] for g in got if g[0] == "row"]
-    assert numbers[0] == 2 and numbers[-1] == 6001 and 997 * 2 not in numbers and 1009 * 2 not in numbers
+    assert numbers[0] == 2 and numbers[-1] == 1201
+    assert MISSING_EVERY * 2 not in numbers and BLANK_EVERY * 2 not in numbers
     assert ("count", len(numbers)) in got
     assert len(zipfile.ZipFile(path).read("xl/worksheets/sheet1.xml")) > 4 * xlsx_plain.FIRST_SLICE_BYTES
 
 
-@pytest.mark.parametrize("skip", [1, 150, 151, 2999, 5999, 7000])
+@pytest.mark.usefixtures("small_slices")
+@pytest.mark.parametrize("skip", [1, 150, 213, 214, 1199, 1400])
 def test_resuming_anywhere(tmp_path: Path, skip: int) -> None:
-    # every skip_through: inside the first slice, at its end, in a later one, past the end
-    assert_same(_write(tmp_path / "resume.xlsx", _plain_sheet(6000)), skip=skip)
+    # every skip_through: inside the first slice, at its end (its last row is 213 in small slices), in a
+    # later one, past the end
+    assert_same(_write(tmp_path / "resume.xlsx", _plain_sheet(1200)), skip=skip)
 
 
 ODD_ROWS = {
@@ -207,13 +231,14 @@ ODD_ROWS = {
 }
 
 
+@pytest.mark.usefixtures("small_slices")
 @pytest.mark.parametrize("name", sorted(ODD_ROWS))
-@pytest.mark.parametrize("at", [40, 4000])
+@pytest.mark.parametrize("at", [40, 700])  # in the first slice, in the fourth of the small slices
 def test_a_row_that_is_not_plain_hands_on_to_the_streaming_parser(tmp_path: Path, name: str, at: int) -> None:
     odd = {at: ODD_ROWS[name].format(n=at, m=at + 1)}
     # "5" beside "5.00" in one column: the slice that holds both is the streaming parser's
     read = None if name == "integer_beside_whole_decimals" and at < 100 else True
-    got = assert_same(_write(tmp_path / "odd.xlsx", _plain_sheet(5000, odd=odd)), read=read)
+    got = assert_same(_write(tmp_path / "odd.xlsx", _plain_sheet(1000, odd=odd)), read=read)
     if name != "broken_xml":
         assert any(g[0] == "row" and g[1] == at + 1 for g in got)  # the rows after it are read on
 
@@ -256,11 +281,12 @@ def test_a_huge_cell_is_refused_alike(tmp_path: Path) -> None:
     assert got[-1][0] == "error"
 
 
+@pytest.mark.usefixtures("small_slices")
 def test_a_row_longer_than_a_match_window(tmp_path: Path) -> None:
     long = "长x" * (xlsx_plain.MATCH_WINDOW // 2)  # 1.5x the window in UTF-8
-    odd = {3000: f'<row r="3000"><c r="A3000" t="inlineStr"><is><t>{long}</t></is></c></row>'}
-    got = assert_same(_write(tmp_path / "long_row.xlsx", _plain_sheet(4000, odd=odd)), read=True)
-    assert ("row", 3000, [("str", long)] + [("NoneType", None)] * 8) in got
+    odd = {600: f'<row r="600"><c r="A600" t="inlineStr"><is><t>{long}</t></is></c></row>'}
+    got = assert_same(_write(tmp_path / "long_row.xlsx", _plain_sheet(800, odd=odd)), read=True)
+    assert ("row", 600, [("str", long)] + [("NoneType", None)] * 8) in got
 
 
 def test_custom_formats_over_builtin_ids(tmp_path: Path) -> None:
@@ -307,6 +333,7 @@ RICH_STRINGS = (
 )
 
 
+@pytest.mark.usefixtures("small_slices")
 @pytest.mark.parametrize("strings", ["plain", "rich"])
 def test_a_shared_string_table_calamine_is_not_given_goes_in_the_slices_inline(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, strings: str
@@ -314,11 +341,11 @@ def test_a_shared_string_table_calamine_is_not_given_goes_in_the_slices_inline(
     # over MAX_STRINGS_BYTES (here: any), or of rich and phonetic runs: the strings as the streaming parser reads them
     if strings == "plain":
         monkeypatch.setattr(xlsx_plain, "MAX_STRINGS_BYTES", 10)
-    path = _write(tmp_path / "inline.xlsx", _plain_sheet(3000))
+    path = _write(tmp_path / "inline.xlsx", _plain_sheet(600))
     if strings == "rich":
         _replace_part(path, "xl/sharedStrings.xml", RICH_STRINGS)
     got, used = outcome(path, calamine=True, limits=ReadLimits(), sheet=None, skip=1)
-    assert used > 2900
+    assert used > 580
     assert_same(path, read=True)
     texts = {cell for g in got if g[0] == "row" for kind, cell in g[2] if kind == "str"}
     if strings == "rich":
@@ -327,11 +354,12 @@ def test_a_shared_string_table_calamine_is_not_given_goes_in_the_slices_inline(
         assert {" spaced ", "王伟 & co", "plain"} <= texts
 
 
+@pytest.mark.usefixtures("small_slices")
 def test_a_shared_string_index_beyond_the_table_fails_alike_when_inline(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(xlsx_plain, "MAX_STRINGS_BYTES", 10)
-    monkeypatch.setattr(xlsx_plain, "CHUNK", 4096)  # slices of ~64 KB: calamine reads those before the bad one
-    odd = {2500: '<row r="2500"><c r="B2500" t="s"><v>99</v></c></row>'}
-    got = assert_same(_write(tmp_path / "beyond.xlsx", _plain_sheet(3000, odd=odd)), read=True)
+    # small slices (CHUNK 4096 among them): calamine reads the slices before the bad one
+    odd = {500: '<row r="500"><c r="B500" t="s"><v>99</v></c></row>'}
+    got = assert_same(_write(tmp_path / "beyond.xlsx", _plain_sheet(600, odd=odd)), read=True)
     assert got[-1][0] == "error"
