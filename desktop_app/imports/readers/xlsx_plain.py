@@ -101,14 +101,23 @@ class PlainRows:
             searched = 0  # where "</sheetData>" may start in data, as far as it has been looked for
             while True:
                 end = data.find(b"</sheetData>", searched)
-                if end >= 0:
+                if 0 <= end <= size:
                     cut, ended = end, True
                     break
+                if end >= 0 or len(data) >= size:
+                    # every row before a row start is whole (a plain text holds no "<"): the slice ends at the
+                    # last one within its size, or after a row longer than that. (It ended at the last one
+                    # read: the reads come a CHUNK at a time, so the first slice was a whole megabyte, ~3,500
+                    # rows for a preview of 20.)
+                    cut = data.rfind(b"<row ", 0, size)
+                    if cut <= 0:
+                        cut = data.find(b"<row ", size, end if end >= 0 else len(data))
+                    if cut > 0:
+                        break
+                    if end >= 0:
+                        cut, ended = end, True
+                        break
                 searched = max(len(data) - len(b"</sheetData>"), 0)
-                # every row before the last row start is whole (a plain text holds no "<")
-                cut = data.rfind(b"<row ") if len(data) >= size else -1
-                if cut > 0:
-                    break
                 more = read(CHUNK)
                 if not more or len(data) > MAX_ROW_BYTES:
                     yield Slice(b"", 0, last=True)  # the sheet ends inside a row, or a row is huge

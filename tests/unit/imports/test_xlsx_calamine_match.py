@@ -363,3 +363,16 @@ def test_a_shared_string_index_beyond_the_table_fails_alike_when_inline(
     odd = {500: '<row r="500"><c r="B500" t="s"><v>99</v></c></row>'}
     got = assert_same(_write(tmp_path / "beyond.xlsx", _plain_sheet(600, odd=odd)), read=True)
     assert got[-1][0] == "error"
+
+
+def test_a_preview_of_twenty_rows_reads_one_small_first_slice(tmp_path: Path) -> None:
+    """At the shipped sizes: the first slice is FIRST_SLICE_BYTES of XML (a few hundred rows), not the first
+    read's whole megabyte (it was 3,433 rows of this sheet for a preview of 20)."""
+    path = write_customers_xlsx(tmp_path / "customers.xlsx", 6000)
+    with open_table(path, limits=ReadLimits()) as reader:
+        assert isinstance(reader, XlsxReader)
+        rows = reader.rows(skip_through=1)
+        first = [next(rows) for _ in range(20)]
+        assert first[0].row_number == 2 and first[-1].row_number == 21
+        assert 20 <= reader.calamine_rows <= 400, reader.calamine_rows
+    assert_same(path, read=True)  # and the whole sheet, slice by slice, reads as the streaming parser reads it
