@@ -405,6 +405,10 @@ def test_a_plan_made_in_chinese_reads_in_english_on_an_english_desk(qtbot: Any, 
     reason = failing_reason(qtbot, dialog)
     assert reason == f"{PHONE_MISSING.message(catalog.get('customers'), 'en')} [required_missing]"
     assert not CJK.search(reason) and "Phone" in reason, reason
+    # a language switch says it again in the new language (the model is told as a switch tells it)
+    dialog.model.set_language(dialog._columns(), "zh")
+    again = dialog.model.index(0, dialog.model.reason_column).data()
+    assert again == f"{PHONE_MISSING.message(catalog.get('customers'), 'zh')} [required_missing]", again
     dialog.reject()
 
 
