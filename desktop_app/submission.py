@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
+import sqlite3
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from desktop_app.config import Settings
-from desktop_app.domain.errors import ErrorCode, PermanentError
+from desktop_app.domain.errors import ErrorCode, Lang, PermanentError
 from desktop_app.domain.feeds import FEED_PARAM, Feed
 from desktop_app.domain.modes import BlankPolicy, ImportMode
 from desktop_app.domain.profiles import OPTION_NAMES, Profile, ProfileRef, ProfileVersion, check_name
@@ -53,6 +55,7 @@ if TYPE_CHECKING:
     from desktop_app.imports.value_fixes import BadValue
     from desktop_app.imports.workbook import SheetPlan
 
+log = logging.getLogger(__name__)
 
 
 def plan_desk(record: TaskRecord) -> str | None:
@@ -386,6 +389,29 @@ class Submitter:
             folder = task_folder(self.results_dir, record.task_no)
             return folder / PLAN_FILE if folder is not None else None
         return Path(record.result_path).parent / PLAN_FILE if record.result_path else None
+
+    def changes_file(self, record: TaskRecord, lang: Lang, *, strict: bool = False) -> Path | None:
+        """The dry run's change file in ``lang``: its own (task_file) when it was written in that language or its
+        plan is not on this desk, else written again from the plan beside it, ``<task_no>-changes-<lang>.csv``
+        (a failed row's reasons are kept as codes: issue 28), once for each plan. Never on the GUI thread."""
+        from desktop_app.imports.change_plan import ChangePlan, write_changes_csv
+
+        own = self.task_file(record, FileKind.CHANGES, strict=strict)
+        plan_file = self.plan_file(record)
+        if own is None or plan_file is None or not plan_file.is_file():
+            return own
+        try:
+            with ChangePlan.open(plan_file) as plan:
+                if plan.meta.lang == lang or not plan.finished or not plan.meta.reasons_as_codes:
+                    return own  # an older plan's reasons are words in its own language: its own file
+                itype = self.catalog.get(plan.meta.import_type)
+                target = plan_file.with_name(f"{record.task_no}-changes-{lang}.csv")
+                if not target.is_file() or target.stat().st_mtime_ns < plan_file.stat().st_mtime_ns:
+                    write_changes_csv(plan, target, itype, lang)
+                return target
+        except (OSError, sqlite3.DatabaseError, PermanentError) as exc:  # the type gone: the dry run's own file
+            log.warning("[%s] the change file in %s could not be written from the plan: %s", record.task_no, lang, exc)
+            return own
 
     def _plan_source(self, task_no: str, creator: str | None) -> TaskRecord:
         """The dry run whose plan is asked for: TASK_NOT_FOUND, or PLAN_NOT_APPLICABLE (not a dry run, applied,

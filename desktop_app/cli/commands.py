@@ -356,7 +356,9 @@ def cmd_errors(core: Core, args: argparse.Namespace) -> int:
     if task is None:  # another's task is answered as no task at all
         raise PermanentError(ErrorCode.TASK_NOT_FOUND, task_no=args.task_no)
     kind = FileKind.CHANGES if args.changes else FileKind.ERRORS
-    path = core.submitter().task_file(task, kind)
+    submitter = core.submitter()
+    # a change file in the command line's language (its failed rows' reasons too), where its plan is at hand
+    path = submitter.changes_file(task, core.lang) if args.changes else submitter.task_file(task, kind)
     if path is None:
         what = ("变更文件", "change file") if args.changes else ("错误文件", "error CSV")
         raise PermanentError(ErrorCode.TASK_FILE_GONE, task_no=task.task_no, what_zh=what[0], what_en=what[1])

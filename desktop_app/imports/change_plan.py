@@ -5,6 +5,13 @@ The one place plans are written and read (README, "Change plan: dry run → appl
 batch of row numbers at a time (``between``) and writes a row only as it was planned. Unchanged rows are
 not stored, only counted: a row number absent from the plan (not a blank line) was planned unchanged.
 Each stored row's cells are canonical texts ([before, after]) as the import's bookkeeping keeps them.
+
+A failed row's reasons are stored as codes and parameters, never words: its ``message`` cell holds a JSON list
+of its RowErrors (``[{"code", "column", "value", "params"}, ...]``, always starting ``[{``), rendered in the
+viewer's language where the plan is shown or written (PlannedRow.reason). A plan written before (issue 28)
+holds the dry run's words there ("手机号不能为空 [required_missing]", in ``plan_meta.lang``): read as text and
+shown as it is. A plan that keeps codes says so in ``plan_meta`` (``reasons`` = ``"codes"``); nothing else of
+the file changed.
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from desktop_app.domain.errors import Lang
+from desktop_app.domain.errors import ErrorCode, Lang, message
 from desktop_app.domain.modes import ImportMode
 from desktop_app.domain.plan_words import PlanWord, plan_word
 from desktop_app.domain.values import canonical
@@ -70,10 +77,27 @@ class PlannedRow:
     key: str
     action: Action
     cells: tuple[PlannedCell, ...] = ()
-    message: str = ""
+    message: str = ""  # a failed row's reasons in words: a plan written before they were stored as codes
+    errors: tuple[RowError, ...] = ()  # a failed row's reasons as codes and parameters
 
     def cell(self, column: str) -> PlannedCell | None:
         return next((c for c in self.cells if c.column == column), None)
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        """A failed row's error codes, each once (an older plan's: from the end of its text, "… [not_found]")."""
+        if self.errors:
+            return tuple(dict.fromkeys(e.code.value for e in self.errors))
+        text = self.message.rstrip()
+        if not text.endswith("]") or "[" not in text:
+            return ()
+        return tuple(c.strip() for c in text[text.rindex("[") + 1 : -1].split(","))
+
+    def reason(self, itype: ImportType | None, lang: Lang) -> str:
+        """A failed row's reasons in ``lang`` (an older plan's text as it is); ``itype`` names the columns."""
+        if not self.errors:
+            return self.message
+        return failure_message(self.errors, itype, lang)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +137,8 @@ class PlanMeta:
     profile: str | None = None
     profile_version: int | None = None
     scope: Mapping[str, str] = field(default_factory=dict)
-    lang: Lang = "zh"  # the language of the failed rows' reasons
+    lang: Lang = "zh"  # the dry run's language (an older plan's failed rows' reasons are words in it)
+    reasons_as_codes: bool = True  # False: an older plan, its failed rows' reasons words in ``lang``
 
     def to_values(self) -> dict[str, str]:
         return {
@@ -127,6 +152,7 @@ class PlanMeta:
             "profile_version": json.dumps(self.profile_version),
             "scope": json.dumps(dict(self.scope), ensure_ascii=False),
             "lang": json.dumps(self.lang),
+            **({"reasons": json.dumps("codes")} if self.reasons_as_codes else {}),
         }
 
     @classmethod
@@ -144,6 +170,7 @@ class PlanMeta:
             profile_version=int(version) if version is not None else None,
             scope={str(k): str(v) for k, v in (get.get("scope") or {}).items()},
             lang="en" if get.get("lang") == "en" else "zh",
+            reasons_as_codes=get.get("reasons") == "codes",
         )
 
 
@@ -153,11 +180,37 @@ def _cells_json(cells: Sequence[PlannedCell]) -> str | None:
     return json.dumps({c.column: [c.before, c.after] for c in cells}, ensure_ascii=False, separators=(",", ":"))
 
 
-def _row_of(row: int, key: str, action: str, cells: str | None, message: str | None) -> PlannedRow:
+def _errors_json(errors: Sequence[RowError]) -> str | None:
+    """A failed row's errors as the plan keeps them (JSON; a parameter JSON lacks, as its text)."""
+    if not errors:
+        return None
+    listed = [{"code": e.code.value, "column": e.column, "value": e.value, "params": dict(e.params)} for e in errors]
+    return json.dumps(listed, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+def _errors_of(text: str) -> tuple[RowError, ...] | None:
+    """The errors a row's message cell holds, None when it holds words (a plan written before codes were kept)."""
+    if not text.startswith("[{"):
+        return None
+    try:
+        listed = json.loads(text)
+        return tuple(
+            RowError(ErrorCode(e["code"]), e.get("column"), str(e.get("value") or ""), dict(e.get("params") or {}))
+            for e in listed
+        )
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return None  # not ours, or a code this version does not know: shown as stored
+
+
+def _row_of(row: int, key: str, action: str, cells: str | None, stored: str | None) -> PlannedRow:
     parsed: tuple[PlannedCell, ...] = ()
     if cells:
         parsed = tuple(PlannedCell(name, pair[0], pair[1]) for name, pair in json.loads(cells).items())
-    return PlannedRow(row, key, Action(action), parsed, message or "")
+    text = stored or ""
+    errors = _errors_of(text)
+    if errors is not None:
+        return PlannedRow(row, key, Action(action), parsed, "", errors)
+    return PlannedRow(row, key, Action(action), parsed, text)
 
 
 class PlanWriter:
@@ -189,7 +242,8 @@ class PlanWriter:
         """One batch's planned rows (not the unchanged ones), in one transaction."""
         if not rows:
             return
-        values = [(r.row, r.key, r.action.value, _cells_json(r.cells), r.message or None) for r in rows]
+        values = [(r.row, r.key, r.action.value, _cells_json(r.cells), _errors_json(r.errors) or r.message or None)
+                  for r in rows]  # fmt: skip
         with self._transaction():
             self._conn.executemany(f"INSERT INTO plan_rows ({_COLUMNS}) VALUES (?, ?, ?, ?, ?)", values)
         self.rows_written += len(values)
@@ -346,7 +400,7 @@ def write_changes_csv(plan: ChangePlan, path: Path, itype: ImportType, lang: Lan
                 cells[2 * at] = cell.before or ""
                 cells[2 * at + 1] = cell.after or ""
             number = "" if row.row == ABSENT_ROW else str(row.row)
-            line = [number, row.key, words[row.action], row.message, *cells]
+            line = [number, row.key, words[row.action], row.reason(itype, lang), *cells]
             out.writerow([neutralise(c) for c in line])
             lines += 1
     temp.replace(path)
@@ -407,15 +461,25 @@ def planned_delete(row: int, key_text: str, table: BusinessTable, stored: Stored
     return PlannedRow(row, key_text, Action.DELETE, row_cells(table, stored) if stored is not None else ())
 
 
-def failure_message(errors: Sequence[RowError], itype: ImportType, lang: Lang) -> str:
+def _error_words(error: RowError, itype: ImportType | None, lang: Lang) -> str:
+    if itype is not None:
+        try:
+            return error.message(itype, lang)
+        except KeyError:
+            pass  # a column the type no longer has: its key names it
+    return message(error.code, lang, **{"hint": "", "time": "", **error.params, "column": error.column or ""})
+
+
+def failure_message(errors: Sequence[RowError], itype: ImportType | None, lang: Lang) -> str:
     """A failed row's reasons in words, then its codes: "手机号不能为空 [required_missing]"."""
-    reasons = ("；" if lang == "zh" else "; ").join(e.message(itype, lang) for e in errors)
+    reasons = ("；" if lang == "zh" else "; ").join(_error_words(e, itype, lang) for e in errors)
     codes = ", ".join(dict.fromkeys(e.code.value for e in errors))
     return f"{reasons} [{codes}]" if codes else reasons
 
 
-def planned_failure(row: int, key_text: str, errors: Sequence[RowError], itype: ImportType, lang: Lang) -> PlannedRow:
-    return PlannedRow(row, key_text, Action.FAIL, (), failure_message(errors, itype, lang))
+def planned_failure(row: int, key_text: str, errors: Sequence[RowError]) -> PlannedRow:
+    """A failed row: its errors kept as codes and parameters (words only where the plan is shown)."""
+    return PlannedRow(row, key_text, Action.FAIL, (), "", tuple(errors))
 
 
 def planned_skip(plan: RowPlan) -> PlannedRow:

@@ -232,7 +232,7 @@ class ImportRun:
         mode = self.options.mode.row_mode  # a sync's rows are upserted
         decider = RowDecider(self.itype, mode, self.options.blank, self.table, checked.validator.key_indexes)
         if self.options.dry_run:
-            return DryRunWriter(decider, self.table, self.references, self._plan_writer, self.lang)
+            return DryRunWriter(decider, self.table, self.references, self._plan_writer)
         writer = BatchWriter(self.itype, mode, self.table, decider, self.references, self.task_no,
                              signature_function(self.signed))  # fmt: skip
         if self._plan is not None:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import Connection
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from desktop_app.domain.errors import ErrorCode, Lang
+from desktop_app.domain.errors import ErrorCode
 from desktop_app.domain.modes import ImportMode
 from desktop_app.imports import change_plan
 from desktop_app.imports.change_plan import ABSENT_ROW, PlannedRow, PlanWriter
@@ -371,12 +371,11 @@ class DryRunWriter:
     each batch's rows that are not unchanged are recorded there as they were decided."""
 
     def __init__(self, decider: RowDecider, table: BusinessTable, references: ReferenceResolver,
-                 plan: PlanWriter | None = None, lang: Lang = "zh") -> None:  # fmt: skip
+                 plan: PlanWriter | None = None) -> None:  # fmt: skip
         self.decider = decider
         self.table = table
         self.references = references
         self.plan = plan
-        self.lang: Lang = lang
         self._ids = change_plan.reference_ids(decider.itype)
         self._taken: set[str] = set()
 
@@ -388,13 +387,12 @@ class DryRunWriter:
         taken = self._taken
         plans = self.decider.decide(rows, found, lambda key_text, _stored: key_text in taken)
         planned: list[PlannedRow] | None = [] if self.plan is not None else None
-        itype, lang = self.decider.itype, self.lang
         for plan in plans:
             row = plan.source.row_number
             if plan.action is Action.FAIL:
                 result.failed.append((plan.source, plan.errors))
                 if planned is not None:
-                    planned.append(change_plan.planned_failure(row, plan.key_text, plan.errors, itype, lang))
+                    planned.append(change_plan.planned_failure(row, plan.key_text, plan.errors))
                 continue
             taken.add(plan.key_text)
             if plan.action is Action.INSERT:
@@ -422,7 +420,7 @@ class DryRunWriter:
                     taken.discard(plan.key_text)
                     result.failed.append((plan.source, (error,)))
                     if planned is not None:
-                        planned.append(change_plan.planned_failure(row, plan.key_text, (error,), itype, lang))
+                        planned.append(change_plan.planned_failure(row, plan.key_text, (error,)))
             else:
                 result.skipped += 1
                 if planned is not None:
@@ -438,7 +436,6 @@ class DryRunWriter:
         result = BatchResult()
         stored = self.table.find(conn, keys) if self.plan is not None and keys else {}
         planned: list[PlannedRow] = []
-        itype = self.decider.itype
         for key in keys:
             plan = RowPlan(source_of(key), Action.DELETE, self.table.fold(key), self.table.key_text(key))
             error = cascade_error(conn, self.table, self.decider, plan) or delete_in_savepoint(
@@ -448,7 +445,7 @@ class DryRunWriter:
                 planned.append(change_plan.planned_delete(ABSENT_ROW, plan.key_text, self.table, stored.get(plan.key)))
             else:
                 result.failed.append((plan.source, (error,)))
-                planned.append(change_plan.planned_failure(ABSENT_ROW, plan.key_text, (error,), itype, self.lang))
+                planned.append(change_plan.planned_failure(ABSENT_ROW, plan.key_text, (error,)))
         if self.plan is not None and planned:
             self.plan.add(planned)
         return result

@@ -13,6 +13,7 @@ from PySide6.QtGui import QColor, QFont
 from desktop_app.domain.errors import Lang
 from desktop_app.domain.plan_words import PlanWord, plan_word
 from desktop_app.imports.change_plan import ABSENT_ROW, ChangePlan, PlanCounts, PlanMeta, PlannedCell, PlannedRow
+from desktop_app.imports.import_type import ImportType
 from desktop_app.imports.row_plans import Action
 from desktop_app.ui.background import Background
 
@@ -95,6 +96,7 @@ class PlanTableModel(QAbstractTableModel):
         self._source: PlanSource | None = None
         self._columns: list[tuple[str, str]] = []  # (key, title) of the type's columns
         self._lang: Lang = "en"
+        self._itype: ImportType | None = None  # names the columns of a failed row's reasons
         self._actions: frozenset[Action] | None = None
         self._rows: list[_Shown] = []
         self._exhausted = True
@@ -103,10 +105,12 @@ class PlanTableModel(QAbstractTableModel):
 
     # --- feeding -------------------------------------------------------------------------
 
-    def set_plan(self, source: PlanSource, columns: Sequence[tuple[str, str]], lang: Lang) -> None:
-        """The plan to show, with the type's columns (key, title in the desk's language)."""
+    def set_plan(self, source: PlanSource, columns: Sequence[tuple[str, str]], lang: Lang,
+                 itype: ImportType | None = None) -> None:  # fmt: skip
+        """The plan to show, with the type's columns (key, title in the desk's language); a failed row's
+        reasons are said in ``lang``, ``itype`` naming their columns (None: the type is gone; keys name them)."""
         self.beginResetModel()
-        self._source, self._columns, self._lang = source, list(columns), lang
+        self._source, self._columns, self._lang, self._itype = source, list(columns), lang, itype
         self._restart()
         self.endResetModel()
 
@@ -239,7 +243,7 @@ class PlanTableModel(QAbstractTableModel):
             if column == KEY:
                 return planned.key
             if column == REASON:
-                return planned.message
+                return planned.reason(self._itype, self._lang)
             cell = self._cell(shown, column)
             if cell is None:
                 return ""
@@ -249,7 +253,7 @@ class PlanTableModel(QAbstractTableModel):
             if column == ROW and planned.row == ABSENT_ROW:
                 return self.tr("A row of the table that the file lacks: the sync deletes it")
             if column == REASON:
-                return planned.message or None
+                return planned.reason(self._itype, self._lang) or None
             if self.changed(index):
                 cell = self._cell(shown, column)
                 assert cell is not None

@@ -13,7 +13,7 @@ import pytest
 from PySide6.QtCore import QRect, QSize, Qt
 from PySide6.QtWidgets import QDialogButtonBox, QMessageBox, QPushButton
 
-from desktop_app.domain.errors import ErrorCode, PermanentError
+from desktop_app.domain.errors import ErrorCode, Lang, PermanentError
 from desktop_app.domain.modes import ImportMode
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import Lane, SubmitResult, TaskRecord
@@ -25,8 +25,10 @@ from desktop_app.imports.change_plan import (
     PlannedRow,
     PlanWriter,
     plan_path,
+    planned_failure,
 )
 from desktop_app.imports.row_plans import Action
+from desktop_app.imports.validator import RowError
 from desktop_app.ui.background import Background
 from desktop_app.ui.catalog import ImportCatalog
 from desktop_app.ui.dialogs.change_plan import ChangePlanDialog, counts_text, fitted_size
@@ -51,16 +53,19 @@ def customer(i: int) -> tuple[PlannedCell, ...]:
     return tuple(PlannedCell(k, None, v or None) for k, v in zip(KEYS, values, strict=True))
 
 
-def write_plan(path: Path, task_no: str = "T20261206-0001", *, finished: bool = True) -> PlanCounts:
-    """A plan of inserts, updates (the credit limit 12.50 -> 13.00), a failing and a skipped row, and one
-    table row a sync deletes."""
+def write_plan(path: Path, task_no: str = "T20261206-0001", *, finished: bool = True,
+               failing: PlannedRow | None = None, lang: Lang = "zh") -> PlanCounts:  # fmt: skip
+    """A plan of inserts, updates (the credit limit 12.50 -> 13.00), a failing (``failing``, else one whose
+    reason is words, as a plan made before issue 28 kept it) and a skipped row, and one table row a sync
+    deletes; made by a dry run in ``lang``."""
     meta = PlanMeta(task_no=task_no, import_type="customers", mode=ImportMode.SYNC, file="customers.csv",
-                    file_sha256="0" * 64, columns=KEYS)  # fmt: skip
+                    file_sha256="0" * 64, columns=KEYS, lang=lang)  # fmt: skip
     writer = PlanWriter(path, meta)
     writer.add([PlannedRow(i, f"C{i:06d}", Action.INSERT, customer(i)) for i in range(1, INSERTS + 1)])
     writer.add([PlannedRow(i, f"C{i:06d}", Action.UPDATE, (PlannedCell("credit_limit", "12.50", "13.00"),))
                 for i in range(FIRST_UPDATE, FIRST_UPDATE + UPDATES)])  # fmt: skip
-    writer.add([PlannedRow(FAILING, "C999999", Action.FAIL, (), REASON), PlannedRow(SKIPPED, "", Action.SKIP)])
+    failed = failing or PlannedRow(FAILING, "C999999", Action.FAIL, (), REASON)
+    writer.add([failed, PlannedRow(SKIPPED, "", Action.SKIP)])
     gone = tuple(PlannedCell(c.column, c.after, None) for c in customer(900_001))
     writer.add([PlannedRow(ABSENT_ROW, "C900001", Action.DELETE, gone)])
     counts = PlanCounts(inserted=INSERTS, updated=UPDATES, unchanged=88, skipped=1, deleted=1, failed=1)
@@ -372,6 +377,50 @@ def test_in_chinese_the_plan_reads_in_the_desks_words(qtbot: Any, make_desk: Any
     dialog.choose_filter(Action.UPDATE)
     qtbot.waitUntil(lambda: model.rowCount() == UPDATES, timeout=TIMEOUT)
     assert model.index(0, model.column_of("credit_limit")).data(Qt.ItemDataRole.ToolTipRole) == "原值：12.50"
+    dialog.reject()
+
+
+PHONE_MISSING = RowError(ErrorCode.REQUIRED_MISSING, "phone", "", {})
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def failing_reason(qtbot: Any, dialog: ChangePlanDialog) -> str:
+    dialog.show()
+    qtbot.waitUntil(lambda: dialog.model.rowCount() > 0, timeout=TIMEOUT)
+    dialog.choose_filter(Action.FAIL)
+    qtbot.waitUntil(lambda: dialog.model.rowCount() == 1 and dialog.model.planned(0).action is Action.FAIL,
+                    timeout=TIMEOUT)  # fmt: skip
+    reason = dialog.model.index(0, dialog.model.reason_column)
+    assert reason.data(Qt.ItemDataRole.ToolTipRole) == reason.data()  # whole in its tooltip too
+    return str(reason.data())
+
+
+def test_a_plan_made_in_chinese_reads_in_english_on_an_english_desk(qtbot: Any, tmp_path: Path) -> None:
+    path = tmp_path / "T20261206-0001" / "plan.sqlite3"
+    write_plan(path, failing=planned_failure(FAILING, "C999999", (PHONE_MISSING,)), lang="zh")
+    catalog = ImportCatalog.load("en")
+    background = Background(lambda work: work())
+    dialog = ChangePlanDialog(dry_run_record(), path, catalog, background)
+    qtbot.addWidget(dialog)
+    reason = failing_reason(qtbot, dialog)
+    assert reason == f"{PHONE_MISSING.message(catalog.get('customers'), 'en')} [required_missing]"
+    assert not CJK.search(reason) and "Phone" in reason, reason
+    # a language switch says it again in the new language (the model is told as a switch tells it)
+    dialog.model.set_language(dialog._columns(), "zh")
+    again = dialog.model.index(0, dialog.model.reason_column).data()
+    assert again == f"{PHONE_MISSING.message(catalog.get('customers'), 'zh')} [required_missing]", again
+    dialog.reject()
+
+
+def test_a_plan_made_in_english_reads_in_chinese_on_a_chinese_desk(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    desk = make_desk(language="zh")
+    path = tmp_path / "zh" / "plan.sqlite3"
+    write_plan(path, failing=planned_failure(FAILING, "C999999", (PHONE_MISSING,)), lang="en")
+    background = Background(lambda work: work())
+    dialog = ChangePlanDialog(dry_run_record(), path, desk.catalog, background, desk.window)
+    reason = failing_reason(qtbot, dialog)
+    assert reason == f"{PHONE_MISSING.message(desk.catalog.get('customers'), 'zh')} [required_missing]"
+    assert "手机" in reason, reason
     dialog.reject()
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import csv
 import json
+import os
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -301,3 +303,42 @@ def test_a_sync_plan_keeps_a_row_still_referenced(core: Core, tmp_path: Path) ->
     with core.store.reading() as conn:
         left = [r[0] for r in conn.execute(sa.text("SELECT code FROM stock_items ORDER BY code"))]
     assert left == ["S1", "S2"]
+
+
+LOCALES = {"zh": "zh_CN.UTF-8", "en": "en_US.UTF-8"}
+
+
+def changes_on_the_command_line(core: Core, task: TaskRecord, lang: str, capsys: pytest.CaptureFixture[str],
+                                monkeypatch: pytest.MonkeyPatch) -> Path:  # fmt: skip
+    monkeypatch.setenv("LC_ALL", LOCALES[lang])  # the command line's language, as a clerk's shell sets it
+    monkeypatch.setenv("BATCHDESK_HOME", str(core.paths.data_dir))  # its settings name no language
+    capsys.readouterr()
+    assert main(["errors", task.task_no, "--changes", "--json", "--db", core.db_url, "--user", "tester"]) == 0
+    return Path(json.loads(capsys.readouterr().out)["path"])
+
+
+def test_the_command_lines_change_file_says_a_failed_rows_reasons_in_its_language(
+    core: Core, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A dry run made in Chinese (issue 28): its plan keeps the failed row's codes, so the command line in English
+    gives its change file in English, the reason included; in Chinese, the dry run's own file."""
+    dry, _path = dry_upsert(core, tmp_path)  # run in Chinese (tests/support/running.py)
+    own = Path(str(dry.summary["changes_csv"]))
+    assert read_csv(own)[3]["原因"].startswith("额度")  # the dry run's own file, in its language
+    english = changes_on_the_command_line(core, dry, "en", capsys, monkeypatch)
+    assert english != own and english.parent == own.parent
+    rows = read_csv(english)
+    assert [(r["Row number"], r["Action"]) for r in rows] == [("3", "update"), ("5", "update"), ("6", "insert"),
+                                                              ("7", "fail")]  # fmt: skip
+    reason = rows[3]["Reason"]
+    assert reason.startswith("Credit") and reason.endswith("[invalid_number]"), reason
+    assert not any("\u4e00" <= ch <= "\u9fff" for ch in reason), reason
+    assert changes_on_the_command_line(core, dry, "zh", capsys, monkeypatch) == own
+    assert read_csv(own)[3]["原因"].startswith("额度")  # left as it was
+    # a plan made before its reasons were kept as codes: its own file, never English headers on Chinese reasons
+    plan_file = own.parent / "plan.sqlite3"
+    with sqlite3.connect(plan_file) as conn:
+        conn.execute("DELETE FROM plan_meta WHERE name = 'reasons'")
+    conn.close()
+    os.utime(plan_file, ns=(english.stat().st_mtime_ns + 1, english.stat().st_mtime_ns + 1))
+    assert changes_on_the_command_line(core, dry, "en", capsys, monkeypatch) == own

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from desktop_app.domain.task import TaskRecord
 from desktop_app.imports.change_plan import PlanCounts
+from desktop_app.imports.import_type import ImportType
 from desktop_app.imports.row_plans import Action
 from desktop_app.submission import plan_desk
 from desktop_app.tasks.identity import host_name
@@ -188,7 +189,7 @@ class ChangePlanDialog(QDialog):
             self._block(self.tr("This plan was already applied by task %1.").replace("%1", self.record.applied_by))
         self.status_label.clear()
         self._fill_filters()
-        self.model.set_plan(source, self._columns(), window_lang())
+        self.model.set_plan(source, self._columns(), window_lang(), self._import_type())
         self.retranslate()
         self._update_buttons()
         self._filter_changed()
@@ -226,6 +227,13 @@ class ChangePlanDialog(QDialog):
         """The plan's counts as its dry run's summary has them (the plan file is not here to count)."""
         counts = self.record.summary.get("plan_counts")
         return counts_text(PlanCounts.from_json(counts)) if isinstance(counts, dict) else ""
+
+    def _import_type(self) -> ImportType | None:
+        """The plan's import type, which names a failed row's columns (None: the catalog lacks it now)."""
+        if self.source is None:
+            return None
+        itype = self._catalog.get(self.source.meta.import_type)
+        return itype if isinstance(itype, ImportType) else None
 
     def _columns(self) -> list[tuple[str, str]]:
         """The type's columns in the plan's order, titled in the desk's language (a key not in the type: itself)."""

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import csv
+import re
 import sqlite3
 from pathlib import Path
 
 import pytest
 
+from desktop_app.domain.errors import ErrorCode, Lang
 from desktop_app.domain.modes import ImportMode
 from desktop_app.imports.change_plan import (
     ChangePlan,
@@ -18,10 +20,13 @@ from desktop_app.imports.change_plan import (
     PlanWriter,
     changes_csv_name,
     plan_path,
+    planned_failure,
     write_changes_csv,
 )
+from desktop_app.imports.header import map_header
 from desktop_app.imports.import_type import builtin_import_types_dir, load_import_type
 from desktop_app.imports.row_plans import Action
+from desktop_app.imports.validator import RowError, compile_validator
 
 COLUMNS = ("sku", "valid_from", "price", "currency")
 
@@ -212,3 +217,68 @@ def test_changes_csv_neutralises_formulas(tmp_path: Path, itype) -> None:  # typ
     assert rows[2][1] == "'-1+A1" and rows[2][3] == "'=1+1 [invalid_number]"
     assert rows[3][2] == "skip"
     assert read_csv(target)[0][0] == "Row number"  # a header is neutralised as the cells are (none needs it)
+
+
+# --- a failed row's reasons: stored as codes, said in the viewer's language (issue 28) -------------------------
+
+PRICE_WRONG = RowError(ErrorCode.INVALID_NUMBER, "price", "abc", {"value": "abc", "scale": 2})
+SKU_MISSING = RowError(ErrorCode.REQUIRED_MISSING, "sku", "", {})
+
+
+def failed_plan(path: Path, lang: Lang, itype) -> None:  # type: ignore[no-untyped-def]
+    """A dry run made in ``lang``: a failed row (two reasons, as the validator gives them) and a sync's table
+    row that failed to go."""
+    checked = compile_validator(itype, map_header(itype, [c.label("zh") for c in itype.columns]))
+    errors = checked.check(["", "2024-01-01", "abc", "CNY"]).errors
+    assert errors == (SKU_MISSING, PRICE_WRONG)
+    writer = PlanWriter(path, meta(lang=lang))
+    writer.add([planned_failure(5, "SKU-5", errors), planned_failure(0, "SKU-KEPT", (PRICE_WRONG,))])
+    writer.finish(PlanCounts(failed=2))
+
+
+@pytest.mark.parametrize(("made", "shown"), [("zh", "en"), ("en", "zh")])
+def test_a_failed_rows_reasons_are_said_in_the_viewers_language(tmp_path: Path, itype, made: Lang,  # type: ignore[no-untyped-def]
+                                                                shown: Lang) -> None:  # fmt: skip
+    path = tmp_path / "plan.sqlite3"
+    failed_plan(path, made, itype)
+    # the file keeps codes and parameters, no words of either language
+    stored = sqlite3.connect(path).execute("SELECT message FROM plan_rows WHERE row = 5").fetchone()[0]
+    assert stored.startswith("[{") and "required_missing" in stored
+    for words in (SKU_MISSING.message(itype, "zh"), SKU_MISSING.message(itype, "en")):
+        assert words not in stored
+    target = tmp_path / "changes.csv"
+    with ChangePlan.open(path) as plan:
+        row = plan.between(5, 5)[5]
+        assert row.errors == (SKU_MISSING, PRICE_WRONG) and row.codes == ("required_missing", "invalid_number")
+        expected = ("；" if shown == "zh" else "; ").join(e.message(itype, shown) for e in row.errors)
+        assert row.reason(itype, shown) == f"{expected} [required_missing, invalid_number]"
+        write_changes_csv(plan, target, itype, shown)
+    rows = read_csv(target)
+    assert rows[1][3] == f"{expected} [required_missing, invalid_number]"
+    assert rows[2][3] == f"{PRICE_WRONG.message(itype, shown)} [invalid_number]"
+    cjk = re.compile(r"[\u4e00-\u9fff]")
+    assert bool(cjk.search(rows[1][3])) is (shown == "zh")
+
+
+def test_an_older_plans_words_are_shown_as_they_are(tmp_path: Path, itype) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "plan.sqlite3"
+    write_plan(path)  # its failed rows' reasons are words, as a plan made before issue 28 kept them
+    target = tmp_path / "changes.csv"
+    with ChangePlan.open(path) as plan:
+        (row,) = plan.between(5, 5).values()
+        assert row.errors == () and row.codes == ("invalid_number",)
+        assert row.reason(itype, "zh") == "Price has the wrong format [invalid_number]"
+        write_changes_csv(plan, target, itype, "zh")
+    assert read_csv(target)[3][3] == "Price has the wrong format [invalid_number]"
+    # a plan that keeps codes says so in its meta; an older one's meta lacks it
+    assert meta().to_values()["reasons"] == '"codes"' and PlanMeta.from_values(meta().to_values()) == meta()
+    older = {k: v for k, v in meta().to_values().items() if k != "reasons"}
+    assert PlanMeta.from_values(older) == meta(reasons_as_codes=False)
+    assert "reasons" not in meta(reasons_as_codes=False).to_values()
+
+
+def test_a_reason_whose_column_or_type_is_gone_still_reads(tmp_path: Path, itype) -> None:  # type: ignore[no-untyped-def]
+    gone = RowError(ErrorCode.REQUIRED_MISSING, "old_column", "", {})
+    row = planned_failure(7, "SKU-7", (gone,))
+    assert "old_column" in row.reason(itype, "en") and row.reason(itype, "en").endswith("[required_missing]")
+    assert row.reason(None, "zh").endswith("[required_missing]")  # the type itself gone from the catalog
