@@ -63,14 +63,14 @@ def make_desk(qapp: QApplication, tmp_path: Path, qsettings: QSettings) -> Itera
     desks: list[Desk] = []
 
     def make(handlers: list[Any] | None = None, *, data_dir: Path | None = None, refresh_ms: int = 0,
-             **overrides: Any) -> Desk:  # fmt: skip
+             page_size: int = 500, **overrides: Any) -> Desk:  # fmt: skip
         folder = data_dir or tmp_path / "data"
         seed_desk_database(folder)  # at head already: no migration per window test
         core = build_core(data_dir=folder, handlers=handlers,
                           overrides={"poll_interval": 0.1, "language": "en", "daily_cleanup": False,
                                      **overrides})  # fmt: skip
         quits: list[bool] = []
-        desk = Desk(qapp, core, qsettings, refresh_ms=refresh_ms, cache_dir=tmp_path / "i18n",
+        desk = Desk(qapp, core, qsettings, refresh_ms=refresh_ms, page_size=page_size, cache_dir=tmp_path / "i18n",
                     on_quit=lambda: quits.append(True))  # fmt: skip
         desk.quits = quits  # type: ignore[attr-defined]
         desks.append(desk)

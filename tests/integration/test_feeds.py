@@ -295,7 +295,9 @@ def test_pausing_cancels_the_pending_scan_and_a_removed_feed_scans_no_more(core:
 
 
 def test_two_scans_at_once_take_each_file_once(core: Core, inbox: Path) -> None:
-    for i in range(30):
+    # 12 files, not 30: the two scans still meet over the same files (each claims file by file, in turns of
+    # the GIL), and each file is an import to run afterwards
+    for i in range(12):
         write_csv(inbox / f"f{i:02d}.csv", [row(i * 10 + j) for j in range(1, 4)])
     feed = add_feed(core, inbox)
     # two scans of one feed running together (a recovered scan beside its successor, two desks)
@@ -311,9 +313,9 @@ def test_two_scans_at_once_take_each_file_once(core: Core, inbox: Path) -> None:
         thread.join(120)
     drive(core)
     imports = feed_imports(core)
-    assert len(imports) == 30 and len({t.params["file_sha256"] for t in imports}) == 30
-    assert len(where(inbox)["imported"]) == 30 and where(inbox)[""] == [] and where(inbox)["duplicates"] == []
-    assert _customers(core) == 90
+    assert len(imports) == 12 and len({t.params["file_sha256"] for t in imports}) == 12
+    assert len(where(inbox)["imported"]) == 12 and where(inbox)[""] == [] and where(inbox)["duplicates"] == []
+    assert _customers(core) == 36
 
 
 def test_a_file_that_cannot_be_moved_stays_its_task_stands_and_the_feed_says_so(
