@@ -3,11 +3,12 @@
 # SQLite, PostgreSQL (127.0.0.1:5432, database test) and MariaDB (127.0.0.1:3306, database test).
 # With CI=true an unreachable database fails the run instead of skipping. Extra arguments go to pytest.
 # Two stages: every test not marked slow on parallel workers (pytest-xdist, BATCHDESK_TEST_WORKERS,
-# default 4; each test has its own schema and tmp_path, so workers do not collide), then the slow ones
+# default 6; each test has its own schema and tmp_path, so workers do not collide), then the slow ones
 # (kill -9, crash and fault campaigns) on BATCHDESK_SLOW_WORKERS (default 3), each test to the next free
-# worker. More workers than a 2-core machine's cores, measured: the fast stage used 0.8 of a core a
-# worker (12 CPU-minutes in 14.6 min on 2 workers), the slow one 0.3 (4 CPU-minutes in 7 min), the rest
-# waiting on the databases, subprocesses and timers (docs/BENCHMARKS.md, "The test suite").
+# worker. More workers than a 2-core machine's cores, measured: a few fast-stage files wait on real time
+# (outages, a frozen desk, heartbeats: 17-43 s a test) while the other workers have CPU to use; the fast
+# stage took 487 s on 6 workers against 568 s on 4 once its CPU had halved (docs/BENCHMARKS.md, "The test
+# suite").
 # BATCHDESK_TEST_RANDOM=1 runs each stage in random order (pytest-random-order; the seed is printed).
 # BATCHDESK_TEST_STAGES=together runs the two stages at once (below).
 set -euo pipefail
@@ -34,7 +35,7 @@ stage() {  # pytest exits 5 when a stage selects no test (extra arguments naming
   [[ $rc == 5 ]] && return 0
   return $rc
 }
-fast=(-n "${BATCHDESK_TEST_WORKERS:-4}" --dist loadfile -m "not slow")
+fast=(-n "${BATCHDESK_TEST_WORKERS:-6}" --dist loadfile -m "not slow")
 slow=(-n "${BATCHDESK_SLOW_WORKERS:-3}" --dist load -m slow)
 if [[ "${BATCHDESK_TEST_STAGES:-serial}" == serial ]]; then
   stage "${fast[@]}" "$@"
