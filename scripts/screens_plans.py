@@ -1,6 +1,7 @@
 """Screenshots of the change plan and the workbook (run under an X server with a window manager): a dry run's
 plan in the window (every action, then its updates alone), the sync question with its "Check first", and
-a workbook's preview. Usage: python scripts/screens_plans.py LANG OUT_PREFIX (e.g. zh /tmp/plans-zh-1024x700)."""
+a workbook's preview. Usage: python scripts/screens_plans.py LANG OUT_PREFIX [DRY_RUN_LANG] (e.g. zh
+/tmp/plans-zh-1024x700; DRY_RUN_LANG: the dry run made by a desk in that language, its plan shown in LANG)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 def main(argv: list[str]) -> int:
     lang, prefix = argv[0], argv[1]
+    dry_lang = argv[2] if len(argv) > 2 else lang
     from desktop_app.app import build_core
     from desktop_app.domain.modes import ImportMode
     from desktop_app.imports.row_plans import Action
@@ -22,7 +24,7 @@ def main(argv: list[str]) -> int:
     from tests.support.workbooks import GOODS_HEADER, NOTES_HEADER, PRICES_HEADER, set_up_goods_and_prices, write_book
 
     root = Path(tempfile.mkdtemp(prefix="batchdesk-plans-"))
-    core = build_core(data_dir=root / "data", overrides={"language": lang, "daily_cleanup": False})
+    core = build_core(data_dir=root / "data", overrides={"language": dry_lang, "daily_cleanup": False})
     set_up_goods_and_prices(core)
     run_import(core, write_csv(root / "all.csv", [row(i) for i in range(1, 31)]))
     # the next file: five credit limits and a phone changed, two new customers, one bad row
@@ -31,6 +33,9 @@ def main(argv: list[str]) -> int:
     changed += [row(31), row(32), row(33, 开户日期="2024-13-45")]
     dry = run_import(core, write_csv(root / "customers-week-49.csv", changed), mode=ImportMode.UPSERT.value,
                      dry_run=True)  # fmt: skip
+    if dry_lang != lang:  # the plan was made on a desk in the other language: shown here in this one
+        core.close()
+        core = build_core(data_dir=root / "data", overrides={"language": lang, "daily_cleanup": False})
     shown = ShownWindow(core, root, prefix)
     desk, window, wait, shot = shown.desk, shown.window, shown.wait, shown.shot
     wait(1500)

@@ -669,21 +669,21 @@ REASONS: dict[tuple[ErrorCode, str], tuple[str, str]] = {
         "The file is damaged or not a valid Excel file: a cell in row {row} holds more than {limit} characters",
     ),
     (ErrorCode.CORRUPT_FILE, "shared_string_too_long"): (
-        "文件已损坏或不是有效的 Excel 文件：共享字符串表里有一段文字超过 {limit} 个字符",
+        "文件已损坏或不是有效的 Excel 文件：共享字符串表里有一段文字超过 {limit:,} 个字符",
         "The file is damaged or not a valid Excel file: a text in its shared string table holds more than "
-        "{limit} characters",
+        "{limit:,} characters",
     ),
     (ErrorCode.CORRUPT_FILE, "too_many_columns"): (
-        "文件已损坏或不是有效的 Excel 文件：第 {row} 行的单元格超过 {limit} 列",
-        "The file is damaged or not a valid Excel file: row {row} has cells beyond column {limit}",
+        "文件已损坏或不是有效的 Excel 文件：第 {row:,} 行的单元格超过 {limit:,} 列",
+        "The file is damaged or not a valid Excel file: row {row:,} has cells beyond column {limit:,}",
     ),
     (ErrorCode.CORRUPT_FILE, "too_many_rows"): (
-        "文件已损坏或不是有效的 Excel 文件：工作表的行号超过了 {limit}（Excel 的最后一行）",
-        "The file is damaged or not a valid Excel file: the sheet has rows beyond row {limit}, Excel's last",
+        "文件已损坏或不是有效的 Excel 文件：工作表的行号超过了 {limit:,}（Excel 的最后一行）",
+        "The file is damaged or not a valid Excel file: the sheet has rows beyond row {limit:,}, Excel's last",
     ),
     (ErrorCode.CORRUPT_FILE, "too_many_strings"): (
-        "文件已损坏或不是有效的 Excel 文件：共享字符串表里有超过 {limit} 个字符串",
-        "The file is damaged or not a valid Excel file: its shared string table holds more than {limit} strings",
+        "文件已损坏或不是有效的 Excel 文件：共享字符串表里有超过 {limit:,} 个字符串",
+        "The file is damaged or not a valid Excel file: its shared string table holds more than {limit:,} strings",
     ),
     (ErrorCode.CORRUPT_FILE, "too_many_parts"): (
         "文件已损坏或不是有效的 Excel 文件：压缩包目录超过 {limit} KB，远多于一个工作簿应有的部件",

@@ -405,5 +405,5 @@ def test_a_sheet_beyond_excels_last_row_says_so_before_reading_it(qtbot: Any, ma
                     timeout=TIMEOUT)  # fmt: skip
     dialog = window.preview
     assert dialog is not None
-    assert "the sheet has rows beyond row 1048576, Excel's last" in dialog.status_label.text()
+    assert "the sheet has rows beyond row 1,048,576, Excel's last" in dialog.status_label.text()
     assert not ok(dialog).isEnabled()

@@ -82,7 +82,7 @@ def test_far_row_and_wide_row(tmp_path: Path) -> None:
     assert error.params == {"reason": "too_many_rows", "limit": 1_048_576}
     error = failure(hostile.xlsx_wide_row(tmp_path / "wide.xlsx", 20_000))
     assert error.params == {"reason": "too_many_columns", "row": 2, "limit": 16_384}
-    assert "row 2 has cells beyond column 16384" in error.text("en")
+    assert "row 2 has cells beyond column 16,384" in error.text("en")
 
 
 def test_a_zip_of_many_parts(tmp_path: Path) -> None:

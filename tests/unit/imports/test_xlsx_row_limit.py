@@ -69,8 +69,8 @@ def refusal(path: Path, limits: ReadLimits = DEFAULT) -> PermanentError:
 
 def assert_too_many_rows(error: PermanentError, limit: int = 1_048_576) -> None:
     assert (error.code, error.params) == (ErrorCode.CORRUPT_FILE, {"reason": "too_many_rows", "limit": limit})
-    assert MESSAGE.format(limit=limit) in error.text("en")
-    assert f"工作表的行号超过了 {limit}" in error.text("zh")
+    assert MESSAGE.format(limit=f"{limit:,}") in error.text("en")
+    assert f"工作表的行号超过了 {limit:,}" in error.text("zh")
 
 
 def test_a_row_beyond_the_last_is_refused_before_the_rows_after_it(tmp_path: Path, inflated: dict[str, int]) -> None:
