@@ -28,6 +28,7 @@ from desktop_app.domain.errors import ErrorCode, PermanentError
 from .limits import ReadLimits
 from .merged_cells import SheetMerges, merges_of, too_many_merges
 from .xlsx_plain import CHUNK, _RowTags
+from .xlsx_rows import too_many_rows
 from .xlsx_zip import BoundedZip
 
 log = logging.getLogger(__name__)
@@ -136,11 +137,6 @@ def _attribute(attributes: bytes, name: bytes) -> str | None:
             value = found.group(2) if found.group(2) is not None else found.group(3)
             return None if b"&" in value else value.decode("utf-8", "replace")
     return None
-
-
-def too_many_rows(limits: ReadLimits) -> PermanentError:
-    """The row parser's own refusal (xlsx_rows.SheetRows.finish_row), in the same words."""
-    return PermanentError(ErrorCode.CORRUPT_FILE, reason="too_many_rows", limit=limits.max_rows)
 
 
 class _RowLimit:

@@ -151,7 +151,7 @@ class SheetRows:
             row = self._counter + 1
         self._counter = row
         if not 0 < row <= limits.max_rows:
-            raise PermanentError(ErrorCode.CORRUPT_FILE, reason="too_many_rows", limit=limits.max_rows)
+            raise too_many_rows(limits)
         if failure is not None:
             raise failure
         self.row = row
@@ -382,3 +382,8 @@ def declared_rows(ref: str | None) -> int:
         return int(range_boundaries(ref or "")[3] or 0)
     except (ValueError, TypeError):
         return 0
+
+
+def too_many_rows(limits: ReadLimits) -> PermanentError:
+    """A row beyond limits.max_rows (Excel's last): the row parser's refusal, and the first pass's (xlsx_merges)."""
+    return PermanentError(ErrorCode.CORRUPT_FILE, reason="too_many_rows", limit=limits.max_rows)
