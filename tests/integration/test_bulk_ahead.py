@@ -6,6 +6,7 @@ it is loaded only once that one has committed (else each would wait for the othe
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -63,7 +64,22 @@ def events(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return seen
 
 
-def test_batches_load_ahead_and_commit_in_file_order(core: Core, tmp_path: Path, events: list[str]) -> None:
+def test_batches_load_ahead_and_commit_in_file_order(
+    core: Core, tmp_path: Path, events: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A batch's commit waits (at most 30 s) until the next batch's load has begun: loaded ahead, the load runs
+    # beside the commit and it starts at once; loaded in line, it could only start after the commit, so the
+    # wait runs out and the order below fails. Waiting for it keeps a busy machine's thread scheduling (the
+    # loading thread not yet run when the batch before had already loaded) from deciding the test.
+    flush = ImportRun._flush
+
+    def after_next_load(self: ImportRun, size: int, last_row: int, *args: Any, **kwargs: Any) -> None:
+        deadline = time.monotonic() + 30
+        while last_row < 201 and f"load {last_row + 1}" not in events and time.monotonic() < deadline:
+            time.sleep(0.005)
+        flush(self, size, last_row, *args, **kwargs)
+
+    monkeypatch.setattr(ImportRun, "_flush", after_next_load)
     path = write_csv(tmp_path / "c.csv", [row(i) for i in range(1, 201)])  # rows 2..201: five batches of 40
     task = run_import(core, path)
     assert task.status is TaskStatus.SUCCEEDED and task.success_count == 200

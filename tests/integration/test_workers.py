@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -129,12 +130,38 @@ def test_kill_9_mid_task_then_restart_finishes_exactly_once(core: Core, workers:
     assert final is not None and final.attempt == 2 and final.recoveries == 0
 
 
+def pause_outside_a_write(core: Core, proc: subprocess.Popen[str]) -> None:
+    """SIGSTOP the worker, on SQLite at a moment it holds no write lock.
+
+    A desk's SQLite file has one writer, and a stopped process's write lock cannot be broken from outside
+    (the limit test_frozen_desk states for one desk): stopped inside its heartbeat's write, it would stall every
+    other worker, whatever the fence. So, there, it is stopped again until another connection can write."""
+    os.kill(proc.pid, signal.SIGSTOP)
+    if core.store.engine.dialect.name != "sqlite":
+        return
+    database = core.store.engine.url.database
+    assert database is not None
+    for _ in range(200):
+        probe = sqlite3.connect(database, timeout=0.2, isolation_level=None)
+        try:
+            probe.execute("BEGIN IMMEDIATE")
+            probe.execute("ROLLBACK")
+            return
+        except sqlite3.OperationalError:  # "database is locked": stopped inside a write
+            os.kill(proc.pid, signal.SIGCONT)
+            time.sleep(0.05)
+            os.kill(proc.pid, signal.SIGSTOP)
+        finally:
+            probe.close()
+    raise AssertionError("the worker held the write lock at every pause")
+
+
 def test_paused_worker_cannot_overwrite_after_recovery(core: Core, workers: Workers) -> None:
     task = submit(core, steps=8, sleep=0.8)
     paused = workers.start(stale_after=1.5)
     wait_for(lambda: len(steps_of(core, task.task_no)) >= 2, 60, "two committed steps")
     done_before = len(steps_of(core, task.task_no))
-    os.kill(paused.pid, signal.SIGSTOP)  # right after a commit: it sleeps between steps
+    pause_outside_a_write(core, paused)  # right after a commit: it sleeps between steps
     try:
         workers.start(stale_after=1.5)
         wait_for(lambda: status(core, task.task_no).is_final, 90, "another worker to finish it")
