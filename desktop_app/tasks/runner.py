@@ -215,7 +215,7 @@ class _SettlingStore:
         self._drop_work_files(fence)
         ended = self._settle(lambda: self._store.finish(fence, status, **values), f"finish as {status.value}")
         if ended:
-            self._drop_work_files(fence)
+            self._drop_work_files(fence, ended=True)
             self._keep_files(fence)
         return ended
 
@@ -242,10 +242,15 @@ class _SettlingStore:
             return False
         return current is not None and current.owner == fence.owner and current.attempt == fence.attempt
 
-    def _drop_work_files(self, fence: Fence) -> None:
-        if not self._still_ours(fence):
+    def _drop_work_files(self, fence: Fence, *, ended: bool = False) -> None:
+        """Remove the task's work files: only while it is ours, or once our own fenced write ended it
+        (nobody can take a final task over). No file, no read of the task row."""
+        if not is_task_no(self._task_no):  # a planted task number names no file of ours
             return
-        for part in self._work_dir.glob(f"{self._task_no}-*.part"):
+        parts = list(self._work_dir.glob(f"{self._task_no}-*.part"))
+        if not parts or not (ended or self._still_ours(fence)):
+            return
+        for part in parts:
             try:
                 part.unlink(missing_ok=True)
             except OSError as exc:
