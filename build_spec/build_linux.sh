@@ -3,17 +3,20 @@
 #   build_spec/build_linux.sh              setup, PyInstaller onedir, dist/BatchDesk-<version>-linux-<arch>.tar.gz,
 #                                          then build_spec/smoke_test.sh on the unpacked tarball
 #   build_spec/build_linux.sh --no-smoke   the same without the smoke test
+#   build_spec/build_linux.sh --prepare    only the setup and the build tool (.ci/run, before building beside the tests)
 # Prints the build time and the sizes of the onedir (du, MiB: what the smoke test's size check reads) and the tarball.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-smoke=1
+smoke=1 prepare=0
 [[ "${1:-}" == "--no-smoke" ]] && smoke=0
+[[ "${1:-}" == "--prepare" ]] && prepare=1
 
 started=$(date +%s)
 scripts/setup.sh  # .venv with the package and the postgresql/mysql drivers; Qt's system libraries
 PY=.venv/bin/python
 # The build tool, and psutil (imported by desktop_app/tasks/identity.py; pyproject lists it only for tests).
 "$PY" -m pip install -q "pyinstaller>=6.10,<7" "psutil>=5.9"
+((prepare)) && exit 0
 
 version="$("$PY" -c 'import desktop_app; print(desktop_app.__version__)')"
 arch="$(uname -m)"
