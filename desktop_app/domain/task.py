@@ -184,6 +184,18 @@ class TaskRecord:
                 "plan_of": self.params.get("plan_of")}  # fmt: skip
 
 
+# A task's row read earlier than one already seen arrives late by a fraction of a second (reads run on
+# other threads); one stamped minutes "earlier" is a clock set back (a desk's own SQLite file stamps with
+# the desk's clock), whose rows must not be ignored until the clock catches up.
+LATE_READ = dt.timedelta(seconds=60)
+
+
+def read_earlier(record: TaskRecord, seen: dt.datetime | None) -> bool:
+    """Whether this read of a task is older than a row of it already seen (stamped `seen`): a late read."""
+    stamp = record.updated_at
+    return stamp is not None and seen is not None and seen - LATE_READ < stamp < seen
+
+
 def _iso(value: dt.datetime | None) -> str | None:
     # Stamps come from the database clock in UTC without a zone; say so explicitly.
     return None if value is None else value.replace(tzinfo=dt.UTC).isoformat(timespec="seconds")

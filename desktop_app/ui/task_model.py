@@ -15,7 +15,7 @@ from PySide6.QtGui import QColor, QFont
 from desktop_app.domain.feeds import FEED_PARAM
 from desktop_app.domain.phrase import stored_phrase
 from desktop_app.domain.status import TaskStatus
-from desktop_app.domain.task import Progress, TaskRecord
+from desktop_app.domain.task import Progress, TaskRecord, read_earlier
 from desktop_app.tasks.kinds import TaskKind, TaskKinds
 from desktop_app.ui.outcomes import file_rows, linked_outcome, shown_progress, shown_status, shown_total, tone
 from desktop_app.ui.task_speed import SpeedMeter, format_rate, format_remaining
@@ -324,7 +324,7 @@ class TaskTableModel(QAbstractTableModel):
         row = self._row_of.get(record.id)
         if row is not None:
             old = self._rows[row]
-            if record.updated_at and old.updated_at and record.updated_at < old.updated_at:
+            if read_earlier(record, old.updated_at):
                 return row  # an older snapshot arriving late
             if (record.status is old.status is TaskStatus.RUNNING and record.attempt == old.attempt
                     and record.progress < old.progress):  # fmt: skip

@@ -15,7 +15,7 @@ from desktop_app.domain.errors import Lang, PermanentError
 from desktop_app.domain.modes import ImportMode
 from desktop_app.domain.profiles import Profile, ProfileVersion
 from desktop_app.domain.status import TaskStatus
-from desktop_app.domain.task import Progress, SubmitResult, TaskRecord
+from desktop_app.domain.task import Progress, SubmitResult, TaskRecord, read_earlier
 from desktop_app.domain.viewer import Viewer
 from desktop_app.executor.executor import Executor
 from desktop_app.exports.task import ExportHandler
@@ -45,6 +45,7 @@ EXPORT_TASK = ExportHandler.task_type
 # The refresh reads again what changed this long before the newest change it saw: a transaction that
 # stamped its rows earlier but committed later (another desk's) is not skipped.
 REFRESH_OVERLAP = dt.timedelta(seconds=2)
+PUBLISHED_KEPT = 5000  # tasks whose newest listed row is remembered for that (the oldest forgotten first)
 
 
 class TaskService(QObject):
@@ -124,6 +125,12 @@ class TaskService(QObject):
         # its end on a worker before the GUI thread hears of its submission (a loaded machine, a short
         # task); the submission's record, read when it was queued, must not put it back to "pending".
         self._ended_unseen: OrderedDict[int, TaskRecord] = OrderedDict()
+        # The newest row each task was published with (updated_at, the database's clock). Reads run off the
+        # GUI thread and arrive out of order: a refresh that read a task while it ran can arrive after the
+        # worker's news of its end; published, it listed the task as running again and made it "active", so
+        # a later read of it (an import re-read after its value fix) told it as ended a second time, over
+        # the notice of the task that had just ended.
+        self._published_at: OrderedDict[int, dt.datetime] = OrderedDict()
         # The refresh's own watermark: only what the refresh read moves it (this desk's events and page
         # loads do not: a task another desk changed before our own later event would be skipped).
         self._stamp: dt.datetime | None = None
@@ -462,7 +469,7 @@ class TaskService(QObject):
             self._done_submitting()
             self._executor.wake()
             if not result.refused:
-                self._publish(result.task)
+                self._publish_submitted(result.task)
             self._reread([task_no])  # the dry run now names its apply: no second apply is offered
             self.plan_applied.emit(task_no, result)
 
@@ -560,14 +567,19 @@ class TaskService(QObject):
     def _on_submitted(self, result: SubmitResult) -> None:
         self._done_submitting()
         if not result.refused:
-            ended = self._ended_unseen.pop(result.task.id, None)
-            if ended is not None:  # it ran to its end first: said as ended, never listed as pending again
-                self._active.add(ended.id)
-            self._publish(ended or result.task)
+            self._publish_submitted(result.task)
             resumes = result.task.params.get(RESUMES)
             if resumes:  # the stopped import now names the task that continues it
                 self._reread([str(resumes)])
         self.submitted.emit(result)
+
+    def _publish_submitted(self, task: TaskRecord) -> None:
+        """A task this desk just queued: listed, and told when it ends, even when it ran to its end before
+        the GUI thread heard it was queued (then said as ended, never listed as pending again)."""
+        ended = self._ended_unseen.pop(task.id, None)
+        if ended is not None:
+            self._active.add(ended.id)
+        self._publish(ended or task)
 
     @Slot(str, str)
     def _on_submit_failed(self, path: str, reason: str) -> None:
@@ -579,7 +591,22 @@ class TaskService(QObject):
         if not self._in_flight:
             self.busy_changed.emit(False)
 
+    def _stale(self, record: TaskRecord) -> bool:
+        """Whether a newer row of this task was published already (then this read is dropped)."""
+        stamp = record.updated_at
+        if stamp is None:
+            return False
+        if read_earlier(record, self._published_at.get(record.id)):
+            return True
+        self._published_at[record.id] = stamp
+        self._published_at.move_to_end(record.id)
+        while len(self._published_at) > PUBLISHED_KEPT:
+            self._published_at.popitem(last=False)
+        return False
+
     def _publish(self, record: TaskRecord) -> None:
+        if self._stale(record):
+            return
         if (self._kinds.of(record).sweeps and record.status.is_final and record.summary.get("archived")
                 and record.id not in self._archive_swept):  # fmt: skip
             # The clean-up moved tasks out of the task table; the list's rows of them would stay until

@@ -298,3 +298,34 @@ def test_a_task_that_ends_before_its_submission_is_heard_is_told_as_ended(qtbot:
     assert [r.status for r in told] == [TaskStatus.SUCCEEDED]
     row = desk.window.model.row_of(queued.id)
     assert row is not None and desk.window.model.record(row).status is TaskStatus.SUCCEEDED
+
+
+def test_a_read_older_than_the_listed_row_does_not_bring_an_ended_task_back(qtbot: Any, make_desk: Any) -> None:
+    """Reads run off the GUI thread and may arrive late: a refresh that read a task while it ran, heard after
+    the worker's news of its end, must not list it as running again, nor make a later read of it (an import
+    re-read after its value fix) tell it as ended a second time, over the notice of the task that just ended."""
+    import datetime as dt
+    from dataclasses import replace
+
+    desk = make_desk()
+    service, model = desk.service, desk.window.model
+    queued = desk.core.store.submit(task_type="not_run_here", params={"file": "/data/x.csv"},  # no worker claims it
+                                    creator="tester").task  # fmt: skip
+    assert queued.updated_at is not None
+    at = queued.updated_at
+    running = replace(queued, status=TaskStatus.RUNNING, updated_at=at + dt.timedelta(seconds=1))
+    ended = replace(queued, status=TaskStatus.SUCCEEDED, success_count=3, updated_at=at + dt.timedelta(seconds=2))
+    told: list[Any] = []
+    service.task_ended.connect(told.append)
+    service._publish(running)
+    service._publish(ended)  # the worker's end
+    service._publish(running)  # a refresh's read of it while it ran, heard late
+    row = model.row_of(queued.id)
+    assert row is not None and model.record(row).status is TaskStatus.SUCCEEDED
+    service._publish(replace(ended, success_count=4, updated_at=at + dt.timedelta(seconds=3)))  # read again later
+    assert [r.status for r in told] == [TaskStatus.SUCCEEDED]  # told once
+    assert model.record(model.row_of(queued.id) or 0).success_count == 4
+    # a desk whose clock was set back: its rows, stamped minutes "earlier", still reach the list
+    back = replace(ended, success_count=5, updated_at=at - dt.timedelta(minutes=10))
+    service._publish(back)
+    assert model.record(model.row_of(queued.id) or 0).success_count == 5
