@@ -7,8 +7,8 @@
   database is never opened by ADBC.
 - PostgreSQL: COPY ... FROM STDIN (FORMAT csv) on the batch's own connection, inside its transaction.
 - MySQL/MariaDB: LOAD DATA LOCAL INFILE from a CSV file of the batch (one file per batch loading ahead),
-  on a connection that allows local files (BatchDesk's other connections do not). LOCAL turns duplicate keys into warnings and
-  skips those rows, so the count of rows loaded is checked: short means a conflict.
+  on a connection that allows local files (BatchDesk's other connections do not). LOCAL turns duplicate
+  keys into warnings and skips those rows, so the count of rows loaded is checked: short means a conflict.
 
 Each returns False when the database refused the batch because of a key already there (the caller
 rolls back to its savepoint and writes the batch row by row); other errors propagate.
@@ -161,7 +161,7 @@ class BulkLoader:
                     csv = self._work_dir / f"{self.task_no}-bulk-ahead-{next(self._ahead_files)}.csv"
                     try:
                         _write_csv(rows, csv, null="NULL")
-                        self._check_loaded(self._load_data(conn, rows, csv), rows)
+                        self._load(conn, rows, csv=csv)
                     finally:
                         csv.unlink(missing_ok=True)
                 else:
@@ -176,18 +176,16 @@ class BulkLoader:
             raise
         return Preloaded(conn, loaded=True)
 
-    def _load(self, conn: Connection, rows: pa.Table) -> None:
+    def _load(self, conn: Connection, rows: pa.Table, *, csv: Path | None = None) -> None:
+        """What a batch's load in line (load) and a load ahead (preload) both run; `csv`: MySQL/MariaDB's file
+        of the batch, when not the one connection() wrote."""
         path = self.dialect.bulk_path
         if path is BulkPath.ADBC_STAGE:
             loaded = self._insert_select(conn, rows)
         elif path is BulkPath.COPY:
             loaded = self._copy(conn, rows)
         else:
-            loaded = self._load_data(conn, rows, self._csv)  # written by connection()
-        self._check_loaded(loaded, rows)
-
-    @staticmethod
-    def _check_loaded(loaded: int, rows: pa.Table) -> None:
+            loaded = self._load_data(conn, rows, csv or self._csv)
         if loaded != rows.num_rows:
             raise _ShortLoad(loaded, rows.num_rows)
 
