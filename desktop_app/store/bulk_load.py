@@ -6,9 +6,9 @@
   do not see each other): the stage file is written, closed, and only then attached by ours; the main
   database is never opened by ADBC.
 - PostgreSQL: COPY ... FROM STDIN (FORMAT csv) on the batch's own connection, inside its transaction.
-- MySQL/MariaDB: LOAD DATA LOCAL INFILE from a CSV file of the batch, on a connection that allows
-  local files (BatchDesk's other connections do not). LOCAL turns duplicate keys into warnings and
-  skips those rows, so the count of rows loaded is checked: short means a conflict.
+- MySQL/MariaDB: LOAD DATA LOCAL INFILE from a CSV file of the batch (one file per batch loading ahead),
+  on a connection that allows local files (BatchDesk's other connections do not). LOCAL turns duplicate
+  keys into warnings and skips those rows, so the count of rows loaded is checked: short means a conflict.
 
 Each returns False when the database refused the batch because of a key already there (the caller
 rolls back to its savepoint and writes the batch row by row); other errors propagate.
@@ -16,7 +16,9 @@ rolls back to its savepoint and writes the batch row by row); other errors propa
 
 from __future__ import annotations
 
+import itertools
 import logging
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -68,8 +70,11 @@ class BulkLoader:
         self.task_no = task_no
         self._stage = work_dir / f"{task_no}-bulk-stage.sqlite3"
         self._csv = work_dir / f"{task_no}-bulk-batch.csv"
+        self._work_dir = work_dir
         self._mysql_engine: Engine | None = None
+        self._engine_lock = threading.Lock()  # two loading threads may ask for the local-infile engine at once
         self._ahead = ahead
+        self._ahead_files = itertools.count(1)  # each batch loaded ahead writes a CSV file of its own
 
     # --- the connection a batch runs on ---------------------------------------------------
 
@@ -103,16 +108,17 @@ class BulkLoader:
             yield conn
 
     def _local_infile_engine(self) -> Engine:
-        if self._mysql_engine is None:
-            from desktop_app.store.db import make_engine
+        with self._engine_lock:
+            if self._mysql_engine is None:
+                from desktop_app.store.db import make_engine
 
-            self._mysql_engine = make_engine(self.engine.url.render_as_string(hide_password=False),
-                                             connect_args={"local_infile": True})  # fmt: skip
-        return self._mysql_engine
+                self._mysql_engine = make_engine(self.engine.url.render_as_string(hide_password=False),
+                                                 connect_args={"local_infile": True})  # fmt: skip
+            return self._mysql_engine
 
     def close(self) -> None:
         """Remove the staging files and the extra connections."""
-        for path in (self._stage, self._csv):
+        for path in (self._stage, self._csv, *self._work_dir.glob(f"{self.task_no}-bulk-ahead-*.csv")):
             path.unlink(missing_ok=True)
         if self._mysql_engine is not None:
             self._mysql_engine.dispose()
@@ -136,20 +142,30 @@ class BulkLoader:
     @property
     def preloads(self) -> bool:
         """Whether a batch may be loaded ahead (preload) while the batch before it commits: where the
-        dialect says so (PostgreSQL), unless made without (`ahead`)."""
+        dialect says so (PostgreSQL, MySQL/MariaDB), unless made without (`ahead`)."""
         return self.dialect.bulk_preloads and self._ahead
 
     def preload(self, rows: pa.Table) -> Preloaded:
         """The batch loaded on a connection of its own, in a transaction left open for the batch's commit
         (on any thread: the connection is handed over). The rows are not committed, nor fenced: the
         batch's commit takes the fence before it writes its checkpoint, and a task lost meanwhile rolls
-        them back. A batch the database refused leaves the connection with no transaction."""
-        conn = self.engine.connect()
+        them back. A batch the database refused leaves the connection with no transaction. On MySQL/MariaDB
+        the batch's CSV file is its own (two batches load at once), removed once loaded."""
+        local_file = self.dialect.bulk_path is BulkPath.LOAD_DATA
+        conn = (self._local_infile_engine() if local_file else self.engine).connect()
         try:
             conn.begin()
             self._no_wait_for_disk(conn)
             try:
-                self._load(conn, rows)
+                if local_file:
+                    csv = self._work_dir / f"{self.task_no}-bulk-ahead-{next(self._ahead_files)}.csv"
+                    try:
+                        _write_csv(rows, csv, null="NULL")
+                        self._load(conn, rows, csv=csv)
+                    finally:
+                        csv.unlink(missing_ok=True)
+                else:
+                    self._load(conn, rows)
             except self._refused(conn) as exc:
                 conn.rollback()
                 log.info("bulk load of %d rows into %s refused (%s): written row by row", rows.num_rows,
@@ -160,14 +176,16 @@ class BulkLoader:
             raise
         return Preloaded(conn, loaded=True)
 
-    def _load(self, conn: Connection, rows: pa.Table) -> None:
+    def _load(self, conn: Connection, rows: pa.Table, *, csv: Path | None = None) -> None:
+        """What a batch's load in line (load) and a load ahead (preload) both run; `csv`: MySQL/MariaDB's file
+        of the batch, when not the one connection() wrote."""
         path = self.dialect.bulk_path
         if path is BulkPath.ADBC_STAGE:
             loaded = self._insert_select(conn, rows)
         elif path is BulkPath.COPY:
             loaded = self._copy(conn, rows)
         else:
-            loaded = self._load_data(conn, rows)
+            loaded = self._load_data(conn, rows, csv or self._csv)
         if loaded != rows.num_rows:
             raise _ShortLoad(loaded, rows.num_rows)
 
@@ -227,7 +245,7 @@ class BulkLoader:
                     copy.write(_copy_csv(rows.slice(start, COPY_PIECE_ROWS)))
             return int(cursor.rowcount)
 
-    def _load_data(self, conn: Connection, rows: pa.Table) -> int:
+    def _load_data(self, conn: Connection, rows: pa.Table, csv: Path) -> int:
         cols, task = self._columns(conn, rows)
         # every value quoted, a NULL the bare word NULL: read back as NULL with no per-column SET
         sql = (
@@ -237,7 +255,7 @@ class BulkLoader:
         )
         raw: Any = conn.connection.dbapi_connection
         with raw.cursor() as cursor:
-            cursor.execute(sql, (str(self._csv),))
+            cursor.execute(sql, (str(csv),))
             loaded = int(cursor.rowcount)
             cursor.execute("SELECT @@warning_count")
             (warnings,) = cursor.fetchone()

@@ -34,9 +34,9 @@ def paths(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Itera
     monkeypatch.setattr(csv_batches, "BLOCK", 2048)
     load = BulkLoader._load  # what a batch's load in line (load) and a load ahead (preload) both run
 
-    def counted(self: BulkLoader, conn: Any, rows: Any) -> None:
+    def counted(self: BulkLoader, conn: Any, rows: Any, **kwargs: Any) -> None:
         try:
-            load(self, conn, rows)
+            load(self, conn, rows, **kwargs)
         except Exception:
             LOADED.append(0)
             raise

@@ -273,8 +273,8 @@ def test_an_import_runs_with_its_owners_rights_by_the_bulk_path(team: Team, monk
     loaded: list[str] = []
 
     class Spy(choice.BulkLoader):  # type: ignore[misc,valid-type]
-        def _load_data(self, conn: Any, rows: Any) -> int:
-            done = int(super()._load_data(conn, rows))
+        def _load_data(self, conn: Any, rows: Any, csv: Any) -> int:
+            done = int(super()._load_data(conn, rows, csv))
             loaded.append(f"{self.table}:{done}")
             return done
 
