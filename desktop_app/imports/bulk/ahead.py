@@ -2,8 +2,8 @@
 MySQL/MariaDB).
 
 There the server's COPY (LOAD DATA) is the bulk path's slowest part and keeps one server process (thread,
-one core) busy; with the next batch's load running beside it, a second one works too. The batches still commit one by
-one in file order, each with its checkpoint, and a batch only after the one before it (the task's
+one core) busy; with the next batch's load running beside it, a second one works too. The batches still
+commit one by one in file order, each with its checkpoint, and a batch only after the one before it (the task's
 thread commits them, in order). What keeps that safe:
 - a batch's rows are loaded before its fence (the fenced write of the task row, which would make the
   next batch wait for this one's commit): if the task was taken over meanwhile, the fence fails and the

@@ -85,6 +85,7 @@ class Dialect(Protocol):
     # its driver reads a JSON column as lists and dicts, which it would write back as other types (a list as
     # an array): a deleted row's image reads such a column as its JSON text, which the server casts back
     json_as_text: bool
+
     @property
     def team(self) -> TeamSecurity | None:
         """Team mode's SQL on this database (store/team_sql), None where there is none (no logins: SQLite)."""

@@ -51,7 +51,6 @@ class MySQL(ServerSchema):
     """A MySQL or MariaDB server (PyMySQL)."""
 
     name = "mysql"
-    # DEFINER views in place of the tables, no row security (store/team_sql/mysql.py)
     embedded = False
     row_locks = True
     row_security = False
@@ -66,8 +65,8 @@ class MySQL(ServerSchema):
 
     @property
     def team(self) -> TeamSecurity | None:
-        """Logins, roles and views (store/team_sql/mysql.py): loaded when a desk asks for them, not by every
-        command on any database (with SQLAlchemy's MySQL dialect and PyMySQL, ~35 ms a start)."""
+        """Logins, roles and DEFINER views in place of the tables, no row security (store/team_sql/mysql.py):
+        loaded when a desk asks for them, not by every command on any database (~35 ms a start)."""
         from desktop_app.store.team_sql.mysql import TEAM_SECURITY
 
         return TEAM_SECURITY
