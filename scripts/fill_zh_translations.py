@@ -27,6 +27,7 @@ LOCALES = {"zh_CN": "zh_CN", "en": "en_US"}  # file suffix -> the TS language at
 # Chinese for texts added since the .ts files were last filled: (context, source) -> translation.
 # Older texts keep the translation already in batchdesk_zh_CN.ts.
 ZH: dict[tuple[str, str], str] = {
+    ("TaskActions", "Preparing the change file of %1…"): "正在准备 %1 的变更文件…",
     ("MainWindow", "This sync would delete 1 row of %2 (scope: %3): the row the file lacks."):
         "这次同步将删除表 %2 的 1 行（范围：%3），即文件里没有的那一行。",
     ("PreviewDialog", "Rows that fail go to the error file; the others are still deleted."):

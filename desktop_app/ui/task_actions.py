@@ -176,8 +176,9 @@ class TaskActions(QObject):
     def with_task_file(self, record: TaskRecord, kind: FileKind, then: Callable[[Path], None]) -> None:
         """The task's error CSV or change file, then ``then(path)``: at once when this desk has it (its own
         file, a desk's own database), else fetched from the shared database off the GUI thread (another desk
-        of the owner's ran the task; the file may be large), a busy cursor and a status text meanwhile. Gone,
-        or the fetch failed: said in words (problem)."""
+        of the owner's ran the task; the file may be large), a busy cursor and a status text meanwhile. A
+        change file is always made ready off the GUI thread: in the window's language, written from the plan
+        where the dry run wrote it in another. Gone, or the fetch failed: said in words (problem)."""
         known, path = self._service.task_file_at_hand(record, kind)
         if known:
             self._then_open(record, kind, path, then)
@@ -187,7 +188,10 @@ class TaskActions(QObject):
             return  # asked already: it is handed on once here
         self._fetching.add(key)
         QGuiApplication.setOverrideCursor(Qt.CursorShape.BusyCursor)
-        self.fetching.emit(self.tr("Fetching the file of %1 from the database…").replace("%1", record.task_no))
+        if kind is FileKind.CHANGES:
+            self.fetching.emit(self.tr("Preparing the change file of %1…").replace("%1", record.task_no))
+        else:
+            self.fetching.emit(self.tr("Fetching the file of %1 from the database…").replace("%1", record.task_no))
 
         def ended() -> None:
             self._fetching.discard(key)

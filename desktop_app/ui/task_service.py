@@ -400,15 +400,25 @@ class TaskService(QObject):
 
     def task_file_at_hand(self, record: TaskRecord, kind: FileKind) -> tuple[bool, Path | None]:
         """(True, the task's file or None) when this desk has the answer without asking the database (cheap:
-        on the GUI thread); (False, None) when fetch_task_file must ask."""
+        on the GUI thread); (False, None) when fetch_task_file must ask. A change file is never at hand: the
+        window's language may need it written again from the plan (Submitter.changes_file), a file's work."""
+        if kind is FileKind.CHANGES:
+            return False, None
         return self.submitter.task_file_at_hand(record, kind)
 
     def fetch_task_file(self, record: TaskRecord, kind: FileKind, done: Callable[[Path | None], None],
                         failed: Callable[[str], None]) -> None:  # fmt: skip
-        """A task's error CSV or change file from a shared database, fetched off the GUI thread (it may be
-        large): ``done`` gets its path on this desk (None: there is none), ``failed`` the reason in words."""
+        """A task's error CSV, or its change file in the window's language, off the GUI thread (either may be
+        large, fetched from a shared database or written from the plan): ``done`` gets its path on this desk
+        (None: there is none), ``failed`` the reason in words."""
         submitter, lang = self.submitter, self._executor.lang
-        self._files.call(lambda: submitter.task_file(record, kind, strict=True), done,
+
+        def work() -> Path | None:
+            if kind is FileKind.CHANGES:
+                return submitter.changes_file(record, lang, strict=True)
+            return submitter.task_file(record, kind, strict=True)
+
+        self._files.call(work, done,
                          lambda exc: failed(plain_error(exc, lang, f"fetching the {kind.value} file of "
                                                                    f"{record.task_no}")))  # fmt: skip
 

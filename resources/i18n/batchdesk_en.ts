@@ -2370,6 +2370,10 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Preparing the change file of %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Fetching the file of %1 from the database…</source>
         <translation type="unfinished"></translation>
     </message>

@@ -2371,6 +2371,10 @@ Pattern: %2</source>
         <translation>导出的文件已不存在：%s</translation>
     </message>
     <message>
+        <source>Preparing the change file of %1…</source>
+        <translation>正在准备 %1 的变更文件…</translation>
+    </message>
+    <message>
         <source>Fetching the file of %1 from the database…</source>
         <translation>正在从数据库取回 %1 的文件…</translation>
     </message>

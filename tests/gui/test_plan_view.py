@@ -5,6 +5,7 @@ the dialog fits a 1024 x 700 screen; the sync question's "Check first" queues a 
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -421,6 +422,43 @@ def test_a_plan_made_in_english_reads_in_chinese_on_a_chinese_desk(qtbot: Any, m
     reason = failing_reason(qtbot, dialog)
     assert reason == f"{PHONE_MISSING.message(desk.catalog.get('customers'), 'zh')} [required_missing]"
     assert "手机" in reason, reason
+    dialog.reject()
+
+
+def test_the_change_file_opens_in_the_windows_language_written_from_the_plan(
+    qtbot: Any, make_desk: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A dry run whose plan was made in Chinese (a `--lang zh` command, or the window before a switch), reviewed
+    in an English window: "Open the change file" opens its rows written again in English beside the plan, made
+    off the GUI thread (a file's work), not the dry run's own file in the plan's language."""
+    from tests.gui.test_window_team_files import opened_paths
+
+    opened = opened_paths(monkeypatch)
+    desk = make_desk()
+    window = desk.window
+    done = dry_run_with_plan(qtbot, desk, tmp_path)
+    plan_file = plan_path(desk.core.paths.results_dir, done.task_no)
+    write_plan(plan_file, done.task_no, failing=planned_failure(FAILING, "C999999", (PHONE_MISSING,)), lang="zh")
+    own = Path(str(done.summary["changes_csv"]))
+    submitter = window.service.submitter
+    real, threads = submitter.changes_file, []
+
+    def changes_file(record: TaskRecord, lang: Lang, *, strict: bool = False) -> Path | None:
+        threads.append(threading.current_thread())
+        return real(record, lang, strict=strict)
+
+    monkeypatch.setattr(submitter, "changes_file", changes_file)
+    dialog = open_plan(qtbot, window, done)
+    assert dialog.changes_button.isVisibleTo(dialog)
+    qtbot.mouseClick(dialog.changes_button, qtbot_left())
+    qtbot.waitUntil(lambda: bool(opened), timeout=TIMEOUT)
+    written = plan_file.with_name(f"{done.task_no}-changes-en.csv")
+    assert opened == [written] and written != own, (opened, own)
+    assert threads and threads[0] is not threading.main_thread()
+    text = written.read_text(encoding="utf-8-sig")
+    assert text.startswith("Row number,Key,Action,Reason,Customer code (before)"), text[:200]
+    reason = f"{PHONE_MISSING.message(desk.catalog.get('customers'), 'en')} [required_missing]"
+    assert reason in text and "手机" not in text
     dialog.reject()
 
 
