@@ -10,9 +10,12 @@ from pathlib import Path
 import pytest
 
 from desktop_app.domain import messages
+from desktop_app.store.sqlite_config import quiet_memory_statistics
 from tests.support.backends import fresh_database, selected_backends
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# SQLite's settings as the program makes them at its entry, before any test opens a connection
+quiet_memory_statistics()
 _QT_APP = pytest.StashKey[object]()
 
 # A catalog text missing a parameter fails the test that renders it (here and in its subprocesses).

@@ -77,6 +77,10 @@ def main(argv: Sequence[str] | None = None, *, window: Callable[[argparse.Namesp
     # Until the log file is set up, nothing may fall back to Python's last-resort handler, which
     # would print a traceback in the clerk's face.
     logging.getLogger().addHandler(logging.NullHandler())
+    # before any connection opens (and before the threads below start): SQLite's process-wide settings
+    from desktop_app.store.sqlite_config import quiet_memory_statistics
+
+    quiet_memory_statistics()
     args = build_parser().parse_args(argv)
     if args.command == "import" and leave_when_done:
         # the file's hash (its idempotency key) and its line count, each on a thread of its own, while

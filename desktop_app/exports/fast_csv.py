@@ -20,14 +20,15 @@ The same bytes as the row-by-row writer (tests/integration/test_export_fast.py h
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections import deque
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import suppress
 from pathlib import Path
 from typing import Any, TypeVar
 
 import sqlalchemy as sa
-from sqlalchemy import Engine
+from sqlalchemy import Connection, Engine
 
 from desktop_app.domain.table_spec import Storage
 from desktop_app.exports import adbc_ahead
@@ -39,8 +40,12 @@ from desktop_app.store.business_rows import BusinessTable
 from desktop_app.store.dialects import ExportRead, dialect_of
 
 T = TypeVar("T")
+K = TypeVar("K")
+C = TypeVar("C")
 
 STREAM_ROWS = 20_000  # rows per write and per progress report on MySQL/MariaDB
+SQLITE_READERS = 2  # connections reading an SQLite export's pages side by side (this machine kind: 2 cores)
+AHEAD_EACH = 2  # pages each of them reads ahead of the writing
 
 # Arrow bytes per batch the PostgreSQL driver reads (its default 16 MB: ~110 MB more resident with the
 # batch ahead and the rendering's copies). 2 MB is ~22,000 rows of the customers table; the split and
@@ -79,9 +84,11 @@ def _bound(engine: Engine, statement: Any) -> tuple[str, list[Any] | dict[str, A
 
 def read_sqlite(engine: Engine, definition: ExportDefinition, table: BusinessTable, where: Sequence[Any],
                 sink: Sink, progress: Progress) -> None:  # fmt: skip
-    """Keyset pages that SQLite joins into one text each (sqlite_pages), written while SQLite reads the
-    next page (its steps let go of the GIL)."""
+    """Keyset pages that SQLite joins into one text each (sqlite_pages), read by SQLITE_READERS connections
+    side by side on one snapshot (SQLite's steps let go of the GIL) and written in order meanwhile; on one
+    connection when a writer keeps the write lock (the snapshot needs it for a moment)."""
     from desktop_app.exports import sqlite_pages
+    from desktop_app.store import sqlite_config
     from desktop_app.store.db import READONLY
 
     width = len(definition.columns)
@@ -91,17 +98,69 @@ def read_sqlite(engine: Engine, definition: ExportDefinition, table: BusinessTab
     line = f" || {dialect_of(engine).literal(UNIT)} || ".join(
         f"ifnull({text}, '')" for text in value_texts(engine, definition, table)
     )
-    with engine.connect().execution_options(**{READONLY: True}) as conn, conn.begin():
-        if sqlite_pages.has_null_key(conn, table.table, table.key):
-            raise SeparatorInData  # rows a keyset cannot reach: row by row
-        # ROW_END joins the rows and follows the last (a || in every row would cost SQLite more)
-        reads = sqlite_pages.pages(conn, table.table, table.key, line, where, separator=ROW_END, end=ROW_END)
 
-        def written(page: sqlite_pages.Page) -> None:
+    def written(page: sqlite_pages.Page) -> None:
+        if page.rows:
             sink(_fields(page.data, page.rows, width))
             progress(page.rows)
 
-        _read_ahead(lambda: next(reads, None), written)
+    def read(reader: Connection, keys: sqlite_pages.Range) -> sqlite_pages.Page:
+        # ROW_END joins the rows and follows the last (a || in every row would cost SQLite more)
+        return sqlite_pages.read_page(reader, table.table, table.key, line, where, keys, separator=ROW_END,
+                                      end=ROW_END)  # fmt: skip
+
+    # the key ranges found on one connection (a walk of the key's index), the pages read on the others;
+    # side by side only where SQLite keeps no memory statistics (their one mutex made two readers slower
+    # than one: store/sqlite_config.py)
+    if sqlite_config.statistics_off():
+        with sqlite_pages.one_snapshot(engine, 1 + SQLITE_READERS) as together:
+            if together is not None:
+                ranges_on, *readers = together
+                if sqlite_pages.has_null_key(ranges_on, table.table, table.key):
+                    raise SeparatorInData  # rows a keyset cannot reach: row by row
+                ranges = sqlite_pages.ranges(ranges_on, table.table, table.key, where)
+                _read_in_turns(ranges, readers, read, written)
+                return
+    # one connection (a writer kept the write lock, or the statistics are on): a page read while the one
+    # before is written
+    with engine.connect().execution_options(**{READONLY: True}) as conn, conn.begin():
+        if sqlite_pages.has_null_key(conn, table.table, table.key):
+            raise SeparatorInData
+        ranges = sqlite_pages.ranges(conn, table.table, table.key, where)
+        _read_ahead(lambda: None if (keys := next(ranges, None)) is None else read(conn, keys), written)
+
+
+def _read_in_turns(items: Iterator[K], readers: Sequence[C], read: Callable[[C, K], T],
+                   write: Callable[[T], None]) -> None:  # fmt: skip
+    """write() what read(reader, item) gives for each item, in the items' order, the readers taking the items
+    in turns, each on a thread of its own (a connection is used by one thread at a time), AHEAD_EACH items
+    each read ahead of the writing. A write or read that raises (a stop) waits for the reads in flight to
+    end before their connections are closed under them."""
+    pools = [ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"batchdesk-export-read-{i}")
+             for i in range(len(readers))]  # fmt: skip
+    pending: deque[Future[T]] = deque()
+    turn = 0
+
+    def fill() -> None:
+        nonlocal turn
+        while len(pending) < AHEAD_EACH * len(readers) and (item := next(items, None)) is not None:
+            which = turn % len(readers)
+            pending.append(pools[which].submit(read, readers[which], item))
+            turn += 1
+
+    try:
+        fill()
+        while pending:
+            done = pending.popleft().result()
+            fill()
+            write(done)
+    except BaseException:
+        for future in pending:
+            future.cancel()
+        raise
+    finally:
+        for pool in pools:
+            pool.shutdown(wait=True)
 
 
 def read_postgresql(engine: Engine, definition: ExportDefinition, table: BusinessTable, where: Sequence[Any],

@@ -9,14 +9,31 @@ so Arrow renders one page while SQLite reads the next.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy import Connection
+from sqlalchemy import Connection, Engine
+from sqlalchemy.exc import OperationalError
+
+from desktop_app.store.dialects import READONLY
+from desktop_app.store.dialects.sqlite import BUSY_TIMEOUT_MS
+
+log = logging.getLogger(__name__)
 
 PAGE_ROWS = 20_000
+FENCE_WAIT_MS = 500  # how long the readers wait for the write lock to begin on one snapshot (else: one reader)
+
+
+@dataclass(frozen=True)
+class Range:
+    """A page's keys: after ``after`` (None: from the first), through ``through`` (None: to the last)."""
+
+    after: tuple[Any, ...] | None
+    through: tuple[Any, ...] | None
 
 
 @dataclass(frozen=True)
@@ -47,36 +64,87 @@ def has_null_key(conn: Connection, table: sa.Table, key: Sequence[str]) -> bool:
     return found.first() is not None
 
 
-def pages(conn: Connection, table: sa.Table, key: Sequence[str], line_sql: str, where: Sequence[Any], *,
-          separator: str, end: str = "") -> Iterator[Page]:  # fmt: skip
-    """Each page's rows (in key order, passing ``where``) as one text, rows joined by `separator` and
-    the last followed by `end`, with its row count. Run in one read transaction: every page is read
-    from the same snapshot."""
-    page_rows = PAGE_ROWS
-    # the key's stored values as they are (no type's processing): each page starts after the last one's
-    # exact value (a DATETIME read back and bound again through its type could gain ".000000")
-    columns = [sa.type_coerce(table.c[k], sa.types.NullType()) for k in key]
-    last: Sequence[Any] | None = None
+def ranges(conn: Connection, table: sa.Table, key: Sequence[str], where: Sequence[Any]) -> Iterator[Range]:
+    """The pages' key ranges in key order: each (after the last key of the page before, through its own
+    last key; None: open), found by a walk of the key's index, no row read (~0.5 ms a page)."""
+    columns = _raw_key(table, key)
+    last: tuple[Any, ...] | None = None
     while True:
-        # the page's last key: a walk of the key's index, no row read
         ends = sa.select(*columns).where(*where, *_after(columns, last)).order_by(*columns)
-        bound = conn.execute(ends.offset(page_rows - 1).limit(1)).first()
-        # The LIMIT makes the inner ORDER BY part of the result (SQLite may drop a subquery's ORDER BY that
-        # is not), and group_concat joins the rows in the order they come.
-        inner = (
-            sa.select(sa.literal_column(line_sql).label("line"))
-            .select_from(table)
-            .where(*where, *_after(columns, last), *_through(columns, bound))
-            .order_by(*columns)
-            .limit(page_rows)
-            .subquery()
-        )
-        joined = sa.func.group_concat(inner.c.line, separator, type_=sa.Text()).concat(end)
-        # as a BLOB: the text's UTF-8 bytes as SQLite holds them, never decoded into a Python str (and
-        # encoded again): ~15 MB of copies a page of CJK text, with the GIL the next page's read needs
-        data, count = conn.execute(sa.select(sa.cast(joined, sa.LargeBinary()), sa.func.count())).one()
-        if count:
-            yield Page(bytes(data), int(count))
+        found = conn.execute(ends.offset(PAGE_ROWS - 1).limit(1)).first()
+        bound = None if found is None else tuple(found)
+        yield Range(last, bound)
         if bound is None:
             return
-        last = tuple(bound)
+        last = bound
+
+
+def read_page(conn: Connection, table: sa.Table, key: Sequence[str], line_sql: str, where: Sequence[Any],
+              keys: Range, *, separator: str, end: str = "") -> Page:  # fmt: skip
+    """One page's rows (in key order, passing ``where``, within ``keys``) as one text, rows joined by
+    `separator` and the last followed by `end`, with its row count."""
+    columns = _raw_key(table, key)
+    # The LIMIT makes the inner ORDER BY part of the result (SQLite may drop a subquery's ORDER BY that
+    # is not), and group_concat joins the rows in the order they come.
+    inner = (
+        sa.select(sa.literal_column(line_sql).label("line"))
+        .select_from(table)
+        .where(*where, *_after(columns, keys.after), *_through(columns, keys.through))
+        .order_by(*columns)
+        .limit(PAGE_ROWS)
+        .subquery()
+    )
+    joined = sa.func.group_concat(inner.c.line, separator, type_=sa.Text()).concat(end)
+    # as a BLOB: the text's UTF-8 bytes as SQLite holds them, never decoded into a Python str (and
+    # encoded again): ~15 MB of copies a page of CJK text, with the GIL the next page's read needs
+    data, count = conn.execute(sa.select(sa.cast(joined, sa.LargeBinary()), sa.func.count())).one()
+    return Page(bytes(data) if count else b"", int(count))
+
+
+def pages(conn: Connection, table: sa.Table, key: Sequence[str], line_sql: str, where: Sequence[Any], *,
+          separator: str, end: str = "") -> Iterator[Page]:  # fmt: skip
+    """Each page's rows (in key order, passing ``where``) as one text (read_page), on one connection.
+    Run in one read transaction: every page is read from the same snapshot."""
+    for keys in ranges(conn, table, key, where):
+        page = read_page(conn, table, key, line_sql, where, keys, separator=separator, end=end)
+        if page.rows:
+            yield page
+
+
+def _raw_key(table: sa.Table, key: Sequence[str]) -> list[Any]:
+    # the key's stored values as they are (no type's processing): each page starts after the last one's
+    # exact value (a DATETIME read back and bound again through its type could gain ".000000")
+    return [sa.type_coerce(table.c[k], sa.types.NullType()) for k in key]
+
+
+@contextmanager
+def one_snapshot(engine: Engine, count: int) -> Iterator[list[Connection] | None]:
+    """``count`` connections in read transactions that all see the same snapshot of the database, or None
+    when that could not be had at once (a writer holding the write lock past FENCE_WAIT_MS: the caller
+    reads on one connection then)."""
+    with ExitStack() as stack:
+        readers = [stack.enter_context(engine.connect().execution_options(**{READONLY: True})) for _ in range(count)]
+        yield readers if _begin_together(engine, readers, stack) else None
+
+
+def _begin_together(engine: Engine, readers: list[Connection], stack: ExitStack) -> bool:
+    """Begin the readers' transactions while another connection holds the write lock, so no commit falls
+    between their beginnings (WAL: a reader's snapshot is taken at its first read); the lock is let go
+    as soon as they have begun. False: the lock was not had within FENCE_WAIT_MS."""
+    with engine.connect() as fence:
+        # on the driver's connection: an execute through SQLAlchemy would begin a transaction of its own
+        raw: Any = fence.connection.dbapi_connection
+        raw.execute(f"PRAGMA busy_timeout = {FENCE_WAIT_MS}")
+        try:
+            with fence.begin():  # BEGIN IMMEDIATE: the write lock; nothing written, nothing to commit
+                for reader in readers:
+                    stack.enter_context(reader.begin())
+                    reader.exec_driver_sql("SELECT 1 FROM sqlite_master LIMIT 1").all()  # its snapshot, taken
+        except OperationalError as exc:
+            if any(reader.in_transaction() for reader in readers):
+                raise  # not the fence's lock: a reader failed
+            log.info("the export reads on one connection: the write lock stayed busy (%s)", exc.orig)
+            return False
+        finally:
+            raw.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    return True
