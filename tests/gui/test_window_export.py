@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QAction, QDesktopServices
-from PySide6.QtWidgets import QComboBox, QDateEdit, QLineEdit
+from PySide6.QtWidgets import QComboBox, QDateEdit, QDialogButtonBox, QLineEdit
 from sqlalchemy import text, update
 
 from desktop_app.domain.errors import ErrorCode, TransientError
@@ -352,3 +352,17 @@ def test_every_window_shortcut_is_unique(qtbot: Any, make_desk: Any) -> None:
     assert len(shortcuts) == len(set(shortcuts)), sorted(shortcuts)
     assert window.export_action.shortcut().toString() == "Ctrl+Shift+X"
     assert window.export_action in window.toolbar.actions() and window.export_action in window.file_menu.actions()
+
+
+def test_enter_in_the_export_dialog_exports(qtbot: Any, make_desk: Any) -> None:
+    """Enter presses Export, the dialog's default button (seen under Xvfb: Enter pressed Cancel, the first
+    button, as the default had been set before the button was in the dialog)."""
+    desk: Desk = make_desk()
+    window = desk.window
+    dialog = open_export(qtbot, window)
+    assert dialog.export_button.isDefault()
+    assert not dialog.buttons.button(QDialogButtonBox.StandardButton.Cancel).isDefault()
+    with qtbot.waitSignal(window.service.submitted, timeout=TIMEOUT) as sent:
+        qtbot.keyClick(dialog, Qt.Key.Key_Return)
+    result = sent.args[0] if sent.args else None
+    assert result is not None and window.export_dialog is None

@@ -117,7 +117,6 @@ class ExportDialog(QDialog):
         self.error_label.hide()
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.export_button = self.buttons.addButton("", QDialogButtonBox.ButtonRole.AcceptRole)
-        self.export_button.setDefault(True)
         self.buttons.accepted.connect(self._export_clicked)
         self.buttons.rejected.connect(self.reject)
 
@@ -129,6 +128,9 @@ class ExportDialog(QDialog):
         layout.addWidget(self.error_label)
         layout.addStretch(1)
         layout.addWidget(self.buttons)
+        # Enter exports: made the default once the button is in the dialog (made before, the dialog never heard
+        # of it and took its first button, Cancel, when shown)
+        self.export_button.setDefault(True)
 
         self.definition_box.currentIndexChanged.connect(lambda _i: self._build_filters())
         self.definition_box.currentIndexChanged.connect(lambda _i: self._name_output())
