@@ -195,6 +195,7 @@ class MainWindow(QMainWindow):
         self.filters.statuses_changed.connect(self.proxy.set_statuses)
         self.filters.text_changed.connect(self.proxy.set_text)
         self.table.selectionModel().currentRowChanged.connect(lambda _c, _p: self._selection_changed())
+        self.table.selectionModel().selectionChanged.connect(lambda _s, _d: self._selection_changed())
         self.proxy.rowsInserted.connect(lambda *_a: self._selection_changed())
         self.table.doubleClicked.connect(lambda _i: self.actions_.details.trigger())
         self.table.customContextMenuRequested.connect(self._context_menu)
@@ -242,8 +243,15 @@ class MainWindow(QMainWindow):
     # --- the task list -------------------------------------------------------------------
 
     def selected_record(self) -> TaskRecord | None:
-        index = self.table.selectionModel().currentIndex()
-        return index.data(RecordRole) if index.isValid() else None
+        """The task of the current row, when that row is selected (highlighted): a filter that hides the
+        selected row moves the current row to a neighbour without selecting it, and the toolbar and the
+        Details pane then acted on a row the clerk had not chosen (seen under Xvfb)."""
+        selection = self.table.selectionModel()
+        index = selection.currentIndex()
+        if not index.isValid() or not selection.isRowSelected(index.row(), index.parent()):
+            return None
+        record: TaskRecord | None = index.data(RecordRole)
+        return record
 
     def select_task(self, task_id: int) -> bool:
         """Select a task's row (showing every status and clearing the text filter if they hide it).

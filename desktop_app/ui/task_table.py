@@ -41,6 +41,7 @@ class TaskTable(QTableView):
         self.sortByColumn(-1, Qt.SortOrder.AscendingOrder)  # the model's order: newest first
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.setTabKeyNavigation(False)  # Tab leaves the list (the arrows move in it): else it never did
         self.setAlternatingRowColors(True)
         self.setWordWrap(False)
         self.verticalHeader().hide()

@@ -31,6 +31,10 @@
         <source>Open %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The system could not open %1. Copy its path from the field and open it yourself.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AddLoginDialog</name>

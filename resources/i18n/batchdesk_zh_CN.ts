@@ -31,6 +31,10 @@
         <source>Open %1</source>
         <translation>打开%1</translation>
     </message>
+    <message>
+        <source>The system could not open %1. Copy its path from the field and open it yourself.</source>
+        <translation>系统无法打开 %1。请从上面的输入框复制它的路径，自己打开。</translation>
+    </message>
 </context>
 <context>
     <name>AddLoginDialog</name>

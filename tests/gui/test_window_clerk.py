@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QDesktopServices, QGuiApplication
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QPushButton
 
 from desktop_app import __version__
 from desktop_app.domain.status import TaskStatus
@@ -145,6 +145,9 @@ def test_an_error_file_the_desktop_cannot_open_shows_its_path_copy_and_show_in_f
     assert dialog.isVisible(), "copying keeps the message up"
     qtbot.mouseClick(dialog.folder_button, qtbot_left())
     assert "either" in dialog.note.text(), "the folder could not be opened either: it says so"
+    # all of its lines shown (seen under Xvfb: the dialog did not grow, the lines' tops and bottoms cut off)
+    note = dialog.note
+    assert note.height() >= note.heightForWidth(note.width()), (note.height(), note.heightForWidth(note.width()))
     works["folders"] = True
     qtbot.mouseClick(dialog.folder_button, qtbot_left())
     assert opened[-1] == Path(str(done.error_csv)).parent
@@ -301,6 +304,26 @@ def test_help_opens_with_f1_and_about_names_the_version_and_folders(qtbot: Any, 
     about.close()
 
 
+def test_about_says_so_when_a_folder_cannot_be_opened(qtbot: Any, tmp_path: Path) -> None:
+    """Seen under Xvfb (no launcher): About's Open did nothing on the screen, only the log said why."""
+    from desktop_app.ui.dialogs.about import AboutInfo
+
+    asked: list[Path] = []
+    info = AboutInfo(__version__, tmp_path / "data", tmp_path / "logs", tmp_path / "results")
+    about = AboutDialog(info, opener=lambda path: asked.append(path) is not None)  # opens nothing
+    qtbot.addWidget(about)
+    about.show()
+    assert not about.note.isVisible()
+    button = next(b for b in about.findChildren(QPushButton) if b.accessibleName() == "Open Log folder")
+    qtbot.mouseClick(button, qtbot_left())
+    assert asked == [tmp_path / "logs"]
+    assert about.note.isVisible() and str(tmp_path / "logs") in about.note.text()
+    assert about.note.height() >= about.note.heightForWidth(about.note.width())
+    about._opener = lambda path: True  # the next one opens: the note goes
+    qtbot.mouseClick(button, qtbot_left())
+    assert not about.note.isVisible()
+
+
 # --- 9: the keyboard --------------------------------------------------------------------------------
 
 
@@ -323,3 +346,26 @@ def test_the_focus_ring_follows_the_focus_and_queue_is_the_default_only_from_the
     assert not panel.queue_button.isDefault(), "Enter in the search field does not queue"
     box = window.filters.text_edit
     assert ring.geometry().contains(box.rect().translated(box.mapTo(window, box.rect().topLeft())))
+
+
+def test_a_find_that_hides_the_selected_task_leaves_no_task_chosen(qtbot: Any, make_desk: Any) -> None:
+    """Seen under Xvfb: with the selected row filtered out, the toolbar and the Details pane went over to
+    a neighbouring row that was not highlighted. Nothing is chosen then, until the clerk picks a row."""
+    desk: Desk = make_desk()
+    window = desk.window
+    queue(qtbot, window, ERRORS)
+    errors = wait_status(qtbot, window, wait_for_task(qtbot, window, 1).task_no, TaskStatus.PARTIALLY_SUCCEEDED)
+    queue(qtbot, window, CLEAN)
+    clean = wait_status(qtbot, window, wait_for_task(qtbot, window, 2).task_no, TaskStatus.SUCCEEDED)
+    window.select_task(errors.id)
+    window.actions_.details.trigger()
+    qtbot.waitUntil(lambda: window.details.record is not None and window.details.record.id == errors.id)
+    assert window.selected_record() is not None and window.actions_.open_errors.isEnabled()
+    window.filters.text_edit.setText(Path(CLEAN).stem)  # hides the errors import, shows the clean one
+    qtbot.waitUntil(lambda: window.proxy.rowCount() == 1)
+    assert window.selected_record() is None
+    assert not window.actions_.open_errors.isEnabled() and not window.actions_.reimport.isEnabled()
+    assert window.details.record is not None and window.details.record.id == errors.id, "not the hidden row's"
+    window.select_task(clean.id)  # picked: chosen again
+    record = window.selected_record()
+    assert record is not None and record.id == clean.id

@@ -98,3 +98,33 @@ def test_a_folder_that_is_not_there_is_said_in_the_dialog(qtbot: Any, make_desk:
     assert dialog.error_label.isVisible()
     assert dialog.error_label.text() == f"The exported file cannot be saved to {missing}: its folder does not exist"
     assert window.export_dialog is dialog and window.model.rowCount() == 1, "nothing queued"
+
+
+def test_browse_opens_in_a_folder_that_exists_never_the_programs_own(
+    qtbot: Any, make_desk: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seen under Xvfb: before the first export made the results folder, Browse… opened in the program's
+    working folder. It opens in the results folder (made for it); a typed place in a folder that is not
+    there opens in its nearest folder that is; a bare name, in the home folder."""
+    from desktop_app.ui.dialogs.export import browse_start
+
+    desk: Desk = make_desk()
+    exports = desk.core.paths.results_dir / "exports"
+    assert not exports.exists()
+    dialog = open_export(qtbot, desk.window)
+    asked: list[str] = []
+
+    def save_as(_parent: Any, _title: str, start: str, _kinds: str) -> tuple[str, str]:
+        asked.append(start)
+        return "", ""  # the clerk cancels
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(save_as))
+    qtbot.mouseClick(dialog.browse_button, qtbot_left())
+    assert Path(asked[0]).parent == exports and exports.is_dir()
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    (tmp_path / "home").mkdir()
+    deep = tmp_path / "there" / "not" / "yet" / "out.csv"
+    assert browse_start(deep) == tmp_path / "out.csv"
+    assert browse_start(Path("out.csv")) == tmp_path / "home" / "out.csv"
+    assert browse_start(Path("/nowhere-at-all/out.csv")) == tmp_path / "home" / "out.csv"
+    dialog.reject()

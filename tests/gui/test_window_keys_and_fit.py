@@ -95,3 +95,37 @@ def test_a_preview_choice_cut_by_its_box_reads_whole_on_hover(qtbot: Any, make_d
     qtbot.waitUntil(lambda: QToolTip.text() == box.currentText())
     QToolTip.hideText()
     dialog.reject()
+
+
+def test_tab_leaves_the_task_list(qtbot: Any, make_desk: Any) -> None:
+    """Seen driving the window by keyboard (Xvfb): Tab moved from cell to cell of the task list, wrapping
+    round, and never left it (nor did it reach the banner's or the Details pane's buttons)."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication
+
+    window = make_desk().window
+    qtbot.waitUntil(window.isVisible)
+    window.activateWindow()
+    table = window.table
+    table.setFocus()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is table)
+    qtbot.keyClick(table, Qt.Key.Key_Tab)
+    assert QApplication.focusWidget() is not table
+    assert not table.tabKeyNavigation()
+
+
+def test_the_read_only_tables_of_the_dialogs_let_tab_go_on(qtbot: Any, make_desk: Any, tmp_path: Any) -> None:
+    """The same for the dialogs' read-only tables: the preview's rows, the plan's rows, the feeds."""
+    from tests.gui.test_plan_view import dry_run_with_plan, open_plan
+    from tests.gui.test_window_feeds import open_feeds
+    from tests.gui.test_window_queue import open_preview
+    from tests.support.customers import row, write_csv
+
+    desk = make_desk()
+    preview = open_preview(qtbot, desk.window, write_csv(tmp_path / "a.csv", [row(1)]))
+    assert not preview.rows_table.tabKeyNavigation()
+    preview.reject()
+    plan = open_plan(qtbot, desk.window, dry_run_with_plan(qtbot, desk, tmp_path))
+    assert not plan.table.tabKeyNavigation()
+    plan.reject()
+    assert not open_feeds(qtbot, desk).table.tabKeyNavigation()

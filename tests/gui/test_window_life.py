@@ -8,7 +8,7 @@ from typing import Any
 
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QImage
-from PySide6.QtWidgets import QComboBox, QLineEdit, QPushButton
+from PySide6.QtWidgets import QComboBox, QDialogButtonBox, QLineEdit, QPushButton
 
 from desktop_app.domain.status import TaskStatus
 from desktop_app.imports.options import ImportOptions
@@ -265,3 +265,41 @@ def test_a_settings_file_that_is_not_json_is_named_in_the_window(qtbot: Any, mak
     assert file.read_text(encoding="utf-8") == broken, "left as it is until the clerk saves the settings"
     desk.apply_settings(desk.core.settings)  # the settings dialog's OK
     assert json.loads(file.read_text(encoding="utf-8"))["language"] == "zh"
+
+
+def test_the_settings_dialog_stays_on_the_screen_with_every_section_open(
+    qtbot: Any, make_desk: Any, monkeypatch: Any
+) -> None:
+    """Seen at 1366 x 768 (Xvfb): opening "Advanced" and "Mail" grew the dialog past the screen's bottom, its
+    OK and Cancel out of sight and the mail fields squashed. It grows within the screen (here a usable area
+    500 px tall), and what does not fit scrolls; closed again, it shrinks."""
+    from PySide6.QtCore import QRect
+
+    from desktop_app.ui import window_geometry
+    from desktop_app.ui.dialogs import settings as settings_dialog
+
+    available = QRect(0, 0, 1024, 500)
+    monkeypatch.setattr(settings_dialog, "available_for", lambda _widget: available)
+    monkeypatch.setattr(window_geometry, "available_for", lambda _widget: available)
+    desk = make_desk()
+    desk.open_settings()
+    dialog = desk.settings_dialog
+    assert dialog is not None
+    qtbot.waitExposed(dialog)
+    closed_height = dialog.height()
+    dialog.advanced.set_expanded(True)
+    dialog.mail.set_expanded(True)
+    qtbot.waitUntil(lambda: dialog.height() > closed_height)
+    qtbot.waitUntil(lambda: dialog.frameGeometry().bottom() <= available.bottom())
+    assert dialog.frameGeometry().top() >= available.top()
+    ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
+    assert ok.isVisible() and dialog.rect().contains(ok.geometry().translated(dialog.buttons.pos()))
+    # every field keeps its height (none squashed): what does not fit scrolls instead
+    for field in (dialog.smtp_host_edit, dialog.mail_from_edit, dialog.attach_box):
+        assert field.height() >= field.minimumSizeHint().height(), field
+    assert dialog.sections.verticalScrollBar().maximum() > 0
+    dialog.sections.ensureWidgetVisible(dialog.attach_box)  # the last field, reached by scrolling
+    dialog.advanced.set_expanded(False)
+    dialog.mail.set_expanded(False)
+    qtbot.waitUntil(lambda: dialog.height() <= closed_height + 10)
+    dialog.reject()

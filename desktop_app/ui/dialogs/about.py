@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_app.ui.grow import grow_to_fit
 from desktop_app.ui.reveal import open_local
 from desktop_app.ui.texts import without_mnemonic
 
@@ -43,6 +44,7 @@ class AboutDialog(QDialog):
                  parent: QWidget | None = None) -> None:  # fmt: skip
         super().__init__(parent)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self._opener = opener
         self.setWindowTitle(self.tr("About BatchDesk"))
         self.title_label = QLabel(f"<h3>BatchDesk {html.escape(info.version)}</h3>")
         blurb = QLabel(self.tr("Imports and exports spreadsheets as background tasks: queue a file, get a task "
@@ -59,20 +61,33 @@ class AboutDialog(QDialog):
             button = QPushButton(self.tr("Open"))
             button.setAutoDefault(False)
             button.setAccessibleName(self.tr("Open %1").replace("%1", label.rstrip(":：")))
-            button.clicked.connect(lambda _c=False, p=path: opener(p))
+            button.clicked.connect(lambda _c=False, p=path: self._open(p))
             row = QHBoxLayout()
             row.addWidget(field, 1)
             row.addWidget(button)
             form.addRow(label, row)
             self.fields[key] = field
+        self.note = QLabel()  # a folder the system could not open, said in words (it did nothing before)
+        self.note.setWordWrap(True)
+        self.note.hide()
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addWidget(self.title_label)
         layout.addWidget(blurb)
         layout.addLayout(form)
+        layout.addWidget(self.note)
         layout.addWidget(buttons)
         self.resize(560, self.sizeHint().height())
+
+    def _open(self, path: Path) -> None:
+        if self._opener(path):
+            self.note.hide()
+            return
+        self.note.setText(self.tr("The system could not open %1. Copy its path from the field and open it "
+                                  "yourself.").replace("%1", str(path)))  # fmt: skip
+        self.note.show()
+        grow_to_fit(self)
 
 
 class HelpDialog(QDialog):

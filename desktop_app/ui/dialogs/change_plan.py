@@ -97,6 +97,7 @@ class ChangePlanDialog(QDialog):
         self.table = QTableView()
         self.table.setObjectName("plan_table")
         self.table.setModel(self.model)
+        self.table.setTabKeyNavigation(False)  # read only: Tab goes on to the buttons
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setWordWrap(False)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
@@ -270,11 +271,14 @@ class ExportDialog(QDialog):
         fmt = str(self.format_box.currentData())
         kinds = self.tr("Excel workbook (*.xlsx)") if fmt == "xlsx" else self.tr("CSV file (*.csv)")
         # the file dialog asks before replacing a file that is there: its yes is the clerk's choice
-        start = self.save_edit.text()
+        start = Path(self.save_edit.text().strip()).expanduser()
         if self.output() is None:  # the shown form's task-number word is no file name (< > on Windows)
             stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-            start = str(self._exports_dir / f"{self.name() or 'export'}-{stamp}.{fmt}")
-        chosen, _kind = QFileDialog.getSaveFileName(self, self.tr("Save the export as"), start, kinds)
+            start = self._exports_dir / f"{self.name() or 'export'}-{stamp}.{fmt}"
+            with contextlib.suppress(OSError):  # made by the first export otherwise
+                self._exports_dir.mkdir(parents=True, exist_ok=True)
+        chosen, _kind = QFileDialog.getSaveFileName(self, self.tr("Save the export as"), str(browse_start(start)),
+                                                    kinds)  # fmt: skip
         if chosen:
             if not Path(chosen).suffix:
                 chosen += f".{fmt}"
@@ -368,3 +372,13 @@ class ExportDialog(QDialog):
         self.export_button.setText(self.tr("&Export"))
         self.export_button.setAccessibleName(self.tr("Queue the export"))
         self._label_filters()
+
+
+def browse_start(path: Path) -> Path:
+    """Where the file dialog opens: the path in a folder that exists (a folder that does not made the
+    dialog open in the program's own working folder, seen under Xvfb), else under its nearest folder
+    that does, else the home folder; a bare name, in the home folder."""
+    if not path.is_absolute():  # a bare name typed: not the program's working folder either
+        path = Path.home() / path
+    folder = next((f for f in (path.parent, *path.parent.parents) if f.is_dir() and f != Path(f.anchor)), Path.home())
+    return folder / path.name

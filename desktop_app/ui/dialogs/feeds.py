@@ -78,6 +78,7 @@ class FeedsWindow(QDialog):
         self.table = QTableView()
         self.table.setObjectName("feeds_table")
         self.table.setModel(self.model)
+        self.table.setTabKeyNavigation(False)  # Tab goes on to the buttons
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)

@@ -9,6 +9,7 @@ from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
+from desktop_app.ui.grow import grow_to_fit
 from desktop_app.ui.reveal import show_in_folder
 
 
@@ -47,13 +48,18 @@ class OpenFailedDialog(QDialog):
 
     def copy_path(self) -> None:
         QGuiApplication.clipboard().setText(str(self.path))
-        self.note.setText(self.tr("The path is copied: paste it into the program you want to open it with."))
+        self._say(self.tr("The path is copied: paste it into the program you want to open it with."))
 
     def show_folder(self) -> None:
         if self._reveal(self.path):
             self.accept()
         else:
-            self.note.setText(self.tr("The folder could not be opened either. Copy the path and open it yourself."))
+            self._say(self.tr("The folder could not be opened either. Copy the path and open it yourself."))
+
+    def _say(self, text: str) -> None:
+        """The note below the path, the dialog grown to show all of its lines."""
+        self.note.setText(text)
+        grow_to_fit(self)
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:

@@ -205,6 +205,7 @@ class PreviewDialog(QDialog):
         self.date_note.setWordWrap(True)
         self.rows_table = QTableWidget()
         self.rows_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.rows_table.setTabKeyNavigation(False)  # read only: Tab goes on to the next control
         self.problems_label = QLabel()
         self.problems_label.setWordWrap(True)
         self.mapping_table = QTableWidget(0, 2)

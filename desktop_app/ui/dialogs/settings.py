@@ -6,16 +6,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
     QDoubleSpinBox,
     QFormLayout,
+    QFrame,
     QLabel,
     QLineEdit,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QTabWidget,
     QVBoxLayout,
@@ -31,6 +34,7 @@ from desktop_app.ui.collapsible import Collapsible
 from desktop_app.ui.db_secret import keyring_available, split_password
 from desktop_app.ui.dialogs.team import TeamPage
 from desktop_app.ui.texts import window_lang
+from desktop_app.ui.window_geometry import available_for, keep_on_screen
 
 
 def _spin(minimum: int, maximum: int, value: int, step: int = 1) -> QSpinBox:
@@ -101,6 +105,14 @@ class SettingsDialog(QDialog):
         layout.addWidget(self.note)
         layout.addWidget(self.advanced)
         layout.addStretch(1)
+        # the sections scroll where the screen is too small for them all opened (seen at 1366 x 768: the
+        # dialog grew past the screen's bottom, its buttons out of sight and the mail fields squashed)
+        self.sections = QScrollArea()
+        self.sections.setWidgetResizable(True)
+        self.sections.setFrameShape(QFrame.Shape.NoFrame)
+        self.sections.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.sections.setWidget(general)
+        self._general = general
         outer = QVBoxLayout(self)
         # an administrator of a team database: the settings and the Team page side by side as tabs
         self.tabs: QTabWidget | None = None
@@ -108,14 +120,15 @@ class SettingsDialog(QDialog):
         if team is not None and background is not None:
             self.team_page = TeamPage(team, background, type_title=type_title, parent=self)
             self.tabs = QTabWidget()
-            self.tabs.addTab(general, "")
+            self.tabs.addTab(self.sections, "")
             self.tabs.addTab(self.team_page, "")
             outer.addWidget(self.tabs, 1)
         else:
             layout.setContentsMargins(0, 0, 0, 0)
-            outer.addWidget(general, 1)
+            outer.addWidget(self.sections, 1)
         outer.addWidget(self.buttons)
-        self.advanced.toggled.connect(lambda _open: self.adjustSize())
+        # once the section's layouts have taken its change in (their sizes are posted, not computed at once)
+        self.advanced.toggled.connect(lambda _open: QTimer.singleShot(0, self, self.fit_to_screen))
         self._build_mail(settings, layout)
         self.retranslate()
 
@@ -159,7 +172,23 @@ class SettingsDialog(QDialog):
         body_layout.addWidget(self.test_result)
         self.mail = Collapsible(body)
         layout.insertWidget(layout.indexOf(self.advanced) + 1, self.mail)
-        self.mail.toggled.connect(lambda _open: self.adjustSize())
+        self.mail.toggled.connect(lambda _open: QTimer.singleShot(0, self, self.fit_to_screen))
+
+    def fit_to_screen(self) -> None:
+        """As tall as its sections want (an opened one grows it, a closed one shrinks it), within the screen's
+        usable area, moved up where its bottom would pass it; what does not fit scrolls."""
+        inner = self._general.sizeHint()
+        around = self.sizeHint() - self.sections.sizeHint()  # the buttons, the margins, a Team page's tab bar
+        height = inner.height() + around.height() + 2 * self.sections.frameWidth()
+        frame = self.frameGeometry().height() - self.geometry().height() if self.isVisible() else 0
+        available = available_for(self)
+        self.resize(max(self.width(), inner.width() + around.width()), min(height, available.height() - frame))
+        if self.isVisible():
+            keep_on_screen(self)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self.fit_to_screen()
 
     def accept(self) -> None:
         """Closes only with a sender that is a mail address (or none); else the note says why."""
