@@ -141,6 +141,8 @@ class DetailsPanel(QWidget):
             self._form_of[key].setRowVisible(label, shown)
         if changed_task:
             self.log_view.setPlainText(self.tr("Loading…"))
+            # another task reads from its top (its number first), not at the last one's scroll position
+            self.scroll_area.verticalScrollBar().setValue(0)
 
     def show_log(self, task_no: str, lines: list[str]) -> None:
         if self.record is not None and self.record.task_no == task_no:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QWidget
 
 from desktop_app.domain.status import ACTIVE, TaskStatus
@@ -51,6 +52,7 @@ class FilterBar(QWidget):
         layout.addWidget(self.failed_button)
         self.status_box.currentIndexChanged.connect(self._status_chosen)
         self.text_edit.textChanged.connect(self.text_changed)
+        self.text_edit.installEventFilter(self)  # Escape clears what was typed
         self.failed_button.toggled.connect(self._failed_toggled)
         self.retranslate()
 
@@ -71,6 +73,14 @@ class FilterBar(QWidget):
     def show_all(self) -> None:
         self.status_box.setCurrentIndex(0)
         self.text_edit.clear()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Escape in the find field clears it (as its clear button does); an empty field lets it go on."""
+        if (watched is self.text_edit and event.type() == QEvent.Type.KeyPress and self.text_edit.text()
+                and isinstance(event, QKeyEvent) and event.key() == Qt.Key.Key_Escape):  # fmt: skip
+            self.text_edit.clear()
+            return True
+        return super().eventFilter(watched, event)
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:

@@ -369,3 +369,34 @@ def test_a_find_that_hides_the_selected_task_leaves_no_task_chosen(qtbot: Any, m
     window.select_task(clean.id)  # picked: chosen again
     record = window.selected_record()
     assert record is not None and record.id == clean.id
+
+
+def test_escape_clears_the_find_field_and_another_task_shows_its_details_from_the_top(
+    qtbot: Any, make_desk: Any, qapp: QApplication
+) -> None:
+    """Seen under Xvfb: Escape in the find field did nothing (only its clear button cleared it), and the
+    Details pane kept the last task's scroll position, the next task's number out of sight."""
+    desk: Desk = make_desk()
+    window = desk.window
+    activate(qtbot, window)
+    box = window.filters.text_edit
+    box.setFocus()
+    qtbot.waitUntil(lambda: qapp.focusWidget() is box)
+    qtbot.keyClicks(box, "clean")
+    qtbot.keyClick(box, Qt.Key.Key_Escape)
+    assert box.text() == ""
+    queue(qtbot, window, ERRORS)
+    first = wait_status(qtbot, window, wait_for_task(qtbot, window, 1).task_no, TaskStatus.PARTIALLY_SUCCEEDED)
+    queue(qtbot, window, CLEAN)
+    second = wait_status(qtbot, window, wait_for_task(qtbot, window, 2).task_no, TaskStatus.SUCCEEDED)
+    window.select_task(first.id)
+    window.actions_.details.trigger()
+    details = window.details
+    qtbot.waitUntil(lambda: details.record is not None and details.record.id == first.id)
+    bar = details.scroll_area.verticalScrollBar()
+    details.scroll_area.widget().setMinimumHeight(3000)  # taller than the pane: it scrolls
+    qtbot.waitUntil(lambda: bar.maximum() > 0)
+    bar.setValue(bar.maximum())
+    window.select_task(second.id)
+    qtbot.waitUntil(lambda: details.record is not None and details.record.id == second.id)
+    assert bar.value() == 0
