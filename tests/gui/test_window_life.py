@@ -298,6 +298,10 @@ def test_the_settings_dialog_stays_on_the_screen_with_every_section_open(
     for field in (dialog.smtp_host_edit, dialog.mail_from_edit, dialog.attach_box):
         assert field.height() >= field.minimumSizeHint().height(), field
     assert dialog.sections.verticalScrollBar().maximum() > 0
+    # the scroll bar beside the fields, not over their right edge (seen: the spin boxes' arrows under it)
+    assert dialog.sections.viewport().width() >= dialog.sections.widget().minimumSizeHint().width()
+    # the focus goes to the first field, never to the scrolling area itself (the focus ring drew round it)
+    assert dialog.sections.focusPolicy() == Qt.FocusPolicy.NoFocus
     dialog.sections.ensureWidgetVisible(dialog.attach_box)  # the last field, reached by scrolling
     dialog.advanced.set_expanded(False)
     dialog.mail.set_expanded(False)

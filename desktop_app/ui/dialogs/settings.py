@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtCore import QEvent, QSize, Qt, QTimer
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSpinBox,
+    QStyle,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -48,6 +49,9 @@ def _spin(minimum: int, maximum: int, value: int, step: int = 1) -> QSpinBox:
 # sends a test mail through the settings (with the password typed, or None: the kept one), off the GUI
 # thread; calls back with None when it went, else the reason in words
 MailTester = Callable[[Settings, str | None, Callable[[str | None], None]], None]
+
+
+FRAME_ROOM = QSize(16, 40)  # a window manager's frame and title bar, before the dialog is framed
 
 
 class SettingsDialog(QDialog):
@@ -111,6 +115,7 @@ class SettingsDialog(QDialog):
         self.sections.setWidgetResizable(True)
         self.sections.setFrameShape(QFrame.Shape.NoFrame)
         self.sections.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.sections.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the focus goes to the first field, not the area
         self.sections.setWidget(general)
         self._general = general
         outer = QVBoxLayout(self)
@@ -176,13 +181,24 @@ class SettingsDialog(QDialog):
 
     def fit_to_screen(self) -> None:
         """As tall as its sections want (an opened one grows it, a closed one shrinks it), within the screen's
-        usable area, moved up where its bottom would pass it; what does not fit scrolls."""
-        inner = self._general.sizeHint()
-        around = self.sizeHint() - self.sections.sizeHint()  # the buttons, the margins, a Team page's tab bar
-        height = inner.height() + around.height() + 2 * self.sections.frameWidth()
-        frame = self.frameGeometry().height() - self.geometry().height() if self.isVisible() else 0
+        usable area, moved up where its bottom would pass it; what does not fit scrolls, the scroll bar
+        beside the fields, not over them."""
         available = available_for(self)
-        self.resize(max(self.width(), inner.width() + around.width()), min(height, available.height() - frame))
+        frame = self.frameGeometry().size() - self.geometry().size()
+        if frame.height() <= 0:  # not framed yet (the window manager adds it after the first show): its usual room
+            frame = FRAME_ROOM
+        around = self.sizeHint() - self.sections.sizeHint()  # the buttons, the margins, a Team page's tab bar
+        width = max(self.width(), self._general.sizeHint().width() + around.width())
+        layout = self._general.layout()
+        inner = width - around.width()
+        # the notes wrap: their height at the width they get, not at the one they would like
+        wanted = layout.totalHeightForWidth(inner) if layout is not None and layout.hasHeightForWidth() else -1
+        height = (wanted if wanted > 0 else self._general.sizeHint().height()) + around.height()
+        room = available.height() - frame.height()
+        if height > room:
+            width += self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+            height = room
+        self.resize(min(width, available.width() - frame.width()), height)
         if self.isVisible():
             keep_on_screen(self)
 
