@@ -20,6 +20,7 @@ The same bytes as the row-by-row writer (tests/integration/test_export_fast.py h
 
 from __future__ import annotations
 
+import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -45,6 +46,7 @@ C = TypeVar("C")
 
 STREAM_ROWS = 20_000  # rows per write and per progress report on MySQL/MariaDB
 SQLITE_READERS = 2  # connections reading an SQLite export's pages side by side (this machine kind: 2 cores)
+_SIDE_BY_SIDE = threading.Semaphore(1)  # the one SQLite export of the process reading side by side
 AHEAD_EACH = 1  # pages each of them reads ahead of the writing (2: no faster, 10 MB more at the peak)
 
 # Arrow bytes per batch the PostgreSQL driver reads (its default 16 MB: ~110 MB more resident with the
@@ -112,15 +114,21 @@ def read_sqlite(engine: Engine, definition: ExportDefinition, table: BusinessTab
     # the key ranges found on one connection (a walk of the key's index), the pages read on the others;
     # side by side only where SQLite keeps no memory statistics (their one mutex made two readers slower
     # than one: store/sqlite_config.py)
-    if sqlite_config.statistics_off():
-        with sqlite_pages.one_snapshot(engine, 1 + SQLITE_READERS) as together:
-            if together is not None:
-                ranges_on, *readers = together
-                if sqlite_pages.has_null_key(ranges_on, table.table, table.key):
-                    raise SeparatorInData  # rows a keyset cannot reach: row by row
-                ranges = sqlite_pages.ranges(ranges_on, table.table, table.key, where)
-                _read_in_turns(ranges, readers, read, written)
-                return
+    # One export at a time reads side by side: its four connections (three readers and the snapshot's
+    # fence) come out of the pool the task table shares, which several at once could drain (and two exports
+    # on two cores gain nothing from it).
+    if sqlite_config.statistics_off() and _SIDE_BY_SIDE.acquire(blocking=False):
+        try:
+            with sqlite_pages.one_snapshot(engine, 1 + SQLITE_READERS) as together:
+                if together is not None:
+                    ranges_on, *readers = together
+                    if sqlite_pages.has_null_key(ranges_on, table.table, table.key):
+                        raise SeparatorInData  # rows a keyset cannot reach: row by row
+                    ranges = sqlite_pages.ranges(ranges_on, table.table, table.key, where)
+                    _read_in_turns(ranges, readers, read, written)
+                    return
+        finally:
+            _SIDE_BY_SIDE.release()
     # one connection (a writer kept the write lock, or the statistics are on): a page read while the one
     # before is written
     with engine.connect().execution_options(**{READONLY: True}) as conn, conn.begin():

@@ -10,8 +10,9 @@ so Arrow renders one page while SQLite reads the next.
 from __future__ import annotations
 
 import logging
+import sqlite3
 from collections.abc import Iterator, Sequence
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
 
@@ -101,16 +102,6 @@ def read_page(conn: Connection, table: sa.Table, key: Sequence[str], line_sql: s
     return Page(bytes(data) if count else b"", int(count))
 
 
-def pages(conn: Connection, table: sa.Table, key: Sequence[str], line_sql: str, where: Sequence[Any], *,
-          separator: str, end: str = "") -> Iterator[Page]:  # fmt: skip
-    """Each page's rows (in key order, passing ``where``) as one text (read_page), on one connection.
-    Run in one read transaction: every page is read from the same snapshot."""
-    for keys in ranges(conn, table, key, where):
-        page = read_page(conn, table, key, line_sql, where, keys, separator=separator, end=end)
-        if page.rows:
-            yield page
-
-
 def _raw_key(table: sa.Table, key: Sequence[str]) -> list[Any]:
     # the key's stored values as they are (no type's processing): each page starts after the last one's
     # exact value (a DATETIME read back and bound again through its type could gain ".000000")
@@ -146,5 +137,6 @@ def _begin_together(engine: Engine, readers: list[Connection], stack: ExitStack)
             log.info("the export reads on one connection: the write lock stayed busy (%s)", exc.orig)
             return False
         finally:
-            raw.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            with suppress(sqlite3.Error):  # a broken connection: its own error is the one to tell
+                raw.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     return True

@@ -27,6 +27,7 @@ SQLITE_OK = 0
 SQLITE_CONFIG_MEMSTATUS = 9
 
 _statistics_off = False
+_tried = False
 
 
 def statistics_off() -> bool:
@@ -38,23 +39,30 @@ def quiet_memory_statistics() -> bool:
     """Turn off SQLite's memory statistics for this process; True when they are off. It does nothing
     (False) when SQLite holds memory already: a connection is open, and SQLite cannot be shut down
     under it."""
-    global _statistics_off
-    if _statistics_off:
-        return True
+    global _statistics_off, _tried
+    if _statistics_off or _tried:
+        return _statistics_off
     library = _library()
     if library is None:
         return False
     try:
         library.sqlite3_memory_used.restype = ctypes.c_int64
+        # its one fixed argument declared: the option's value then goes as a variadic one, where the
+        # platform passes those apart (arm64 macOS: on the stack)
+        library.sqlite3_config.argtypes = [ctypes.c_int]
+        library.sqlite3_config.restype = ctypes.c_int
         if library.sqlite3_memory_used() != 0:
             log.debug("SQLite keeps its memory statistics: a connection is open")
             return False
         if not _is_the_modules(library):
             log.debug("SQLite keeps its memory statistics: the sqlite3 module's library was not found")
             return False
+        _tried = True
         library.sqlite3_shutdown()
         done = library.sqlite3_config(SQLITE_CONFIG_MEMSTATUS, ctypes.c_int(0)) == SQLITE_OK
         library.sqlite3_initialize()
+        # and its effect seen: a connection no longer shows in the count
+        done = done and not _is_the_modules(library)
     except (AttributeError, OSError) as exc:  # a library without these entry points
         log.debug("SQLite keeps its memory statistics: %s", exc)
         return False
@@ -64,10 +72,11 @@ def quiet_memory_statistics() -> bool:
 
 def _library() -> Any | None:
     """The SQLite library the sqlite3 module uses (loaded by it already: dlopen returns that copy)."""
-    import sqlite3  # noqa: F401  # the module's own library loaded first, so that it is the one found
+    import _sqlite3  # the module's own library loaded first, so that it is the one found
 
-    names = {"win32": ("sqlite3",), "darwin": ("libsqlite3.0.dylib", "libsqlite3.dylib")}.get(
-        sys.platform, ("libsqlite3.so.0",)
+    # the module itself first (where it links SQLite in, or as a dependency dlsym follows), then by name
+    names = {"win32": ("sqlite3",), "darwin": (_sqlite3.__file__, "libsqlite3.0.dylib", "libsqlite3.dylib")}.get(
+        sys.platform, (_sqlite3.__file__, "libsqlite3.so.0")
     )
     for name in names:
         try:

@@ -113,6 +113,7 @@ class MainWindow(QMainWindow):
         self.panel = SubmitPanel(catalog, self._background)
         self.filters = FilterBar()
         self.table = TaskTable(self.proxy)
+        self._chosen: TaskRecord | None = None  # the task the toolbar and the summary were last told of
         self.fitter = self.table.fitter
         self._results_dir = results_dir
         self.actions_ = TaskActions(service, kinds=kinds, results_dir=results_dir, parent=self)
@@ -194,8 +195,8 @@ class MainWindow(QMainWindow):
         self.panel.queue_button.setDefault(False)
         self.filters.statuses_changed.connect(self.proxy.set_statuses)
         self.filters.text_changed.connect(self.proxy.set_text)
-        self.table.selectionModel().currentRowChanged.connect(lambda _c, _p: self._selection_changed())
-        self.table.selectionModel().selectionChanged.connect(lambda _s, _d: self._selection_changed())
+        self.table.selectionModel().currentRowChanged.connect(lambda _c, _p: self._chosen_changed())
+        self.table.selectionModel().selectionChanged.connect(lambda _s, _d: self._chosen_changed())
         self.proxy.rowsInserted.connect(lambda *_a: self._selection_changed())
         self.table.doubleClicked.connect(lambda _i: self.actions_.details.trigger())
         self.table.customContextMenuRequested.connect(self._context_menu)
@@ -273,8 +274,24 @@ class MainWindow(QMainWindow):
         self.table.scrollTo(index)
         return True
 
+    def _chosen_changed(self) -> None:
+        """The current row or the selection changed (one move changes both, one signal after the other):
+        the task chosen told once, when both agree on it."""
+        selection = self.table.selectionModel()
+        current = selection.currentIndex()
+        if (current.isValid() and selection.hasSelection()
+                and not selection.isRowSelected(current.row(), current.parent())):  # fmt: skip
+            # between the two signals of one move, or Ctrl+arrow moving the current row alone: the
+            # highlighted task stays the chosen one
+            return
+        record = self.selected_record()
+        if record is not None and record is self._chosen:
+            return  # the second signal of the move: told already
+        self._selection_changed()
+
     def _selection_changed(self) -> None:
         record = self.selected_record()
+        self._chosen = record
         self.actions_.set_record(record)
         self.summary.show_record(record, self.model.speed_text(record) if record is not None else None)
         if self.details_dock.isVisible():

@@ -400,3 +400,29 @@ def test_escape_clears_the_find_field_and_another_task_shows_its_details_from_th
     window.select_task(second.id)
     qtbot.waitUntil(lambda: details.record is not None and details.record.id == second.id)
     assert bar.value() == 0
+
+
+def test_a_click_or_an_arrow_key_chooses_the_task_once_without_a_moment_of_none(
+    qtbot: Any, make_desk: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The current row and the selection change one after the other: the toolbar was told "no task", then
+    the task, at every click (its file looked for on the GUI thread each time). It is told once."""
+    desk: Desk = make_desk()
+    window = desk.window
+    queue(qtbot, window, ERRORS)
+    first = wait_status(qtbot, window, wait_for_task(qtbot, window, 1).task_no, TaskStatus.PARTIALLY_SUCCEEDED)
+    queue(qtbot, window, CLEAN)
+    second = wait_status(qtbot, window, wait_for_task(qtbot, window, 2).task_no, TaskStatus.SUCCEEDED)
+    window.select_task(first.id)
+    told: list[object] = []
+    set_record = window.actions_.set_record
+    monkeypatch.setattr(window.actions_, "set_record", lambda record: (told.append(record), set_record(record)))
+    row = window.proxy.mapFromSource(window.model.index(window.model.row_of(second.id) or 0, 0)).row()
+    rect = window.table.visualRect(window.proxy.index(row, 1))
+    qtbot.mouseClick(window.table.viewport(), qtbot_left(), pos=rect.center())
+    assert [getattr(r, "id", None) for r in told] == [second.id], told
+    told.clear()
+    window.table.setFocus()
+    other = Qt.Key.Key_Down if row == 0 else Qt.Key.Key_Up
+    qtbot.keyClick(window.table, other)
+    assert [getattr(r, "id", None) for r in told] == [first.id], told

@@ -121,10 +121,12 @@ def test_browse_opens_in_a_folder_that_exists_never_the_programs_own(
     monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(save_as))
     qtbot.mouseClick(dialog.browse_button, qtbot_left())
     assert Path(asked[0]).parent == exports and exports.is_dir()
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setattr(Path, "home", staticmethod(lambda: tmp_path / "home"))  # HOME, USERPROFILE alike
     (tmp_path / "home").mkdir()
     deep = tmp_path / "there" / "not" / "yet" / "out.csv"
     assert browse_start(deep) == tmp_path / "out.csv"
     assert browse_start(Path("out.csv")) == tmp_path / "home" / "out.csv"
     assert browse_start(Path("/nowhere-at-all/out.csv")) == tmp_path / "home" / "out.csv"
+    root = Path(Path.cwd().anchor)
+    assert browse_start(root / "out.csv") == root / "out.csv", "a root typed is where the clerk wants it"
     dialog.reject()

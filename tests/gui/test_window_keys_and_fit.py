@@ -103,8 +103,14 @@ def test_tab_leaves_the_task_list(qtbot: Any, make_desk: Any) -> None:
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication
 
+    from desktop_app.domain.status import TaskStatus
+    from tests.gui.test_window_queue import CLEAN, queue, wait_for_task, wait_status
+
     window = make_desk().window
     qtbot.waitUntil(window.isVisible)
+    queue(qtbot, window, CLEAN)  # a row, its cells to move between
+    done = wait_status(qtbot, window, wait_for_task(qtbot, window, 1).task_no, TaskStatus.SUCCEEDED)
+    window.select_task(done.id)
     window.activateWindow()
     table = window.table
     table.setFocus()

@@ -71,16 +71,38 @@ def test_pages_are_read_in_turns_by_two_connections_and_written_in_order(
     assert len(threads) == len(connections) == fast_csv.SQLITE_READERS == 2, reads
 
 
-def test_the_readers_see_one_snapshot_whatever_is_committed_after_they_began(core: Core) -> None:
-    engine = core.store.engine
-    with sqlite_pages.one_snapshot(engine, 2) as readers:
-        assert readers is not None
-        first, second = readers
-        before = first.execute(sa.text("SELECT count(*) FROM customers")).scalar_one()
-        with engine.begin() as writer:  # the write lock is free again once they have begun
-            writer.execute(sa.text("DELETE FROM customers WHERE code = 'C000001'"))
-        assert second.execute(sa.text("SELECT count(*) FROM customers")).scalar_one() == before == ROWS
-    with engine.connect() as conn:
+def test_no_commit_falls_between_the_readers_beginnings(core: Core, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another program's delete, tried right after the first reader has taken its snapshot: it waits for the
+    fence, so the second reader sees what the first sees (without the fence it landed in between)."""
+    database = core.store.engine.url.database or ""
+    begun: list[str] = []
+    writer_done = threading.Event()
+
+    def delete_one() -> None:
+        with sqlite3.connect(database, timeout=10, isolation_level=None) as other:
+            other.execute("BEGIN IMMEDIATE")
+            other.execute("DELETE FROM customers WHERE code = 'C000001'")
+            other.execute("COMMIT")
+        writer_done.set()
+
+    execute = sa.Connection.exec_driver_sql
+
+    def spied(conn: sa.Connection, statement: str, *args: object, **kwargs: object) -> object:
+        done = execute(conn, statement, *args, **kwargs)  # type: ignore[arg-type]
+        if statement.startswith("SELECT 1 FROM sqlite_master"):
+            begun.append(statement)
+            if len(begun) == 1:  # the first reader's snapshot is taken: another program commits now
+                threading.Thread(target=delete_one, daemon=True).start()
+                writer_done.wait(0.5)  # at once without the fence; held back by it
+        return done
+
+    monkeypatch.setattr(sa.Connection, "exec_driver_sql", spied)
+    with sqlite_pages.one_snapshot(core.store.engine, 2) as readers:
+        assert readers is not None and len(begun) == 2
+        counts = [r.execute(sa.text("SELECT count(*) FROM customers")).scalar_one() for r in readers]
+    assert counts == [ROWS, ROWS], counts
+    assert writer_done.wait(10), "the delete went in once the fence let go"
+    with core.store.engine.connect() as conn:
         assert conn.execute(sa.text("SELECT count(*) FROM customers")).scalar_one() == ROWS - 1
         # the fence's connection went back to the pool with the engine's own busy timeout
         raw = conn.connection.dbapi_connection

@@ -380,5 +380,7 @@ def browse_start(path: Path) -> Path:
     that does, else the home folder; a bare name, in the home folder."""
     if not path.is_absolute():  # a bare name typed: not the program's working folder either
         path = Path.home() / path
-    folder = next((f for f in (path.parent, *path.parent.parents) if f.is_dir() and f != Path(f.anchor)), Path.home())
+    # a drive's root the clerk typed is a place (E:\ on a USB stick); reached by walking up, it is no help
+    found = (f for f in (path.parent, *path.parent.parents) if f.is_dir() and (f == path.parent or f != Path(f.anchor)))
+    folder = next(found, Path.home())
     return folder / path.name

@@ -118,6 +118,7 @@ class SettingsDialog(QDialog):
         self.sections.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the focus goes to the first field, not the area
         self.sections.setWidget(general)
         self._general = general
+        self._fitted = False
         outer = QVBoxLayout(self)
         # an administrator of a team database: the settings and the Team page side by side as tabs
         self.tabs: QTabWidget | None = None
@@ -204,7 +205,9 @@ class SettingsDialog(QDialog):
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
-        self.fit_to_screen()
+        if not self._fitted:  # the first show; later ones keep the size the clerk gave it
+            self._fitted = True
+            self.fit_to_screen()
 
     def accept(self) -> None:
         """Closes only with a sender that is a mail address (or none); else the note says why."""

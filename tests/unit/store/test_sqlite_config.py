@@ -12,6 +12,9 @@ from desktop_app.store import sqlite_config
 print(sqlite_config.statistics_off(), sqlite_config.quiet_memory_statistics(), sqlite_config.statistics_off())
 conn = sqlite3.connect(":memory:")
 print(conn.execute("SELECT 40 + 2").fetchone()[0])
+library = sqlite_config._library()
+library.sqlite3_memory_used.restype = __import__("ctypes").c_int64
+print("counted" if library.sqlite3_memory_used() > 0 else "uncounted")  # the statistics, seen from SQLite
 """
 
 
@@ -22,12 +25,13 @@ def run(before: str = "") -> list[str]:
 
 
 def test_a_process_with_no_connection_turns_them_off_and_sqlite_works_on() -> None:
-    assert run() == ["False", "True", "True", "42"]
+    assert run() == ["False", "True", "True", "42", "uncounted"]
 
 
 def test_an_open_connection_leaves_them_on() -> None:
     """SQLite cannot be shut down under a connection: nothing is changed."""
-    assert run("held = sqlite3.connect(':memory:'); held.execute('SELECT 1')") == ["False", "False", "False", "42"]
+    held = "held = sqlite3.connect(':memory:'); held.execute('SELECT 1')"
+    assert run(held) == ["False", "False", "False", "42", "counted"]
 
 
 def test_the_programs_entry_turns_them_off_before_anything_else() -> None:
@@ -35,4 +39,4 @@ def test_the_programs_entry_turns_them_off_before_anything_else() -> None:
         "from desktop_app.cli.main import main",
         "with contextlib.suppress(SystemExit), contextlib.redirect_stdout(sys.stderr): main(['--help'])",
     ])  # fmt: skip
-    assert run(before) == ["True", "True", "True", "42"]  # off before it is asked here: main() did it
+    assert run(before) == ["True", "True", "True", "42", "uncounted"]  # off before it is asked here: main() did it
