@@ -353,10 +353,7 @@ def test_a_find_that_hides_the_selected_task_leaves_no_task_chosen(qtbot: Any, m
     a neighbouring row that was not highlighted. Nothing is chosen then, until the clerk picks a row."""
     desk: Desk = make_desk()
     window = desk.window
-    queue(qtbot, window, ERRORS)
-    errors = wait_status(qtbot, window, wait_for_task(qtbot, window, 1).task_no, TaskStatus.PARTIALLY_SUCCEEDED)
-    queue(qtbot, window, CLEAN)
-    clean = wait_status(qtbot, window, wait_for_task(qtbot, window, 2).task_no, TaskStatus.SUCCEEDED)
+    errors, clean = two_imports(qtbot, window)
     window.select_task(errors.id)
     window.actions_.details.trigger()
     qtbot.waitUntil(lambda: window.details.record is not None and window.details.record.id == errors.id)
@@ -385,10 +382,7 @@ def test_escape_clears_the_find_field_and_another_task_shows_its_details_from_th
     qtbot.keyClicks(box, "clean")
     qtbot.keyClick(box, Qt.Key.Key_Escape)
     assert box.text() == ""
-    queue(qtbot, window, ERRORS)
-    first = wait_status(qtbot, window, wait_for_task(qtbot, window, 1).task_no, TaskStatus.PARTIALLY_SUCCEEDED)
-    queue(qtbot, window, CLEAN)
-    second = wait_status(qtbot, window, wait_for_task(qtbot, window, 2).task_no, TaskStatus.SUCCEEDED)
+    first, second = two_imports(qtbot, window)
     window.select_task(first.id)
     window.actions_.details.trigger()
     details = window.details
@@ -409,10 +403,7 @@ def test_a_click_or_an_arrow_key_chooses_the_task_once_without_a_moment_of_none(
     the task, at every click (its file looked for on the GUI thread each time). It is told once."""
     desk: Desk = make_desk()
     window = desk.window
-    queue(qtbot, window, ERRORS)
-    first = wait_status(qtbot, window, wait_for_task(qtbot, window, 1).task_no, TaskStatus.PARTIALLY_SUCCEEDED)
-    queue(qtbot, window, CLEAN)
-    second = wait_status(qtbot, window, wait_for_task(qtbot, window, 2).task_no, TaskStatus.SUCCEEDED)
+    first, second = two_imports(qtbot, window)
     window.select_task(first.id)
     told: list[object] = []
     set_record = window.actions_.set_record
@@ -426,3 +417,12 @@ def test_a_click_or_an_arrow_key_chooses_the_task_once_without_a_moment_of_none(
     other = Qt.Key.Key_Down if row == 0 else Qt.Key.Key_Up
     qtbot.keyClick(window.table, other)
     assert [getattr(r, "id", None) for r in told] == [first.id], told
+
+
+def two_imports(qtbot: Any, window: MainWindow) -> tuple[Any, Any]:
+    """The errors sample imported (partly), then the clean one: both ended, in that order."""
+    queue(qtbot, window, ERRORS)
+    errors = wait_status(qtbot, window, wait_for_task(qtbot, window, 1).task_no, TaskStatus.PARTIALLY_SUCCEEDED)
+    queue(qtbot, window, CLEAN)
+    clean = wait_status(qtbot, window, wait_for_task(qtbot, window, 2).task_no, TaskStatus.SUCCEEDED)
+    return errors, clean
