@@ -461,9 +461,11 @@ def fix_key(record: TaskRecord, kind: TaskKind) -> tuple[object, ...] | None:
 
 def failed_by_its_rows(record: TaskRecord, kind: TaskKind) -> bool:
     """An import that read its whole file and failed because too many rows were bad (it has no error code:
-    the error file names each row); running the same file again gives the same failure."""
+    the error file names each row); running the same file again gives the same failure. Its bad rows fixed
+    since ("Fix values": no row failing any more, its rows in), running it again would fail every row as
+    already in (seen: a retry after a fix queued a task that failed them all)."""
     return (kind.words is Words.IMPORT and record.status is TaskStatus.FAILED and not record.error_code
-            and record.fail_count > 0)  # fmt: skip
+            and (record.fail_count > 0 or record.success_count > 0))  # fmt: skip
 
 
 def can_resume(record: TaskRecord, kind: TaskKind) -> bool:

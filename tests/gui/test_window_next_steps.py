@@ -117,6 +117,12 @@ def test_an_import_failed_by_its_rows_offers_the_error_file_not_a_retry(
     qtbot.waitUntil(actions.reimport.isEnabled)
     # running the same file again would fail the same 10 rows, and the 10 good ones as already_exists
     assert not actions.retry.isEnabled() and not actions.resume.isEnabled()
+    # its bad rows fixed since (a value fix adds them to its counts): every row is in, a retry would fail
+    # them all as already_exists (seen in the frozen window: the retry queued a task that did just that)
+    fixed = replace(failed, success_count=20, fail_count=0)
+    window.service.record_changed.emit(fixed)
+    qtbot.waitUntil(lambda: window.selected_record() is not None and window.selected_record().fail_count == 0)
+    assert not actions.retry.isEnabled()
 
 
 def test_a_notice_follows_a_switch_of_language(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
