@@ -8,7 +8,7 @@ import hashlib
 import json
 import logging
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
 from pathlib import Path
@@ -21,7 +21,7 @@ from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.stages import Stage, stage_text
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.table_spec import Storage
-from desktop_app.domain.task import TaskLink, TaskOutcome
+from desktop_app.domain.task import TaskLink, TaskOutcome, TaskRecord
 from desktop_app.exports.definition import (
     IMPORTED_BY,
     ExportDefinition,
@@ -98,6 +98,10 @@ class ExportHandler:
             ErrorCode.INVALID_PARAMS, detail=f"no export named {name!r} (known: {', '.join(sorted(self.definitions))})"
         )
 
+    def _table_of(self, import_type: str) -> str | None:
+        """The table an import type writes (None: a type this desk does not know)."""
+        return self.catalog.get(import_type).table if import_type in self.catalog else None
+
     def run(self, ctx: TaskContext) -> TaskOutcome:
         params = ctx.params
         definition = self.definition(str(params.get("export")))
@@ -105,7 +109,7 @@ class ExportHandler:
         fmt, encoding = str(params.get("format", "csv")), str(params.get("encoding", "utf-8-sig"))
         table = open_business_table(ctx.store.engine, definition.import_type, prepare=True, reading=True)
         ctx.report(stage=stage_text(Stage.COUNTING, ctx.lang), progress=1, force=True)
-        source = _Rows(ctx, definition, table, filters, typed=fmt == "xlsx")
+        source = _Rows(ctx, definition, table, filters, typed=fmt == "xlsx", table_of=self._table_of)
         # Counted on a connection of its own while the export's query starts (a million rows: the
         # count 0.14 s, the server's sort before the first row 0.6 s, on PostgreSQL); the first
         # progress waits for it.
@@ -210,8 +214,10 @@ class _Rows:
     know it per row) then those it updated."""
 
     def __init__(self, ctx: TaskContext, definition: ExportDefinition, table: BusinessTable,
-                 filters: Mapping[str, str], *, typed: bool = False) -> None:  # fmt: skip
+                 filters: Mapping[str, str], *, typed: bool = False,
+                 table_of: Callable[[str], str | None] = lambda _type: None) -> None:  # fmt: skip
         self.typed = typed
+        self._table_of = table_of
         self.ctx = ctx
         self.definition = definition
         self.table = table
@@ -219,6 +225,18 @@ class _Rows:
         self.where = [self._condition(n, v) for n, v in filters.items() if n != IMPORTED_BY or not self.imported_by]
         self.names = [c.key for c in definition.columns]
         self.labels = [c.labels for c in definition.columns]
+
+    def _imports(self) -> list[TaskRecord]:
+        """The imports whose rows the filter takes: the task named; for a workbook, its sheets' imports into
+        this export's table (the rows carry their sheet's task number: the workbook's own exported none)."""
+        assert self.imported_by is not None
+        source = self.ctx.store.get(self.imported_by)
+        if source is None:
+            return []
+        if builtin_kinds.WORKBOOK.owns(source):
+            return [child for child in self.ctx.store.children(source.task_no)
+                    if self._table_of(str(child.params.get("import_type"))) == self.definition.table]  # fmt: skip
+        return [source]
 
     def _condition(self, name: str, value: str) -> Any:
         spec = self.definition.filter_spec(name)
@@ -246,8 +264,7 @@ class _Rows:
             if self.imported_by is None:
                 dialect_of(conn).count_quietly(conn)  # PostgreSQL: no parallel workers beside the read
                 return int(conn.execute(sa.select(sa.func.count()).select_from(t).where(*self.where)).scalar_one())
-            source = self.ctx.store.get(self.imported_by)
-            return source.success_count if source is not None else 0
+            return sum(record.success_count for record in self._imports())
 
     def pages(self) -> Iterator[list[list[Any]]]:
         if self.imported_by is None:
@@ -256,8 +273,8 @@ class _Rows:
             return
         t = self.table.table
         # a resumed import counts the whole file: its rows and those of the stopped imports it continued
-        source = self.ctx.store.get(self.imported_by)
-        chain = import_chain(self.ctx.store, self.imported_by, source.params if source is not None else {})
+        chain = [n for record in self._imports() for n in import_chain(self.ctx.store, record.task_no, record.params)]
+        chain = chain or [str(self.imported_by)]  # a task no longer listed (archived): its number still marks its rows
         if self.table.managed:
             where = [*self.where, t.c.task_no.in_(chain)]
             for page in self.table.pages(self.ctx.store.reading, self.names, where, PAGE):

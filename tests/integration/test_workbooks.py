@@ -338,3 +338,23 @@ def test_a_workbooks_apply_refuses_a_row_changed_since_its_plan(core: Core, tmp_
     assert "changed_since_plan" in Path(str(part.error_csv)).read_text(encoding="utf-8-sig")
     assert rows(core, "SELECT goods_code, goods_name FROM wb_goods WHERE goods_code <> 'G0' ORDER BY goods_code") == [
         ("G1", "红茶"), ("G2", "速溶咖啡")]  # fmt: skip
+
+
+def test_an_export_of_the_rows_a_workbook_imported_takes_its_sheets_rows_of_that_table(
+    core: Core, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seen in the frozen window: "only the rows imported by" a workbook exported 0 rows (its rows carry
+    their sheet's task number). Each table's export takes the rows its own sheet imported."""
+    from tests.support.exports import run_export
+
+    book = prices_first(tmp_path / "book.xlsx", bad_price=True)
+    code, out, err = cli(core, capsys, monkeypatch, "import", str(book), "--all-sheets", "--wait", "--json")
+    assert code == 0, err
+    parent = json.loads(out)["task_no"]
+    goods = run_export(core, "goods", filters={"imported_by": parent})
+    assert goods.status is TaskStatus.SUCCEEDED and goods.total_count == 2, goods.error_msg
+    text = Path(goods.result_path or "").read_text(encoding="utf-8-sig")
+    assert "G1" in text and "G2" in text and "G0" not in text  # G0 was there before the workbook
+    prices = run_export(core, "prices", filters={"imported_by": parent})
+    assert prices.status is TaskStatus.SUCCEEDED and prices.total_count == 4, prices.error_msg
+    assert "P1" in Path(prices.result_path or "").read_text(encoding="utf-8-sig")
