@@ -96,7 +96,14 @@ def completed_nothing(record: TaskRecord, kind: TaskKind) -> bool:
             and record.total_count > 0 and record.success_count == 0)  # fmt: skip
 
 
+def undone(record: TaskRecord, kind: TaskKind) -> bool:
+    """An import an undo took back: its rows are no longer as it left them, whatever its status says."""
+    return kind.words is Words.IMPORT and bool(record.undone_by)
+
+
 def tone(record: TaskRecord, kind: TaskKind) -> Tone:
+    if undone(record, kind):
+        return Tone.NEUTRAL  # not a green success any more (seen: an undone import read "Succeeded" in green)
     return Tone.WARNING if completed_nothing(record, kind) else _TONES[record.status]
 
 
@@ -106,13 +113,16 @@ def shown_status(record: TaskRecord, kind: TaskKind) -> str:
         if value_fix(record, kind):
             return QCoreApplication.translate("Outcomes", "Nothing fixed")
         return QCoreApplication.translate("Outcomes", "Nothing completed")
+    if undone(record, kind):
+        return QCoreApplication.translate("Outcomes", "Undone")
     return status_text(record.status)
 
 
 def status_words() -> list[str]:
     """Every word the status column can show, in today's language."""
     return [status_text(s) for s in TaskStatus] + [QCoreApplication.translate("Outcomes", "Nothing completed"),
-                                                   QCoreApplication.translate("Outcomes", "Nothing fixed")]
+                                                   QCoreApplication.translate("Outcomes", "Nothing fixed"),
+                                                   QCoreApplication.translate("Outcomes", "Undone")]
 
 
 def outcome_text(record: TaskRecord, kind: TaskKind) -> str | None:

@@ -1457,6 +1457,10 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Undone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Nothing completed: %1 references are still not found</source>
         <translation type="unfinished"></translation>
     </message>

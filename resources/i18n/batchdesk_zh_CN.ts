@@ -1458,6 +1458,10 @@ Pattern: %2</source>
         <translation>未补全任何关联</translation>
     </message>
     <message>
+        <source>Undone</source>
+        <translation>已撤销</translation>
+    </message>
+    <message>
         <source>Nothing completed: %1 references are still not found</source>
         <translation>未补全任何关联：仍有 %1 个关联找不到</translation>
     </message>

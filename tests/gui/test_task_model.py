@@ -12,6 +12,7 @@ from PySide6.QtCore import QModelIndex, Qt
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import Lane, Progress, TaskRecord
 from desktop_app.tasks.builtin_kinds import builtin_task_kinds
+from desktop_app.ui.outcomes import Tone, status_words, tone
 from desktop_app.ui.task_filter import FAILED_LIST, TaskFilterProxy
 from desktop_app.ui.task_model import (
     COLUMN_COUNT,
@@ -312,6 +313,9 @@ def test_an_undone_import_reads_undone_by_with_its_counts() -> None:
                     summary={"inserted_count": 60}, undone_by="T250301-UNDO01")  # fmt: skip
     model.upsert(ended)
     assert model.index(0, STAGE).data() == "Undone by T250301-UNDO01 — Done: 60 rows imported"
+    # its status no longer a green "Succeeded" (seen in the frozen window): "Undone", in the neutral tone
+    assert model.index(0, STATUS).data() == "Undone"
+    assert tone(ended, KINDS.of(ended)) is Tone.NEUTRAL and "Undone" in status_words()
 
 
 def test_a_resumed_import_reads_continued_by_not_just_cancelled() -> None:
