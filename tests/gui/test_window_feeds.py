@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
 
 from desktop_app.domain.feeds import FEED_PARAM, FeedSpec, FeedState, Schedule
@@ -310,3 +311,23 @@ def test_a_listing_that_fails_says_why_in_words_and_newer_fields_are_listed_then
     release.set()
     qtbot.waitUntil(lambda: calls[-1:] == ["*.csv"] and not dialog._listing, timeout=5000)
     assert dialog.preview_label.text() == dialog.preview_text(MatchNow(names=("a.csv",)))
+
+
+def test_after_pause_the_focus_is_on_resume_not_on_remove(
+    qtbot: Any, make_desk: Callable[..., Desk], inbox: Path
+) -> None:
+    """Seen under Xvfb: pressed from the keyboard, Pause went grey and the focus moved on to Remove…, one
+    stray Enter from the question that removes the feed. It goes to Resume, and back to Pause."""
+    desk = make_desk()
+    add(desk, inbox)
+    window = open_feeds(qtbot, desk)
+    select(qtbot, window, "Bank")
+    window.activateWindow()
+    window.pause_button.setFocus()
+    qtbot.waitUntil(window.pause_button.hasFocus, timeout=WAIT)
+    qtbot.keyClick(window.pause_button, Qt.Key.Key_Space)
+    qtbot.waitUntil(lambda: cell(window, "Bank", STATE) == "Paused", timeout=WAIT)
+    assert window.resume_button.hasFocus() and not window.remove_button.hasFocus()
+    qtbot.keyClick(window.resume_button, Qt.Key.Key_Space)
+    qtbot.waitUntil(lambda: not stored(desk).paused and window.pause_button.isEnabled(), timeout=WAIT)
+    assert window.pause_button.hasFocus()

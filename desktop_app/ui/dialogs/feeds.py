@@ -183,8 +183,13 @@ class FeedsWindow(QDialog):
         for button in (self.edit_button, self.run_button, self.remove_button, self.folder_button):
             button.setEnabled(view is not None)
         paused = view is not None and view.state is FeedState.PAUSED
-        self.pause_button.setEnabled(view is not None and not paused)
+        # Pause and Resume take each other's place: the focus goes across, not on to the next button (seen
+        # under Xvfb: after Pause it landed on Remove…, one stray Enter from asking to remove the feed)
+        had_focus = self.pause_button.hasFocus() or self.resume_button.hasFocus()
         self.resume_button.setEnabled(paused)
+        self.pause_button.setEnabled(view is not None and not paused)
+        if had_focus:
+            (self.resume_button if paused else self.pause_button).setFocus()
         self.run_button.setEnabled(view is not None and not paused)
         lines = ([view.reason] if view is not None and view.reason else []) + list(view.problems if view else ())
         self.reason_label.setText("\n".join(lines))
