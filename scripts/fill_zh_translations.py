@@ -29,6 +29,8 @@ LOCALES = {"zh_CN": "zh_CN", "en": "en_US"}  # file suffix -> the TS language at
 ZH: dict[tuple[str, str], str] = {
     ("TaskActions", "Preparing the change file of %1…"): "正在准备 %1 的变更文件…",
     ("Outcomes", "Undone"): "已撤销",
+    ("Outcomes", "Fixed"): "已修正",
+    ("Outcomes", "Done after a fix: %1 rows imported"): "修正后完成：导入 %1 行",
     ("AboutDialog", "The system could not open %1. Copy its path from the field and open it yourself."):
         "系统无法打开 %1。请从上面的输入框复制它的路径，自己打开。",
     ("MainWindow", "This sync would delete 1 row of %2 (scope: %3): the row the file lacks."):

@@ -379,7 +379,8 @@ def fix_values(ctx: TaskContext, source: TaskRecord, itype: ImportType, table: B
         added = {"inserted_count": result.inserted, "updated_count": result.updated,
                  "unchanged_count": result.unchanged, "skipped_count": result.skipped,
                  "deleted_count": result.deleted,
-                 "success_count": done, "fail_count": -done}  # fmt: skip
+                 "success_count": done, "fail_count": -done,
+                 "fixed_rows": done}  # fmt: skip  # the rows fixes put in, summed: outcomes.fixed_since
         try:
             fields: dict[str, Any] = {"error_csv": str(path) if temp else None,
                                       error_csv.WRITTEN: error_csv.fingerprint(temp) if temp else None}  # fmt: skip

@@ -101,7 +101,21 @@ def undone(record: TaskRecord, kind: TaskKind) -> bool:
     return kind.words is Words.IMPORT and bool(record.undone_by)
 
 
+def fixed_since(record: TaskRecord, kind: TaskKind) -> bool:
+    """An import failed by its rows (too many bad ones: no error code) whose bad rows were all put in since by
+    a value fix: every row is in, though its status stays the one it ended with."""
+    return (kind.words is Words.IMPORT and record.status is TaskStatus.FAILED and not record.error_code
+            and not record.params.get("dry_run") and record.fail_count == 0 and _fixed(record))  # fmt: skip
+
+
+def _fixed(record: TaskRecord) -> bool:
+    """Rows a value fix put in (its summary's fixed_rows, summed over the fixes)."""
+    return int(record.summary.get("fixed_rows") or 0) > 0
+
+
 def tone(record: TaskRecord, kind: TaskKind) -> Tone:
+    if fixed_since(record, kind):
+        return Tone.GOOD
     if undone(record, kind):
         return Tone.NEUTRAL  # not a green success any more (seen: an undone import read "Succeeded" in green)
     return Tone.WARNING if completed_nothing(record, kind) else _TONES[record.status]
@@ -115,6 +129,8 @@ def shown_status(record: TaskRecord, kind: TaskKind) -> str:
         return QCoreApplication.translate("Outcomes", "Nothing completed")
     if undone(record, kind):
         return QCoreApplication.translate("Outcomes", "Undone")
+    if fixed_since(record, kind):  # seen: a red "Failed" with every row in after "Fix values"
+        return QCoreApplication.translate("Outcomes", "Fixed")
     return status_text(record.status)
 
 
@@ -122,7 +138,8 @@ def status_words() -> list[str]:
     """Every word the status column can show, in today's language."""
     return [status_text(s) for s in TaskStatus] + [QCoreApplication.translate("Outcomes", "Nothing completed"),
                                                    QCoreApplication.translate("Outcomes", "Nothing fixed"),
-                                                   QCoreApplication.translate("Outcomes", "Undone")]
+                                                   QCoreApplication.translate("Outcomes", "Undone"),
+                                                   QCoreApplication.translate("Outcomes", "Fixed")]
 
 
 def outcome_text(record: TaskRecord, kind: TaskKind) -> str | None:
@@ -264,6 +281,9 @@ def _import_outcome(r: TaskRecord) -> str | None:
                 if one
                 else QCoreApplication.translate("Outcomes", "Failed: nothing imported, %3 rows with errors")
             )
+    elif r.status is TaskStatus.FAILED and not r.error_code and not check and ok and _fixed(r):
+        # failed by its rows, all of them put in since by a value fix: its failure's words no longer hold
+        text = QCoreApplication.translate("Outcomes", "Done after a fix: %1 rows imported")
     elif r.status is TaskStatus.FAILED:
         reason = shown_error(r) or status_text(r.status)
         if ok and not check:

@@ -1461,6 +1461,10 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Fixed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Nothing completed: %1 references are still not found</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1622,6 +1626,10 @@ Pattern: %2</source>
     </message>
     <message>
         <source>Failed: nothing imported, %3 rows with errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Done after a fix: %1 rows imported</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

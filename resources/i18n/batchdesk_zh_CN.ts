@@ -1462,6 +1462,10 @@ Pattern: %2</source>
         <translation>已撤销</translation>
     </message>
     <message>
+        <source>Fixed</source>
+        <translation>已修正</translation>
+    </message>
+    <message>
         <source>Nothing completed: %1 references are still not found</source>
         <translation>未补全任何关联：仍有 %1 个关联找不到</translation>
     </message>
@@ -1624,6 +1628,10 @@ Pattern: %2</source>
     <message>
         <source>Failed: nothing imported, %3 rows with errors</source>
         <translation>失败：没有导入任何行，%3 行有错误</translation>
+    </message>
+    <message>
+        <source>Done after a fix: %1 rows imported</source>
+        <translation>修正后完成：导入 %1 行</translation>
     </message>
     <message>
         <source>Failed after %1 rows were imported: %2</source>

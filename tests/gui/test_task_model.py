@@ -318,6 +318,25 @@ def test_an_undone_import_reads_undone_by_with_its_counts() -> None:
     assert tone(ended, KINDS.of(ended)) is Tone.NEUTRAL and "Undone" in status_words()
 
 
+def test_an_import_whose_failed_rows_were_fixed_reads_done_not_failed() -> None:
+    """Seen in the frozen window: after "Fix values" put its 3 bad rows in, the import still read a red
+    "Failed" with "Failed after 4 rows were imported: 3 rows failed", its counts 4 in and 0 failed."""
+    model, _ = loaded_model(1)
+    failed = replace(model.record(0), status=TaskStatus.FAILED, total_count=4, success_count=1, fail_count=3,
+                     error_msg="3 of 4 rows failed")  # fmt: skip
+    model.upsert(failed)
+    assert model.index(0, STATUS).data() == "Failed" and tone(failed, KINDS.of(failed)) is Tone.BAD
+    fixed = replace(failed, success_count=4, fail_count=0, summary={"fixed_rows": 3})  # as a value fix leaves it
+    model.upsert(fixed)
+    assert model.index(0, STATUS).data() == "Fixed" and tone(fixed, KINDS.of(fixed)) is Tone.GOOD
+    assert model.index(0, STAGE).data() == "Done after a fix: 4 rows imported"
+    assert "Fixed" in status_words()
+    # a file at fault (an error code) stays failed: nothing was fixed by rows
+    broken = replace(fixed, error_code="file_corrupt", error_msg="the file is damaged")
+    model.upsert(broken)
+    assert model.index(0, STATUS).data() == "Failed"
+
+
 def test_a_resumed_import_reads_continued_by_not_just_cancelled() -> None:
     model, _ = loaded_model(1)
     stopped = replace(model.record(0), status=TaskStatus.CANCELLED, total_count=300, success_count=300,

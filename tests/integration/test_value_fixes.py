@@ -75,6 +75,7 @@ def test_values_listed_mapped_counted_and_undone(core: Core, db_url: str, tmp_pa
     assert (out["success_count"], out["fail_count"], out["inserted_count"]) == (19, 2, 19)
     after = core.store.get(task.task_no)
     assert after is not None and (after.success_count, after.fail_count) == (19, 2)
+    assert after.summary["fixed_rows"] == 5  # what the window reads a fixed import by (ui/outcomes.fixed_since)
     fix = core.store.get(out["fix"])
     assert fix is not None and fix.status is TaskStatus.SUCCEEDED and fix.params["task_no"] == task.task_no
     assert fix.params["values"] == {"level": {"钻石": "金卡"}}
