@@ -24,7 +24,7 @@ WORKBOOK = TaskKind(
     actions=frozenset({Action.CANCEL, Action.UNDO}),
     duplicate=Duplicate.FILE, stops=Stops.ROWS_STAY, links=(TaskLink.UNDONE_BY,),
 )  # fmt: skip
-UNDO = TaskKind(name="undo", lane=Lane.LONG, title=Title.UNDO_OF, source="undoes",
+UNDO = TaskKind(name="undo", lane=Lane.LONG, words=Words.UNDO, title=Title.UNDO_OF, source="undoes",
                 actions=frozenset({Action.CANCEL, Action.OPEN_ERRORS}))  # fmt: skip
 COMPLETE_REFERENCES = TaskKind(name="complete_references", lane=Lane.SHORT, words=Words.COMPLETION,
                                title=Title.COMPLETE_REFERENCES, system=True, source="task_no", asked_by="values",

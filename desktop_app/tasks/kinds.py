@@ -33,6 +33,7 @@ class Words(StrEnum):
     IMPORT = "import"  # "Done: 10 of 20 imported, 10 rows with errors"
     EXPORT = "export"  # "Done: 20 rows exported"
     COMPLETION = "completion"  # "Completed 3 of 5 references"
+    UNDO = "undo"  # "Done: 3 rows removed, 5 rows put back"
     PLAIN = "plain"  # the status, and the reason of a failure
 
 

@@ -148,6 +148,8 @@ def outcome_text(record: TaskRecord, kind: TaskKind) -> str | None:
         return None
     if kind.words is Words.IMPORT:
         return _import_outcome(record)
+    if kind.words is Words.UNDO and record.status in (TaskStatus.SUCCEEDED, TaskStatus.PARTIALLY_SUCCEEDED):
+        return _undo_outcome(record)
     if value_fix(record, kind) and record.status is TaskStatus.SUCCEEDED:
         return _value_fix_outcome(record)
     if kind.words is Words.COMPLETION and record.status is TaskStatus.SUCCEEDED:
@@ -293,6 +295,30 @@ def _import_outcome(r: TaskRecord) -> str | None:
     else:
         return None
     return text.replace("%1", _n(ok)).replace("%2", _n(total)).replace("%3", _n(bad))
+
+
+def _undo_outcome(r: TaskRecord) -> str:
+    """What an undo did, as its question said it would (seen: its stage read only "Done"): "Done: 3 rows
+    removed, 5 rows put back, 1 row kept (changed since)"."""
+    # Spelled out call by call: pyside6-lupdate only finds QCoreApplication.translate literally.
+    removed, restored, kept = (int(r.summary.get(k) or 0) for k in ("deleted_count", "restored_count", "kept_count"))
+    parts = []
+    if removed:
+        parts.append(QCoreApplication.translate("Outcomes", "1 row removed") if removed == 1
+                     else QCoreApplication.translate("Outcomes", "%1 rows removed")
+                     .replace("%1", _n(removed)))  # fmt: skip
+    if restored:
+        parts.append(QCoreApplication.translate("Outcomes", "1 row put back") if restored == 1
+                     else QCoreApplication.translate("Outcomes", "%1 rows put back")
+                     .replace("%1", _n(restored)))  # fmt: skip
+    if kept:
+        parts.append(QCoreApplication.translate("Outcomes", "1 row kept (changed since)") if kept == 1
+                     else QCoreApplication.translate("Outcomes", "%1 rows kept (changed since)")
+                     .replace("%1", _n(kept)))  # fmt: skip
+    if not parts:
+        return QCoreApplication.translate("Outcomes", "Done: nothing to undo")
+    return QCoreApplication.translate("Outcomes", "Done: %1").replace(
+        "%1", QCoreApplication.translate("Outcomes", ", ").join(parts))
 
 
 def linked_outcome(record: TaskRecord, kind: TaskKind) -> str | None:

@@ -1637,6 +1637,34 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>1 row removed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 rows removed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 row put back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 rows put back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 row kept (changed since)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 rows kept (changed since)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Done: nothing to undo</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Undone by %1 — %2</source>
         <translation type="unfinished"></translation>
     </message>

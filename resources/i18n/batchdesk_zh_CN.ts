@@ -1638,6 +1638,34 @@ Pattern: %2</source>
         <translation>导入 %1 行后失败：%2</translation>
     </message>
     <message>
+        <source>1 row removed</source>
+        <translation>删除 1 行</translation>
+    </message>
+    <message>
+        <source>%1 rows removed</source>
+        <translation>删除 %1 行</translation>
+    </message>
+    <message>
+        <source>1 row put back</source>
+        <translation>恢复 1 行</translation>
+    </message>
+    <message>
+        <source>%1 rows put back</source>
+        <translation>恢复 %1 行</translation>
+    </message>
+    <message>
+        <source>1 row kept (changed since)</source>
+        <translation>保留 1 行（之后已被改动）</translation>
+    </message>
+    <message>
+        <source>%1 rows kept (changed since)</source>
+        <translation>保留 %1 行（之后已被改动）</translation>
+    </message>
+    <message>
+        <source>Done: nothing to undo</source>
+        <translation>已完成：没有需要撤销的行</translation>
+    </message>
+    <message>
         <source>Undone by %1 — %2</source>
         <translation>已被 %1 撤销 — %2</translation>
     </message>

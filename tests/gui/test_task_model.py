@@ -363,6 +363,25 @@ def test_the_details_count_a_running_import_as_processed_so_far(qtbot: Any) -> N
     assert panel.value("counts") == "200,000 total, 200,000 succeeded, 0 failed"
 
 
+def test_an_undo_says_what_it_removed_and_put_back_with_one_row_a_row() -> None:
+    """Seen in the frozen window: the undo's question said "3 rows will be removed, 5 get their old values
+    back", and its row in the list read only "Done"."""
+    model, _ = loaded_model(1)
+    undo = replace(model.record(0), task_type="undo", params={"undoes": "T250301-AAAAAA"},
+                   status=TaskStatus.SUCCEEDED, total_count=8, success_count=8, started_at=NOW, ended_at=NOW,
+                   summary={"undoes": "T250301-AAAAAA", "deleted_count": 3, "restored_count": 5})  # fmt: skip
+    model.upsert(undo)
+    assert model.index(0, STAGE).data() == "Done: 3 rows removed, 5 rows put back"
+    one_each = replace(undo, status=TaskStatus.PARTIALLY_SUCCEEDED,
+                       summary={"deleted_count": 1, "restored_count": 1, "kept_count": 1})  # fmt: skip
+    model.upsert(one_each)
+    assert model.index(0, STAGE).data() == "Done: 1 row removed, 1 row put back, 1 row kept (changed since)"
+    model.upsert(replace(undo, summary={"kept_count": 2}))
+    assert model.index(0, STAGE).data() == "Done: 2 rows kept (changed since)"
+    model.upsert(replace(undo, summary={}))
+    assert model.index(0, STAGE).data() == "Done: nothing to undo"
+
+
 def test_an_undos_details_show_no_import_fields_but_its_error_file(qtbot: Any) -> None:
     """Seen by a clerk: an undo's details read "File:" (empty), "Encoding: detected from the file" and
     "Validate only: no", an import's rows; its kept rows' error file is its own."""
