@@ -111,12 +111,11 @@ def read_sqlite(engine: Engine, definition: ExportDefinition, table: BusinessTab
         return sqlite_pages.read_page(reader, table.table, table.key, line, where, keys, separator=ROW_END,
                                       end=ROW_END)  # fmt: skip
 
-    # the key ranges found on one connection (a walk of the key's index), the pages read on the others;
-    # side by side only where SQLite keeps no memory statistics (their one mutex made two readers slower
-    # than one: store/sqlite_config.py)
-    # One export at a time reads side by side: its four connections (three readers and the snapshot's
-    # fence) come out of the pool the task table shares, which several at once could drain (and two exports
-    # on two cores gain nothing from it).
+    # The key ranges found on one connection (a walk of the key's index), the pages read on the others.
+    # Side by side only where SQLite keeps no memory statistics (their one mutex made two readers slower
+    # than one: store/sqlite_config.py), and for one export at a time: its four connections (three readers
+    # and the snapshot's fence) come out of the pool the task table shares, which several exports at once
+    # could drain (and two exports on two cores gain nothing from it).
     if sqlite_config.statistics_off() and _SIDE_BY_SIDE.acquire(blocking=False):
         try:
             with sqlite_pages.one_snapshot(engine, 1 + SQLITE_READERS) as together:

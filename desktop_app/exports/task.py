@@ -214,8 +214,8 @@ class _Rows:
     know it per row) then those it updated."""
 
     def __init__(self, ctx: TaskContext, definition: ExportDefinition, table: BusinessTable,
-                 filters: Mapping[str, str], *, typed: bool = False,
-                 table_of: Callable[[str], str | None] = lambda _type: None) -> None:  # fmt: skip
+                 filters: Mapping[str, str], *, table_of: Callable[[str], str | None],
+                 typed: bool = False) -> None:  # fmt: skip
         self.typed = typed
         self._table_of = table_of
         self.ctx = ctx
