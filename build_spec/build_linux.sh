@@ -35,7 +35,7 @@ built=$(date +%s)
 onedir_mb="$(du -sk dist/BatchDesk | awk '{ printf "%.1f", $1 / 1024 }')"
 tar_mb="$(awk -v b="$(wc -c <"dist/$name.tar.gz")" 'BEGIN { printf "%.1f", b / 1048576 }')"
 echo "build: $((built - started)) s; onedir dist/BatchDesk $onedir_mb MB unpacked (the smoke test holds it under" \
-  "${BATCHDESK_BUNDLE_MAX_MB:-155} MB), dist/$name.tar.gz $tar_mb MB"
+  "${BATCHDESK_BUNDLE_MAX_MB:-150} MB), dist/$name.tar.gz $tar_mb MB"
 ((smoke)) || exit 0
 
 # Smoke-test the tarball as a clerk gets it, unpacked somewhere else.

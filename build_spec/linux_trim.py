@@ -32,9 +32,9 @@ def dynamic_symbols(path: Path, which: str) -> set[str]:
     return {line.split()[-1] for line in out.splitlines() if line.strip()}
 
 
-def openssl_versions(path: Path, *, defined: bool = False, needed_from: str = "") -> set[str]:
-    """The OPENSSL_* symbol versions a library defines (defined=True), or those a file needs from the
-    library named needed_from (readelf -V)."""
+def openssl_versions(path: Path, *, defined: bool = False, needed_from: str = "", prefix: str = "OPENSSL_") -> set[str]:
+    """The symbol versions starting with `prefix` (OpenSSL's by default) a library defines (defined=True), or
+    those a file needs from the library named needed_from (readelf -V)."""
     out = subprocess.run(["readelf", "-V", "-W", str(path)], check=True, capture_output=True, text=True).stdout
     section, source, found = "", "", set()
     for line in out.splitlines():
@@ -45,7 +45,7 @@ def openssl_versions(path: Path, *, defined: bool = False, needed_from: str = ""
         elif section == "need" and "File:" in line:
             source = line.split("File:", 1)[1].split()[0]
         for word in line.replace(":", " ").split():
-            if word.startswith("OPENSSL_") and (
+            if word.startswith(prefix) and (
                 (defined and section == "def") or (not defined and section == "need" and source == needed_from)
             ):
                 found.add(word)

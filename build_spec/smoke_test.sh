@@ -4,6 +4,7 @@
 # Default EXECUTABLE: dist/BatchDesk/batchdesk (Linux), dist/BatchDesk.app/Contents/MacOS/BatchDesk (macOS),
 # dist/BatchDesk/batchdesk-cli.exe (Windows; BatchDesk.exe beside it is also self-tested, by exit code).
 # Checks: the unpacked size (Linux: under 150 MB, BATCHDESK_BUNDLE_MAX_MB to change); --version; --help lists --open (the installers' file verb runs it); `import --json` of each bundled sample (counts, error CSV inside the data dir);
+# PostgreSQL and MariaDB (a schema of their own, when the servers answer; with CI=true they must);
 # every feature a clerk reaches, `resume` and `references [--add]` included;
 # `--self-test` offscreen (the window imports a sample through the real pipeline); nothing on stderr but
 # known Qt noise; nothing written inside the bundle. All writes go to one temp dir, removed at the end
@@ -56,12 +57,12 @@ echo "smoke: bundle $(du -sh "$BUNDLE" | cut -f1), work dir $WORK"
 
 # 0. The unpacked bundle's size (du's MiB, as `du -sh` shows it). Issue 28 asked under 150 MB; what is left
 # is loaded by the app (pyarrow's Arrow and compute libraries alone are 51 MB: docs/BENCHMARKS.md, "The
-# installer bundle"), so the check holds today's 152 MB under 155: it fails when something new comes in.
+# installer bundle"): the check holds it under 150 MB, as issue 28 asks: it fails when something new comes in.
 # BATCHDESK_BUNDLE_MAX_MB sets another limit (on any system; without it only Linux is held to one).
 bundle_kb="$(du -sk "$BUNDLE" | cut -f1)"
 bundle_mb="$(awk -v kb="$bundle_kb" 'BEGIN { printf "%.1f", kb / 1024 }')"
 max_mb="${BATCHDESK_BUNDLE_MAX_MB:-}"
-[[ -z "$max_mb" && "$(uname -s)" == Linux ]] && max_mb=155
+[[ -z "$max_mb" && "$(uname -s)" == Linux ]] && max_mb=150
 if [[ -z "$max_mb" ]]; then pass "bundle size: $bundle_mb MB unpacked (no limit on this system)"
 elif ((bundle_kb < max_mb * 1024)); then pass "bundle size: $bundle_mb MB unpacked (limit: under $max_mb MB)"
 else fail "bundle size: $bundle_mb MB unpacked, the limit is under $max_mb MB (largest files: $(cd "$BUNDLE" && find . -type f -exec du -k {} + | sort -rn | head -n 3 | awk '{ printf "%s %.1f MB, ", $2, $1 / 1024 }' | sed 's/, $//'))"; fi
@@ -263,6 +264,77 @@ expect "references --json: 华东销售部, 3 rows, may be added" \
 run_json "references --add" references "$named" --add
 expect "references --add: 1 name added, completed" \
   "d['added_count'] == 1 and d['completion'] and d['missing_references'] == [] and d['pending_completion_count'] == 0"
+
+# 2d. A team's database: the clean sample imported into PostgreSQL and into MariaDB and exported back, through
+# the frozen app (its libpq links the system's OpenSSL and Kerberos, its MariaDB path a local-infile
+# connection: what only a real server exercises). Each in a schema (database) of its own, dropped after.
+# A server that does not answer is skipped, or fails with CI=true; BATCHDESK_TEST_PG_URL and
+# BATCHDESK_TEST_MYSQL_URL name other servers, as for the tests.
+team_db() {  # $1 create|drop, $2 postgresql|mariadb, $3 name: prints the URL (create), "skip: why" when unreachable
+  "$PY" - "$@" <<'EOF'
+import os, sys
+action, backend, name = sys.argv[1:]
+try:
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+except ImportError as exc:
+    print(f"skip: no SQLAlchemy beside the smoke test ({exc})"); sys.exit()
+if backend == "postgresql":
+    admin = make_url(os.environ.get("BATCHDESK_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"))
+    sql = {"create": f"CREATE SCHEMA {name}", "drop": f"DROP SCHEMA IF EXISTS {name} CASCADE"}[action]
+    url = admin.update_query_dict({"options": f"-csearch_path={name}"})
+else:
+    admin = make_url(os.environ.get("BATCHDESK_TEST_MYSQL_URL", "mysql+pymysql://root@127.0.0.1:3306/test"))
+    sql = {"create": f"CREATE DATABASE {name} CHARACTER SET utf8mb4", "drop": f"DROP DATABASE IF EXISTS {name}"}[action]
+    url = admin.set(database=name).update_query_dict({"charset": "utf8mb4"})
+try:
+    engine = create_engine(admin, isolation_level="AUTOCOMMIT")
+    with engine.connect() as conn:
+        conn.execute(text(sql))
+    engine.dispose()
+except Exception as exc:
+    print(f"skip: {backend} does not answer ({type(exc).__name__}: {str(exc).splitlines()[0][:200]})"); sys.exit()
+if action == "create":
+    print(url.render_as_string(hide_password=False))
+EOF
+}
+for backend in postgresql mariadb; do
+  name="bd_smoke_$(date +%s)_$$"
+  url="$(team_db create "$backend" "$name")"
+  if [[ "$url" == skip:* || -z "$url" ]]; then
+    if [[ "${CI:-}" == true ]]; then fail "$backend: ${url:-no URL}"; else pass "$backend: ${url:-no URL}"; fi
+    continue
+  fi
+  data="$WORK/data-$backend"
+  "$EXE" --data-dir "$data" --db "$url" import "$SAMPLES/customers_clean.csv" --type customers --wait --json \
+    >"$WORK/$backend-import.json" 2>"$WORK/$backend-import.err"
+  rc=$?
+  "$EXE" --data-dir "$data" --db "$url" export customers --wait --json >"$WORK/$backend-export.json" 2>"$WORK/$backend-export.err"
+  rc2=$?
+  verdict="$("$PY" - "$WORK/$backend-import.json" "$WORK/$backend-export.json" "$clean_rows" <<'EOF'
+import json, sys
+try:
+    imported, exported = (json.load(open(p, encoding="utf-8")) for p in sys.argv[1:3])
+except ValueError as exc:
+    print(f"no JSON on stdout ({exc})"); sys.exit()
+rows = int(sys.argv[3])
+problems = []
+if (imported.get("status"), imported.get("success_count")) != ("succeeded", rows):
+    problems.append(f"import {imported.get('status')} {imported.get('success_count')} rows ({imported.get('error_msg')})")
+if (exported.get("status"), exported.get("total_count")) != ("succeeded", rows):
+    problems.append(f"export {exported.get('status')} {exported.get('total_count')} rows ({exported.get('error_msg')})")
+else:
+    lines = sum(1 for _ in open(exported["result_path"], encoding="utf-8-sig")) - 1
+    if lines != rows:
+        problems.append(f"the export's file holds {lines} rows")
+print("; ".join(problems) or f"ok {rows} rows imported and exported")
+EOF
+)"
+  if [[ $rc -eq 0 && $rc2 -eq 0 && "$verdict" == ok* ]]; then pass "$backend: ${verdict#ok }"; else fail "$backend: exit $rc/$rc2, $verdict"; fi
+  check_stderr "$backend import" "$WORK/$backend-import.err"
+  check_stderr "$backend export" "$WORK/$backend-export.err"
+  team_db drop "$backend" "$name" >/dev/null
+done
 
 # 3. The window: --self-test offscreen (temp data dir, a bundled sample through the real pipeline).
 QT_QPA_PLATFORM=offscreen "$EXE" --self-test >"$WORK/selftest.out" 2>"$WORK/selftest.err"
