@@ -486,6 +486,8 @@ ZH: dict[tuple[str, str], str] = {
     ("FeedsTableModel", "%1\nPattern: %2"): "%1\n文件名规则：%2",
     ("FeedsTableModel", "Today: %1 imported, %2 failed, %3 duplicates (not imported again)"):
         "今天：已导入 %1 个，失败 %2 个，重复 %3 个（没有再次导入）",
+    ("FeedsTableModel", "Files in its folder that wait for the feed to be resumed, and files seen and not ended yet"):
+        "文件夹中等待恢复后导入的文件，以及已发现但尚未处理完的文件",
     ("FeedsTableModel", "Files seen and not ended yet: settling, queued or being moved"):
         "已发现但尚未处理完的文件：等待稳定、排队导入或正在移走",
     ("FeedsWindow", "The feeds could not be read: %1"): "无法读取监视文件夹：%1",

@@ -271,7 +271,9 @@ class FeedView:
     scanning: bool  # a scan of it is running now
     queued_scan: str | None  # the task number of its active scan, None when it has none
     today: FeedDay
-    waiting: int  # files seen and not ended yet (settling, ready, queued, being moved)
+    # files seen and not ended yet (settling, ready, queued, being moved); a paused feed's also the files in its
+    # folder (on this desk) that it would take once resumed
+    waiting: int
     problems: tuple[str, ...] = ()  # files that could not be moved or read, in words
 
     def to_json(self) -> dict[str, Any]:

@@ -10,8 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from desktop_app.domain.errors import BatchDeskError
+from desktop_app.domain.feeds import FileState
 from desktop_app.feeds.rules import patterns, wanted
 from desktop_app.store.db import is_network_path
+from desktop_app.store.feeds import Brief
 from desktop_app.tasks.file_hash import file_sha256
 
 _HIDDEN = getattr(stat, "FILE_ATTRIBUTE_HIDDEN", 2)
@@ -69,6 +71,19 @@ def look(folder: Path, pats: Iterable[str]) -> dict[str, Seen]:
     except OSError as exc:
         raise FolderUnreachable(folder, exc.strerror or str(exc)) from exc
     return found
+
+
+def not_taken_yet(folder: Path, pats: Iterable[str], present: Iterable[Brief]) -> int:
+    """How many files of the folder a look would take as new, from one listing (nothing read): a name the
+    feed has no row of, or a new version of a file it left there (the rows of `present`, oldest first,
+    are compared as look() in the scan compares them). FolderUnreachable when it cannot be listed."""
+    newest = {row.name: row for row in present}
+    count = 0
+    for name, seen in look(folder, pats).items():
+        row = newest.get(name)
+        if row is None or (row.state is FileState.DONE and (seen.size, seen.mtime_ns) != (row.size, row.mtime_ns)):
+            count += 1
+    return count
 
 
 class NotReadable(Exception):

@@ -22,6 +22,7 @@ from desktop_app.domain.rendering import render
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
 from desktop_app.domain.viewer import Viewer
+from desktop_app.feeds.folder import FolderUnreachable, not_taken_yet
 from desktop_app.feeds.rules import patterns
 from desktop_app.store.db import is_network_path
 from desktop_app.store.feeds import FeedStore
@@ -200,6 +201,18 @@ class Feeds:
         """The feed's files, the most recently changed first."""
         return self.feeds.recent(self.find(name, viewer).id, limit=limit, since=since)
 
+    def _in_folder(self, feed: Feed) -> int:
+        """A paused feed's files in its folder that its next look would take (no scan looks while it is
+        paused): one listing of a folder of this desk, nothing read. A network folder is not listed (a share
+        that is away would hold the list for its time-out), nor another desk's folder."""
+        if not feed.paused or feed.host != host_name():
+            return 0
+        try:
+            return not_taken_yet(Path(feed.spec.folder), patterns(feed.spec.pattern),
+                                 self.feeds.present_brief(feed.id))  # fmt: skip
+        except (FolderUnreachable, ValueError):
+            return 0
+
     def _view(self, feed: Feed, today: dict[Outcome, int], waiting: int, problems: list[FeedFile]) -> FeedView:
         scan = self.store.active(feed_scan_key(feed.id))
         state = FeedState.PAUSED if feed.paused else feed.state
@@ -215,6 +228,6 @@ class Feeds:
             scanning=scan is not None and scan.status is TaskStatus.RUNNING,
             queued_scan=scan.task_no if scan is not None else None,
             today=day,
-            waiting=waiting,
+            waiting=waiting + self._in_folder(feed),
             problems=words,
         )

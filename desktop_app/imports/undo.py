@@ -6,6 +6,11 @@ canonical text on every back-end); a row changed since (by a later task or by ha
 in the undo's error CSV with ``changed_since``. Rows a delete took out go back whole, every column as
 it was (the image it recorded); a key taken again since keeps its new row (``taken_since``). Batched,
 fenced and resumable like an import: each page commits with its checkpoint.
+
+Each bookkeeping entry whose change it took back is marked so in the same page (store/import_log.py): a
+row put back is no longer one the import wrote, for an export of "the rows task T imported", a completion
+of T's references or a later undo of T (after this one was cancelled) alike. Rows carry the task that
+inserted them (our tables' task_no); an update never changes it, so a row put back keeps its own.
 """
 
 from __future__ import annotations
@@ -264,6 +269,7 @@ class _Undo:
             counts = {"deleted": s.deleted, "restored": s.restored, "kept": s.kept, "gone": s.gone}
             delete: list[Key] = []
             restore: list[tuple[Key, dict[str, object]]] = []
+            taken: list[LogEntry] = []
             for entry, key in zip(entries, keys, strict=True):
                 row = found.get(self.table.fold(key))
                 if row is None:
@@ -271,16 +277,19 @@ class _Undo:
                 elif action is LogAction.INSERTED:
                     if self._signature(row) == entry.data.get("sig"):
                         delete.append(key)
+                        taken.append(entry)
                     else:
                         counts["kept"] += 1
                         self._keep(errors, entry.row_number, key, self.insert_columns, exact=False)
                 elif not (changed := self._changed_since(row, entry)):
                     restore.append((key, self._before(entry)))
+                    taken.append(entry)
                 else:
                     counts["kept"] += 1
                     self._keep(errors, entry.row_number, key, changed, exact=True)
             self.table.delete_rows(conn, delete)
             self.table.update_rows(conn, restore)
+            import_log.mark_taken_back(conn, taken)  # the rows are no longer the import's
             counts["deleted"] += len(delete)
             counts["restored"] += len(restore)
             self.state = _Progress(**{**asdict(s), **counts, "after": entries[-1].id})
@@ -305,11 +314,11 @@ class _Undo:
                 self._write_kept(errors, entry.row_number, key, ErrorCode.TAKEN_SINCE, {})
             else:
                 back.append((entry, key))
-        restored = 0
+        put: list[LogEntry] = []
         try:
             with conn.begin_nested():
                 self.table.put_back(conn, [e.data["row"] for e, _ in back])
-            restored = len(back)
+            put = [e for e, _ in back]
         except DBAPIError as exc:
             if not is_row_refusal(exc):
                 raise
@@ -326,7 +335,9 @@ class _Undo:
                     self._write_kept(errors, entry.row_number, key, ErrorCode.ROW_REJECTED,
                                      {"detail": db_detail(refused)[:200]})  # fmt: skip
                 else:
-                    restored += 1
+                    put.append(entry)
+        import_log.mark_taken_back(conn, put)
+        restored = len(put)
         changes = {"restored": s.restored + restored, "kept": s.kept + kept, "after": entries[-1].id}
         self.state = _Progress(**{**asdict(s), **changes})
         return True

@@ -5,6 +5,11 @@ itself), ``updated`` (with the values it replaced and those it wrote), ``deleted
 it deleted, as store/row_images keeps it), ``unchanged`` and ``skipped``
 (so a key repeated later in the same file is a duplicate, after a crash too). Written in the batch's
 own transaction; read by duplicate checks, undo and exports of "the rows task T imported".
+
+An undo marks each entry whose change it took back (``un_insert``, ``un_update``, ``un_delete``) in the
+transaction that takes it back: the row is no longer one the import wrote (an export of its rows, the
+completion of its references, a second undo after a cancelled one pass it by), and the entry stays as
+the record of what the import did.
 """
 
 from __future__ import annotations
@@ -29,6 +34,14 @@ class LogAction(StrEnum):
     UNCHANGED = "unchanged"
     SKIPPED = "skipped"
     DELETED = "deleted"
+    # an entry whose change an undo took back (the row deleted, its old values or the whole row put back)
+    UN_INSERT = "un_insert"
+    UN_UPDATE = "un_update"
+    UN_DELETE = "un_delete"
+
+
+TAKEN_BACK = {LogAction.INSERTED: LogAction.UN_INSERT, LogAction.UPDATED: LogAction.UN_UPDATE,
+              LogAction.DELETED: LogAction.UN_DELETE}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -63,6 +76,19 @@ def record(
             for key, row, action, data in entries
         ],
     )
+
+
+def mark_taken_back(conn: Connection, taken: Sequence[LogEntry]) -> None:
+    """Mark entries whose change an undo took back (in the undo's own transaction), each by what it was."""
+    t = import_rows
+    by_action: dict[LogAction, list[int]] = {}
+    for entry in taken:
+        by_action.setdefault(entry.action, []).append(entry.id)
+    for action, ids in by_action.items():
+        for start in range(0, len(ids), LOOKUP_CHUNK):
+            chunk = ids[start : start + LOOKUP_CHUNK]
+            conn.execute(sa.update(t).where(t.c.id.in_(chunk), t.c.action == action.value)
+                         .values(action=TAKEN_BACK[action].value))  # fmt: skip
 
 
 def seen(conn: Connection, task_no: str, key_texts: Iterable[str]) -> set[str]:

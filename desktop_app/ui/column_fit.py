@@ -8,7 +8,8 @@ from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, 
 from PySide6.QtWidgets import QStyle, QTableView
 
 PADDING = 12  # a cell's margins and the grid line
-HEADER_PADDING = 16  # the header's margins (the sort arrow overlaps the text's end)
+HEADER_PADDING = 16  # the sorted column's header: its margins and the sort arrow (which overlaps the text's end)
+HEADER_MARGINS = 8  # another column's header: its margins and the grid line, no room kept for an arrow it lacks
 PILL_PADDING = 28  # the status label's rounded background and its inset
 MIN_FIXED = {"progress": 64}  # a bar narrower than this cannot be read
 MEASURED_ROWS = 300  # the widest text among this many rows sizes a column
@@ -19,9 +20,10 @@ Index = QModelIndex | QPersistentModelIndex
 class ColumnFitter(QObject):
     """Sizes each fixed column to its header and to what the rows hold, and shares what is left among
     the elastic ones (file, type, stage) by weight, down to their minimum, then to their floor: the kept
-    ones (`keep`: the stage, at least as wide as its texts a clerk must read whole) give way last. A column
-    the clerk (or code) sized is theirs: fitting stops until fit() is asked for again; `custom` is saved
-    with the header."""
+    ones (`keep`: the stage, at least as wide as its texts a clerk must read whole) give way last. Before any
+    elastic column is cut below its minimum, a `spare` column with nothing to show (the speed while no task
+    runs) is hidden, until a row has something for it. A column the clerk (or code) sized is theirs: fitting
+    stops until fit() is asked for again; `custom` is saved with the header."""
 
     def __init__(
         self,
@@ -33,6 +35,7 @@ class ColumnFitter(QObject):
         widest_role: int | None = None,
         keep: dict[int, Callable[[Iterable[str]], Iterable[str]]] | None = None,
         fit_content: tuple[int, ...] = (),
+        spare: tuple[int, ...] = (),
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -48,6 +51,8 @@ class ColumnFitter(QObject):
         # to CONTENT_CAP times it, while there is room ("Customer import", not "Customer imp…" at 1366)
         self._fit_content = fit_content
         self._content: dict[int, int] = {}
+        self._spare = spare  # fixed columns hidden, while their rows show nothing, where room is short
+        self._blank: set[int] = set()  # the spare columns no row has a text (or a text to come) for
         self._pill_column, self._pill_texts = pills
         # a cell's widest text to come (an active task's counts, speed and time): room made when its row comes
         self._widest_role = widest_role
@@ -62,6 +67,7 @@ class ColumnFitter(QObject):
         header = table.horizontalHeader()
         header.setStretchLastSection(False)
         header.sectionResized.connect(self._resized)
+        header.sortIndicatorChanged.connect(self._sorted)
         table.viewport().installEventFilter(self)
         model = table.model()
         model.rowsInserted.connect(lambda _p, first, last: self._check(first, last))
@@ -73,9 +79,17 @@ class ColumnFitter(QObject):
         self._fitting = True
         try:
             self._table.horizontalHeader().restoreState(state)  # type: ignore[arg-type]
+            for column in self._spare:  # hidden for a narrower window than this start's: fit() decides
+                self._table.setColumnHidden(column, False)
         finally:
             self._fitting = False
         self.custom = custom
+
+    def _sorted(self, _column: int, _order: object) -> None:
+        """The sort arrow moved to another header: its room with it (a restored header's is measured later)."""
+        self._needed = None
+        if not self._fitting:
+            self.fit(keep_custom=True)
 
     def _resized(self, _column: int, _old: int, _new: int) -> None:
         if not self._fitting:
@@ -142,21 +156,29 @@ class ColumnFitter(QObject):
         rows = min(model.rowCount(), MEASURED_ROWS)
         widths = {}
         self._reserved = False
+        self._blank = set()
         for column, name in self._fixed.items():
-            title = str(model.headerData(column, Qt.Orientation.Horizontal) or "")
             texts = [self._texts(row, column) for row in range(rows)]
             self._reserved = self._reserved or any(widest for _, widest in texts)
+            if column in self._spare and not any(t for cell in texts for t in cell):
+                self._blank.add(column)
             content = max((metrics.horizontalAdvance(t) for cell in texts for t in cell if t), default=0) + PADDING
-            widths[column] = max(metrics.horizontalAdvance(title) + HEADER_PADDING, content, MIN_FIXED.get(name, 0))
+            widths[column] = max(self._header_width(column), content, MIN_FIXED.get(name, 0))
         for column, heads in self._keep.items():
             self._kept[column] = list(heads([str(model.index(row, column).data() or "") for row in range(rows)]))
         for column in self._fit_content:
             shown = (str(model.index(row, column).data() or "") for row in range(rows))
             self._content[column] = max((metrics.horizontalAdvance(t) for t in shown if t), default=0) + PADDING
-        title = str(model.headerData(self._pill_column, Qt.Orientation.Horizontal) or "")
         pill = max((metrics.horizontalAdvance(t) for t in self._pill_texts()), default=0) + PILL_PADDING
-        widths[self._pill_column] = max(metrics.horizontalAdvance(title) + HEADER_PADDING, pill)
+        widths[self._pill_column] = max(self._header_width(self._pill_column), pill)
         return widths
+
+    def _header_width(self, column: int) -> int:
+        """What a column's header needs: its title, its margins, and the sort arrow where it is shown."""
+        header = self._table.horizontalHeader()
+        title = str(self._table.model().headerData(column, Qt.Orientation.Horizontal) or "")
+        sorted_here = header.isSortIndicatorShown() and header.sortIndicatorSection() == column
+        return self._table.fontMetrics().horizontalAdvance(title) + (HEADER_PADDING if sorted_here else HEADER_MARGINS)
 
     def elastic(self) -> dict[int, tuple[int, int, int]]:
         """Each elastic column's (weight, minimum, floor), a kept column's minimum as wide as its texts, a
@@ -194,6 +216,9 @@ class ColumnFitter(QObject):
         specs = self.elastic()
         weights = sum(e[0] for e in specs.values())
         minimums = sum(e[1] for e in specs.values())
+        hidden = self._blank if room < minimums else set()
+        for column in hidden:
+            room += widths.pop(column)
         if room >= minimums:
             for column, (weight, minimum, _floor) in specs.items():
                 widths[column] = minimum + (room - minimums) * weight // weights
@@ -208,6 +233,8 @@ class ColumnFitter(QObject):
                 short -= taken
         self._fitting = True
         try:
+            for column in self._spare:
+                self._table.setColumnHidden(column, column in hidden)
             for column, width in widths.items():
                 self._table.setColumnWidth(column, width)
         finally:

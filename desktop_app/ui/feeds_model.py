@@ -170,6 +170,9 @@ class FeedsTableModel(QAbstractTableModel):
                 .replace("%2", f"{day.failed:,}")
                 .replace("%3", f"{day.duplicates:,}")
             )
+        if column == WAITING and view.state is FeedState.PAUSED:
+            return self.tr("Files in its folder that wait for the feed to be resumed, and files seen and not ended "
+                           "yet")  # fmt: skip
         if column == WAITING:
             return self.tr("Files seen and not ended yet: settling, queued or being moved")
         return None

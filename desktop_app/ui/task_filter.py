@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QSortFilterProxyModel
 
 from desktop_app.domain.status import TaskStatus
-from desktop_app.ui.task_model import SortRole, TaskTableModel, shown_file_name, shown_stage
+from desktop_app.ui.task_model import SortRole, TaskTableModel, shown_stage
 from desktop_app.ui.texts import shown_error
 
 FAILED_LIST = frozenset({TaskStatus.FAILED, TaskStatus.PARTIALLY_SUCCEEDED})
@@ -73,7 +73,8 @@ class TaskFilterProxy(QSortFilterProxyModel):
         if not self._text:
             return True
         haystack = " ".join(
-            (record.task_no, shown_file_name(record), record.task_type, str(record.params.get("import_type", "")),
-             shown_stage(record, self._source.kinds.of(record)), shown_error(record))
+            (record.task_no, self._source.file_cell(record), record.task_type,
+             str(record.params.get("import_type", "")), shown_stage(record, self._source.kinds.of(record)),
+             shown_error(record))
         ).casefold()  # fmt: skip
         return self._text in haystack

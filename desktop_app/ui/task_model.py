@@ -113,6 +113,8 @@ class TaskTableModel(QAbstractTableModel):
         self._rows: list[TaskRecord] = []
         self._keys: list[int] = []  # -id per row, ascending: bisect finds where a task belongs
         self._row_of: dict[int, int] = {}
+        self._row_of_no: dict[str, int] = {}  # the same by task number (the task a row works on)
+        self._awaiting: dict[str, set[int]] = {}  # a task not loaded yet -> the rows that name its file
         self._cursor: int | None = None  # the oldest task id the pages have delivered
         self._exhausted = False
         self._loading = False
@@ -174,7 +176,8 @@ class TaskTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole and column in (STATUS, STAGE) and record.error_msg:
             return shown_error(record)
         if role == Qt.ItemDataRole.ToolTipRole and column == FILE:
-            return record.params.get("file") or record.result_path
+            shown = self.file_source(record)
+            return shown.params.get("file") or shown.result_path
         if role == Qt.ItemDataRole.ToolTipRole and column == CREATED:
             return format_created(record.created_at)
         if role == Qt.ItemDataRole.ToolTipRole and column == SPEED:
@@ -211,9 +214,25 @@ class TaskTableModel(QAbstractTableModel):
         return text
 
     def file_cell(self, record: TaskRecord) -> str:
-        """The file a row names, and the feed that took it: "bank-05-01.csv · feed Bank"."""
+        """The file a row names, and the feed that took it: "bank-05-01.csv · feed Bank"; a task with no
+        file of its own that works on another (an undo: its import) names that task's file as its row does."""
+        record = self.file_source(record)
         name, feed = shown_file_name(record), record.params.get(FEED_PARAM)
         return self.tr("%1 · feed %2").replace("%1", name).replace("%2", str(feed)) if feed else name
+
+    def file_source(self, record: TaskRecord) -> TaskRecord:
+        """The task whose file the row names: its own, or (no file of its own) the task it works on (its
+        kind's source), once that task's row is loaded; a row waiting for it is told when it comes."""
+        source_param = self.kinds.of(record).source
+        if shown_file_name(record) or not source_param:
+            return record
+        source_no = str(record.params.get(source_param) or "")
+        row = self._row_of_no.get(source_no)
+        if row is None:
+            if source_no:
+                self._awaiting.setdefault(source_no, set()).add(record.id)
+            return record
+        return self._rows[row]
 
     def _display(self, record: TaskRecord, column: int) -> Any:
         if column == TASK_NO:
@@ -302,10 +321,11 @@ class TaskTableModel(QAbstractTableModel):
             first = len(self._rows)
             self.beginInsertRows(QModelIndex(), first, first + len(tail) - 1)
             for record in tail:
-                self._row_of[record.id] = len(self._rows)
+                self._row_of[record.id] = self._row_of_no[record.task_no] = len(self._rows)
                 self._rows.append(record)
                 self._keys.append(-record.id)
             self.endInsertRows()
+        self._tell_awaiting(fresh)
 
     def page_failed(self) -> None:
         """The page could not be read (the database is away): allow fetchMore to try again."""
@@ -314,7 +334,7 @@ class TaskTableModel(QAbstractTableModel):
     def reload(self) -> None:
         """Forget every row and fetch from the top again (another database, a retention sweep)."""
         self.beginResetModel()
-        self._rows, self._keys, self._row_of = [], [], {}
+        self._rows, self._keys, self._row_of, self._row_of_no, self._awaiting = [], [], {}, {}, {}
         self._cursor, self._exhausted, self._loading = None, False, False
         self.endResetModel()
 
@@ -339,7 +359,9 @@ class TaskTableModel(QAbstractTableModel):
             return row
         if self._rows and not self._exhausted and -record.id > self._keys[-1]:
             return None  # older than what is loaded: a later page brings it
-        return self._insert(record)
+        row = self._insert(record)
+        self._tell_awaiting([record])
+        return row
 
     def _insert(self, record: TaskRecord) -> int:
         row = bisect.bisect_left(self._keys, -record.id)
@@ -347,8 +369,19 @@ class TaskTableModel(QAbstractTableModel):
         self._rows.insert(row, record)
         self._keys.insert(row, -record.id)
         self._row_of = {r.id: i for i, r in enumerate(self._rows)}
+        self._row_of_no = {r.task_no: i for i, r in enumerate(self._rows)}
         self.endInsertRows()
         return row
+
+    def _tell_awaiting(self, records: Iterable[TaskRecord]) -> None:
+        """Tasks came whose file rows already shown name (an undo listed before the import it undid): their
+        File cells read it now."""
+        for record in records:
+            for waiting in self._awaiting.pop(record.task_no, ()):
+                row = self._row_of.get(waiting)
+                if row is not None:
+                    cell = self.index(row, FILE)
+                    self.dataChanged.emit(cell, cell)
 
     def apply_progress(self, progress: Progress) -> bool:
         """A progress tick: update the row's cells that can change (stage to elapsed), nothing else."""
@@ -417,7 +450,8 @@ class TaskTableModel(QAbstractTableModel):
         return self._row_of.get(task_id)
 
     def find(self, task_no: str) -> TaskRecord | None:
-        return next((r for r in self._rows if r.task_no == task_no), None)
+        row = self._row_of_no.get(task_no)
+        return None if row is None else self._rows[row]
 
     def records(self) -> Iterable[TaskRecord]:
         return iter(self._rows)

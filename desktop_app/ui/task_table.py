@@ -54,4 +54,4 @@ class TaskTable(QTableView):
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.fitter = ColumnFitter(self, fixed=FIXED_COLUMNS, elastic=ELASTIC_COLUMNS, pills=(STATUS, status_words),
                                    widest_role=WidestRole, keep={STAGE: stage_heads}, fit_content=(TYPE,),
-                                   parent=self)  # fmt: skip
+                                   spare=(SPEED,), parent=self)  # fmt: skip

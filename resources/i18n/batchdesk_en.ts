@@ -966,6 +966,10 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Files in its folder that wait for the feed to be resumed, and files seen and not ended yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Files seen and not ended yet: settling, queued or being moved</source>
         <translation type="unfinished"></translation>
     </message>

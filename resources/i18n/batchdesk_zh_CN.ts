@@ -967,6 +967,10 @@ Pattern: %2</source>
         <translation>今天：已导入 %1 个，失败 %2 个，重复 %3 个（没有再次导入）</translation>
     </message>
     <message>
+        <source>Files in its folder that wait for the feed to be resumed, and files seen and not ended yet</source>
+        <translation>文件夹中等待恢复后导入的文件，以及已发现但尚未处理完的文件</translation>
+    </message>
+    <message>
         <source>Files seen and not ended yet: settling, queued or being moved</source>
         <translation>已发现但尚未处理完的文件：等待稳定、排队导入或正在移走</translation>
     </message>

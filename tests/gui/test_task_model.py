@@ -398,3 +398,27 @@ def test_an_undos_details_show_no_import_fields_but_its_error_file(qtbot: Any) -
     assert panel.shows("error_csv")
     panel.show_record(replace(model.record(0), status=TaskStatus.SUCCEEDED, ended_at=NOW))  # an import
     assert panel.shows("file") and panel.shows("dry_run")
+
+
+def test_an_undos_file_cell_names_the_file_of_the_import_it_undid(qtbot: Any) -> None:
+    """Seen by a clerk: an undo's File cell was blank. It names its import's file as the import's row does
+    (the feed too), its tooltip the whole path; listed before its import's page came, it reads it once that
+    page comes. The text filter finds it by that file."""
+    pages = Pages(3)
+    imported = replace(pages.tasks[-1], params={**pages.tasks[-1].params, "feed_name": "Bank"},
+                       status=TaskStatus.SUCCEEDED)  # fmt: skip
+    pages.tasks[-1] = imported
+    model = TaskTableModel(pages.request, kinds=KINDS, page_size=2, now=lambda: NOW)
+    undo = task(9, task_type="undo", params={"undoes": imported.task_no})
+    model.fetchMore(QModelIndex())
+    pages.answer(model)  # tasks 3 and 2: the import (task 1) is on the next page
+    model.upsert(undo)
+    assert model.index(0, FILE).data() == ""  # not known yet
+    with qtbot.waitSignal(model.dataChanged, check_params_cb=lambda a, b, *_: a.row() == 0 and a.column() == FILE):
+        model.fetchMore(QModelIndex())
+        pages.answer(model)
+    assert model.index(0, FILE).data() == "file1.csv · feed Bank" == model.index(model.rowCount() - 1, FILE).data()
+    assert model.index(0, FILE).data(Qt.ItemDataRole.ToolTipRole) == "/data/file1.csv"
+    proxy = TaskFilterProxy(model)
+    proxy.set_text("file1")
+    assert {proxy.index(r, TASK_NO).data() for r in range(proxy.rowCount())} == {undo.task_no, imported.task_no}

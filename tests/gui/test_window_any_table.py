@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QDialogButtonBox
 
 from desktop_app.domain.status import TaskStatus
 from desktop_app.ui.desk import Desk
-from desktop_app.ui.task_model import STAGE, TYPE
+from desktop_app.ui.task_model import FILE, STAGE, TYPE
 from tests.gui.conftest import SAMPLES, row_of
 from tests.gui.test_window_queue import TIMEOUT, open_preview, qtbot_left, wait_for_task, wait_status
 
@@ -119,6 +119,9 @@ def test_undo_an_import_after_a_question(qtbot: Any, make_desk: Any) -> None:
     # the list names which import it took back (seen by a clerk: the bare task type "undo")
     shown = window.model.index(row_of(window.model, undo.task_no), TYPE).data(Qt.ItemDataRole.DisplayRole)
     assert shown == f"Undo of {done.task_no}", shown
+    # and the file it took back, as the import's row names it (seen by a clerk: a blank File cell)
+    file_cell = window.model.index(row_of(window.model, undo.task_no), FILE).data(Qt.ItemDataRole.DisplayRole)
+    assert file_cell == "products.csv" == window.model.index(row_of(window.model, done.task_no), FILE).data()
     # the undo's end reads its import again: the row knows it was undone, and offers no second undo
     qtbot.waitUntil(lambda: window.model.record(row_of(window.model, done.task_no)).to_json()["undone_by"] ==
                     undo.task_no, timeout=TIMEOUT)  # fmt: skip

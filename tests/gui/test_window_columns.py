@@ -117,3 +117,26 @@ def test_at_1024x700_the_stage_keeps_no_room_while_no_task_is_undone(qtbot: Any,
     assert table.columnWidth(STAGE) > free_stage, "an undone task's stage gets its room when it comes"
     assert table.columnWidth(TYPE) < free_type, (free_type, table.columnWidth(TYPE))
     assert table.horizontalScrollBar().maximum() == 0, "no sideways scrolling"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_at_1024x700_the_type_and_file_columns_read(qtbot: Any, make_desk: Any, lang: str) -> None:
+    """Seen in the clerk's tryout at 1024 x 700: the Type column read "Custo…" and the File column "custom…"
+    (63 and 73 px) while the Speed column kept room for a header over no speed. The type reads whole and the
+    file at its least width, with no sideways scrolling; the speed comes back with a running task."""
+    window = demo_desk(qtbot, make_desk, lang).window
+    window.resize(1024, 700)
+    qtbot.wait(300)
+    assert window.size() == QSize(1024, 700)
+    table, margins = window.table, window.fitter.text_margins()
+    for row in range(table.model().rowCount()):
+        kind = str(table.model().index(row, TYPE).data())
+        assert table.fontMetrics().horizontalAdvance(kind) + margins <= table.columnWidth(TYPE), (kind, widths(window))
+    assert table.columnWidth(FILE) >= 110, widths(window)
+    assert table.horizontalScrollBar().maximum() == 0, "no sideways scrolling"
+    done = next(r for r in window.model.records() if r.status is TaskStatus.SUCCEEDED)
+    window.model.upsert(replace(done, id=9_001, task_no="T261207-RUN001", status=TaskStatus.RUNNING,
+                                started_at=START, ended_at=None, updated_at=dt.datetime.now()))  # fmt: skip
+    qtbot.wait(400)
+    assert not table.isColumnHidden(SPEED) and table.columnWidth(SPEED) > 0
+    assert table.horizontalScrollBar().maximum() == 0, "no sideways scrolling"

@@ -22,7 +22,7 @@ from desktop_app.ui.desk import Desk
 from desktop_app.ui.details import DetailsPanel
 from desktop_app.ui.dialogs.feed_edit import FeedDialog
 from desktop_app.ui.dialogs.feeds import FeedsWindow
-from desktop_app.ui.feeds_model import FOLDER, NAME, PROFILE, STATE, TODAY, TYPE
+from desktop_app.ui.feeds_model import FOLDER, NAME, PROFILE, STATE, TODAY, TYPE, WAITING
 from desktop_app.ui.task_model import FILE, TaskTableModel
 from tests.support.customers import row, write_csv
 
@@ -72,6 +72,16 @@ def ok(dialog: FeedDialog) -> None:
 
 def stored(desk: Desk, name: str = "Bank") -> Any:
     return FeedStore(desk.core.store.engine).get(name)
+
+
+def paused(qtbot: Any, desk: Desk, folder: Path) -> FeedsWindow:
+    """The Feeds view with the feed Bank on `folder` added, selected and paused with its button."""
+    add(desk, folder)
+    window = open_feeds(qtbot, desk)
+    select(qtbot, window, "Bank")
+    window.pause_button.click()
+    qtbot.waitUntil(lambda: cell(window, "Bank", STATE) == "Paused", timeout=WAIT)
+    return window
 
 
 def test_the_list_shows_a_feeds_state_and_todays_files_and_its_imports_name_it(
@@ -200,11 +210,7 @@ def test_a_name_in_use_is_refused_in_words(qtbot: Any, make_desk: Callable[..., 
 
 def test_pause_resume_run_now_open_folder_and_remove(qtbot: Any, make_desk: Callable[..., Desk], inbox: Path) -> None:
     desk = make_desk()
-    add(desk, inbox)
-    window = open_feeds(qtbot, desk)
-    select(qtbot, window, "Bank")
-    window.pause_button.click()
-    qtbot.waitUntil(lambda: cell(window, "Bank", STATE) == "Paused", timeout=WAIT)
+    window = paused(qtbot, desk, inbox)
     assert stored(desk).paused and window.resume_button.isEnabled() and not window.pause_button.isEnabled()
     assert not window.run_button.isEnabled()
     window.resume_button.click()
@@ -331,3 +337,21 @@ def test_after_pause_the_focus_is_on_resume_not_on_remove(
     qtbot.keyClick(window.resume_button, Qt.Key.Key_Space)
     qtbot.waitUntil(lambda: not stored(desk).paused and window.pause_button.isEnabled(), timeout=WAIT)
     assert window.pause_button.hasFocus()
+
+
+def test_a_paused_feed_shows_the_files_waiting_in_its_folder(
+    qtbot: Any, make_desk: Callable[..., Desk], inbox: Path
+) -> None:
+    """Seen by a clerk: a paused feed read "Waiting 0" with a file in its folder; it counts it, imports nothing,
+    and its tooltip says the files wait for it to be resumed."""
+    desk = make_desk()
+    window = paused(qtbot, desk, inbox)
+    write_csv(inbox / "bank-05-01.csv", [row(1)])
+    window.refresh()
+    qtbot.waitUntil(lambda: cell(window, "Bank", WAITING) == "1", timeout=WAIT)
+    tip = window.model.index(window.model.row_of("Bank"), WAITING).data(Qt.ItemDataRole.ToolTipRole)
+    assert "resumed" in str(tip), tip
+    assert not [r for r in desk.window.model.records() if r.params.get("feed_name")]  # nothing imported
+    desk.set_language("zh")
+    qtbot.waitUntil(lambda: "恢复" in str(window.model.index(window.model.row_of("Bank"), WAITING)
+                                          .data(Qt.ItemDataRole.ToolTipRole)), timeout=WAIT)  # fmt: skip

@@ -547,3 +547,30 @@ def test_a_feed_never_deletes_rows_not_even_through_its_profile(core: Core, inbo
     assert "a feed never deletes rows" in render(stored.reason, None, "en")
     assert [r.name for r in FeedStore(core.store.engine).in_state(feed.id, FileState.READY)] == ["keys.csv"]
     assert feed_imports(core) == [] and _customers(core) == 1
+
+
+def test_a_paused_feed_counts_the_files_waiting_in_its_folder_without_reading_them(
+    core: Core, inbox: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seen by a clerk: a paused feed read "Waiting 0" with a file in its folder. It counts the files its pattern
+    takes that it has not imported (a new one, a new version of one it left there), from one listing of the
+    folder: none is read, fingerprinted or queued; a folder on another desk is not listed."""
+    write_csv(inbox / "a.csv", [row(1)])
+    feed = add_feed(core, inbox, leave=True)
+    drive(core)
+    assert len(feed_imports(core)) == 1
+    core.feeds().pause("bank", viewer())
+    reads: list[str] = []
+    monkeypatch.setattr(folder_module, "file_sha256", lambda path: reads.append(path.name) or "")
+    write_csv(inbox / "b.csv", [row(2)])
+    (inbox / "notes.txt").write_text("not the feed's", encoding="utf-8")
+    (inbox / "~$b.csv").write_text("a lock file", encoding="utf-8")
+    (view,) = core.feeds().views(viewer())
+    assert view.state is FeedState.PAUSED and view.waiting == 1  # b.csv; a.csv was imported and left there
+    write_csv(inbox / "a.csv", [row(3)])  # a new version of the one it left
+    os.utime(inbox / "a.csv", ns=(1, 1))
+    assert core.feeds().view("bank", viewer()).waiting == 2
+    assert reads == [] and len(feed_imports(core)) == 1 and core.store.active(feed_scan_key(feed.id)) is None
+    with core.store.engine.begin() as conn:  # the feed's folder is another desk's: not listed here
+        conn.exec_driver_sql("UPDATE feeds SET host = 'another-desk'")
+    assert core.feeds().view("bank", viewer()).waiting == 0

@@ -206,3 +206,82 @@ def test_an_undo_goes_in_pages_of_the_settings_size(db_url: str, tmp_path: Path,
         assert not stored(desk)
     finally:
         desk.store.engine.dispose()
+
+
+def test_rows_an_undo_took_back_are_no_longer_the_rows_the_import_wrote(core: Core, tmp_path: Path) -> None:
+    """Seen by a clerk: "only the rows imported by" an undone upsert still exported the rows it had updated,
+    holding their old values again. After the undo only what it could not take back is the import's (a row
+    changed since, kept and named in its error file)."""
+    from tests.support.exports import run_export
+
+    run_type_import(core, write_rows(tmp_path / "a.csv", PRODUCT_HEADER, [product(n) for n in range(1, 5)]),
+                    "products")  # fmt: skip
+    rows = [product(1, 单价="0.01"), product(2, 单价="0.02"), product(3, 单价="0.03"), product(40), product(41)]
+    upsert = run_type_import(core, write_rows(tmp_path / "u.csv", PRODUCT_HEADER, rows), "products", mode="upsert")
+    assert (upsert.to_json()["inserted_count"], upsert.to_json()["updated_count"]) == (2, 3)
+    assert run_export(core, "products", filters={"imported_by": upsert.task_no}).success_count == 5
+    with core.store.engine.begin() as conn:  # by hand since: one updated row, one inserted row
+        conn.execute(sa.text("UPDATE products SET unit_price = 7 WHERE sku IN ('SKU-0003', 'SKU-0041')"))
+    done = undo(core, upsert.task_no)
+    assert undo_counts(done) == (1, 2, 2), done.summary
+    export = run_export(core, "products", filters={"imported_by": upsert.task_no})
+    assert export.status is TaskStatus.SUCCEEDED and export.success_count == 2, export.error_msg
+    text = Path(export.result_path or "").read_text(encoding="utf-8-sig")
+    assert "SKU-0003" in text and "SKU-0041" in text and "SKU-0001" not in text and "SKU-0002" not in text
+
+
+def test_an_undo_after_a_cancelled_one_takes_back_only_what_is_left(
+    db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An undo cancelled after its first page leaves the import not undone: undone again, the rows the first
+    one put back are not "changed since" (they hold what the first undo wrote, not what the import did)."""
+    from desktop_app.tasks.context import TaskContext
+
+    desk = build_core(data_dir=tmp_path / "data", db_url=db_url, overrides={"undo_page_rows": 1})
+    try:
+        run_type_import(desk, write_rows(tmp_path / "a.csv", PRODUCT_HEADER, [product(n) for n in range(1, 5)]),
+                        "products")  # fmt: skip
+        before = stored(desk)
+        rows = [product(n, 单价=f"0.0{n}") for n in range(1, 4)]
+        update = run_type_import(desk, write_rows(tmp_path / "u.csv", PRODUCT_HEADER, rows), "products",
+                                 mode="update")  # fmt: skip
+        assert update.to_json()["updated_count"] == 3
+        real = TaskContext.commit_batch
+
+        def cancel_after_one_row(self: TaskContext, *args: object, **kwargs: object) -> object:
+            done = real(self, *args, **kwargs)  # type: ignore[arg-type]
+            checkpoint = kwargs["checkpoint"]
+            if callable(checkpoint) and checkpoint()["restored"]:
+                self.cancel_requested = True  # as a cancel read with the page's checkpoint
+            return done
+
+        monkeypatch.setattr(TaskContext, "commit_batch", cancel_after_one_row)
+        first = undo(desk, update.task_no)
+        assert first.status is TaskStatus.CANCELLED and first.checkpoint["restored"] == 1, first  # type: ignore[index]
+        monkeypatch.setattr(TaskContext, "commit_batch", real)
+        second = undo(desk, update.task_no)
+        assert second.status is TaskStatus.SUCCEEDED and second.error_csv is None, second.summary
+        assert undo_counts(second) == (0, 2, 0) and stored(desk) == before
+    finally:
+        desk.store.engine.dispose()
+
+
+def test_on_a_companys_own_table_an_undone_imports_rows_are_not_exported_as_its_rows(
+    core: Core, tmp_path: Path
+) -> None:
+    """The same on a table that is not ours (servers): its inserts and updates are known from the bookkeeping
+    alone, and an undo marks what it took back there."""
+    from tests.integration.test_any_table import COMPANY, _company_table
+    from tests.support.exports import run_export
+
+    write_type(core, COMPANY.format(table=_company_table(core)), "staff.toml")
+    header = ["工号", "姓名", "入职日期", "工资"]
+    run_type_import(core, write_rows(tmp_path / "s.csv", header, [[f"E{n:03d}", f"员工{n}", "2020-01-02", "8000.50"]
+                                                                  for n in range(1, 4)]), "staff")  # fmt: skip
+    rows = [["E001", "员工1", "2020-01-02", "9000.00"], ["E009", "员工9", "2021-05-06", "7000.00"]]
+    upsert = run_type_import(core, write_rows(tmp_path / "u.csv", header, rows), "staff", mode="upsert")
+    assert (upsert.to_json()["inserted_count"], upsert.to_json()["updated_count"]) == (1, 1)
+    assert run_export(core, "staff", filters={"imported_by": upsert.task_no}).success_count == 2
+    assert undo_counts(undo(core, upsert.task_no)) == (1, 1, 0)
+    export = run_export(core, "staff", filters={"imported_by": upsert.task_no})
+    assert export.status is TaskStatus.SUCCEEDED and export.success_count == 0, export.error_msg
