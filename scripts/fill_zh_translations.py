@@ -27,6 +27,13 @@ LOCALES = {"zh_CN": "zh_CN", "en": "en_US"}  # file suffix -> the TS language at
 # Chinese for texts added since the .ts files were last filled: (context, source) -> translation.
 # Older texts keep the translation already in batchdesk_zh_CN.ts.
 ZH: dict[tuple[str, str], str] = {
+    # a clerk's tryout of the dialogs: the value fix offered where a failed import ends, the preview's
+    # button saying what it does ("校验" as the window calls a dry run)
+    ("TaskNotices", "Fix values…"): "修正取值…",
+    ("PreviewDialog", "Va&lidate"): "校验(&L)",
+    ("WorkbookDialog", "Validate"): "校验",
+    ("SubmitPanel", "Choose a workbook to import every sheet of"): "选择要导入全部工作表的工作簿",
+    ("SubmitPanel", "Excel workbooks (%s)"): "Excel 工作簿 (%s)",
     ("TaskActions", "Preparing the change file of %1…"): "正在准备 %1 的变更文件…",
     ("Outcomes", "Undone"): "已撤销",
     ("Outcomes", "Fixed"): "已修正",
@@ -300,7 +307,6 @@ ZH: dict[tuple[str, str], str] = {
     ("TaskNotices", " (it ended before the cancel could stop it)"): "（取消生效之前，任务已经结束）",
     ("ImportCatalog", "Undo of %1"): "撤销 %1",
     ("ImportCatalog", "Workbook import"): "工作簿导入",
-    ("MainWindow", "Choose a workbook (.xlsx or .xls) first."): "请先选择一个 Excel 工作簿（.xlsx 或 .xls）。",
     ("WindowMenus", "Import &every sheet…"): "导入全部工作表(&E)…",
     ("WindowMenus", "A workbook of several tables: each sheet as the import type its name or header matches"):
         "含多张表的工作簿：每个工作表按名称或表头对应的导入类型导入",

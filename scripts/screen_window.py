@@ -1,5 +1,5 @@
 """The window as the screenshot scripts show it: a desk on a core, maximised, with waits and whole-screen
-shots (run under an X server with a window manager). Used by scripts/screens_feeds.py and screens_modes.py."""
+shots (run under an X server with a window manager). Used by the scripts/screens_*.py."""
 
 from __future__ import annotations
 
@@ -38,6 +38,16 @@ class ShownWindow:
     def shot(self, name: str) -> None:
         self.wait(900)  # the window manager's frame, a repaint
         self.app.primaryScreen().grabWindow(0).save(f"{self.prefix}-{name}.png")  # type: ignore[attr-defined]
+
+    def review_plan(self, task_id: int) -> Any:
+        """A dry run's change plan, opened as a clerk opens it (the task selected, "Review the changes…")."""
+        self.window.select_task(task_id)
+        self.wait(800)
+        self.window.actions_.review_plan.trigger()
+        self.wait(2500)
+        plan = self.window.plan_dialog
+        assert plan is not None
+        return plan
 
     def preview(self, path: Path, mode: str, import_type: str = "customers") -> Any:
         """The preview of `path` with `mode` chosen as a clerk chooses it, its rows looked up."""

@@ -39,12 +39,7 @@ def main(argv: list[str]) -> int:
     shown = ShownWindow(core, root, prefix)
     desk, window, wait, shot = shown.desk, shown.window, shown.wait, shown.shot
     wait(1500)
-    window.select_task(dry.id)
-    wait(800)
-    window.actions_.review_plan.trigger()
-    wait(2500)
-    plan = window.plan_dialog
-    assert plan is not None
+    plan = shown.review_plan(dry.id)
     shot("plan")
     box = plan.filter_box
     box.setCurrentIndex(box.findData(Action.UPDATE.value))

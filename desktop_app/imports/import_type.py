@@ -226,6 +226,23 @@ class ColumnSpec:
         """The header this column gets in templates and exports: its first alias."""
         return self.aliases[0]
 
+    def enum_choices(self, lang: str) -> list[tuple[str, str]]:
+        """An enum's stored values in the type's order, each once, with the label a clerk reads in ``lang``
+        ("zh" or "en"): the first input written in that script (Chinese: one with Chinese characters; English:
+        an ASCII one, capitalised), else the other script's, else the stored value. 普通/standard both stand
+        for standard: one choice, 普通 in Chinese, Standard in English."""
+        labels: dict[str, dict[bool, str]] = {}
+        for written in self.enum_inputs:
+            stored = self.enum_map.get(fold_value(written, self.normalize))
+            if stored is not None:
+                labels.setdefault(stored, {}).setdefault(written.isascii(), written)
+        chinese = lang == "zh"
+        choices = []
+        for stored, by_script in labels.items():
+            label = by_script.get(not chinese) or by_script.get(chinese) or stored
+            choices.append((stored, label if chinese else label[:1].upper() + label[1:]))
+        return choices
+
     def input_for(self, stored: str) -> str:
         """An enum's stored value as the first input that maps to it (what exports write back)."""
         for text in self.enum_inputs:

@@ -29,7 +29,7 @@ from desktop_app.domain.profiles import Profile
 from desktop_app.domain.task import TaskRecord
 from desktop_app.imports import error_csv
 from desktop_app.imports.fills import ColumnFills, fold_input
-from desktop_app.imports.import_type import ColumnSpec, ImportType, Kind
+from desktop_app.imports.import_type import ColumnSpec, ImportType, Kind, fold_value
 from desktop_app.imports.options import ImportOptions
 from desktop_app.imports.precheck import check_mapping
 from desktop_app.imports.readers import SourceRow
@@ -126,6 +126,17 @@ def enum_columns(itype: ImportType) -> tuple[ColumnSpec, ...]:
 
 def allowed_values(spec: ColumnSpec) -> tuple[str, ...]:
     return tuple(spec.enum_inputs)
+
+
+def fix_choices(spec: ColumnSpec, lang: str) -> list[tuple[str, str]]:
+    """What a refused value of an enum column may be mapped to, each stored value once with its label in
+    ``lang`` (ColumnSpec.enum_choices): the stored code where the column takes it as written, else the first
+    input that stands for it (a mapping's value is read as a cell is: a code that is no input would fail)."""
+    found = []
+    for stored, label in spec.enum_choices(lang):
+        taken = spec.enum_map.get(fold_value(stored, spec.normalize)) == stored
+        found.append((stored if taken else spec.input_for(stored), label))
+    return found
 
 
 def find_column(itype: ImportType, name: str) -> ColumnSpec:

@@ -160,23 +160,21 @@ class ImportCatalog:
 
     def export_enum_choices(self, name: str, spec: ExportFilter) -> list[tuple[str, str]]:
         """(stored value, label in the clerk's language) of an enum filter, in the import type's order."""
-        from desktop_app.imports.import_type import fold_value
-
         definition = self.exports.get(name)
         if definition is None or spec.column not in definition.import_type.keys:
             return []
-        column = definition.import_type.column(spec.column)
-        labels: dict[str, dict[bool, str]] = {}
-        for written in column.enum_inputs:
-            stored = column.enum_map.get(fold_value(written, column.normalize))
-            if stored is not None:
-                labels.setdefault(stored, {}).setdefault(written.isascii(), written)
-        chinese = self.lang == "zh"
-        choices = []
-        for stored, by_script in labels.items():
-            label = by_script.get(not chinese) or by_script.get(chinese) or stored
-            choices.append((stored, label if chinese else label[:1].upper() + label[1:]))
-        return choices
+        return list(definition.import_type.column(spec.column).enum_choices(self.lang))
+
+    def fix_choices(self, import_type: str, key: str) -> list[tuple[str, str]]:
+        """What the values an import's enum column refused may be changed to: each of its stored values once,
+        as (what the value fix maps to, its label in the clerk's language); none for a type or column not
+        known, or not an enum."""
+        from desktop_app.imports.value_fixes import fix_choices
+
+        itype = self._types.get(import_type)
+        if itype is None or key not in itype.keys or itype.column(key).kind != "enum":
+            return []
+        return fix_choices(itype.column(key), self.lang)
 
     def export_filter_text(self, record: TaskRecord) -> str:
         """An export task's filters as the clerk reads them: "Level: Gold, Department: Sales"."""

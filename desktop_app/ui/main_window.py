@@ -9,7 +9,7 @@ from typing import Any
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QResizeEvent, QShowEvent
-from PySide6.QtWidgets import QMainWindow, QMessageBox, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox, QSplitter, QVBoxLayout, QWidget
 
 from desktop_app.config import Settings
 from desktop_app.domain.modes import ImportMode
@@ -414,14 +414,13 @@ class MainWindow(QMainWindow):
         dialog.open()
 
     def open_workbook(self) -> None:
-        """The file field's workbook, every sheet: its sheets read off the GUI thread, then a preview naming each
-        sheet's type (or why it is skipped); Queue queues the workbook."""
-        path = self.panel.path()
-        if path is None or not path.is_file():
-            self.inform(self.tr("Choose a workbook (.xlsx or .xls) first."))
-            return
+        """A workbook, every sheet (the file field's, else one the clerk chooses): its sheets read off the GUI
+        thread, then a preview naming each sheet's type (or why it is skipped); Queue queues the workbook."""
         if self.workbook is not None:
             self.workbook.raise_()
+            return
+        path = self.panel.workbook()
+        if path is None:  # the clerk cancelled the chooser
             return
         lang = self.service.lang
 
@@ -605,7 +604,16 @@ class MainWindow(QMainWindow):
             self.notices.already_queued(self._fresh(task), text % task.task_no)
             return
         self.select_task(task.id)
+        self._focus_on_the_list()
         self.statusBar().showMessage(self.tr("Queued as task %s.") % task.task_no, 8000)
+
+    def _focus_on_the_list(self) -> None:
+        """A task queued from the details (the remaining rows, the missing names, ...): the keyboard on its
+        row, selected just now. The button pressed hides (the new task does not offer it), and the focus
+        fell on to the pane's close button, where Space or Enter closes the pane (seen under Xvfb)."""
+        focus = QApplication.focusWidget()
+        if (focus is None and self.isActiveWindow()) or (focus is not None and self.details_dock.isAncestorOf(focus)):
+            self.table.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _fresh(self, record: TaskRecord) -> TaskRecord:
         """The model's newest snapshot of a task (progress ticks included), else the one given."""
@@ -734,8 +742,10 @@ class MainWindow(QMainWindow):
         if self.value_fix_dialog is not None:
             self.value_fix_dialog.raise_()
             return
-        labels = {c.key: c.label for c in self.catalog.columns(str(record.params.get("import_type")))}
-        dialog = ValueFixDialog(record, bad, labels, self)
+        import_type = str(record.params.get("import_type"))
+        labels = {c.key: c.label for c in self.catalog.columns(import_type)}
+        choices = {b.column: self.catalog.fix_choices(import_type, b.column) for b in bad}
+        dialog = ValueFixDialog(record, bad, labels, self, choices=choices)
         self.value_fix_dialog = dialog
 
         def answered(result: int) -> None:

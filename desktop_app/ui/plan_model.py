@@ -97,6 +97,7 @@ class PlanTableModel(QAbstractTableModel):
         self._columns: list[tuple[str, str]] = []  # (key, title) of the type's columns
         self._lang: Lang = "en"
         self._itype: ImportType | None = None  # names the columns of a failed row's reasons
+        self._labels: dict[str, dict[str, str]] = {}  # an enum column's key -> {stored code: its label}
         self._actions: frozenset[Action] | None = None
         self._rows: list[_Shown] = []
         self._exhausted = True
@@ -111,14 +112,25 @@ class PlanTableModel(QAbstractTableModel):
         reasons are said in ``lang``, ``itype`` naming their columns (None: the type is gone; keys name them)."""
         self.beginResetModel()
         self._source, self._columns, self._lang, self._itype = source, list(columns), lang, itype
+        self._label_enums()
         self._restart()
         self.endResetModel()
 
     def set_language(self, columns: Sequence[tuple[str, str]], lang: Lang) -> None:
         self._columns, self._lang = list(columns), lang
+        self._label_enums()
         self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, max(0, self.columnCount() - 1))
         if self._rows:
             self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, self.columnCount() - 1))
+
+    def _label_enums(self) -> None:
+        """An enum column's values as the clerk reads them (金卡, Gold), as the rest of the window shows them:
+        the plan keeps the codes the table stores (gold)."""
+        columns = self._itype.columns if self._itype is not None else ()
+        self._labels = {c.key: dict(c.enum_choices(self._lang)) for c in columns if c.kind == "enum"}
+
+    def _shown(self, key: str, value: str | None) -> str:
+        return self._labels.get(key, {}).get(value or "", value or "")
 
     def set_actions(self, actions: Collection[Action] | None) -> None:
         """Show only the rows with these actions (None: every planned row), from the top again."""
@@ -247,8 +259,7 @@ class PlanTableModel(QAbstractTableModel):
             cell = self._cell(shown, column)
             if cell is None:
                 return ""
-            value = cell.before if planned.action is Action.DELETE else cell.after
-            return value or ""
+            return self._shown(cell.column, cell.before if planned.action is Action.DELETE else cell.after)
         if role == Qt.ItemDataRole.ToolTipRole:
             if column == ROW and planned.row == ABSENT_ROW:
                 return self.tr("A row of the table that the file lacks: the sync deletes it")
@@ -257,7 +268,7 @@ class PlanTableModel(QAbstractTableModel):
             if self.changed(index):
                 cell = self._cell(shown, column)
                 assert cell is not None
-                return self.tr("Before: %1").replace("%1", cell.before or self.tr("(empty)"))
+                return self.tr("Before: %1").replace("%1", self._shown(cell.column, cell.before) or self.tr("(empty)"))
             return None
         if role == Qt.ItemDataRole.BackgroundRole and self.changed(index):
             return CHANGED_BACKGROUND

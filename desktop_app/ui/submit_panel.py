@@ -18,11 +18,18 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_app.domain.errors import Lang
+from desktop_app.imports import readers
 from desktop_app.ui.background import Background
 from desktop_app.ui.catalog import ImportCatalog
 from desktop_app.ui.plain_errors import plain_error
 
 FILE_FILTER = "*.csv *.xlsx *.xls *.txt *.tsv"  # .txt: Excel's "Unicode text" and tab-delimited exports
+WORKBOOK_FILTER = "*.xlsx *.xls"
+
+
+def is_workbook(path: Path) -> bool:
+    """A file whose suffix names an Excel workbook (the formats whose sheets a workbook import reads)."""
+    return readers.FORMATS.get(path.suffix.lower()) in ("xlsx", "xls")
 
 
 class SubmitPanel(QWidget):
@@ -92,6 +99,17 @@ class SubmitPanel(QWidget):
         if name:
             self.set_path(Path(name))
             self.request_queue()  # a chosen file opens its preview, as --open does (a clerk took Choose… for it)
+
+    def workbook(self) -> Path | None:
+        """The workbook "Import every sheet…" imports: the file field's when it names one, else one the clerk
+        chooses (seen: an empty field or a CSV in it said "choose a workbook first"); None when cancelled."""
+        current = self.path()
+        if current is not None and current.is_file() and is_workbook(current):
+            return current
+        start = str(current.parent) if current is not None else ""
+        name, _ = QFileDialog.getOpenFileName(self, self.tr("Choose a workbook to import every sheet of"), start,
+                                              self.tr("Excel workbooks (%s)") % WORKBOOK_FILTER)  # fmt: skip
+        return Path(name) if name else None
 
     def set_path(self, path: Path) -> None:
         self.path_edit.setText(str(path))

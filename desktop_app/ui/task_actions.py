@@ -77,7 +77,7 @@ class TaskActions(QObject):
         # the values each import's enum columns refused, read off the GUI thread, by fix_key(): asked once
         # per state of the import (a fix changes its counts, and so its key)
         self.bad_values: dict[tuple[object, ...], list[BadValue]] = {}
-        self._asking: set[tuple[object, ...]] = set()
+        self._asking: dict[tuple[object, ...], list[Callable[[list[BadValue]], None]]] = {}  # waiting
         self._fetching: set[tuple[str, FileKind]] = set()  # the files being fetched, each opened once here
 
         def make(handler: Callable[[], None], shortcut: str | None = None) -> QAction:
@@ -332,27 +332,42 @@ class TaskActions(QObject):
             self._submit(self._service.complete_references(self.record, add=True))
 
     def _enable_fix_values(self, record: TaskRecord, kind: TaskKind) -> None:
-        """Enabled once the import's error rows are known to hold values its enum columns refused: asked of
-        the Submitter off the GUI thread (the summary does not count the rows by reason)."""
+        """Enabled once the import's error rows are known to hold values its enum columns refused."""
         key = fix_key(record, kind)
+        self.fix_values.setEnabled(bool(self.bad_values.get(key or ())))
+
+        def found(values: list[BadValue]) -> None:
+            if self.record is not None and fix_key(self.record, self._kinds.of(self.record)) == key:
+                self.fix_values.setEnabled(bool(values))
+
+        if key is not None and key not in self.bad_values:
+            self.values_to_fix(record, found)
+
+    def values_to_fix(self, record: TaskRecord, then: Callable[[list[BadValue]], None]) -> None:
+        """The values an ended import's enum columns refused, handed to ``then``: at once when known (none
+        when no fix applies), else once asked of the Submitter off the GUI thread (the summary does not count
+        the rows by reason); a question already under way is asked once."""
+        key = fix_key(record, self._kinds.of(record))
         if key is None:
-            self.fix_values.setEnabled(False)
+            then([])
             return
         known = self.bad_values.get(key)
-        self.fix_values.setEnabled(bool(known))
-        if known is not None or key in self._asking:
+        if known is not None:
+            then(known)
             return
-        self._asking.add(key)
+        waiting = self._asking.get(key)
+        if waiting is not None:
+            waiting.append(then)
+            return
+        self._asking[key] = [then]
 
         def done(found: list[BadValue]) -> None:
-            self._asking.discard(key)
             self.bad_values[key] = found
-            if self.record is not None and fix_key(self.record, self._kinds.of(self.record)) == key:
-                self.fix_values.setEnabled(bool(found))
+            for each in self._asking.pop(key, []):
+                each(found)
 
         def failed(_exc: BaseException) -> None:  # no fix offered (a moved error file, another clerk's task)
-            self._asking.discard(key)
-            self.bad_values[key] = []
+            done([])
 
         self._service.read_bad_values(record, done, failed, context=self)
 

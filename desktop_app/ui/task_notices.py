@@ -10,6 +10,7 @@ from PySide6.QtGui import QAction
 
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
+from desktop_app.imports.value_fixes import BadValue
 from desktop_app.tasks.kinds import Action
 from desktop_app.ui.notice_bar import NoticeBar
 from desktop_app.ui.outcomes import Tone, ended_text, tone
@@ -72,6 +73,10 @@ class TaskNotices(QObject):
               and self._actions.plan_file(record) is not None):  # fmt: skip
             # a dry run's plan: what it would change is one click away, where the clerk reads that it ended
             buttons.append((self.tr("Review the changes…"), lambda: self._act_on(record, self._actions.review_plan)))
+        if self._fixable(record, lambda: self._notice.text() == shown,
+                         lambda: self._show_ended(record, opened=opened)):  # fmt: skip
+            # rows failed for a value their column does not allow: fixed here, not in the error file
+            buttons.append((self.tr("Fix values…"), lambda: self._act_on(record, self._actions.fix_values)))
         if record.error_csv and not opened:
             buttons.append((self.tr("Open error file"), lambda: self._act_on(record, self._actions.open_errors)))
         if kind.allows(Action.OPEN_RESULT) and record.result_path and not opened:
@@ -82,8 +87,25 @@ class TaskNotices(QObject):
         elif not kind.system:
             buttons.append((self.tr("Show the task"), lambda: self.reveal(record.id)))
         # It stays until the clerk closes it or a newer notice comes: a clerk back at the desk still sees it.
+        shown = text
         self._notice.show_notice(text, tone(record, kind), buttons, timeout_ms=0,
                                  again=lambda: self._show_ended(record, opened=opened))  # fmt: skip
+
+    def _fixable(self, record: TaskRecord, still_shown: Callable[[], bool], again: Callable[[], None]) -> bool:
+        """Whether the import's refused values are known to be fixable now; not known yet, they are read, and a
+        notice still shown once they are (``still_shown``) is said ``again``, offering the fix then."""
+        now: list[bool] = []
+        asked = True
+
+        def answered(found: list[BadValue]) -> None:
+            if asked:
+                now.append(bool(found))
+            elif found and still_shown():
+                again()
+
+        self._actions.values_to_fix(record, answered)
+        asked = False
+        return bool(now and now[0])
 
     def reveal(self, task_id: int) -> None:
         if self._select(task_id):

@@ -1288,10 +1288,6 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Choose a workbook (.xlsx or .xls) first.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Another file is being queued; try again in a moment.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1854,6 +1850,14 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Va&amp;lidate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Queue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Saving the profile…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1951,10 +1955,6 @@ Pattern: %2</source>
     </message>
     <message>
         <source>&amp;Validate only (dry run: check every row, import nothing)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Queue</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2339,6 +2339,14 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Choose a workbook to import every sheet of</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Excel workbooks (%s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>(from the file&apos;s header)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2646,6 +2654,10 @@ Pattern: %2</source>
     </message>
     <message>
         <source>Review the changes…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fix values…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3107,6 +3119,14 @@ Pattern: %2</source>
 <context>
     <name>WorkbookDialog</name>
     <message>
+        <source>Validate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Import every sheet: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3128,10 +3148,6 @@ Pattern: %2</source>
     </message>
     <message>
         <source>Validate only (commit nothing)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Queue</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -1289,10 +1289,6 @@ Pattern: %2</source>
         <translation>找不到文件：%s</translation>
     </message>
     <message>
-        <source>Choose a workbook (.xlsx or .xls) first.</source>
-        <translation>请先选择一个 Excel 工作簿（.xlsx 或 .xls）。</translation>
-    </message>
-    <message>
         <source>Another file is being queued; try again in a moment.</source>
         <translation>正在提交另一个文件，请稍后再试。</translation>
     </message>
@@ -1855,6 +1851,14 @@ Pattern: %2</source>
         <translation>%1 行</translation>
     </message>
     <message>
+        <source>Va&amp;lidate</source>
+        <translation>校验(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Queue</source>
+        <translation>加入队列(&amp;Q)</translation>
+    </message>
+    <message>
         <source>Saving the profile…</source>
         <translation>正在保存映射配置…</translation>
     </message>
@@ -1953,10 +1957,6 @@ Pattern: %2</source>
     <message>
         <source>&amp;Validate only (dry run: check every row, import nothing)</source>
         <translation>仅校验(&amp;V)（检查每一行，不写入数据）</translation>
-    </message>
-    <message>
-        <source>&amp;Queue</source>
-        <translation>加入队列(&amp;Q)</translation>
     </message>
     <message>
         <source>Cancel</source>
@@ -2340,6 +2340,14 @@ Pattern: %2</source>
         <translation>表格文件（%s）</translation>
     </message>
     <message>
+        <source>Choose a workbook to import every sheet of</source>
+        <translation>选择要导入全部工作表的工作簿</translation>
+    </message>
+    <message>
+        <source>Excel workbooks (%s)</source>
+        <translation>Excel 工作簿 (%s)</translation>
+    </message>
+    <message>
         <source>(from the file&apos;s header)</source>
         <translation>（按文件表头识别）</translation>
     </message>
@@ -2648,6 +2656,10 @@ Pattern: %2</source>
     <message>
         <source>Review the changes…</source>
         <translation>查看变更…</translation>
+    </message>
+    <message>
+        <source>Fix values…</source>
+        <translation>修正取值…</translation>
     </message>
     <message>
         <source>Open error file</source>
@@ -3108,6 +3120,14 @@ Pattern: %2</source>
 <context>
     <name>WorkbookDialog</name>
     <message>
+        <source>Validate</source>
+        <translation>校验</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>加入队列</translation>
+    </message>
+    <message>
         <source>Import every sheet: %1</source>
         <translation>导入全部工作表：%1</translation>
     </message>
@@ -3130,10 +3150,6 @@ Pattern: %2</source>
     <message>
         <source>Validate only (commit nothing)</source>
         <translation>仅校验（不写入任何数据）</translation>
-    </message>
-    <message>
-        <source>Queue</source>
-        <translation>加入队列</translation>
     </message>
     <message>
         <source>%1 (not allowed)</source>

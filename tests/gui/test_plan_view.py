@@ -513,3 +513,61 @@ def test_a_real_dry_run_is_reviewed_and_applied_as_planned(qtbot: Any, make_desk
     window.select_task(applied.id)
     qtbot.waitUntil(lambda: details.value("plan") == f"Applies the change plan of dry run {dry.task_no}.",
                     timeout=TIMEOUT)  # fmt: skip
+
+
+BAD_DATE = RowError(ErrorCode.INVALID_DATE, "opened_on", "2024-13-45", {"value": "2024-13-45"})
+
+
+def chinese_plan(qtbot: Any, make_desk: Any, tmp_path: Path) -> ChangePlanDialog:
+    """A Chinese desk's plan with a failing row whose reason is a sentence, on a 1024 x 700 screen."""
+    desk = make_desk(language="zh")
+    path = tmp_path / "zh" / "plan.sqlite3"
+    write_plan(path, failing=planned_failure(FAILING, "C999999", (BAD_DATE,)))
+    background = Background(lambda work: work())
+    dialog = ChangePlanDialog(dry_run_record(), path, desk.catalog, background, desk.window)
+    dialog._keep_background = background  # type: ignore[attr-defined]
+    dialog.fit_to(QRect(0, 0, 1024, 700))
+    dialog.show()
+    qtbot.waitUntil(lambda: dialog.model.rowCount() > 0, timeout=TIMEOUT)
+    return dialog
+
+
+def test_a_failing_rows_reason_is_whole_and_an_empty_column_narrow_at_1024x700(
+    qtbot: Any, make_desk: Any, tmp_path: Path
+) -> None:
+    # seen in a clerk's tryout, in Chinese: the reason cut while the empty note column was wide
+    dialog = chinese_plan(qtbot, make_desk, tmp_path)
+    model, table = dialog.model, dialog.table
+    header = table.horizontalHeader()
+    metrics = table.fontMetrics()
+    note = model.column_of("note")
+    for action in (None, Action.FAIL, Action.UPDATE, Action.INSERT):
+        dialog.choose_filter(action)
+        qtbot.waitUntil(lambda: model.rowCount() > 0 and not model.loading, timeout=TIMEOUT)
+        while action is None and model.canFetchMore():  # every page: the failing row is past the first
+            model.fetchMore()
+            qtbot.waitUntil(lambda: not model.loading, timeout=TIMEOUT)
+        qtbot.wait(50)
+        if action in (None, Action.FAIL):
+            (failing,) = [r for r in range(model.rowCount()) if model.planned(r).action is Action.FAIL]
+            reason = str(model.index(failing, model.reason_column).data())
+            assert "2024-13-45" in reason and "[invalid_date]" in reason
+            assert header.sectionSize(model.reason_column) >= metrics.horizontalAdvance(reason), action
+            # whole in view: the row, the action, the key and the reason fit the grid's width
+            shown = sum(header.sectionSize(c) for c in range(model.reason_column + 1))
+            assert shown <= table.viewport().width(), (action, shown, table.viewport().width())
+        if action is not Action.FAIL:  # the note column is empty in every row: as wide as its title
+            title = str(model.headerData(note, Qt.Orientation.Horizontal))
+            assert header.sectionSize(note) <= metrics.horizontalAdvance(title) + 40, (action, header.sectionSize(note))
+    dialog.reject()
+
+
+def test_an_enum_value_reads_as_its_label_in_the_windows_language(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    # seen in a clerk's tryout: the file said 金卡, the plan showed gold (the code the table stores)
+    dialog = chinese_plan(qtbot, make_desk, tmp_path)
+    model = dialog.model
+    level = model.column_of("level")
+    assert model.index(0, level).data() == "金卡"
+    dialog.model.set_language(dialog._columns(), "en")  # as a switch of language tells it
+    assert model.index(0, level).data() == "Gold"
+    dialog.reject()

@@ -407,3 +407,33 @@ def test_a_sheet_beyond_excels_last_row_says_so_before_reading_it(qtbot: Any, ma
     assert dialog is not None
     assert "the sheet has rows beyond row 1,048,576, Excel's last" in dialog.status_label.text()
     assert not ok(dialog).isEnabled()
+
+
+def test_the_main_button_says_validate_while_validate_only_is_ticked(qtbot: Any, make_desk: Any) -> None:
+    # seen in a clerk's tryout: "Validate only" ticked, the button still said "Queue"
+    from tests.gui.test_window_queue import CLEAN
+
+    window = make_desk().window
+    dialog = open_preview(qtbot, window, CLEAN)
+    button = ok(dialog)
+    assert button.text() == "&Queue"
+    dialog.dry_run_box.setChecked(True)
+    assert button.text() == "Va&lidate"
+    dialog.dry_run_box.setChecked(False)
+    assert button.text() == "&Queue"
+    dialog.reject()
+    qtbot.waitUntil(lambda: window.preview is None)
+    validating = open_preview(qtbot, window, CLEAN, validate=True)  # "Validate only…" opens it ticked
+    assert validating.dry_run_box.isChecked() and ok(validating).text() == "Va&lidate"
+    validating.reject()
+
+
+def test_the_main_button_says_validate_in_chinese(qtbot: Any, make_desk: Any) -> None:
+    from tests.gui.test_window_queue import CLEAN
+
+    window = make_desk(language="zh").window
+    dialog = open_preview(qtbot, window, CLEAN)
+    assert ok(dialog).text() == "加入队列(&Q)"
+    dialog.dry_run_box.setChecked(True)
+    assert ok(dialog).text() == "校验(&L)"
+    dialog.reject()

@@ -11,7 +11,7 @@ from typing import Any
 from desktop_app.domain.status import TaskStatus
 from tests.gui.test_window_clerk import running_task
 from tests.gui.test_window_queue import TIMEOUT, qtbot_left, queue, wait_for_task, wait_status
-from tests.gui.test_window_resume import import_new_departments, stopped_import
+from tests.gui.test_window_resume import import_new_departments, stopped_import, stopped_window
 from tests.support.customers import row, write_csv
 
 
@@ -36,9 +36,7 @@ def test_the_cancel_question_follows_the_rows_in_while_it_is_open(qtbot: Any, ma
 def test_a_stopped_import_offers_its_remaining_rows_in_the_menus_words(
     qtbot: Any, make_desk: Any, tmp_path: Path
 ) -> None:
-    data_dir, _path, stopped = stopped_import(tmp_path)
-    window = make_desk(data_dir=data_dir).window
-    qtbot.waitUntil(lambda: window.model.rowCount() == 1, timeout=TIMEOUT)
+    window, _path, stopped = stopped_window(qtbot, make_desk, tmp_path)
     window.select_task(stopped.id)
     actions = window.actions_
     qtbot.waitUntil(actions.resume.isEnabled)
@@ -172,3 +170,43 @@ def test_an_import_that_ended_before_its_cancel_could_stop_it_says_so(
     qtbot.waitUntil(lambda: chinese.model.rowCount() == 1, timeout=TIMEOUT)
     chinese.notices.task_ended(replace(stopped, status=TaskStatus.SUCCEEDED, cancel_requested=True))
     assert chinese.notice.text().endswith("（取消生效之前，任务已经结束）"), chinese.notice.text()
+
+
+def test_an_import_failed_by_its_levels_offers_fix_values_in_its_notice(
+    qtbot: Any, make_desk: Any, tmp_path: Path
+) -> None:
+    # seen in a clerk's tryout: 8 of 20 levels misspelt fail the import (above the 30 % threshold), and its
+    # notice offered the error file and the task, not the value fix the menus offer for it
+    rows = [row(i, 等级="钻石") if i % 5 < 2 else row(i) for i in range(1, 21)]
+    path = write_csv(tmp_path / "customers_levels.csv", rows)
+    window = make_desk().window
+    queue(qtbot, window, path)
+    task = wait_for_task(qtbot, window, 1)
+    failed = wait_status(qtbot, window, task.task_no, TaskStatus.FAILED)
+    assert failed.fail_count == 8 and not failed.error_code
+    notice = window.notice
+    qtbot.waitUntil(lambda: failed.task_no in notice.text() and notice.buttons[0].text() == "Fix values…",
+                    timeout=TIMEOUT)  # fmt: skip
+    assert notice.buttons[0].isVisibleTo(notice)
+    assert notice.buttons[1].text() == "Open error file"
+    window.select_task(failed.id)  # the clerk looked at another task meanwhile: the notice's button still fixes it
+    window.table.clearSelection()
+    qtbot.mouseClick(notice.buttons[0], qtbot_left())
+    qtbot.waitUntil(lambda: window.value_fix_dialog is not None and window.value_fix_dialog.isVisible())
+    dialog = window.value_fix_dialog
+    assert dialog is not None and dialog.record.task_no == failed.task_no
+    assert [(b.value, b.rows) for b in dialog.bad] == [("钻石", 8)]
+    dialog.reject()
+
+
+def test_a_notice_offers_no_value_fix_where_none_applies(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    rows = [row(i, 手机号="bad") if i > 10 else row(i) for i in range(1, 21)]
+    window = make_desk().window
+    queue(qtbot, window, write_csv(tmp_path / "customers_phones.csv", rows))
+    failed = wait_status(qtbot, window, wait_for_task(qtbot, window, 1).task_no, TaskStatus.FAILED)
+    notice = window.notice
+    qtbot.waitUntil(lambda: failed.task_no in notice.text(), timeout=TIMEOUT)
+    window.select_task(failed.id)
+    qtbot.waitUntil(lambda: any(k[0] == failed.task_no for k in window.actions_.bad_values), timeout=TIMEOUT)
+    qtbot.wait(100)
+    assert [b.text() for b in notice.buttons if b.isVisibleTo(notice)] == ["Open error file", "Show the task"]

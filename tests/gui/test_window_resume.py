@@ -48,6 +48,14 @@ def stopped_import(tmp_path: Path) -> tuple[Path, Path, TaskRecord]:
     return data_dir, path, stopped
 
 
+def stopped_window(qtbot: Any, make_desk: Any, tmp_path: Path) -> tuple[MainWindow, Path, TaskRecord]:
+    """A window on a data folder holding a stopped import (listed): the window, the file, the import."""
+    data_dir, path, stopped = stopped_import(tmp_path)
+    window = make_desk(data_dir=data_dir).window
+    qtbot.waitUntil(lambda: window.model.rowCount() == 1, timeout=TIMEOUT)
+    return window, path, stopped
+
+
 def test_a_stopped_import_shows_where_it_stopped_and_offers_its_remaining_rows(
     qtbot: Any, make_desk: Any, tmp_path: Path
 ) -> None:
@@ -168,3 +176,34 @@ def test_the_details_of_a_stopped_import_say_how_far_it_got(qtbot: Any, make_des
         f"已处理 {done:,} 行（共 {ROWS:,} 行），成功 {stopped.success_count:,}，失败 {stopped.fail_count:,}"
     )
     assert details.value("progress") == f"{100 * done // ROWS}%"
+
+
+def test_after_import_the_remaining_rows_from_the_details_the_focus_is_on_the_new_tasks_row(
+    qtbot: Any, make_desk: Any, tmp_path: Path
+) -> None:
+    # seen in a clerk's tryout: the button pressed hides (the new task has no remaining rows), and the focus
+    # fell on the Details pane's close button, where Space or Enter closes the pane
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication
+
+    window, _path, stopped = stopped_window(qtbot, make_desk, tmp_path)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    window.select_task(stopped.id)
+    actions = window.actions_
+    qtbot.waitUntil(actions.resume.isEnabled)
+    actions.details.trigger()
+    details = window.details
+    qtbot.waitUntil(lambda: details.record is not None and details.record.id == stopped.id)
+    (button,) = [b for b in details.step_buttons if b.defaultAction() is actions.resume]
+    button.setFocus()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is button)
+    qtbot.keyClick(button, Qt.Key.Key_Space)
+    resumed = wait_for_task(qtbot, window, 2)
+    qtbot.waitUntil(lambda: window.selected_record() is not None and window.selected_record().id == resumed.id,
+                    timeout=TIMEOUT)  # fmt: skip
+    qtbot.wait(100)
+    assert QApplication.focusWidget() is window.table, QApplication.focusWidget()
+    assert window.table.currentIndex().row() == window.proxy.mapFromSource(
+        window.model.index(window.model.row_of(resumed.id) or 0, 0)).row()  # fmt: skip
+    assert window.details_dock.isVisible()

@@ -20,6 +20,7 @@ from tests.gui.test_window_queue import TIMEOUT, qtbot_left, queue, wait_for_tas
 from tests.support.customers import row, write_csv
 
 ALLOWED = ["普通", "银卡", "金卡", "standard", "silver", "gold"]
+CODES = ["standard", "silver", "gold"]  # each level once: the code stored, its label shown
 
 
 def misspelt(tmp_path: Path) -> Path:
@@ -85,17 +86,18 @@ def test_the_dialog_lists_each_value_with_its_rows_and_ok_fixes_them(
     assert [(b.column, b.value, b.rows) for b in dialog.bad] == [("level", "钻石", 3), ("level", "白金", 1)]
     for combo in dialog.combos:  # nothing chosen: the clerk chooses
         assert combo.currentData() is None
-        assert [combo.itemData(i) for i in range(1, combo.count())] == ALLOWED
+        assert [combo.itemData(i) for i in range(1, combo.count())] == CODES
+        assert [combo.itemText(i) for i in range(1, combo.count())] == ["Standard", "Silver", "Gold"]
     assert not dialog.ok_button.isEnabled()
     assert dialog.remember.text() == "&Remember for next time, in the profile:"
     assert dialog.profile_edit.text() == "customers values" and not dialog.profile_edit.isEnabled()
-    choose(dialog, "钻石", "金卡")  # 白金 left unchosen: not mapped
-    assert dialog.mappings() == {"level": {"钻石": "金卡"}} and dialog.ok_button.isEnabled()
+    choose(dialog, "钻石", "gold")  # 白金 left unchosen: not mapped
+    assert dialog.mappings() == {"level": {"钻石": "gold"}} and dialog.ok_button.isEnabled()
     qtbot.mouseClick(dialog.ok_button, qtbot_left())
     model = window.model
     qtbot.waitUntil(lambda: model.rowCount() == 2, timeout=TIMEOUT)
     fix = model.record(0)
-    assert fix.params["values"] == {"level": {"钻石": "金卡"}} and fix.params["task_no"] == levels.task_no
+    assert fix.params["values"] == {"level": {"钻石": "gold"}} and fix.params["task_no"] == levels.task_no
     # the clerk's own request: listed, with system tasks hidden
     assert window.proxy.rowCount() == 2
     fixed = wait_status(qtbot, window, fix.task_no, TaskStatus.SUCCEEDED)
@@ -119,8 +121,8 @@ def test_remember_saves_the_mappings_as_a_profile_version(qtbot: Any, make_desk:
     window = desk.window
     levels = imported(qtbot, window, misspelt(tmp_path), 1)
     dialog = open_dialog(qtbot, window, levels)
-    choose(dialog, "钻石", "金卡")
-    choose(dialog, "白金", "银卡")
+    choose(dialog, "钻石", "gold")
+    choose(dialog, "白金", "silver")
     dialog.remember.setChecked(True)
     assert dialog.profile_edit.isEnabled()
     dialog.profile_edit.setText("shop levels")
@@ -131,7 +133,7 @@ def test_remember_saves_the_mappings_as_a_profile_version(qtbot: Any, make_desk:
     wait_status(qtbot, window, model.record(0).task_no, TaskStatus.SUCCEEDED)
     saved = ProfileStore(desk.core.store.engine).get("shop levels")
     assert saved.version == 1 and saved.profile.import_type == "customers"
-    assert {k: dict(v) for k, v in saved.profile.values.items()} == {"level": {"钻石": "金卡", "白金": "银卡"}}
+    assert {k: dict(v) for k, v in saved.profile.values.items()} == {"level": {"钻石": "gold", "白金": "silver"}}
     qtbot.waitUntil(lambda: model.record(model.row_of(levels.id) or 0).fail_count == 0, timeout=TIMEOUT)
 
 
@@ -140,7 +142,7 @@ def test_cancel_changes_nothing(qtbot: Any, make_desk: Any, tmp_path: Path) -> N
     window = desk.window
     levels = imported(qtbot, window, misspelt(tmp_path), 1)
     dialog = open_dialog(qtbot, window, levels)
-    choose(dialog, "钻石", "金卡")
+    choose(dialog, "钻石", "gold")
     dialog.remember.setChecked(True)
     qtbot.mouseClick(dialog.buttons.button(QDialogButtonBox.StandardButton.Cancel), qtbot_left())
     qtbot.waitUntil(lambda: window.value_fix_dialog is None)
@@ -165,3 +167,40 @@ def test_the_dialog_lists_every_value_and_scrolls_inside_a_small_screen(qtbot: A
     assert dialog.height() <= screen.height() and dialog.width() <= screen.width()
     assert dialog.value_area.verticalScrollBar().maximum() > 0  # the values scroll, the buttons stay in view
     assert dialog.profile_edit.text() == "shop"  # the profile the import used
+
+
+def test_each_level_is_offered_once_by_its_chinese_label_in_a_chinese_window(
+    qtbot: Any, make_desk: Any, tmp_path: Path
+) -> None:
+    # seen in a clerk's tryout: six choices for three levels, 普通/银卡/金卡 and standard/silver/gold
+    desk = make_desk(language="zh")
+    window = desk.window
+    levels = imported(qtbot, window, misspelt(tmp_path), 1)
+    dialog = open_dialog(qtbot, window, levels)
+    for combo in dialog.combos:
+        assert [combo.itemText(i) for i in range(1, combo.count())] == ["普通", "银卡", "金卡"]
+        assert [combo.itemData(i) for i in range(1, combo.count())] == CODES
+    choose(dialog, "钻石", "gold")
+    choose(dialog, "白金", "silver")
+    qtbot.mouseClick(dialog.ok_button, qtbot_left())
+    model = window.model
+    qtbot.waitUntil(lambda: model.rowCount() == 2, timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: model.record(model.row_of(levels.id) or 0).fail_count == 0, timeout=TIMEOUT)
+    with desk.core.store.reading() as conn:
+        stored = dict(conn.exec_driver_sql("SELECT code, level FROM customers WHERE code IN "
+                                           "('C000002', 'C000012')").all())  # fmt: skip
+    assert stored == {"C000002": "gold", "C000012": "silver"}
+
+
+def test_a_code_the_column_does_not_take_as_written_is_mapped_as_its_input() -> None:
+    from desktop_app.imports.import_type import ColumnSpec, fold_value
+    from desktop_app.imports.value_fixes import check_target, fix_choices
+
+    inputs = {"绿": "G", "green": "G", "红": "R", "red": "R"}
+    spec = ColumnSpec("colour", "颜色", "Colour", ("颜色",), False, "nfkc", "enum",
+                      enum_map={fold_value(k, "nfkc"): v for k, v in inputs.items()},
+                      enum_inputs=tuple(inputs))  # fmt: skip
+    assert fix_choices(spec, "zh") == [("绿", "绿"), ("红", "红")]
+    assert fix_choices(spec, "en") == [("绿", "Green"), ("红", "Red")]
+    for target, _label in fix_choices(spec, "en"):
+        check_target(spec, target)  # taken as a cell: no VALUE_NOT_ALLOWED

@@ -95,3 +95,62 @@ def test_a_sheets_plan_applies_the_whole_workbook(qtbot: Any, make_desk: Any, tm
     qtbot.waitUntil(lambda: core.store.get(applied.task_no).status.is_final, timeout=TIMEOUT)  # type: ignore[union-attr]
     ended = core.store.get(applied.task_no)
     assert ended is not None and ended.status is TaskStatus.SUCCEEDED and ended.success_count == 2, ended.error_msg
+
+
+def test_the_workbooks_button_says_validate_while_validate_only_is_ticked(
+    qtbot: Any, make_desk: Any, tmp_path: Path
+) -> None:
+    window = make_desk().window
+    book = write_book(tmp_path / "book.xlsx", [("商品清单", GOODS_HEADER, [["G1", "茶叶"]])])
+    window.panel.set_path(book)
+    window.menus.workbook_action.trigger()
+    qtbot.waitUntil(lambda: window.workbook is not None, timeout=TIMEOUT)
+    dialog = window.workbook
+    assert dialog is not None
+    button = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
+    assert button.text() == "Queue"
+    dialog.dry_run_box.setChecked(True)
+    assert button.text() == "Validate"
+    dialog.dry_run_box.setChecked(False)
+    assert button.text() == "Queue"
+    dialog.reject()
+
+
+def test_import_every_sheet_lets_the_clerk_choose_a_workbook_when_the_field_holds_none(
+    qtbot: Any, make_desk: Any, tmp_path: Path, monkeypatch: Any
+) -> None:
+    # seen in a clerk's tryout: the File field empty (or holding a CSV), "Import every sheet…" said to choose a
+    # workbook first, or read the CSV, instead of letting the clerk choose one
+    from PySide6.QtWidgets import QFileDialog
+
+    from tests.gui.test_window_queue import CLEAN
+
+    window = make_desk().window
+    book = write_book(tmp_path / "book.xlsx", [("商品清单", GOODS_HEADER, [["G1", "茶叶"]])])
+    asked: list[tuple[str, str]] = []
+    answer = [""]
+
+    def choose(_parent: Any, _caption: str, start: str, filters: str, *_a: Any, **_k: Any) -> tuple[str, str]:
+        asked.append((start, filters))
+        return answer[0], ""
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(choose))
+    window.panel.path_edit.clear()
+    window.menus.workbook_action.trigger()
+    assert len(asked) == 1 and "*.xlsx" in asked[0][1] and "*.csv" not in asked[0][1]
+    qtbot.wait(200)  # the clerk cancelled the chooser: nothing happens, nothing is said
+    assert window.workbook is None and window.last_message == ""
+    window.panel.set_path(CLEAN)  # a CSV in the field: no workbook, the chooser opens in its folder
+    answer[0] = str(book)
+    window.menus.workbook_action.trigger()
+    assert len(asked) == 2 and asked[1][0] == str(CLEAN.parent)
+    qtbot.waitUntil(lambda: window.workbook is not None, timeout=TIMEOUT)
+    dialog = window.workbook
+    assert dialog is not None and dialog.path == book and dialog.cell(0, SHEET) == "商品清单"
+    dialog.reject()
+    qtbot.waitUntil(lambda: window.workbook is None)
+    window.panel.set_path(book)  # a workbook in the field: imported as it is, no chooser
+    window.menus.workbook_action.trigger()
+    qtbot.waitUntil(lambda: window.workbook is not None, timeout=TIMEOUT)
+    assert len(asked) == 2
+    window.workbook.reject()

@@ -34,14 +34,15 @@ from desktop_app.tasks.identity import host_name
 from desktop_app.ui.background import Background
 from desktop_app.ui.catalog import ImportCatalog
 from desktop_app.ui.plain_errors import plain_error
-from desktop_app.ui.plan_model import ACTION, FILTERS, PlanSource, PlanTableModel, action_word
+from desktop_app.ui.plan_model import ACTION, FILTERS, KEY, REASON, ROW, PlanSource, PlanTableModel, action_word
 from desktop_app.ui.texts import window_lang
 
 log = logging.getLogger(__name__)
 
 PREFERRED_SIZE = QSize(1000, 680)  # where the screen has room; else the screen less its window frame
 FRAME_ROOM = QSize(40, 60)  # the window frame and a task bar's edge: 1024 x 700 leaves 984 x 640
-WIDEST_COLUMN = 260  # a long value (a remark, a reason) never pushes the other columns out of sight
+WIDEST_COLUMN = 260  # a long value (a remark, a name) never pushes the other columns out of sight
+CELL_MARGIN = 16  # a cell's text margins and its grid line, both sides
 
 
 def fitted_size(available: QRect) -> QSize:
@@ -107,7 +108,8 @@ class ChangePlanDialog(QDialog):
         self.table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setStretchLastSection(True)
+        # no column stretched: the last one (an empty note, say) was as wide as the grid's spare room
+        header.setStretchLastSection(False)
         # the table scrolls inside; its own wish (every column whole) never widens the dialog
         self.table.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Expanding)
         self.problem_label = QLabel()
@@ -156,6 +158,7 @@ class ChangePlanDialog(QDialog):
         self.model.page_loaded.connect(self._page_loaded)
         self.model.page_failed.connect(self._page_failed)
         self._sized_columns = False
+        self._reasons_read = 0  # the rows whose reasons the reason column's width has taken in
         self.retranslate()
         self._update_buttons()
         self.fit_to(self._available())
@@ -286,20 +289,40 @@ class ChangePlanDialog(QDialog):
         self.model.fetchMore()
 
     def _page_loaded(self) -> None:
-        """The columns fitted to the first page of a filter (a long value or reason cut, whole in its tooltip)."""
-        if self._sized_columns or not self.model.rowCount():
+        """The columns fitted to the first page of a filter (a long value cut, whole in its tooltip; an empty
+        column as wide as its title), a failing row's reason widened as pages bring longer ones."""
+        if not self.model.rowCount():
             return
-        self._sized_columns = True
-        self.table.resizeColumnsToContents()
         header = self.table.horizontalHeader()
-        for column in range(self.model.columnCount()):
-            if header.sectionSize(column) > WIDEST_COLUMN:
-                header.resizeSection(column, WIDEST_COLUMN)
-        # every action's word whole, whatever the first page held
+        if not self._sized_columns:
+            self._sized_columns = True
+            self._reasons_read = 0
+            self.table.resizeColumnsToContents()
+            for column in self.model.value_columns:
+                if header.sectionSize(column) > WIDEST_COLUMN:
+                    header.resizeSection(column, WIDEST_COLUMN)
+            # every action's word whole, whatever the first page held
+            metrics = self.table.fontMetrics()
+            lang = window_lang()
+            words = max(metrics.horizontalAdvance(action_word(a, lang)) for a in FILTERS)
+            header.resizeSection(ACTION, max(header.sectionSize(ACTION), words + 16))
+        self._fit_reasons()
+
+    def _fit_reasons(self) -> None:
+        """A failing row's reason is what the clerk reads to fix the file: whole where the grid has room (its
+        width less the row, action and key columns; the values scroll on beside it), cut beyond that, whole in
+        its tooltip (seen in Chinese: a reason cut at the values' width)."""
+        header, rows = self.table.horizontalHeader(), self.model.rowCount()
+        if self.table.isColumnHidden(REASON) or rows <= self._reasons_read:
+            return
         metrics = self.table.fontMetrics()
-        lang = window_lang()
-        words = max(metrics.horizontalAdvance(action_word(a, lang)) for a in FILTERS)
-        header.resizeSection(ACTION, max(header.sectionSize(ACTION), words + 16))
+        widest = max(metrics.horizontalAdvance(str(self.model.index(r, REASON).data() or ""))
+                     for r in range(self._reasons_read, rows))  # fmt: skip
+        self._reasons_read = rows
+        room = self.table.viewport().width() - sum(header.sectionSize(c) for c in (ROW, ACTION, KEY))
+        wanted = min(widest + CELL_MARGIN, max(WIDEST_COLUMN, room))
+        if wanted > header.sectionSize(REASON):
+            header.resizeSection(REASON, wanted)
 
     def _page_failed(self, reason: str) -> None:
         self.status_label.setText(self.tr("The plan's rows could not be read: %1").replace("%1", reason))

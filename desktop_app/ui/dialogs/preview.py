@@ -219,6 +219,7 @@ class PreviewDialog(QDialog):
         self.missing_label.setWordWrap(True)
         self.dry_run_box = QCheckBox()
         self.dry_run_box.setChecked(dry_run)
+        self.dry_run_box.toggled.connect(lambda _checked: self._name_ok_button())
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
@@ -729,6 +730,12 @@ class PreviewDialog(QDialog):
     def _ok_button(self) -> Any:
         return self.buttons.button(QDialogButtonBox.StandardButton.Ok)
 
+    def _name_ok_button(self) -> None:
+        """The button says what it will do: validate (a dry run) while "Validate only" is ticked, else queue
+        (seen: "Queue" on a validation). L: the box itself has V."""
+        text = self.tr("Va&lidate") if self.dry_run_box.isChecked() else self.tr("&Queue")
+        self._ok_button().setText(text)
+
     # --- the answer ----------------------------------------------------------------------
 
     # --- the mapping profile -------------------------------------------------------------
@@ -882,7 +889,7 @@ class PreviewDialog(QDialog):
         self._mapping_title.setText(self.tr("Headers and the columns they fill (* required):"))
         self.mapping_table.setHorizontalHeaderLabels([self.tr("Header in the file"), self.tr("Column")])
         self.dry_run_box.setText(self.tr("&Validate only (dry run: check every row, import nothing)"))
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("&Queue"))
+        self._name_ok_button()
         self.buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(self.tr("Cancel"))
         self.type_box.setAccessibleName(self.tr("Import type"))
         self.rows_table.setAccessibleName(self.tr("First rows of the file"))

@@ -58,7 +58,10 @@ class ValueFixDialog(QDialog):
     the profile to save them into, or None."""
 
     def __init__(self, record: TaskRecord, bad: Sequence[BadValue], labels: Mapping[str, str],
-                 parent: QWidget | None = None) -> None:  # fmt: skip
+                 parent: QWidget | None = None, *,
+                 choices: Mapping[str, Sequence[tuple[str, str]]] | None = None) -> None:  # fmt: skip
+        """``choices``: per column key, what its values may be changed to, each level once as (the value the
+        fix maps to, its label in the window's language); a column without: its allowed values as they are."""
         super().__init__(parent)
         self.record = record
         self.bad = list(bad)
@@ -92,8 +95,9 @@ class ValueFixDialog(QDialog):
             grid.addWidget(count, row, 2)
             combo = QComboBox()
             combo.addItem(self._leave_text(), None)
-            for allowed in value.allowed:
-                combo.addItem(allowed, allowed)
+            # each level once, as the clerk reads it (seen: 普通/银卡/金卡 and standard/silver/gold, six choices)
+            for target, label in (choices or {}).get(value.column) or [(a, a) for a in value.allowed]:
+                combo.addItem(label, target)
             combo.setCurrentIndex(0)
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
             # never squeezed below its longest choice (seen: "（保持不变" cut off in Chinese): the values

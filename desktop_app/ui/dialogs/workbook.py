@@ -73,6 +73,7 @@ class WorkbookDialog(QDialog):
         self.table.verticalHeader().setVisible(False)
         self.table.horizontalHeader().setSectionResizeMode(TYPE, QHeaderView.ResizeMode.Stretch)
         self.dry_run_box = QCheckBox()
+        self.dry_run_box.toggled.connect(lambda _checked: self._name_ok_button())
         self.problem_label = QLabel()
         self.problem_label.setObjectName("workbook_problem")
         self.problem_label.setWordWrap(True)
@@ -125,6 +126,11 @@ class WorkbookDialog(QDialog):
         """The workbook's request: every sheet with the options chosen here."""
         return ImportOptions(file=self.path, import_type="", dry_run=self.dry_run_box.isChecked())
 
+    def _name_ok_button(self) -> None:
+        """The button says what it will do: validate every sheet while "Validate only" is ticked, else queue."""
+        ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        ok.setText(self.tr("Validate") if self.dry_run_box.isChecked() else self.tr("Queue"))
+
     def cell(self, row: int, column: int) -> str:
         item = self.table.item(row, column)
         return item.text() if item is not None else ""
@@ -142,7 +148,7 @@ class WorkbookDialog(QDialog):
         self.table.setHorizontalHeaderLabels([self.tr("Sheet"), self.tr("Order"), self.tr("Imported as")])
         self.dry_run_box.setText(self.tr("Validate only (commit nothing)"))
         ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
-        ok.setText(self.tr("Queue"))
+        self._name_ok_button()
         lang = window_lang()
         for row, plan in enumerate(self.plans):
             order = self._order.get(plan.sheet)
