@@ -71,7 +71,6 @@ ZH: dict[tuple[str, str], str] = {
     ("Outcomes", "%1 updated"): "更新 %1 行",
     ("Outcomes", "%1 unchanged"): "%1 行未变",
     ("Outcomes", "%1 deleted"): "删除 %1 行",
-    ("Outcomes", ", "): "，",
     ("Outcomes", "Done: 1 row deleted"): "已完成：删除 1 行",
     ("FeedNotices", "Feed %1: %2 could not be imported (imported: %3, rows with errors: %4)"):
         "监视文件夹 %1：%2 没能导入（已导入 %3 行，%4 行有错误）",

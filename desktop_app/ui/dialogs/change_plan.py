@@ -7,7 +7,7 @@ import logging
 import sqlite3
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QEvent, QRect, QSize, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -20,6 +20,8 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPushButton,
     QSizePolicy,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -43,6 +45,15 @@ PREFERRED_SIZE = QSize(1000, 680)  # where the screen has room; else the screen 
 FRAME_ROOM = QSize(40, 60)  # the window frame and a task bar's edge: 1024 x 700 leaves 984 x 640
 WIDEST_COLUMN = 260  # a long value (a remark, a name) never pushes the other columns out of sight
 CELL_MARGIN = 16  # a cell's text margins and its grid line, both sides
+ROW_MARGIN = 8  # above and below a row's text
+
+
+class _WrappedText(QStyledItemDelegate):
+    """A reason's text over as many lines as its row is given (ChangePlanDialog._fit_reasons)."""
+
+    def initStyleOption(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> None:
+        super().initStyleOption(option, index)
+        option.features |= QStyleOptionViewItem.ViewItemFeature.WrapText  # type: ignore[attr-defined]
 
 
 def fitted_size(available: QRect) -> QSize:
@@ -102,9 +113,10 @@ class ChangePlanDialog(QDialog):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setWordWrap(False)
+        self.table.setItemDelegateForColumn(REASON, _WrappedText(self.table))
         self.table.verticalHeader().hide()
         # a line of text a row, as a spreadsheet has them
-        self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 8)
+        self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + ROW_MARGIN)
         self.table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
@@ -298,7 +310,7 @@ class ChangePlanDialog(QDialog):
             self._sized_columns = True
             self._reasons_read = 0
             self.table.resizeColumnsToContents()
-            for column in self.model.value_columns:
+            for column in (*self.model.value_columns, REASON):  # the reason widened below, as far as it may
                 if header.sectionSize(column) > WIDEST_COLUMN:
                     header.resizeSection(column, WIDEST_COLUMN)
             # every action's word whole, whatever the first page held
@@ -309,20 +321,27 @@ class ChangePlanDialog(QDialog):
         self._fit_reasons()
 
     def _fit_reasons(self) -> None:
-        """A failing row's reason is what the clerk reads to fix the file: whole where the grid has room (its
-        width less the row, action and key columns; the values scroll on beside it), cut beyond that, whole in
-        its tooltip (seen in Chinese: a reason cut at the values' width)."""
+        """A failing row's reason is what the clerk reads to fix the file: whole (seen in Chinese: a reason cut
+        at the values' width). Its column takes at most half the grid's room beside the row, action and key
+        columns, so an update's values stay in view beside it (seen: a reason as wide as the grid pushed them
+        out of sight); a longer reason wraps over as many lines as it needs, its row as tall."""
         header, rows = self.table.horizontalHeader(), self.model.rowCount()
         if self.table.isColumnHidden(REASON) or rows <= self._reasons_read:
             return
+        first, self._reasons_read = self._reasons_read, rows
         metrics = self.table.fontMetrics()
-        widest = max(metrics.horizontalAdvance(str(self.model.index(r, REASON).data() or ""))
-                     for r in range(self._reasons_read, rows))  # fmt: skip
-        self._reasons_read = rows
+        reasons = {r: str(self.model.index(r, REASON).data() or "") for r in range(first, rows)}
+        widest = max(metrics.horizontalAdvance(text) for text in reasons.values())
         room = self.table.viewport().width() - sum(header.sectionSize(c) for c in (ROW, ACTION, KEY))
-        wanted = min(widest + CELL_MARGIN, max(WIDEST_COLUMN, room))
+        wanted = min(widest + CELL_MARGIN, max(WIDEST_COLUMN, room // 2))
         if wanted > header.sectionSize(REASON):
             header.resizeSection(REASON, wanted)
+        width = header.sectionSize(REASON) - CELL_MARGIN
+        line = self.table.verticalHeader().defaultSectionSize()
+        for row, text in reasons.items():
+            if text and metrics.horizontalAdvance(text) > width:
+                lines = metrics.boundingRect(QRect(0, 0, width, 1 << 20), Qt.TextFlag.TextWordWrap, text)
+                self.table.setRowHeight(row, max(line, lines.height() + ROW_MARGIN))
 
     def _page_failed(self, reason: str) -> None:
         self.status_label.setText(self.tr("The plan's rows could not be read: %1").replace("%1", reason))
