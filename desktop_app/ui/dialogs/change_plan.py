@@ -53,7 +53,7 @@ class _WrappedText(QStyledItemDelegate):
 
     def initStyleOption(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> None:
         super().initStyleOption(option, index)
-        option.features |= QStyleOptionViewItem.ViewItemFeature.WrapText  # type: ignore[attr-defined]
+        option.features |= QStyleOptionViewItem.ViewItemFeature.WrapText
 
 
 def fitted_size(available: QRect) -> QSize:
