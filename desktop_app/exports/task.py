@@ -37,6 +37,7 @@ from desktop_app.imports.resume import import_chain
 from desktop_app.imports.type_catalog import TypeCatalog
 from desktop_app.imports.type_schema import open_business_table
 from desktop_app.imports.written_rows import log_pages, logged_actions, parse_key_text
+from desktop_app.store import import_log
 from desktop_app.store.business_rows import BusinessTable
 from desktop_app.store.dialects import dialect_of
 from desktop_app.tasks import builtin_kinds
@@ -259,12 +260,25 @@ class _Rows:
                 for labels, text in zip(self.labels, (cell_text(v) for v in row), strict=False)]  # fmt: skip
 
     def count(self) -> int:
+        """The progress's total: the rows pages() goes through (with imported_by, the rows still the
+        import's: an undo's taken back are not; the filters may pass fewer of its updated rows)."""
         t = self.table.table
         with self.ctx.store.reading() as conn:
             if self.imported_by is None:
                 dialect_of(conn).count_quietly(conn)  # PostgreSQL: no parallel workers beside the read
                 return int(conn.execute(sa.select(sa.func.count()).select_from(t).where(*self.where)).scalar_one())
-            return sum(record.success_count for record in self._imports())
+            chain = self._chain()
+            logged = sum(import_log.count(conn, task_no, logged_actions(self.table)) for task_no in chain)
+            if not self.table.managed:
+                return logged
+            where = [*self.where, t.c.task_no.in_(chain)]
+            return logged + int(conn.execute(sa.select(sa.func.count()).select_from(t).where(*where)).scalar_one())
+
+    def _chain(self) -> list[str]:
+        """The task numbers whose rows imported_by takes: a resumed import counts the whole file, its rows and
+        those of the stopped imports it continued."""
+        chain = [n for record in self._imports() for n in import_chain(self.ctx.store, record.task_no, record.params)]
+        return chain or [str(self.imported_by)]  # a task no longer listed (archived): its number still marks its rows
 
     def pages(self) -> Iterator[list[list[Any]]]:
         if self.imported_by is None:
@@ -272,9 +286,7 @@ class _Rows:
                 yield [self._text(r) for r in page]
             return
         t = self.table.table
-        # a resumed import counts the whole file: its rows and those of the stopped imports it continued
-        chain = [n for record in self._imports() for n in import_chain(self.ctx.store, record.task_no, record.params)]
-        chain = chain or [str(self.imported_by)]  # a task no longer listed (archived): its number still marks its rows
+        chain = self._chain()
         if self.table.managed:
             where = [*self.where, t.c.task_no.in_(chain)]
             for page in self.table.pages(self.ctx.store.reading, self.names, where, PAGE):

@@ -7,6 +7,7 @@ import json
 from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -208,7 +209,9 @@ def test_an_undo_goes_in_pages_of_the_settings_size(db_url: str, tmp_path: Path,
         desk.store.engine.dispose()
 
 
-def test_rows_an_undo_took_back_are_no_longer_the_rows_the_import_wrote(core: Core, tmp_path: Path) -> None:
+def test_rows_an_undo_took_back_are_no_longer_the_rows_the_import_wrote(
+    core: Core, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Seen by a clerk: "only the rows imported by" an undone upsert still exported the rows it had updated,
     holding their old values again. After the undo only what it could not take back is the import's (a row
     changed since, kept and named in its error file)."""
@@ -224,10 +227,28 @@ def test_rows_an_undo_took_back_are_no_longer_the_rows_the_import_wrote(core: Co
         conn.execute(sa.text("UPDATE products SET unit_price = 7 WHERE sku IN ('SKU-0003', 'SKU-0041')"))
     done = undo(core, upsert.task_no)
     assert undo_counts(done) == (1, 2, 2), done.summary
+    totals = count_totals(monkeypatch)
     export = run_export(core, "products", filters={"imported_by": upsert.task_no})
     assert export.status is TaskStatus.SUCCEEDED and export.success_count == 2, export.error_msg
     text = Path(export.result_path or "").read_text(encoding="utf-8-sig")
     assert "SKU-0003" in text and "SKU-0041" in text and "SKU-0001" not in text and "SKU-0002" not in text
+    # its progress counted the rows it writes ("row 1 of 5" was seen: the import's own count)
+    assert totals == [2]
+
+
+def count_totals(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The progress totals the exports count from now on (what each's _Rows.count gives)."""
+    from desktop_app.exports import task as export_task
+
+    totals: list[int] = []
+    real = export_task._Rows.count
+
+    def counted(self: Any) -> int:
+        totals.append(real(self))
+        return totals[-1]
+
+    monkeypatch.setattr(export_task._Rows, "count", counted)
+    return totals
 
 
 def test_an_undo_after_a_cancelled_one_takes_back_only_what_is_left(
