@@ -33,7 +33,7 @@ from desktop_app.imports.precount import line_bound
 from desktop_app.imports.profiles import fills_of, header_overrides
 from desktop_app.imports.readers import CsvDialect, ReadLimits, SheetMerges, SourceRow
 from desktop_app.imports.regional import DateForm, DayMonthEvidence, day_month_evidence
-from desktop_app.imports.row_plans import Action, Candidate, FailedRow, RowDecider
+from desktop_app.imports.row_plans import KEYED_FAILURES, Action, Candidate, FailedRow, RowDecider
 from desktop_app.imports.type_schema import table_to_look_in
 from desktop_app.imports.validator import CheckedRow, RowError, compile_validator
 from desktop_app.store.business_rows import BusinessTable, Key, StoredRow
@@ -261,7 +261,7 @@ def check_sample(
     # the key when the mode needs a failing row's key; a row covered by a merge across columns fails with
     # merged_cells alone, as the import fails it
     mode = options.mode.row_mode  # a sync's rows are upserted (its deletes are counted when it is queued)
-    keyed = mode in (ImportMode.INSERT_NEW, ImportMode.UPSERT)
+    keyed = mode in KEYED_FAILURES
     candidates: list[Candidate] = []
     keys: list[Key] = []
     merged = merged_cell_errors(sample.merges, mapping)

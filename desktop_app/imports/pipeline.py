@@ -44,7 +44,7 @@ from desktop_app.imports.progress_state import ImportCheckpoint, ImportCounts
 from desktop_app.imports.readers import SourceRow, TableReader
 from desktop_app.imports.references import ReferenceResolver
 from desktop_app.imports.resume import carried_start, import_chain
-from desktop_app.imports.row_plans import Candidate, FailedRow, RowDecider
+from desktop_app.imports.row_plans import KEYED_FAILURES, Candidate, FailedRow, RowDecider
 from desktop_app.imports.row_writer import BatchResult, BatchWriter, DryRunWriter, Failed
 from desktop_app.imports.signature import SignedColumn, signature_function
 from desktop_app.imports.summary import ImportFacts, PlanFacts, summarise
@@ -349,9 +349,7 @@ class ImportRun:
         mode = self.options.mode.row_mode
         columns = validator.columns
         scope_given = dict(self.options.scope)
-        # insert_new skips a failing row whose key is in the table; upsert names the required cells a
-        # failing row lacks if it would be inserted: both need the key of a failing row
-        keyed = mode in (ImportMode.INSERT_NEW, ImportMode.UPSERT)
+        keyed = mode in KEYED_FAILURES
         upsert = mode is ImportMode.UPSERT
         rows = batch.rows
         # a row covered by a merge across columns fails with merged_cells alone: its cells are not where

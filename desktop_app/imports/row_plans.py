@@ -50,6 +50,12 @@ class RowPlan:
 Earlier = Callable[[str, StoredRow | None], bool]
 
 
+# The modes that read a failing row's key: insert_new skips one whose key is in the table, upsert names the
+# required cells it lacks if it would be inserted, update names it in the plan and the change file (seen: an
+# update's failing row with an empty key, its clerk unable to tell which row to fix)
+KEYED_FAILURES = frozenset({ImportMode.INSERT_NEW, ImportMode.UPSERT, ImportMode.UPDATE})
+
+
 @dataclass(frozen=True, slots=True)
 class FailedRow:
     """A row that failed its check: its errors, its key when the key's own cells are valid, and (upsert)

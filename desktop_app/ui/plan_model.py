@@ -263,7 +263,7 @@ class PlanTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             if column == ROW and planned.row == ABSENT_ROW:
                 return self.tr("A row of the table that the file lacks: the sync deletes it")
-            if column == REASON:
+            if column == REASON or planned.action is Action.FAIL:  # a failing row's reason, wherever it is pointed at
                 return planned.reason(self._itype, self._lang) or None
             if self.changed(index):
                 cell = self._cell(shown, column)

@@ -127,6 +127,18 @@ def test_a_dry_run_writes_its_plan_and_change_file(core: Core, tmp_path: Path) -
     assert f"changes: {changes}" in line
 
 
+def test_an_update_plans_failing_row_names_its_key(core: Core, tmp_path: Path) -> None:
+    """Seen through the frozen app: in update mode the plan's failing row had an empty key (upsert showed it), so
+    the clerk could not tell which client's row to fix."""
+    clients(core, tmp_path)
+    rows = [["C2", "乙公司（新）", EAST, "250"], ["C1", "甲公司", EAST, "100.50"], ["C3", "丙公司", EAST, "300"],
+            ["C4", "丁公司", NORTH, "abc"]]  # row 5 fails: not a number (one of four: under the 30 % limit)
+    dry = submit(core, write_rows(tmp_path / "update.csv", HEADER, rows), ImportMode.UPDATE, dry_run=True)
+    assert dry.status is TaskStatus.PARTIALLY_SUCCEEDED, dry.error_msg
+    changes = read_csv(str(dry.to_json()["changes_csv"]))
+    assert [(r["行号"], r["动作"], r["键"]) for r in changes] == [("2", "更新", "C2"), ("5", "失败", "C4")]
+
+
 def _status_line(core: Core, task: TaskRecord) -> str:
     from desktop_app.cli.output import task_line
 

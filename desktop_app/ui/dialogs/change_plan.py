@@ -171,6 +171,8 @@ class ChangePlanDialog(QDialog):
         self.model.page_failed.connect(self._page_failed)
         self._sized_columns = False
         self._reasons_read = 0  # the rows whose reasons the reason column's width has taken in
+        self._valued_read = 0  # the rows whose values have shown their columns
+        self._showing_values = True  # the view shows the type's columns (not the failing rows')
         self.retranslate()
         self._update_buttons()
         self.fit_to(self._available())
@@ -295,8 +297,9 @@ class ChangePlanDialog(QDialog):
         # the reason only where failing rows are shown; a failing row has no values: its view shows the reasons
         self.table.setColumnHidden(self.model.reason_column, action not in (None, Action.FAIL)
                                    or not stored.get(Action.FAIL))  # fmt: skip
-        for column in self.model.value_columns:
-            self.table.setColumnHidden(column, action is Action.FAIL)
+        for column in self.model.value_columns:  # each shown again once a loaded row has a value in it
+            self.table.setColumnHidden(column, True)
+        self._showing_values = action is not Action.FAIL
         self._sized_columns = False
         self.model.fetchMore()
 
@@ -306,6 +309,13 @@ class ChangePlanDialog(QDialog):
         if not self.model.rowCount():
             return
         header = self.table.horizontalHeader()
+        if not self._sized_columns:
+            # the reason after the values (seen: a reason column before them, blank but on the failing rows,
+            # pushed an update's values out of sight); with them hidden (the failing rows' view), after the key
+            if header.visualIndex(REASON) != header.count() - 1:
+                header.moveSection(header.visualIndex(REASON), header.count() - 1)
+            self._valued_read = 0
+        self._show_valued_columns()
         if not self._sized_columns:
             self._sized_columns = True
             self._reasons_read = 0
@@ -320,11 +330,22 @@ class ChangePlanDialog(QDialog):
             header.resizeSection(ACTION, max(header.sectionSize(ACTION), words + 16))
         self._fit_reasons()
 
+    def _show_valued_columns(self) -> None:
+        """Only the type's columns a loaded row has a value in: an update shows the values it changes, so the
+        updates' view holds their columns beside the key, not ten blank ones before them."""
+        rows = self.model.rowCount()
+        if not self._showing_values or rows <= self._valued_read:
+            return
+        first, self._valued_read = self._valued_read, rows
+        for column in self.model.value_columns:
+            valued = any(self.model.index(r, column).data() for r in range(first, rows))
+            if valued and self.table.isColumnHidden(column):
+                self.table.setColumnHidden(column, False)
+
     def _fit_reasons(self) -> None:
         """A failing row's reason is what the clerk reads to fix the file: whole (seen in Chinese: a reason cut
-        at the values' width). Its column takes at most half the grid's room beside the row, action and key
-        columns, so an update's values stay in view beside it (seen: a reason as wide as the grid pushed them
-        out of sight); a longer reason wraps over as many lines as it needs, its row as tall."""
+        at the values' width), as wide as the grid's room beside the row, action and key columns (it comes after
+        the values); a longer one wraps over as many lines as it needs, its row as tall."""
         header, rows = self.table.horizontalHeader(), self.model.rowCount()
         if self.table.isColumnHidden(REASON) or rows <= self._reasons_read:
             return
@@ -333,7 +354,7 @@ class ChangePlanDialog(QDialog):
         reasons = {r: str(self.model.index(r, REASON).data() or "") for r in range(first, rows)}
         widest = max(metrics.horizontalAdvance(text) for text in reasons.values())
         room = self.table.viewport().width() - sum(header.sectionSize(c) for c in (ROW, ACTION, KEY))
-        wanted = min(widest + CELL_MARGIN, max(WIDEST_COLUMN, room // 2))
+        wanted = min(widest + CELL_MARGIN, max(WIDEST_COLUMN, room))
         if wanted > header.sectionSize(REASON):
             header.resizeSection(REASON, wanted)
         width = header.sectionSize(REASON) - CELL_MARGIN
