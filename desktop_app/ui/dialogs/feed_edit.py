@@ -3,6 +3,8 @@ count of the files it matches now, settle time, when it looks, in order, leave f
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -30,6 +32,7 @@ from desktop_app.domain.modes import ImportMode
 from desktop_app.feeds.folder import MatchNow, matching_now
 from desktop_app.feeds.rules import parse_at
 from desktop_app.ui.background import Background
+from desktop_app.ui.choosers import start_folder
 from desktop_app.ui.plain_errors import plain_error
 from desktop_app.ui.texts import window_lang
 
@@ -218,7 +221,9 @@ class FeedDialog(QDialog):
         self.at_edit.setEnabled(not every)
 
     def choose_folder(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, self.tr("Choose the folder to watch"), self.folder_edit.text())
+        typed = self.folder_edit.text().strip()
+        start = start_folder(Path(typed).expanduser() if typed else None)
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Choose the folder to watch"), str(start))
         if folder:
             self.folder_edit.setText(folder)
 
