@@ -3,10 +3,9 @@ count of the files it matches now, settle time, when it looks, in order, leave f
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
