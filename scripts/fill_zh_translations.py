@@ -27,6 +27,15 @@ LOCALES = {"zh_CN": "zh_CN", "en": "en_US"}  # file suffix -> the TS language at
 # Chinese for texts added since the .ts files were last filled: (context, source) -> translation.
 # Older texts keep the translation already in batchdesk_zh_CN.ts.
 ZH: dict[tuple[str, str], str] = {
+    # Qt's own file chooser texts its zh_CN translation lacks (desktop_app/ui/qt_words.py)
+    ("QFileDialog", "&Look in:"): "查找范围(&L)：",
+    ("QFileDialog", "Files of &type:"): "文件类型(&T)：",
+    ("QAbstractFileIconProvider", "Folder"): "文件夹",
+    ("QAbstractFileIconProvider", "File Folder"): "文件夹",
+    ("QAbstractFileIconProvider", "Drive"): "驱动器",
+    ("QAbstractFileIconProvider", "Shortcut"): "快捷方式",
+    ("QAbstractFileIconProvider", "Alias"): "替身",
+    ("QAbstractFileIconProvider", "Unknown"): "未知",
     # a clerk's tryout of the dialogs: the value fix offered where a failed import ends, the preview's
     # button saying what it does ("校验" as the window calls a dry run)
     ("TaskNotices", "Fix values…"): "修正取值…",

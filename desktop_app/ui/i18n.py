@@ -65,6 +65,20 @@ def compiled(locale: str, cache_dir: Path) -> Path | None:
     return target if target.exists() else None
 
 
+def qt_translations_dir(locale: str) -> Path | None:
+    """The folder holding Qt's own translation (qtbase_<locale>.qm): QLibraryInfo's TranslationsPath (the
+    checkout's PySide6/Qt/translations; in the frozen bundle PySide6's qt.conf points it at
+    _internal/PySide6/Qt/translations), else that folder found beside the PySide6 package, frozen or not."""
+    import PySide6
+
+    candidates = [Path(QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)),
+                  Path(PySide6.__file__).resolve().parent / "Qt" / "translations"]  # fmt: skip
+    bundle = getattr(sys, "_MEIPASS", None)
+    if bundle:
+        candidates.append(Path(bundle) / "PySide6" / "Qt" / "translations")
+    return next((folder for folder in candidates if (folder / f"qtbase_{locale}.qm").is_file()), None)
+
+
 class Translations:
     """Installs the application's and Qt's own translators for one language and swaps them on demand;
     widgets then get a LanguageChange event and retranslate themselves."""
@@ -96,10 +110,14 @@ class Translations:
             ok = False
         else:
             self._installed.append(app_translator)
+        # Qt's own dialogs (file chooser, message box buttons): Qt's translation, its gaps filled by ours
+        # (qt_words.py); the app's translator goes in first, so Qt's, installed after it, is asked first.
         qt_translator = QTranslator(self._app)
-        if qt_translator.load(f"qtbase_{locale}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
+        qt_dir = qt_translations_dir(locale)
+        if qt_dir is not None and qt_translator.load(f"qtbase_{locale}", str(qt_dir)):
             self._installed.append(qt_translator)
         else:
+            log.warning("Qt's own translation qtbase_%s was not found: Qt's dialogs stay in English", locale)
             qt_translator.deleteLater()
         for translator in self._installed:
             self._app.installTranslator(translator)

@@ -21,6 +21,7 @@ from desktop_app.domain.errors import Lang
 from desktop_app.imports import readers
 from desktop_app.ui.background import Background
 from desktop_app.ui.catalog import ImportCatalog
+from desktop_app.ui.choosers import start_folder
 from desktop_app.ui.plain_errors import plain_error
 
 FILE_FILTER = "*.csv *.xlsx *.xls *.txt *.tsv"  # .txt: Excel's "Unicode text" and tab-delimited exports
@@ -82,6 +83,7 @@ class SubmitPanel(QWidget):
         self.path_edit.textChanged.connect(lambda _t: self._update_buttons())
         self.path_edit.returnPressed.connect(lambda: self._request(dry_run=False))
         self._last_detected: str | None = None
+        self._last_chosen: Path | None = None  # where the choosers open next (choosers.start_folder)
         self.retranslate()
         self._update_buttons()
 
@@ -92,11 +94,11 @@ class SubmitPanel(QWidget):
         return Path(text).expanduser() if text else None
 
     def choose_file(self) -> None:
-        current = self.path()
-        start = str(current.parent) if current is not None else ""
+        start = str(start_folder(self.path(), self._last_chosen))
         name, _ = QFileDialog.getOpenFileName(self, self.tr("Choose a file to import"), start,
                                               self.tr("Spreadsheets (%s)") % FILE_FILTER)  # fmt: skip
         if name:
+            self._last_chosen = Path(name)
             self.set_path(Path(name))
             self.request_queue()  # a chosen file opens its preview, as --open does (a clerk took Choose… for it)
 
@@ -106,10 +108,13 @@ class SubmitPanel(QWidget):
         current = self.path()
         if current is not None and current.is_file() and is_workbook(current):
             return current
-        start = str(current.parent) if current is not None else ""
+        start = str(start_folder(current, self._last_chosen))
         name, _ = QFileDialog.getOpenFileName(self, self.tr("Choose a workbook to import every sheet of"), start,
                                               self.tr("Excel workbooks (%s)") % WORKBOOK_FILTER)  # fmt: skip
-        return Path(name) if name else None
+        if not name:
+            return None
+        self._last_chosen = Path(name)
+        return Path(name)
 
     def set_path(self, path: Path) -> None:
         self.path_edit.setText(str(path))
@@ -198,7 +203,7 @@ class SubmitPanel(QWidget):
         itype = self._catalog.get(name) if name else None
         if itype is None:
             return
-        start = self.path().parent if self.path() is not None else Path.home()  # type: ignore[union-attr]
+        start = start_folder(self.path(), self._last_chosen)
         suggested = str(start / f"{self._catalog.title(name or '')}.xlsx")
         chosen, selected = QFileDialog.getSaveFileName(
             self, self.tr("Save a template for %s") % self._catalog.title(name or ""), suggested,

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from desktop_app.domain.errors import BatchDeskError
 from desktop_app.exports.placing import check_destination
 from desktop_app.ui.catalog import ImportCatalog
+from desktop_app.ui.choosers import browse_start
 from desktop_app.ui.encodings import encoding_words
 
 FORMATS = ("csv", "xlsx")
@@ -372,15 +373,3 @@ class ExportDialog(QDialog):
         self.export_button.setText(self.tr("&Export"))
         self.export_button.setAccessibleName(self.tr("Queue the export"))
         self._label_filters()
-
-
-def browse_start(path: Path) -> Path:
-    """Where the file dialog opens: the path in a folder that exists (a folder that does not made the
-    dialog open in the program's own working folder, seen under Xvfb), else under its nearest folder
-    that does, else the home folder; a bare name, in the home folder."""
-    if not path.is_absolute():  # a bare name typed: not the program's working folder either
-        path = Path.home() / path
-    # a drive's root the clerk typed is a place (E:\ on a USB stick); reached by walking up, it is no help
-    found = (f for f in (path.parent, *path.parent.parents) if f.is_dir() and (f == path.parent or f != Path(f.anchor)))
-    folder = next(found, Path.home())
-    return folder / path.name

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
@@ -30,6 +31,7 @@ from desktop_app.domain.modes import ImportMode
 from desktop_app.feeds.folder import MatchNow, matching_now
 from desktop_app.feeds.rules import parse_at
 from desktop_app.ui.background import Background
+from desktop_app.ui.choosers import start_folder
 from desktop_app.ui.plain_errors import plain_error
 from desktop_app.ui.texts import window_lang
 
@@ -218,7 +220,9 @@ class FeedDialog(QDialog):
         self.at_edit.setEnabled(not every)
 
     def choose_folder(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, self.tr("Choose the folder to watch"), self.folder_edit.text())
+        typed = self.folder_edit.text().strip()
+        start = start_folder(Path(typed).expanduser() if typed else None)
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Choose the folder to watch"), str(start))
         if folder:
             self.folder_edit.setText(folder)
 
