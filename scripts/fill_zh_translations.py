@@ -441,6 +441,9 @@ ZH: dict[tuple[str, str], str] = {
     ("WindowMenus", "Watched folders: each file dropped into one is imported, then moved aside"):
         "监视文件夹：放进文件夹的每个文件都会导入，然后移到一旁",
     ("FeedDialog", "(none)"): "（无）",
+    ("FeedDialog", "Type the folder's whole path (e.g. D:\\Imports\\Bank or /home/clerk/imports), or choose it with "
+                   "Choose…."):
+        "请输入文件夹的完整路径（例如 D:\\Imports\\Bank 或 /home/clerk/imports），或用“选择…”选择它。",
     ("FeedDialog", "Choose the folder to watch"): "选择要监视的文件夹",
     ("FeedDialog", "The folder cannot be read"): "无法读取这个文件夹",
     ("FeedDialog", "Choose a folder to see which files match"): "选择文件夹后，这里显示现在有哪些文件符合",

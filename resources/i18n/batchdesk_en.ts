@@ -771,6 +771,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Type the folder&apos;s whole path (e.g. D:\Imports\Bank or /home/clerk/imports), or choose it with Choose….</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>There is no import type to choose.</source>
         <translation type="unfinished"></translation>
     </message>

@@ -771,6 +771,10 @@
         <translation>请选择要监视的文件夹。</translation>
     </message>
     <message>
+        <source>Type the folder&apos;s whole path (e.g. D:\Imports\Bank or /home/clerk/imports), or choose it with Choose….</source>
+        <translation>请输入文件夹的完整路径（例如 D:\Imports\Bank 或 /home/clerk/imports），或用“选择…”选择它。</translation>
+    </message>
+    <message>
         <source>There is no import type to choose.</source>
         <translation>没有可选的导入类型。</translation>
     </message>

@@ -355,3 +355,27 @@ def test_a_paused_feed_shows_the_files_waiting_in_its_folder(
     desk.set_language("zh")
     qtbot.waitUntil(lambda: "恢复" in str(window.model.index(window.model.row_of("Bank"), WAITING)
                                           .data(Qt.ItemDataRole.ToolTipRole)), timeout=WAIT)  # fmt: skip
+
+
+def test_a_relative_folder_is_refused_and_a_problem_goes_once_its_field_is_mended(
+    qtbot: Any, make_desk: Callable[..., Desk], inbox: Path
+) -> None:
+    """Seen through the frozen app: a folder typed as a bare name was taken in the program's own folder, and the
+    red "folder not found" stayed under the fields after the folder was put right, the pattern field squeezed."""
+    desk = make_desk()
+    window = open_feeds(qtbot, desk)
+    window.add_button.click()
+    dialog = editor(qtbot, window)
+    dialog.name_edit.setText("Bank")
+    dialog.folder_edit.setText("inbox")
+    ok(dialog)
+    # the window has no "current folder" a clerk knows of: the whole path is asked for, in words
+    assert dialog.isVisible() and "whole path" in dialog.problem_label.text(), dialog.problem_label.text()
+    assert not dialog.problem_label.isHidden() and window.model.row_of("Bank") < 0
+    # the fields keep their heights beside the problem
+    assert dialog.pattern_edit.height() >= dialog.pattern_edit.minimumSizeHint().height()
+    dialog.folder_edit.setText(str(inbox))  # mended: the old problem no longer stands
+    assert dialog.problem_label.isHidden()
+    ok(dialog)
+    qtbot.waitUntil(lambda: window.editor is None and window.model.row_of("Bank") >= 0, timeout=WAIT)
+    assert stored(desk).spec.folder == str(inbox.resolve())

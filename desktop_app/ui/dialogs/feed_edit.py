@@ -30,8 +30,10 @@ from desktop_app.domain.feeds import DEFAULT_EVERY, DEFAULT_PATTERN, DEFAULT_SET
 from desktop_app.domain.modes import ImportMode
 from desktop_app.feeds.folder import MatchNow, matching_now
 from desktop_app.feeds.rules import parse_at
+from desktop_app.store.db import is_network_path
 from desktop_app.ui.background import Background
 from desktop_app.ui.choosers import start_folder
+from desktop_app.ui.grow import grow_to_fit
 from desktop_app.ui.plain_errors import plain_error
 from desktop_app.ui.texts import window_lang
 
@@ -158,6 +160,10 @@ class FeedDialog(QDialog):
         self._preview_timer.timeout.connect(self.refresh_preview)
         self.folder_edit.textChanged.connect(lambda _t: self._preview_timer.start())
         self.pattern_edit.textChanged.connect(lambda _t: self._preview_timer.start())
+        # a problem said under the fields is about what they held at OK: mended, it goes (seen: a "folder not
+        # found" that stayed after the folder was put right); OK says again what still stands
+        for edit in (self.name_edit, self.folder_edit, self.pattern_edit, self.at_edit):
+            edit.textChanged.connect(lambda _t: self.problem_label.hide())
         self.choose_button.clicked.connect(self.choose_folder)
         self.type_box.currentIndexChanged.connect(lambda _i: self._fill_profiles())
         self.every_radio.toggled.connect(lambda _on: self._when_changed())
@@ -311,6 +317,10 @@ class FeedDialog(QDialog):
             problem = self.tr("Give the feed a name.")
         elif not self.folder_edit.text().strip():
             problem = self.tr("Choose the folder to watch.")
+        elif not _whole_path(self.folder_edit.text().strip()):
+            # the window has no working folder a clerk knows of (the frozen app's is its own install folder)
+            problem = self.tr("Type the folder's whole path (e.g. D:\\Imports\\Bank or /home/clerk/imports), "
+                              "or choose it with Choose….")
         elif self.type_box.currentData() is None:
             problem = self.tr("There is no import type to choose.")
         spec = None
@@ -328,6 +338,7 @@ class FeedDialog(QDialog):
         self.problem_label.setText(text or "")
         self.problem_label.setVisible(bool(text))
         self.buttons.setEnabled(True)
+        grow_to_fit(self)  # the problem's lines added below, not taken from the fields above (seen squeezed)
 
     def saved(self) -> None:
         super().accept()
@@ -367,3 +378,9 @@ class FeedDialog(QDialog):
         self.at_radio.setText(self.tr("At these times of the day:"))
         self.in_order_box.setText(self.tr("One file at a time, the oldest first"))
         self.leave_box.setText(self.tr("Leave the files in the folder (do not move them after their import)"))
+
+
+def _whole_path(folder: str) -> bool:
+    """A folder named from a root (a drive, /, ~, or a network share), not from a working folder."""
+    path = Path(folder).expanduser()
+    return path.is_absolute() or is_network_path(path)
