@@ -31,7 +31,7 @@ from desktop_app.exports.task import ExportHandler, export_key
 from desktop_app.exports.writer import ENCODINGS, FORMATS
 from desktop_app.imports.completion import CompleteReferencesHandler
 from desktop_app.imports.import_type import ImportType
-from desktop_app.imports.missing_references import column_label, missing_of
+from desktop_app.imports.missing_references import MissingReference, column_label, missing_of
 from desktop_app.imports.options import FILE_FACTS, ImportOptions
 from desktop_app.imports.profiles import check_fits, check_profile, with_options
 from desktop_app.imports.resume import RESUMES, ResumeProblem, resume_problem
@@ -680,6 +680,15 @@ class Submitter:
         return self.store.submit(task_type=task_type, params={"task_no": task_no, "add": add}, creator=user,
                                  lane=Lane.SHORT, biz_key=f"{task_type}:{task_no}" + (":add" if add else ""),
                                  refuse_if_committed=False)  # fmt: skip
+
+    def names_to_add(self, task_no: str, *, creator: str | None = None) -> list[MissingReference]:
+        """Every name adding an import's missing names would add now (the clerk confirms them first); with
+        ``creator``, only that clerk's imports."""
+        from desktop_app.imports.completion import names_to_add
+
+        if self.store.find(task_no, creator=creator) is None:
+            raise PermanentError(ErrorCode.TASK_NOT_FOUND, task_no=task_no)
+        return names_to_add(self.store, self.catalog, task_no)
 
     # --- value fixes (issue 25) -------------------------------------------------------------
 

@@ -36,6 +36,27 @@ ZH: dict[tuple[str, str], str] = {
     ("QAbstractFileIconProvider", "Shortcut"): "快捷方式",
     ("QAbstractFileIconProvider", "Alias"): "替身",
     ("QAbstractFileIconProvider", "Unknown"): "未知",
+    # a clerk's tryout: adding an import's missing names to master data is asked first, the quit question
+    # names a running system task
+    ("AddNamesQuestion", "Add to the master data?"): "添加到主数据？",
+    ("AddNamesQuestion", "Add 1 name to the master data?"): "将 1 个名称添加到主数据？",
+    ("AddNamesQuestion", "Add %1 names to the master data?"): "将 %1 个名称添加到主数据？",
+    ("AddNamesQuestion", "&Add 1 name"): "添加 1 个名称(&A)",
+    ("AddNamesQuestion", "&Add %1 names"): "添加 %1 个名称(&A)",
+    ("AddNamesQuestion", "&Do not add"): "不添加(&D)",
+    ("AddNamesQuestion", "1 name to the table %2 (column %3): %4"): "1 个名称添加到表 %2（列“%3”）：%4",
+    ("AddNamesQuestion", "%1 names to the table %2 (column %3): %4"): "%1 个名称添加到表 %2（列“%3”）：%4",
+    ("AddNamesQuestion", ", … (%1 more)"): "，…（另有 %1 个）",
+    ("AddNamesQuestion", "This completes up to 1 row of task %2 waiting on them."):
+        "这将补全任务 %2 中等待它们的最多 1 行。",
+    ("AddNamesQuestion", "This completes up to %1 rows of task %2 waiting on them."):
+        "这将补全任务 %2 中等待它们的最多 %1 行。",
+    ("AddNamesQuestion", "The names are added to the table for everyone; undoing the import does not remove them."):
+        "这些名称会添加到表中，所有人可见；撤销导入不会删除它们。",
+    ("ImportCatalog", "A feed's look at its folder"): "监视文件夹的检查",
+    ("ImportCatalog", "A feed's mail about an import"): "监视文件夹的导入通知邮件",
+    ("MainWindow", "Running in the background: %1"): "正在后台运行：%1",
+    ("TaskActions", "Task %1 has no missing names left to add."): "任务 %1 已没有要添加的缺少名称。",
     # a clerk's tryout of the dialogs: the value fix offered where a failed import ends, the preview's
     # button saying what it does ("校验" as the window calls a dry run)
     ("TaskNotices", "Fix values…"): "修正取值…",

@@ -14,7 +14,7 @@ from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.table_spec import TableReference
 from desktop_app.domain.task import TaskOutcome
-from desktop_app.imports.missing_references import SUMMARY_KEY, as_summary, find_missing
+from desktop_app.imports.missing_references import SUMMARY_KEY, MissingReference, as_summary, find_missing
 from desktop_app.imports.resume import import_chain
 from desktop_app.imports.table_spec import references_of
 from desktop_app.imports.type_catalog import TypeCatalog
@@ -22,6 +22,7 @@ from desktop_app.imports.type_schema import open_business_table
 from desktop_app.imports.value_fixes import fix_values
 from desktop_app.imports.written_rows import complete_references
 from desktop_app.store.business_rows import BusinessTable
+from desktop_app.store.tasks import TaskStore
 from desktop_app.tasks import builtin_kinds
 from desktop_app.tasks.context import TaskContext
 from desktop_app.tasks.kinds import TaskKind
@@ -85,3 +86,17 @@ def _add(conn: Connection, table: BusinessTable, ref: TableReference, names: lis
         detail = str(getattr(exc, "orig", exc)).strip().splitlines()[0][:200]
         raise PermanentError(ErrorCode.NOT_ADDABLE, reason="refused", column=ref.column, table=ref.ref_table,
                              detail=detail) from None  # fmt: skip
+
+
+def names_to_add(store: TaskStore, catalog: TypeCatalog, task_no: str) -> list[MissingReference]:
+    """Every name "Add the missing names and complete" would add for this import now (its columns that allow
+    it), most rows first: what the clerk is asked to confirm (the summary lists only the first names)."""
+    source = store.get(task_no)
+    if source is None or not builtin_kinds.IMPORT.owns(source):
+        raise PermanentError(ErrorCode.TASK_NOT_FOUND, task_no=task_no)
+    itype = catalog.get(str(source.params.get("import_type")))
+    table = open_business_table(store.engine, itype, prepare=False)
+    refs = [ref for ref in references_of(itype) if ref.allow_add]
+    chain = import_chain(store, task_no, source.params)
+    with store.reading() as conn:
+        return find_missing(conn, table, refs, chain, limit=None)

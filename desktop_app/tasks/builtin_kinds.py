@@ -26,17 +26,21 @@ WORKBOOK = TaskKind(
 )  # fmt: skip
 UNDO = TaskKind(name="undo", lane=Lane.LONG, words=Words.UNDO, title=Title.UNDO_OF, source="undoes",
                 actions=frozenset({Action.CANCEL, Action.OPEN_ERRORS}))  # fmt: skip
+# A completion is only ever queued by a clerk (the window's "Complete references", "Add the missing names and
+# complete", "Fix values"; `batchdesk references`): listed like any task they asked for, not a system task (a
+# clerk who added 31,500 names could not find the task that did it in the window).
 COMPLETE_REFERENCES = TaskKind(name="complete_references", lane=Lane.SHORT, words=Words.COMPLETION,
-                               title=Title.COMPLETE_REFERENCES, system=True, source="task_no", asked_by="values",
+                               title=Title.COMPLETE_REFERENCES, source="task_no",
                                actions=frozenset({Action.CANCEL}))  # fmt: skip
 CLEANUP = TaskKind(name="cleanup", lane=Lane.SHORT, title=Title.CLEANUP, system=True, sweeps=True, quiet=True)
 # A feed's look at its folder (feeds/scan.py): queued by the feed, not by a clerk; it ends without a notice
 # (the imports it queues have theirs). Nothing to cancel: `feed pause` stops a feed.
-FEED_SCAN = TaskKind(name="feed_scan", lane=Lane.SHORT, system=True, quiet=True, actions=frozenset())
+FEED_SCAN = TaskKind(name="feed_scan", lane=Lane.SHORT, title=Title.FEED_SCAN, system=True, quiet=True,
+                     actions=frozenset())  # fmt: skip
 # A feed's mail about an import that failed or had failed rows (feeds/mail.py): queued by the feed's scan;
 # the import's own notice speaks to the clerk, so it ends without one. A mail server that is away retries.
-FEED_MAIL = TaskKind(name="feed_mail", lane=Lane.SHORT, system=True, quiet=True, source="task_no",
-                     actions=frozenset({Action.CANCEL}))  # fmt: skip
+FEED_MAIL = TaskKind(name="feed_mail", lane=Lane.SHORT, title=Title.FEED_MAIL, system=True, quiet=True,
+                     source="task_no", actions=frozenset({Action.CANCEL}))  # fmt: skip
 
 
 def builtin_task_kinds() -> TaskKinds:

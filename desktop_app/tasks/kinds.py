@@ -46,6 +46,8 @@ class Title(StrEnum):
     CLEANUP = "cleanup"
     UNDO_OF = "undo_of"  # "Undo of T…"
     WORKBOOK = "workbook"  # "Workbook import", "(validate only)" when it only checks
+    FEED_SCAN = "feed_scan"  # a feed's look at its folder
+    FEED_MAIL = "feed_mail"  # a feed's mail about an import
     TYPE_NAME = "type_name"  # the bare type name (a kind with no words of its own)
 
 

@@ -207,6 +207,10 @@ class ImportCatalog:
             return QCoreApplication.translate("ImportCatalog", "Complete references")
         if kind.title is Title.CLEANUP:
             return QCoreApplication.translate("ImportCatalog", "Daily clean-up")
+        if kind.title is Title.FEED_SCAN:
+            return QCoreApplication.translate("ImportCatalog", "A feed's look at its folder")
+        if kind.title is Title.FEED_MAIL:
+            return QCoreApplication.translate("ImportCatalog", "A feed's mail about an import")
         if kind.title is Title.UNDO_OF:  # which import it takes back, where the list names the kind
             undoes = str(record.params.get(kind.source or "") or "")
             return QCoreApplication.translate("ImportCatalog", "Undo of %1").replace("%1", undoes)

@@ -25,6 +25,7 @@ from desktop_app.ui.details import DetailsPanel
 from desktop_app.ui.details_pane import DetailsPane
 from desktop_app.ui.dialogs.about import AboutDialog, AboutInfo, HelpDialog
 from desktop_app.ui.dialogs.change_plan import ChangePlanDialog
+from desktop_app.ui.dialogs.confirm_add_names import AddNamesQuestion
 from desktop_app.ui.dialogs.confirm_cancel import CancelQuestion
 from desktop_app.ui.dialogs.confirm_resume import ResumeQuestion
 from desktop_app.ui.dialogs.confirm_undo import UndoQuestion
@@ -98,6 +99,7 @@ class MainWindow(QMainWindow):
         self.question: QMessageBox | None = None
         self.cancel_question: CancelQuestion | None = None
         self.undo_question: UndoQuestion | None = None
+        self.add_names_question: AddNamesQuestion | None = None
         self.value_fix_dialog: ValueFixDialog | None = None
         self.plan_dialog: ChangePlanDialog | None = None
         self.open_failed_dialog: OpenFailedDialog | None = None
@@ -203,6 +205,7 @@ class MainWindow(QMainWindow):
         self.actions_.details_requested.connect(self._show_details)
         self.actions_.cancel_requested.connect(self.ask_cancel)
         self.actions_.undo_requested.connect(self.ask_undo)
+        self.actions_.add_references_requested.connect(self.ask_add_names)
         self.actions_.fix_values_requested.connect(self.open_value_fix)
         self.actions_.open_failed.connect(self.open_failed)
         self.actions_.problem.connect(self.inform)
@@ -725,16 +728,32 @@ class MainWindow(QMainWindow):
             return
         box = UndoQuestion(self._fresh(record), self)
         self.undo_question = box
+        self._open_question(box, "undo_question", box.undo_button, lambda: self.actions_.confirm_undo(record))
+
+    def _open_question(self, box: QMessageBox, attr: str, yes: object, then: Callable[[], None]) -> None:
+        """Open a window-modal question kept in ``attr`` until answered; ``then`` once ``yes`` was clicked."""
 
         def answered(_result: int) -> None:
-            if self.undo_question is box:
-                self.undo_question = None
+            if getattr(self, attr) is box:
+                setattr(self, attr, None)
             box.deleteLater()
-            if box.clickedButton() is box.undo_button:
-                self.actions_.confirm_undo(record)
+            if box.clickedButton() is yes:
+                then()
 
         box.finished.connect(answered)
         box.open()
+
+    def ask_add_names(self, record: TaskRecord, names: list[Any]) -> None:
+        """Add an import's missing names to master data only after a question that says how many, where,
+        the first few and the rows they complete; "Do not add" is its default (menu, notice and details)."""
+        if self.add_names_question is not None:
+            self.add_names_question.raise_()
+            return
+        labels = {c.key: c.label for c in self.catalog.columns(str(record.params.get("import_type")))}
+        box = AddNamesQuestion(self._fresh(record), names, labels, self)
+        self.add_names_question = box
+        self._open_question(box, "add_names_question", box.add_button,
+                            lambda: self.actions_.confirm_add_references(record))  # fmt: skip
 
     def open_value_fix(self, record: TaskRecord, bad: list[Any]) -> None:
         """Fix values: the dialog of the import's refused values; OK queues the fix (the task list shows it,
@@ -853,11 +872,19 @@ class MainWindow(QMainWindow):
             self.panel.queue_button.setFocus()
             event.acceptProposedAction()
 
+    def close_question_text(self) -> str:
+        """The quit question's words; a running task the list hides (a feed's look at its folder) by name."""
+        text = self.tr("Tasks are still running. Stop them now (they continue from where they "
+                       "stopped at the next start) or keep them running in the background?")
+        hidden = [r for r in self.service.active_to_ask() if self.kinds.of(r).hidden(r)]
+        if hidden:
+            names = ", ".join(dict.fromkeys(self.catalog.describe(r, self.kinds.of(r)) for r in hidden))
+            text += "\n\n" + self.tr("Running in the background: %1").replace("%1", names)
+        return text
+
     def ask_close(self) -> str:
         """Ask what to do with running tasks: "stop", "tray" or "cancel" (tests replace this method)."""
-        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Tasks are running"),
-                          self.tr("Tasks are still running. Stop them now (they continue from where they "
-                                  "stopped at the next start) or keep them running in the background?"),
+        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Tasks are running"), self.close_question_text(),
                           QMessageBox.StandardButton.NoButton, self)  # fmt: skip
         stop = box.addButton(self.tr("&Stop and resume later"), QMessageBox.ButtonRole.DestructiveRole)
         keep = box.addButton(self.tr("&Keep running in the tray") if self.tray.available
@@ -872,7 +899,8 @@ class MainWindow(QMainWindow):
         if self.allow_close:
             event.accept()
             return
-        choice = self.ask_close() if self.service.active_count() else "quit"
+        # only what the clerk would miss: a pending feed scan (hidden, run at the next start anyway) does not ask
+        choice = self.ask_close() if self.service.active_to_ask() else "quit"
         if choice == "cancel":
             event.ignore()
             return

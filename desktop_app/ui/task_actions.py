@@ -15,11 +15,12 @@ from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
 from desktop_app.imports.change_plan import plan_path
 from desktop_app.imports.error_csv import looks_unedited
-from desktop_app.imports.missing_references import missing_of
+from desktop_app.imports.missing_references import MissingReference, missing_of
 from desktop_app.imports.resume import stopped_early
 from desktop_app.imports.value_fixes import BadValue
 from desktop_app.store.task_files import FileKind
 from desktop_app.tasks.kinds import Action, TaskKind, TaskKinds, Words
+from desktop_app.ui.plain_errors import plain_error
 from desktop_app.ui.reveal import open_local
 from desktop_app.ui.task_service import TaskService
 
@@ -41,6 +42,9 @@ class TaskActions(QObject):
             its enum columns refused: the window opens the dialog, then calls confirm_fix_values().
         sync_requested(object): (ImportOptions) a sync run again (a retry, the real run after a validation):
             the window counts what it would delete now and asks, as on Queue, before it is queued.
+        add_references_requested(TaskRecord, list): (an import, every MissingReference adding would add) the
+            clerk asked to add an import's missing names: master data, so the window asks first (what is added,
+            where, the rows it completes), then calls confirm_add_references().
         plan_requested(TaskRecord, object): (a dry run, its plan file's Path) the clerk asked to review the
             changes it planned: the window opens the plan's dialog.
         fetching(str): a task's file is being fetched from the shared database (the text to show meanwhile);
@@ -56,6 +60,7 @@ class TaskActions(QObject):
     fix_values_requested = Signal(object, object)
     sync_requested = Signal(object)
     plan_requested = Signal(object, object)
+    add_references_requested = Signal(object, object)
     fetching = Signal(str)
 
     def __init__(
@@ -328,8 +333,26 @@ class TaskActions(QObject):
             self._submit(self._service.complete_references(self.record))
 
     def _add_references(self) -> None:
-        if self.record is not None and addable_tables(self.record, self._kinds.of(self.record)):
-            self._submit(self._service.complete_references(self.record, add=True))
+        """Every way the window offers it (menu, notice, details) comes here: the names are read, then the
+        window asks (add_references_requested); nothing is added before the clerk says yes."""
+        record = self.record
+        if record is None or not addable_tables(record, self._kinds.of(record)):
+            return
+
+        def found(names: list[MissingReference]) -> None:
+            if names:
+                self.add_references_requested.emit(record, names)
+            else:
+                self.problem.emit(self.tr("Task %1 has no missing names left to add.").replace("%1", record.task_no))
+
+        def failed(exc: BaseException) -> None:
+            self.problem.emit(plain_error(exc, self._service.lang, "reading the missing names"))
+
+        self._service.read_names_to_add(record, found, failed, context=self)
+
+    def confirm_add_references(self, record: TaskRecord) -> None:
+        """The clerk confirmed the names to add: queue the completion that adds them."""
+        self._submit(self._service.complete_references(record, add=True))
 
     def _enable_fix_values(self, record: TaskRecord, kind: TaskKind) -> None:
         """Enabled once the import's error rows are known to hold values its enum columns refused."""

@@ -22,6 +22,7 @@ from desktop_app.exports.task import ExportHandler
 from desktop_app.feeds.notices import FeedTask, feeds_of_tasks
 from desktop_app.imports import file_preview
 from desktop_app.imports.file_preview import StoredKeys
+from desktop_app.imports.missing_references import MissingReference
 from desktop_app.imports.options import ImportOptions
 from desktop_app.imports.resume import RESUMES
 from desktop_app.imports.task import ImportHandler
@@ -120,7 +121,8 @@ class TaskService(QObject):
         # in front of a page or a submission
         self._files = Background(executor.run_file_work, self)
         self._in_flight = 0
-        self._active: set[int] = set()
+        # the tasks seen pending or running, as last seen (the quit question asks about those that matter)
+        self._active: dict[int, TaskRecord] = {}
         # Tasks seen ending before this desk knew them as queued (last few): a task queued here can run to
         # its end on a worker before the GUI thread hears of its submission (a loaded machine, a short
         # task); the submission's record, read when it was queued, must not put it back to "pending".
@@ -298,6 +300,13 @@ class TaskService(QObject):
         """Tasks seen pending or running (what closing the window would leave behind)."""
         return len(self._active)
 
+    def active_to_ask(self) -> list[TaskRecord]:
+        """The pending or running tasks that quitting should ask about: every task the list shows with system
+        tasks hidden, and a hidden (system) task only while it runs. A pending system task (a feed's scan) is
+        not one: it runs at the next start anyway, and the clerk never sees it in the list."""
+        return [r for r in self._active.values()
+                if r.status is TaskStatus.RUNNING or not self._kinds.of(r).hidden(r)]  # fmt: skip
+
     def submit_many(self, requests: Iterable[ImportOptions]) -> None:
         """Queue several imports at once (the demo's samples); the guard counts them all."""
         for request in requests:
@@ -388,6 +397,14 @@ class TaskService(QObject):
         self._submit_in_background(lambda: submitter.submit_completion(task_no, user=user, add=add, creator=creator),
                                    task_no)  # fmt: skip
         return True
+
+    def read_names_to_add(self, record: TaskRecord, done: Callable[[list[MissingReference]], None],
+                          failed: Callable[[BaseException], None], *, context: QObject) -> None:  # fmt: skip
+        """Every name adding an import's missing names would add (Submitter.names_to_add), read off the GUI
+        thread (there may be tens of thousands): ``done`` gets them, ``failed`` why they could not be read."""
+        submitter, task_no, creator = self.submitter, record.task_no, self._viewer.creator_filter
+        self._background.call(lambda: submitter.names_to_add(task_no, creator=creator), done, failed,
+                              context=context)  # fmt: skip
 
     def read_bad_values(self, record: TaskRecord, done: Callable[[list[BadValue]], None],
                         failed: Callable[[BaseException], None], *, context: QObject) -> None:  # fmt: skip
@@ -588,7 +605,7 @@ class TaskService(QObject):
         the GUI thread heard it was queued (then said as ended, never listed as pending again)."""
         ended = self._ended_unseen.pop(task.id, None)
         if ended is not None:
-            self._active.add(ended.id)
+            self._active[ended.id] = ended  # seen active: told as ended, then no longer active
         self._publish(ended or task)
 
     @Slot(str, str)
@@ -638,6 +655,6 @@ class TaskService(QObject):
 
     def _note(self, record: TaskRecord) -> None:
         if record.status in (TaskStatus.PENDING, TaskStatus.RUNNING):
-            self._active.add(record.id)
+            self._active[record.id] = record
         else:
-            self._active.discard(record.id)
+            self._active.pop(record.id, None)

@@ -72,6 +72,57 @@
     </message>
 </context>
 <context>
+    <name>AddNamesQuestion</name>
+    <message>
+        <source>Add to the master data?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add 1 name to the master data?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add %1 names to the master data?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Add 1 name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Add %1 names</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Do not add</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 name to the table %2 (column %3): %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 names to the table %2 (column %3): %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, … (%1 more)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This completes up to 1 row of task %2 waiting on them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This completes up to %1 rows of task %2 waiting on them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The names are added to the table for everyone; undoing the import does not remove them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>CancelQuestion</name>
     <message>
         <source>Cancel task %1 (%2)?</source>
@@ -1261,6 +1312,14 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>A feed&apos;s look at its folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A feed&apos;s mail about an import</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Undo of %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1376,11 +1435,15 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Tasks are running</source>
+        <source>Tasks are still running. Stop them now (they continue from where they stopped at the next start) or keep them running in the background?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Tasks are still running. Stop them now (they continue from where they stopped at the next start) or keep them running in the background?</source>
+        <source>Running in the background: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tasks are running</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2493,6 +2556,10 @@ Pattern: %2</source>
     </message>
     <message>
         <source>This error file is unchanged since BatchDesk wrote it: its rows would fail again. Correct the cells its last columns name, save the file, then re-import it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Task %1 has no missing names left to add.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -72,6 +72,57 @@
     </message>
 </context>
 <context>
+    <name>AddNamesQuestion</name>
+    <message>
+        <source>Add to the master data?</source>
+        <translation>添加到主数据？</translation>
+    </message>
+    <message>
+        <source>Add 1 name to the master data?</source>
+        <translation>将 1 个名称添加到主数据？</translation>
+    </message>
+    <message>
+        <source>Add %1 names to the master data?</source>
+        <translation>将 %1 个名称添加到主数据？</translation>
+    </message>
+    <message>
+        <source>&amp;Add 1 name</source>
+        <translation>添加 1 个名称(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Add %1 names</source>
+        <translation>添加 %1 个名称(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Do not add</source>
+        <translation>不添加(&amp;D)</translation>
+    </message>
+    <message>
+        <source>1 name to the table %2 (column %3): %4</source>
+        <translation>1 个名称添加到表 %2（列“%3”）：%4</translation>
+    </message>
+    <message>
+        <source>%1 names to the table %2 (column %3): %4</source>
+        <translation>%1 个名称添加到表 %2（列“%3”）：%4</translation>
+    </message>
+    <message>
+        <source>, … (%1 more)</source>
+        <translation>，…（另有 %1 个）</translation>
+    </message>
+    <message>
+        <source>This completes up to 1 row of task %2 waiting on them.</source>
+        <translation>这将补全任务 %2 中等待它们的最多 1 行。</translation>
+    </message>
+    <message>
+        <source>This completes up to %1 rows of task %2 waiting on them.</source>
+        <translation>这将补全任务 %2 中等待它们的最多 %1 行。</translation>
+    </message>
+    <message>
+        <source>The names are added to the table for everyone; undoing the import does not remove them.</source>
+        <translation>这些名称会添加到表中，所有人可见；撤销导入不会删除它们。</translation>
+    </message>
+</context>
+<context>
     <name>CancelQuestion</name>
     <message>
         <source>Cancel task %1 (%2)?</source>
@@ -1262,6 +1313,14 @@ Pattern: %2</source>
         <translation>每日清理</translation>
     </message>
     <message>
+        <source>A feed&apos;s look at its folder</source>
+        <translation>自动导入检查文件夹</translation>
+    </message>
+    <message>
+        <source>A feed&apos;s mail about an import</source>
+        <translation>自动导入的导入通知邮件</translation>
+    </message>
+    <message>
         <source>Undo of %1</source>
         <translation>撤销 %1</translation>
     </message>
@@ -1377,12 +1436,16 @@ Pattern: %2</source>
         <translation>无法打开 %s</translation>
     </message>
     <message>
-        <source>Tasks are running</source>
-        <translation>有任务正在执行</translation>
-    </message>
-    <message>
         <source>Tasks are still running. Stop them now (they continue from where they stopped at the next start) or keep them running in the background?</source>
         <translation>还有任务正在执行。现在停止（下次启动时从断点继续），还是让它们在后台继续执行？</translation>
+    </message>
+    <message>
+        <source>Running in the background: %1</source>
+        <translation>正在后台运行：%1</translation>
+    </message>
+    <message>
+        <source>Tasks are running</source>
+        <translation>有任务正在执行</translation>
     </message>
     <message>
         <source>&amp;Stop and resume later</source>
@@ -2495,6 +2558,10 @@ Pattern: %2</source>
     <message>
         <source>This error file is unchanged since BatchDesk wrote it: its rows would fail again. Correct the cells its last columns name, save the file, then re-import it.</source>
         <translation>这个错误文件自 BatchDesk 写出后还没有改过：直接导入这些行还会失败。请按最后几列说明的原因改正单元格，保存后再导入。</translation>
+    </message>
+    <message>
+        <source>Task %1 has no missing names left to add.</source>
+        <translation>任务 %1 已没有要添加的缺少名称。</translation>
     </message>
     <message>
         <source>Another file is being queued; try again in a moment.</source>

@@ -75,6 +75,8 @@ def test_an_import_with_names_not_found_says_so_when_it_ends_and_adds_them_from_
     (button,) = [b for b in details.step_buttons if b.defaultAction() is window.actions_.add_references]
     assert button.text() == "Add the missing names and complete"
     qtbot.mouseClick(add, qtbot_left())
+    qtbot.waitUntil(lambda: window.add_names_question is not None, timeout=TIMEOUT)  # master data: asked first
+    qtbot.mouseClick(window.add_names_question.add_button, qtbot_left())
     model = window.model
     qtbot.waitUntil(lambda: model.record(model.row_of(ended.id) or 0).pending_completion_count == 0, timeout=TIMEOUT)
     with desk.core.store.reading() as conn:

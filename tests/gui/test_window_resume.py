@@ -128,6 +128,8 @@ def test_missing_references_read_in_words_and_are_added_from_the_details(
     (button,) = [b for b in details.step_buttons if b.defaultAction() is add]
     assert button.isVisibleTo(details)
     qtbot.mouseClick(button, qtbot_left())
+    qtbot.waitUntil(lambda: window.add_names_question is not None, timeout=TIMEOUT)  # master data: asked first
+    qtbot.mouseClick(window.add_names_question.add_button, qtbot_left())
     model = window.model
     qtbot.waitUntil(lambda: model.record(row_of(model, ended.task_no)).pending_completion_count == 0, timeout=TIMEOUT)
     after = model.record(row_of(model, ended.task_no))
