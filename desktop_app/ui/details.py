@@ -157,7 +157,9 @@ class DetailsPanel(QWidget):
             "export_filters": self._catalog.export_filter_text(r) if self._catalog and export else "",
             "export_format": format_text(r.params) if export else "",
             "replaced": self._replaced(r),
-            "status": shown_status(r, kind) + (self.tr(" (cancel requested)") if r.cancel_requested else ""),
+            # "(cancel requested)" only while the cancel has yet to land: an ended task's status says it all
+            "status": shown_status(r, kind) + (self.tr(" (cancel requested)")
+                                               if r.cancel_requested and r.status.is_active else ""),
             "stage": shown_stage(r, kind),
             "progress": f"{shown_progress(r, kind)}%",
             "counts": self._counts(r),

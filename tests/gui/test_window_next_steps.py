@@ -33,6 +33,19 @@ def test_the_cancel_question_follows_the_rows_in_while_it_is_open(qtbot: Any, ma
     assert box.clickedButton() is not box.cancel_button and not box._timer.isActive()
 
 
+def test_a_cancelled_imports_status_reads_cancelled_not_cancel_requested(
+    qtbot: Any, make_desk: Any, tmp_path: Path
+) -> None:
+    # seen through the frozen app: "Cancelled (cancel requested)" for a task long cancelled
+    window, _path, stopped = stopped_window(qtbot, make_desk, tmp_path)
+    assert stopped.status is TaskStatus.CANCELLED and stopped.cancel_requested
+    window.select_task(stopped.id)
+    window.actions_.details.trigger()
+    details = window.details
+    qtbot.waitUntil(lambda: details.record is not None and details.record.id == stopped.id)
+    assert details.value("status") == "Cancelled", details.value("status")
+
+
 def test_a_stopped_import_offers_its_remaining_rows_in_the_menus_words(
     qtbot: Any, make_desk: Any, tmp_path: Path
 ) -> None:
