@@ -27,6 +27,9 @@ LOCALES = {"zh_CN": "zh_CN", "en": "en_US"}  # file suffix -> the TS language at
 # Chinese for texts added since the .ts files were last filled: (context, source) -> translation.
 # Older texts keep the translation already in batchdesk_zh_CN.ts.
 ZH: dict[tuple[str, str], str] = {
+    # an update's outcome with rows in error says what its rows became
+    ("Outcomes", "Done: %1, 1 row with errors"): "已完成：%1，1 行有错误",
+    ("Outcomes", "Done: %1, %3 rows with errors"): "已完成：%1，%3 行有错误",
     # Qt's own file chooser texts its zh_CN translation lacks (desktop_app/ui/qt_words.py)
     ("QFileDialog", "&Look in:"): "查找范围(&L)：",
     ("QFileDialog", "Files of &type:"): "文件类型(&T)：",

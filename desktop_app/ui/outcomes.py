@@ -232,9 +232,14 @@ def _import_outcome(r: TaskRecord) -> str | None:
         deleted = _delete_outcome(r.status, one=one, deleted_one=ok == 1)
         if deleted is not None:
             return deleted.replace("%1", _n(ok)).replace("%2", _n(total)).replace("%3", _n(bad))
-    changed = _mode_counts(r) if r.status is TaskStatus.SUCCEEDED and not check else None
-    if changed:
+    ended = r.status is TaskStatus.SUCCEEDED or (r.status is TaskStatus.PARTIALLY_SUCCEEDED and bad)
+    changed = _mode_counts(r) if ended and not check else None
+    if changed and r.status is TaskStatus.SUCCEEDED:
         return QCoreApplication.translate("Outcomes", "Done: %1").replace("%1", changed)
+    if changed:  # what the rows became, not "11 of 12 imported" when 4 of them were the same already
+        text = (QCoreApplication.translate("Outcomes", "Done: %1, 1 row with errors") if one
+                else QCoreApplication.translate("Outcomes", "Done: %1, %3 rows with errors"))  # fmt: skip
+        return text.replace("%1", changed).replace("%3", _n(bad))
     if r.status is TaskStatus.SUCCEEDED and ok == 1:  # "1 row", never "1 rows"
         text = (QCoreApplication.translate("Outcomes", "Checked: the 1 row is valid") if check
                 else QCoreApplication.translate("Outcomes", "Done: 1 row imported"))  # fmt: skip

@@ -1624,6 +1624,14 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Done: %1, 1 row with errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Done: %1, %3 rows with errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Checked: the 1 row is valid</source>
         <translation type="unfinished"></translation>
     </message>

@@ -1625,6 +1625,14 @@ Pattern: %2</source>
         <translation>已完成：%1</translation>
     </message>
     <message>
+        <source>Done: %1, 1 row with errors</source>
+        <translation>已完成：%1，1 行有错误</translation>
+    </message>
+    <message>
+        <source>Done: %1, %3 rows with errors</source>
+        <translation>已完成：%1，%3 行有错误</translation>
+    </message>
+    <message>
         <source>Checked: the 1 row is valid</source>
         <translation>校验完成：1 行全部有效</translation>
     </message>

@@ -86,3 +86,14 @@ def test_an_update_says_what_its_rows_became(mode: str, counts: dict[str, int], 
     checked = task(2, TaskStatus.SUCCEEDED, total_count=rows, success_count=rows, fail_count=0, summary=counts,
                    params={**record.params, "dry_run": True})  # fmt: skip
     assert (outcome_text(checked, builtin_kinds.IMPORT) or "").startswith("Checked:")  # a dry run changed nothing
+
+
+@pytest.mark.parametrize(("bad", "tail"), [(1, "1 row with errors"), (3, "3 rows with errors")])
+def test_an_update_with_rows_in_error_says_what_its_rows_became(bad: int, tail: str) -> None:
+    """Seen through the frozen app: an applied plan of 2 new rows, 5 changed and 4 the same read "Done: 11 of 12
+    imported, 1 row with errors", as if all eleven were written."""
+    counts = {"inserted_count": 2, "updated_count": 5, "unchanged_count": 4}
+    params = {"file": "/data/a.csv", "import_type": "customers", "mode": "upsert"}
+    record = task(1, TaskStatus.PARTIALLY_SUCCEEDED, total_count=11 + bad, success_count=11, fail_count=bad,
+                  params=params, summary=counts)  # fmt: skip
+    assert outcome_text(record, builtin_kinds.IMPORT) == f"Done: 2 added, 5 updated, 4 unchanged, {tail}"
