@@ -62,7 +62,7 @@ class TaskNotices(QObject):
         # The next step first, where the clerk reads that the task ended: a cancelled import's remaining rows,
         # an import's names not found (a green "Succeeded" alone would hide that rows wait for them).
         if can_resume(record, kind):
-            buttons.append((self.tr("Import the remaining rows"), lambda: self._act_on(record, self._actions.resume)))
+            buttons.append((self.tr("Import the remaining rows"), lambda: self._resume(record)))
         elif addable_tables(record, kind) and record.pending_completion_count:
             # the space is the translation's: Chinese puts none before its full-width bracket
             waiting = self.tr(" (%1 rows name something not found yet: see the details)")
@@ -114,6 +114,19 @@ class TaskNotices(QObject):
     def open_errors(self, record: TaskRecord) -> None:
         """The task's error file opened (the list's "Open error file"), the task selected first."""
         self._act_on(record, self._actions.open_errors)
+
+    def _resume(self, record: TaskRecord) -> None:
+        """The notice's "Import the remaining rows": continued since the notice was shown (from the details, the
+        menu, another desk), it says by which task and shows it (seen: the button then did nothing)."""
+        now = self._model.find(record.task_no) or record
+        later = self._model.find(now.resumed_by) if now.resumed_by else None
+        if now.resumed_by:
+            text = self.tr("The remaining rows of %1 were already continued by %2.")
+            buttons = [(self.tr("Show the task"), lambda: self.reveal(later.id))] if later is not None else []
+            self._notice.show_notice(text.replace("%1", now.task_no).replace("%2", now.resumed_by), Tone.NEUTRAL,
+                                     buttons)  # fmt: skip
+            return
+        self._act_on(now, self._actions.resume)
 
     def _act_on(self, record: TaskRecord, action: QAction) -> None:
         """Run a task action on a task that may no longer be the selected one."""

@@ -2789,6 +2789,10 @@ Pattern: %2</source>
         <source>Show the import</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The remaining rows of %1 were already continued by %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>TaskService</name>

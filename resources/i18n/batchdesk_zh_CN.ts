@@ -2790,6 +2790,10 @@ Pattern: %2</source>
         <source>Show the import</source>
         <translation>显示导入任务</translation>
     </message>
+    <message>
+        <source>The remaining rows of %1 were already continued by %2.</source>
+        <translation>%1 的剩余行已由 %2 继续导入。</translation>
+    </message>
 </context>
 <context>
     <name>TaskService</name>

@@ -33,6 +33,31 @@ def test_the_cancel_question_follows_the_rows_in_while_it_is_open(qtbot: Any, ma
     assert box.clickedButton() is not box.cancel_button and not box._timer.isActive()
 
 
+def test_a_notices_remaining_rows_already_continued_says_by_which_task(
+    qtbot: Any, make_desk: Any, tmp_path: Path
+) -> None:
+    # seen through the frozen app: after the rows were continued from the details, the notice still offered
+    # "Import the remaining rows", and its button then only selected the old row, without a word
+    window, _path, stopped = stopped_window(qtbot, make_desk, tmp_path)
+    window.notices.task_ended(stopped)
+    notice = window.notice
+    old_button = notice.buttons[0]
+    assert old_button.text() == "Import the remaining rows"
+    window.select_task(stopped.id)
+    qtbot.waitUntil(window.actions_.resume.isEnabled)
+    window.actions_.resume.trigger()  # continued elsewhere than the notice
+    resumed = wait_for_task(qtbot, window, 2)
+    qtbot.waitUntil(lambda: bool((window.model.find(stopped.task_no) or stopped).resumed_by), timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: (window.model.find(resumed.task_no) or resumed).status.is_final, timeout=TIMEOUT)
+    qtbot.wait(300)  # its own end's notice shown
+    window.notices._show_ended(stopped, opened=False)  # the notice as it was shown before (its record of then)
+    assert window.notice.buttons[0].text() == "Import the remaining rows"
+    qtbot.mouseClick(window.notice.buttons[0], qtbot_left())
+    qtbot.waitUntil(lambda: "already" in window.notice.text(), timeout=TIMEOUT)
+    assert resumed.task_no in window.notice.text(), window.notice.text()
+    assert len([t for t in window.model.records() if t.params.get("resumes") == stopped.task_no]) == 1
+
+
 def test_a_cancelled_imports_status_reads_cancelled_not_cancel_requested(
     qtbot: Any, make_desk: Any, tmp_path: Path
 ) -> None:
