@@ -588,3 +588,25 @@ def test_an_enum_value_reads_as_its_label_in_the_windows_language(qtbot: Any, ma
     dialog.model.set_language(dialog._columns(), "en")  # as a switch of language tells it
     assert model.index(0, level).data() == "Gold"
     dialog.reject()
+
+
+def test_an_update_that_only_clears_a_value_shows_its_column(qtbot: Any, tmp_path: Path) -> None:
+    """Found in review: the columns no row has a value in are hidden, and a cleared value shows as empty: an update
+    whose only change is clearing a note showed the key and nothing else."""
+    path = tmp_path / "T20261206-0001" / "plan.sqlite3"
+    meta = PlanMeta(task_no="T20261206-0001", import_type="customers", mode=ImportMode.UPDATE, file="c.csv",
+                    file_sha256="0" * 64, columns=KEYS, lang="en")  # fmt: skip
+    writer = PlanWriter(path, meta)
+    writer.add([PlannedRow(i, f"C{i:06d}", Action.UPDATE, (PlannedCell("note", "VIP, call first", None),))
+                for i in range(1, 4)])  # fmt: skip
+    writer.finish(PlanCounts(updated=3))
+    background = Background(lambda work: work())
+    dialog = ChangePlanDialog(dry_run_record(), path, ImportCatalog.load("en"), background)
+    qtbot.addWidget(dialog)
+    dialog._keep_background = background  # type: ignore[attr-defined]
+    dialog.show()
+    qtbot.waitUntil(lambda: dialog.model.rowCount() > 0 and not dialog.model.loading, timeout=TIMEOUT)
+    qtbot.wait(50)
+    note = dialog.model.column_of("note")
+    assert dialog.model.changed(dialog.model.index(0, note))
+    assert not dialog.table.isColumnHidden(note), "the cleared column, the only change, is in view"

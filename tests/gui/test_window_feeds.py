@@ -374,8 +374,23 @@ def test_a_relative_folder_is_refused_and_a_problem_goes_once_its_field_is_mende
     assert not dialog.problem_label.isHidden() and window.model.row_of("Bank") < 0
     # the fields keep their heights beside the problem
     assert dialog.pattern_edit.height() >= dialog.pattern_edit.minimumSizeHint().height()
+    # a ~user this machine has not: a problem in words, not an exception (found in review)
+    dialog.folder_edit.setText("~nosuchuser_bd/in")
+    ok(dialog)
+    assert dialog.isVisible() and "whole path" in dialog.problem_label.text()
     dialog.folder_edit.setText(str(inbox))  # mended: the old problem no longer stands
     assert dialog.problem_label.isHidden()
     ok(dialog)
     qtbot.waitUntil(lambda: window.editor is None and window.model.row_of("Bank") >= 0, timeout=WAIT)
     assert stored(desk).spec.folder == str(inbox.resolve())
+
+
+@pytest.mark.parametrize(("folder", "whole"), [
+    ("Imports", False), ("in/bank", False), ("~/imports", True), ("/srv/imports", True),
+    ("\\\\fs01\\bank", True), ("//fs01/bank", True), ("~nosuchuser_bd/x", False),
+])  # fmt: skip
+def test_a_feed_folder_is_whole_from_a_root_whatever_drive_the_program_runs_from(folder: str, whole: bool) -> None:
+    """Found in review: a bare name was let through when the program's own folder was on a network drive."""
+    from desktop_app.ui.dialogs.feed_edit import _whole_path
+
+    assert _whole_path(folder) is whole

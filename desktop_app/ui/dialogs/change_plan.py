@@ -338,8 +338,11 @@ class ChangePlanDialog(QDialog):
             return
         first, self._valued_read = self._valued_read, rows
         for column in self.model.value_columns:
-            valued = any(self.model.index(r, column).data() for r in range(first, rows))
-            if valued and self.table.isColumnHidden(column):
+            if not self.table.isColumnHidden(column):
+                continue
+            # a value, or an update's change to nothing (a cleared cell reads empty: its change is what to review)
+            indexes = [self.model.index(r, column) for r in range(first, rows)]
+            if any(index.data() or self.model.changed(index) for index in indexes):
                 self.table.setColumnHidden(column, False)
 
     def _fit_reasons(self) -> None:

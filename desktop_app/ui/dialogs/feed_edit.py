@@ -30,7 +30,6 @@ from desktop_app.domain.feeds import DEFAULT_EVERY, DEFAULT_PATTERN, DEFAULT_SET
 from desktop_app.domain.modes import ImportMode
 from desktop_app.feeds.folder import MatchNow, matching_now
 from desktop_app.feeds.rules import parse_at
-from desktop_app.store.db import is_network_path
 from desktop_app.ui.background import Background
 from desktop_app.ui.choosers import start_folder
 from desktop_app.ui.grow import grow_to_fit
@@ -227,7 +226,7 @@ class FeedDialog(QDialog):
 
     def choose_folder(self) -> None:
         typed = self.folder_edit.text().strip()
-        start = start_folder(Path(typed).expanduser() if typed else None)
+        start = start_folder(_expanded(typed) if typed else None)
         folder = QFileDialog.getExistingDirectory(self, self.tr("Choose the folder to watch"), str(start))
         if folder:
             self.folder_edit.setText(folder)
@@ -381,6 +380,15 @@ class FeedDialog(QDialog):
 
 
 def _whole_path(folder: str) -> bool:
-    """A folder named from a root (a drive, /, ~, or a network share), not from a working folder."""
-    path = Path(folder).expanduser()
-    return path.is_absolute() or is_network_path(path)
+    """A folder named from a root (a drive, /, ~, or a network share: \\\\server\\share), not from a working folder
+    (whatever drive that one is on)."""
+    path = _expanded(folder)
+    return path is not None and (path.is_absolute() or folder.startswith(("\\\\", "//")))
+
+
+def _expanded(folder: str) -> Path | None:
+    """The folder with ~ expanded; None for a ~user that this machine has not (Python raises then)."""
+    try:
+        return Path(folder).expanduser()
+    except RuntimeError:
+        return None
