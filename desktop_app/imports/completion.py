@@ -13,7 +13,8 @@ from sqlalchemy.exc import DataError, IntegrityError
 from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.table_spec import TableReference
-from desktop_app.domain.task import TaskOutcome
+from desktop_app.domain.task import TaskOutcome, TaskRecord
+from desktop_app.imports.import_type import ImportType
 from desktop_app.imports.missing_references import SUMMARY_KEY, MissingReference, as_summary, find_missing
 from desktop_app.imports.resume import import_chain
 from desktop_app.imports.table_spec import references_of
@@ -41,13 +42,8 @@ class CompleteReferencesHandler:
 
     def run(self, ctx: TaskContext) -> TaskOutcome:
         task_no = str(ctx.params.get("task_no", ""))
-        source = ctx.store.get(task_no)
-        if source is None or not builtin_kinds.IMPORT.owns(source):
-            raise PermanentError(ErrorCode.TASK_NOT_FOUND, task_no=task_no)
-        itype = self.catalog.get(str(source.params.get("import_type")))
-        table = open_business_table(ctx.store.engine, itype, prepare=False)
+        source, itype, table, chain = _completed(ctx.store, self.catalog, task_no)
         refs = references_of(itype)
-        chain = import_chain(ctx.store, task_no, source.params)
         fixed: dict[str, int] = {}
         if ctx.params.get("values"):
             fixed = fix_values(ctx, source, itype, table)
@@ -91,12 +87,19 @@ def _add(conn: Connection, table: BusinessTable, ref: TableReference, names: lis
 def names_to_add(store: TaskStore, catalog: TypeCatalog, task_no: str) -> list[MissingReference]:
     """Every name "Add the missing names and complete" would add for this import now (its columns that allow
     it), most rows first: what the clerk is asked to confirm (the summary lists only the first names)."""
+    _source, itype, table, chain = _completed(store, catalog, task_no)
+    refs = [ref for ref in references_of(itype) if ref.allow_add]
+    with store.reading() as conn:
+        return find_missing(conn, table, refs, chain, limit=None)
+
+
+def _completed(store: TaskStore, catalog: TypeCatalog, task_no: str) -> tuple[TaskRecord, ImportType, BusinessTable,
+                                                                                list[str]]:  # fmt: skip
+    """The import a completion completes: its record, type and table, and the task numbers whose rows are its
+    (a resumed import's chain)."""
     source = store.get(task_no)
     if source is None or not builtin_kinds.IMPORT.owns(source):
         raise PermanentError(ErrorCode.TASK_NOT_FOUND, task_no=task_no)
     itype = catalog.get(str(source.params.get("import_type")))
     table = open_business_table(store.engine, itype, prepare=False)
-    refs = [ref for ref in references_of(itype) if ref.allow_add]
-    chain = import_chain(store, task_no, source.params)
-    with store.reading() as conn:
-        return find_missing(conn, table, refs, chain, limit=None)
+    return source, itype, table, import_chain(store, task_no, source.params)

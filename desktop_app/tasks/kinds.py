@@ -84,15 +84,6 @@ class TaskKind:
     source: str | None = None
     sweeps: bool = False  # its run moves tasks out of the task table (the list reads them again)
     quiet: bool = False  # it ends without a notice (the daily clean-up)
-    # a task of a system kind whose params hold this is the clerk's own request (a completion that fixes
-    # values: issue 25), listed like any task
-    asked_by: str | None = None
-
-    def hidden(self, record: TaskRecord) -> bool:
-        """Whether the list hides the record unless system tasks are shown (a system task the clerk did not ask
-        for by name)."""
-        return self.system and not (self.asked_by and record.params.get(self.asked_by))
-
     def allows(self, action: Action) -> bool:
         return action in self.actions
 

@@ -876,7 +876,7 @@ class MainWindow(QMainWindow):
         """The quit question's words; a running task the list hides (a feed's look at its folder) by name."""
         text = self.tr("Tasks are still running. Stop them now (they continue from where they "
                        "stopped at the next start) or keep them running in the background?")
-        hidden = [r for r in self.service.active_to_ask() if self.kinds.of(r).hidden(r)]
+        hidden = [r for r in self.service.active_to_ask() if self.kinds.of(r).system]
         if hidden:
             names = ", ".join(dict.fromkeys(self.catalog.describe(r, self.kinds.of(r)) for r in hidden))
             text += "\n\n" + self.tr("Running in the background: %1").replace("%1", names)

@@ -63,7 +63,7 @@ class TaskFilterProxy(QSortFilterProxyModel):
 
     def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex) -> bool:
         record = self._source.record(source_row)
-        if not self._system_shown and self._source.kinds.of(record).hidden(record):
+        if not self._system_shown and self._source.kinds.of(record).system:
             return False
         if self._statuses is not None and record.status not in self._statuses:
             return False

@@ -296,16 +296,12 @@ class TaskService(QObject):
         """Runs other short reads (a file's header, a preview) on the same pool."""
         return self._background
 
-    def active_count(self) -> int:
-        """Tasks seen pending or running (what closing the window would leave behind)."""
-        return len(self._active)
-
     def active_to_ask(self) -> list[TaskRecord]:
         """The pending or running tasks that quitting should ask about: every task the list shows with system
         tasks hidden, and a hidden (system) task only while it runs. A pending system task (a feed's scan) is
         not one: it runs at the next start anyway, and the clerk never sees it in the list."""
         return [r for r in self._active.values()
-                if r.status is TaskStatus.RUNNING or not self._kinds.of(r).hidden(r)]  # fmt: skip
+                if r.status is TaskStatus.RUNNING or not self._kinds.of(r).system]  # fmt: skip
 
     def submit_many(self, requests: Iterable[ImportOptions]) -> None:
         """Queue several imports at once (the demo's samples); the guard counts them all."""

@@ -39,7 +39,7 @@ class ViewOptions(QObject):
 
     def hides_for_good(self, record: TaskRecord) -> bool:
         """A system task while they are not shown: selecting it must not turn them all on."""
-        return self._model.kinds.of(record).hidden(record) and not self._menus.system_action.isChecked()
+        return self._model.kinds.of(record).system and not self._menus.system_action.isChecked()
 
     def show_cleared_if_hidden(self) -> bool:
         """Show the cleared tasks (to select one of them); False when none were cleared."""
