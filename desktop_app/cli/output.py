@@ -6,8 +6,19 @@ import json
 import sys
 from typing import Any
 
+from desktop_app.domain import messages
 from desktop_app.domain.errors import Lang
 from desktop_app.domain.task import TaskRecord
+from desktop_app.domain.task_words import PLAN_WORDS, LineWord, check_words, line_word
+from desktop_app.tasks.builtin_kinds import builtin_task_kinds
+from desktop_app.tasks.kinds import Title
+
+# A task's type in a Chinese line, as the window's list names its kind (ui/catalog.describe); in English the
+# type's name, as the JSON's `type` says it. A type without words of its own keeps its name.
+ZH_TYPES = {Title.IMPORT_TYPE: "导入", Title.EXPORT: "导出", Title.WORKBOOK: "工作簿导入", Title.UNDO_OF: "撤销",
+            Title.COMPLETE_REFERENCES: "补全关联", Title.CLEANUP: "每日清理", Title.FEED_SCAN: "自动导入检查文件夹",
+            Title.FEED_MAIL: "自动导入的导入通知邮件"}  # fmt: skip
+_KINDS = builtin_task_kinds()
 
 
 def print_json(data: Any) -> None:
@@ -16,32 +27,61 @@ def print_json(data: Any) -> None:
 
 
 def task_line(task: TaskRecord, lang: Lang | None = None) -> str:
-    """One task for people; its stage and error in `lang`, the command line's language (None: as stored)."""
-    parts = [task.task_no, task.task_type, task.status.value, f"{task.progress}%"]
+    """One task for people, wholly in `lang`, the command line's language: its status, counts and stage in
+    words (a validation says what it found, an import its rows waiting for names). None: the status's code
+    and the stage and error as stored, the labels in English."""
+    words: Lang = lang or "en"
+    checked = lang is not None and task.checked_only  # seen: "partially_succeeded" for a validation
+    if lang is None:
+        status = task.status.value
+    else:
+        status = line_word(LineWord.CHECKED, lang) if checked else messages.text(task.status, lang)
+    shown_type = ZH_TYPES.get(_KINDS.of(task).title, task.task_type) if lang == "zh" else task.task_type
+    parts = [task.task_no, shown_type, status, f"{task.progress}%"]
     if task.total_count:
-        parts.append(f"rows {task.total_count} ok {task.success_count} failed {task.fail_count}")
+        parts.append(line_word(LineWord.ROWS, words, total=task.total_count, ok=task.success_count,
+                               fail=task.fail_count))  # fmt: skip
     plan = task.plan_counts
     if plan is not None:
-        # a dry run's change plan: the same names as its JSON's plan_counts, with thousands separators
-        parts.append("plan " + " ".join(f"{name} {count:,}" for name, count in plan.items()))
+        # a dry run's change plan: the same names as its JSON's plan_counts (in English), with thousands separators
+        counts = " ".join(line_word(PLAN_WORDS[name], words, count=count) if name in PLAN_WORDS
+                          else f"{name} {count:,}" for name, count in plan.items())  # fmt: skip
+        parts.append(line_word(LineWord.PLAN, words, counts=counts))
         changes = task.summary.get("changes_csv")
         if changes and not task.summary.get("expired"):
-            parts.append(f"changes: {changes}")
+            parts.append(line_word(LineWord.CHANGES, words, path=changes))
         if task.applied_by:
-            parts.append(f"applied by {task.applied_by}")
+            parts.append(line_word(LineWord.APPLIED_BY, words, task_no=task.applied_by))
         elif task.summary.get("plan_discarded"):
-            parts.append("plan discarded")
+            parts.append(line_word(LineWord.PLAN_DISCARDED, words))
     elif task.params.get("plan_of"):
-        parts.append(f"applies the plan of {task.params['plan_of']}")
-    stage, error = (task.stage, task.error_msg) if lang is None else (task.stage_in(lang), task.error_in(lang))
+        parts.append(line_word(LineWord.APPLIES_PLAN, words, task_no=task.params["plan_of"]))
+    stage = _stage(task, lang, checked=checked)
+    error = task.error_msg if lang is None else task.error_in(lang)
     if stage:
         parts.append(stage)
     if error:
         parts.append(error)
     if task.error_csv:
         # the retention clean-up deleted it: no dead path
-        parts.append("errors: expired" if task.summary.get("expired") else f"errors: {task.error_csv}")
+        expired = task.summary.get("expired")
+        parts.append(line_word(LineWord.ERRORS_EXPIRED, words) if expired
+                     else line_word(LineWord.ERRORS, words, path=task.error_csv))  # fmt: skip
     return "  ".join(parts)
+
+
+def _stage(task: TaskRecord, lang: Lang | None, *, checked: bool) -> str:
+    """The stage in `lang`: a validation's findings in place of its "Done (some rows failed)"; an import's
+    rows waiting for names after it, as the window's list says them."""
+    if lang is None:
+        return task.stage
+    if checked:
+        return check_words(task.success_count, task.fail_count, lang)
+    stage, waiting = task.stage_in(lang), task.pending_completion_count
+    if not waiting or task.params.get("dry_run") or task.undone_by or not task.status.is_final:
+        return stage
+    text = line_word(LineWord.WAITING, lang, rows=waiting)
+    return line_word(LineWord.WITH_WAITING, lang, stage=stage, waiting=text) if stage else text
 
 
 def show(task: TaskRecord, *, as_json: bool, lang: Lang, duplicate_of: str | None = None, **extra: Any) -> None:
@@ -50,7 +90,7 @@ def show(task: TaskRecord, *, as_json: bool, lang: Lang, duplicate_of: str | Non
     else:
         line = task_line(task, lang)
         if duplicate_of:
-            line += f"  (same file as task {duplicate_of})"
+            line += "  " + line_word(LineWord.SAME_FILE, lang, task_no=duplicate_of)
         if extra.get("error_msg"):
             line += f"  {extra['error_msg']}"
         sys.stdout.write(line + "\n")

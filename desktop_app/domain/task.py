@@ -99,6 +99,15 @@ class TaskRecord:
         return {str(k): int(v or 0) for k, v in counts.items()} if isinstance(counts, dict) else None
 
     @property
+    def checked_only(self) -> bool:
+        """A validate-only run (a dry run) that went through its rows: nothing was written, so its status
+        (partially_succeeded, or failed above the threshold) is worded as a check, never as an import."""
+        if not self.params.get("dry_run"):
+            return False
+        by_rows = self.status is TaskStatus.FAILED and not self.error_code and self.fail_count > 0
+        return by_rows or self.status in (TaskStatus.SUCCEEDED, TaskStatus.PARTIALLY_SUCCEEDED)
+
+    @property
     def pending_completion_count(self) -> int:
         return int(self.summary.get("pending_completion_count", 0))
 

@@ -113,9 +113,16 @@ def _fixed(record: TaskRecord) -> bool:
     return int(record.summary.get("fixed_rows") or 0) > 0
 
 
+def checked(record: TaskRecord, kind: TaskKind) -> bool:
+    """A validate-only import that went through its rows: it wrote nothing, whatever its status says."""
+    return kind.words is Words.IMPORT and record.checked_only
+
+
 def tone(record: TaskRecord, kind: TaskKind) -> Tone:
     if fixed_since(record, kind):
         return Tone.GOOD
+    if checked(record, kind):  # amber when rows would fail: nothing broke, nothing was written
+        return Tone.WARNING if record.fail_count else Tone.GOOD
     if undone(record, kind):
         return Tone.NEUTRAL  # not a green success any more (seen: an undone import read "Succeeded" in green)
     return Tone.WARNING if completed_nothing(record, kind) else _TONES[record.status]
@@ -127,6 +134,8 @@ def shown_status(record: TaskRecord, kind: TaskKind) -> str:
         if value_fix(record, kind):
             return QCoreApplication.translate("Outcomes", "Nothing fixed")
         return QCoreApplication.translate("Outcomes", "Nothing completed")
+    if checked(record, kind):  # seen: a validation read "Partially succeeded", as if rows went in
+        return QCoreApplication.translate("Outcomes", "Checked")
     if undone(record, kind):
         return QCoreApplication.translate("Outcomes", "Undone")
     if fixed_since(record, kind):  # seen: a red "Failed" with every row in after "Fix values"
@@ -139,7 +148,8 @@ def status_words() -> list[str]:
     return [status_text(s) for s in TaskStatus] + [QCoreApplication.translate("Outcomes", "Nothing completed"),
                                                    QCoreApplication.translate("Outcomes", "Nothing fixed"),
                                                    QCoreApplication.translate("Outcomes", "Undone"),
-                                                   QCoreApplication.translate("Outcomes", "Fixed")]
+                                                   QCoreApplication.translate("Outcomes", "Fixed"),
+                                                   QCoreApplication.translate("Outcomes", "Checked")]
 
 
 def outcome_text(record: TaskRecord, kind: TaskKind) -> str | None:
@@ -147,7 +157,13 @@ def outcome_text(record: TaskRecord, kind: TaskKind) -> str | None:
     if record.status.is_active:
         return None
     if kind.words is Words.IMPORT:
-        return _import_outcome(record)
+        outcome = _check_outcome(record) if checked(record, kind) else _import_outcome(record)
+        waiting = record.pending_completion_count
+        if outcome is None or not waiting or record.params.get("dry_run") or undone(record, kind):
+            return outcome
+        # rows in with a name their reference table lacks: the list says so, not only the notice (seen: "Done")
+        return (QCoreApplication.translate("Outcomes", "%1; %2").replace("%1", outcome)
+                .replace("%2", waiting_text(waiting)))  # fmt: skip
     if kind.words is Words.UNDO and record.status in (TaskStatus.SUCCEEDED, TaskStatus.PARTIALLY_SUCCEEDED):
         return _undo_outcome(record)
     if value_fix(record, kind) and record.status is TaskStatus.SUCCEEDED:
@@ -185,6 +201,30 @@ def _value_fix_outcome(r: TaskRecord) -> str:
         text = (QCoreApplication.translate("Outcomes", "Fixed values: 1 row of %2 imported") if fixed == 1
                 else QCoreApplication.translate("Outcomes", "Fixed values: %1 rows of %2 imported"))  # fmt: skip
     return text.replace("%1", _n(fixed)).replace("%2", source).replace("%3", _n(refused))
+
+
+def waiting_text(rows: int) -> str:
+    """ "10 rows wait for names": an import's rows in with a name their reference table lacks (the details list
+    the names, "Add the missing names and complete" adds them); short, as a list cell shows it."""
+    if rows == 1:
+        return QCoreApplication.translate("Outcomes", "1 row waits for names")
+    return QCoreApplication.translate("Outcomes", "%1 rows wait for names").replace("%1", _n(rows))
+
+
+def _check_outcome(r: TaskRecord) -> str:
+    """What a validate-only run found, as what an import would do: "Checked: 995 rows would import, 5 would
+    fail" (seen: "Partially succeeded" and "Failed check", as if rows had gone in or the import had broken)."""
+    ok, bad = r.success_count, r.fail_count
+    if not bad:
+        text = (QCoreApplication.translate("Outcomes", "Checked: the 1 row would import") if ok == 1
+                else QCoreApplication.translate("Outcomes", "Checked: all %1 rows would import"))  # fmt: skip
+    elif not ok:
+        text = QCoreApplication.translate("Outcomes", "Checked: no row would import, %3 would fail")
+    elif ok == 1:  # "1 row", never "1 rows"
+        text = QCoreApplication.translate("Outcomes", "Checked: 1 row would import, %3 would fail")
+    else:
+        text = QCoreApplication.translate("Outcomes", "Checked: %1 rows would import, %3 would fail")
+    return text.replace("%1", _n(ok)).replace("%3", _n(bad))
 
 
 def _delete_outcome(status: TaskStatus, *, one: bool, deleted_one: bool = False) -> str | None:
@@ -241,11 +281,9 @@ def _import_outcome(r: TaskRecord) -> str | None:
                 else QCoreApplication.translate("Outcomes", "Done: %1, %3 rows with errors"))  # fmt: skip
         return text.replace("%1", changed).replace("%3", _n(bad))
     if r.status is TaskStatus.SUCCEEDED and ok == 1:  # "1 row", never "1 rows"
-        text = (QCoreApplication.translate("Outcomes", "Checked: the 1 row is valid") if check
-                else QCoreApplication.translate("Outcomes", "Done: 1 row imported"))  # fmt: skip
+        text = QCoreApplication.translate("Outcomes", "Done: 1 row imported")
     elif r.status is TaskStatus.SUCCEEDED:
-        text = (QCoreApplication.translate("Outcomes", "Checked: all %1 rows are valid") if check
-                else QCoreApplication.translate("Outcomes", "Done: %1 rows imported"))  # fmt: skip
+        text = QCoreApplication.translate("Outcomes", "Done: %1 rows imported")
     elif r.status is TaskStatus.CANCELLED:
         if check:
             text = QCoreApplication.translate("Outcomes", "Cancelled")
@@ -257,26 +295,13 @@ def _import_outcome(r: TaskRecord) -> str | None:
         else:
             text = QCoreApplication.translate("Outcomes", "Cancelled: %1 imported; they stay")
     elif bad and r.status is TaskStatus.PARTIALLY_SUCCEEDED:  # "1 row", never "1 rows"
-        if check:
-            text = (
-                QCoreApplication.translate("Outcomes", "Checked: %1 of %2 rows valid, 1 row with errors")
-                if one
-                else QCoreApplication.translate("Outcomes", "Checked: %1 of %2 rows valid, %3 rows with errors")
-            )
-        else:
-            text = (
-                QCoreApplication.translate("Outcomes", "Done: %1 of %2 imported, 1 row with errors")
-                if one
-                else QCoreApplication.translate("Outcomes", "Done: %1 of %2 imported, %3 rows with errors")
-            )
+        text = (
+            QCoreApplication.translate("Outcomes", "Done: %1 of %2 imported, 1 row with errors")
+            if one
+            else QCoreApplication.translate("Outcomes", "Done: %1 of %2 imported, %3 rows with errors")
+        )
     elif bad:  # failed above the threshold: the counts say why
-        if check:
-            text = (
-                QCoreApplication.translate("Outcomes", "Failed check: %1 of %2 rows valid, 1 row with errors")
-                if one
-                else QCoreApplication.translate("Outcomes", "Failed check: %1 of %2 rows valid, %3 rows with errors")
-            )
-        elif ok:
+        if ok:
             text = (
                 QCoreApplication.translate("Outcomes", "Failed: %1 of %2 imported, 1 row with errors")
                 if one

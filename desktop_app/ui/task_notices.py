@@ -64,9 +64,9 @@ class TaskNotices(QObject):
         if can_resume(record, kind):
             buttons.append((self.tr("Import the remaining rows"), lambda: self._resume(record)))
         elif addable_tables(record, kind) and record.pending_completion_count:
-            # the space is the translation's: Chinese puts none before its full-width bracket
-            waiting = self.tr(" (%1 rows name something not found yet: see the details)")
-            text += waiting.replace("%1", f"{record.pending_completion_count:,}")
+            # the outcome says how many rows name something not found yet (outcomes.waiting_text); the details
+            # list the names. The space is the translation's: Chinese puts none before its full-width bracket
+            text += self.tr(" (see the details)")
             buttons.append((self.tr("Add the missing names and complete"),
                             lambda: self._act_on(record, self._actions.add_references)))  # fmt: skip
         elif (record.status in (TaskStatus.SUCCEEDED, TaskStatus.PARTIALLY_SUCCEEDED) and kind.allows(Action.APPLY)

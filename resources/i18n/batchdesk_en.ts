@@ -1524,11 +1524,19 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Checked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Undone</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Fixed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1; %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1573,6 +1581,34 @@ Pattern: %2</source>
     </message>
     <message>
         <source>Fixed values: %1 rows of %2 imported</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 row waits for names</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 rows wait for names</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checked: the 1 row would import</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checked: all %1 rows would import</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checked: no row would import, %3 would fail</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checked: 1 row would import, %3 would fail</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checked: %1 rows would import, %3 would fail</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1632,15 +1668,7 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Checked: the 1 row is valid</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Done: 1 row imported</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Checked: all %1 rows are valid</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1664,27 +1692,11 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Checked: %1 of %2 rows valid, 1 row with errors</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Checked: %1 of %2 rows valid, %3 rows with errors</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Done: %1 of %2 imported, 1 row with errors</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Done: %1 of %2 imported, %3 rows with errors</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Failed check: %1 of %2 rows valid, 1 row with errors</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Failed check: %1 of %2 rows valid, %3 rows with errors</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2762,7 +2774,7 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source> (%1 rows name something not found yet: see the details)</source>
+        <source> (see the details)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

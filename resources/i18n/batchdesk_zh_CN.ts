@@ -1525,12 +1525,20 @@ Pattern: %2</source>
         <translation>未补全任何关联</translation>
     </message>
     <message>
+        <source>Checked</source>
+        <translation>已校验</translation>
+    </message>
+    <message>
         <source>Undone</source>
         <translation>已撤销</translation>
     </message>
     <message>
         <source>Fixed</source>
         <translation>已修正</translation>
+    </message>
+    <message>
+        <source>%1; %2</source>
+        <translation>%1；%2</translation>
     </message>
     <message>
         <source>Nothing completed: %1 references are still not found</source>
@@ -1575,6 +1583,34 @@ Pattern: %2</source>
     <message>
         <source>Fixed values: %1 rows of %2 imported</source>
         <translation>已修正取值：%2 导入了 %1 行</translation>
+    </message>
+    <message>
+        <source>1 row waits for names</source>
+        <translation>1 行等待补充名称</translation>
+    </message>
+    <message>
+        <source>%1 rows wait for names</source>
+        <translation>%1 行等待补充名称</translation>
+    </message>
+    <message>
+        <source>Checked: the 1 row would import</source>
+        <translation>已校验：1 行可导入</translation>
+    </message>
+    <message>
+        <source>Checked: all %1 rows would import</source>
+        <translation>已校验：%1 行全部可导入</translation>
+    </message>
+    <message>
+        <source>Checked: no row would import, %3 would fail</source>
+        <translation>已校验：没有可导入的行，%3 行会失败</translation>
+    </message>
+    <message>
+        <source>Checked: 1 row would import, %3 would fail</source>
+        <translation>已校验：1 行可导入，%3 行会失败</translation>
+    </message>
+    <message>
+        <source>Checked: %1 rows would import, %3 would fail</source>
+        <translation>已校验：%1 行可导入，%3 行会失败</translation>
     </message>
     <message>
         <source>Done: 1 row deleted</source>
@@ -1633,16 +1669,8 @@ Pattern: %2</source>
         <translation>已完成：%1，%3 行有错误</translation>
     </message>
     <message>
-        <source>Checked: the 1 row is valid</source>
-        <translation>校验完成：1 行全部有效</translation>
-    </message>
-    <message>
         <source>Done: 1 row imported</source>
         <translation>已完成：导入 1 行</translation>
-    </message>
-    <message>
-        <source>Checked: all %1 rows are valid</source>
-        <translation>校验完成：%1 行全部有效</translation>
     </message>
     <message>
         <source>Done: %1 rows imported</source>
@@ -1665,28 +1693,12 @@ Pattern: %2</source>
         <translation>已取消：已导入 %1 行，这些行保留</translation>
     </message>
     <message>
-        <source>Checked: %1 of %2 rows valid, 1 row with errors</source>
-        <translation>校验完成：%1 行有效（共 %2 行），1 行有错误</translation>
-    </message>
-    <message>
-        <source>Checked: %1 of %2 rows valid, %3 rows with errors</source>
-        <translation>校验完成：%1 行有效（共 %2 行），%3 行有错误</translation>
-    </message>
-    <message>
         <source>Done: %1 of %2 imported, 1 row with errors</source>
         <translation>已完成：导入 %1 行（共 %2 行），1 行有错误</translation>
     </message>
     <message>
         <source>Done: %1 of %2 imported, %3 rows with errors</source>
         <translation>已完成：导入 %1 行（共 %2 行），%3 行有错误</translation>
-    </message>
-    <message>
-        <source>Failed check: %1 of %2 rows valid, 1 row with errors</source>
-        <translation>校验未通过：%1 行有效（共 %2 行），1 行有错误</translation>
-    </message>
-    <message>
-        <source>Failed check: %1 of %2 rows valid, %3 rows with errors</source>
-        <translation>校验未通过：%1 行有效（共 %2 行），%3 行有错误</translation>
     </message>
     <message>
         <source>Failed: %1 of %2 imported, 1 row with errors</source>
@@ -2763,8 +2775,8 @@ Pattern: %2</source>
         <translation>导入其余的行</translation>
     </message>
     <message>
-        <source> (%1 rows name something not found yet: see the details)</source>
-        <translation>（有 %1 行引用的名称尚未找到，见详情）</translation>
+        <source> (see the details)</source>
+        <translation>（见详情）</translation>
     </message>
     <message>
         <source>Add the missing names and complete</source>

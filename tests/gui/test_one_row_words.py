@@ -19,7 +19,7 @@ from tests.gui.test_task_model import task
     ("kind", "mode", "dry_run", "expected"),
     [
         ("import", "insert", False, "Done: 1 row imported"),
-        ("import", "insert", True, "Checked: the 1 row is valid"),
+        ("import", "insert", True, "Checked: the 1 row would import"),
         ("import", "delete", False, "Done: 1 row deleted"),
         ("export", None, False, "Done: 1 row exported"),
     ],

@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from desktop_app.domain.status import TaskStatus
+from desktop_app.ui.task_model import STAGE
 from tests.gui.test_window_clerk import running_task
-from tests.gui.test_window_queue import TIMEOUT, qtbot_left, queue, wait_for_task, wait_status
+from tests.gui.test_window_queue import TIMEOUT, cell, qtbot_left, queue, wait_for_task, wait_status
 from tests.gui.test_window_resume import import_new_departments, stopped_import, stopped_window
 from tests.support.customers import row, write_csv
 
@@ -102,7 +103,9 @@ def test_an_import_with_names_not_found_says_so_when_it_ends_and_adds_them_from_
     notice = window.notice
     qtbot.waitUntil(lambda: ended.task_no in notice.text(), timeout=TIMEOUT)
     # a green "Succeeded" alone would hide that 4 rows wait for their department
-    assert "(4 rows name something not found yet: see the details)" in notice.text()
+    assert "Done: 20 rows imported; 4 rows wait for names (see the details)" in notice.text()
+    # and the list's stage, after the notice is closed (seen: "Done: 20 rows imported" alone)
+    assert cell(window, ended.task_no, STAGE) == "Done: 20 rows imported; 4 rows wait for names"
     add = notice.buttons[0]
     assert add.isVisibleTo(notice) and add.text() == "Add the missing names and complete"
     # the details' button names no table (the missing names are listed just above it) and no mnemonic

@@ -33,15 +33,15 @@ THRESHOLD_MSG = "10 rows failed (50.0%, above 30%): the import counts as failed;
         (TaskStatus.FAILED, (20, 0, 20), False, THRESHOLD_MSG, "Failed: nothing imported, 20 rows with errors"),
         (TaskStatus.FAILED, (0, 0, 0), False, "The file is empty", "Failed: The file is empty"),
         (TaskStatus.FAILED, (900, 400, 0), False, "File changed", "Failed after 400 rows were imported: File changed"),
-        (TaskStatus.FAILED, (20, 10, 10), True, None, "Failed check: 10 of 20 rows valid, 10 rows with errors"),
+        (TaskStatus.FAILED, (20, 10, 10), True, None, "Checked: 10 rows would import, 10 would fail"),
         (TaskStatus.PARTIALLY_SUCCEEDED, (50, 37, 13), False, None, "Done: 37 of 50 imported, 13 rows with errors"),
         (TaskStatus.PARTIALLY_SUCCEEDED, (5, 4, 1), False, None, "Done: 4 of 5 imported, 1 row with errors"),
-        (TaskStatus.PARTIALLY_SUCCEEDED, (5, 4, 1), True, None, "Checked: 4 of 5 rows valid, 1 row with errors"),
+        (TaskStatus.PARTIALLY_SUCCEEDED, (5, 4, 1), True, None, "Checked: 4 rows would import, 1 would fail"),
         (TaskStatus.FAILED, (1, 0, 1), False, THRESHOLD_MSG, "Failed: nothing imported, 1 row with errors"),
         (TaskStatus.SUCCEEDED, (200, 200, 0), False, None, "Done: 200 rows imported"),
-        (TaskStatus.SUCCEEDED, (200, 200, 0), True, None, "Checked: all 200 rows are valid"),
+        (TaskStatus.SUCCEEDED, (200, 200, 0), True, None, "Checked: all 200 rows would import"),
         (TaskStatus.SUCCEEDED, (1, 1, 0), False, None, "Done: 1 row imported"),
-        (TaskStatus.SUCCEEDED, (1, 1, 0), True, None, "Checked: the 1 row is valid"),
+        (TaskStatus.SUCCEEDED, (1, 1, 0), True, None, "Checked: the 1 row would import"),
         (TaskStatus.CANCELLED, (200_000, 56_000, 0), False, None, "Cancelled: 56,000 of 200,000 imported; they stay"),
         (TaskStatus.CANCELLED, (0, 0, 0), False, None, "Cancelled before any row was imported"),
     ],
@@ -175,3 +175,65 @@ def test_the_toolbar_holds_a_clerks_few_actions_with_icons_and_words(qtbot: Any,
     chinese = [a.iconText() for a in toolbar_buttons(window)]
     assert chinese == ["打开文件", "导出", "错误文件", "重新导入", "重试", "取消", "详情"]
     assert not any("(" in text for text in chinese), "no mnemonic on the toolbar"
+
+
+# --- a validation is a check, not an import; rows waiting for names are said in the list ------------------
+
+
+def _ended_import(desk: Desk, **changes: Any) -> Any:
+    """An import of another desk's, ended as `changes` say, shown in the list."""
+    task = desk.core.store.submit(task_type="import", params={"file": str(CLEAN), "import_type": "customers"},
+                                  creator="t", host="another-desk").task  # fmt: skip
+    ended = replace(task, **{**changes, "params": {**task.params, **changes.get("params", {})}})
+    desk.service.record_changed.emit(ended)
+    return ended
+
+
+def test_a_validation_with_failing_rows_reads_checked_in_the_list_and_the_details(qtbot: Any, make_desk: Any) -> None:
+    desk: Desk = make_desk()
+    window = desk.window
+    check = _ended_import(desk, status=TaskStatus.PARTIALLY_SUCCEEDED, total_count=1000, success_count=995,
+                          fail_count=5, params={"dry_run": True})  # fmt: skip
+    over = _ended_import(desk, status=TaskStatus.FAILED, total_count=20, success_count=5, fail_count=15,
+                         error_msg=THRESHOLD_MSG, params={"dry_run": True})  # fmt: skip
+    model = window.model
+    for task, stage in ((check, "Checked: 995 rows would import, 5 would fail"),
+                        (over, "Checked: 5 rows would import, 15 would fail")):  # fmt: skip
+        row = model.row_of(task.id)
+        assert row is not None
+        # seen: "Partially succeeded" and a red "Failed" for a validation that wrote nothing
+        assert model.index(row, STATUS).data() == "Checked"
+        assert model.index(row, STATUS).data(ToneRole) == Tone.WARNING.value, "amber: rows would fail"
+        assert model.index(row, STAGE).data() == stage
+    window.select_task(check.id)
+    window.actions_.details.trigger()
+    details = window.details
+    qtbot.waitUntil(lambda: details.record is not None and details.record.id == check.id)
+    assert details.value("status") == "Checked"
+    assert details.value("stage") == "Checked: 995 rows would import, 5 would fail"
+    desk.set_language("zh")
+    qtbot.waitUntil(lambda: details.value("status") == "已校验", timeout=TIMEOUT)
+    assert details.value("stage") == "已校验：995 行可导入，5 行会失败"
+    row = model.row_of(check.id)
+    assert model.index(row, STATUS).data() == "已校验"
+    assert model.index(row, STAGE).data() == "已校验：995 行可导入，5 行会失败"
+
+
+def test_an_import_with_rows_waiting_for_names_says_so_in_its_stage(qtbot: Any, make_desk: Any) -> None:
+    desk: Desk = make_desk()
+    model = desk.window.model
+    waiting = _ended_import(desk, status=TaskStatus.SUCCEEDED, total_count=1000, success_count=1000,
+                            summary={"pending_completion_count": 10})  # fmt: skip
+    one = _ended_import(desk, status=TaskStatus.PARTIALLY_SUCCEEDED, total_count=1000, success_count=990,
+                        fail_count=10, summary={"pending_completion_count": 1})  # fmt: skip
+    done = _ended_import(desk, status=TaskStatus.SUCCEEDED, total_count=1000, success_count=1000)
+
+    def stage(task: Any) -> Any:
+        return model.index(model.row_of(task.id), STAGE).data()
+
+    assert stage(waiting) == "Done: 1,000 rows imported; 10 rows wait for names"
+    assert stage(one) == "Done: 990 of 1,000 imported, 10 rows with errors; 1 row waits for names"
+    assert stage(done) == "Done: 1,000 rows imported"
+    desk.set_language("zh")
+    qtbot.waitUntil(lambda: stage(done) == "已完成：导入 1,000 行", timeout=TIMEOUT)
+    assert stage(waiting) == "已完成：导入 1,000 行；10 行等待补充名称"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -55,6 +56,32 @@ def test_import_wait_json_contract(tmp_path: Path, data_dir: str) -> None:
     assert code == 0 and status["task_no"] == task["task_no"] and set(status) >= TASK_FIELDS
     code, listed, _ = cli("tasks", "--json", "--data-dir", data_dir)
     assert code == 0 and [t["task_no"] for t in listed] == [forced["task_no"], task["task_no"]]
+
+
+def test_a_validation_and_the_task_list_read_wholly_in_the_command_line_s_language(tmp_path: Path,
+                                                                                   data_dir: str) -> None:
+    """Seen: `tasks` printed "partially_succeeded … Done (some rows failed)" for a validate-only run, and
+    English status words inside Chinese lines. The JSON keeps its codes."""
+    path = write_csv(tmp_path / "c.csv", [row(1), row(2, 手机号="x"), row(3), row(4)])
+    code, task, err = cli("import", str(path), "--type", "customers", "--dry-run", "--wait", "--json",
+                          "--data-dir", data_dir)  # fmt: skip
+    assert code == 0 and isinstance(task, dict), err
+    assert task["status"] == "partially_succeeded" and task["dry_run"] is True  # the contract, unchanged
+    lines = {}
+    for lang, locale in (("en", "C.UTF-8"), ("zh", "zh_CN.UTF-8")):
+        for command in (("tasks",), ("status", task["task_no"])):
+            code, out, err = in_process([*command, "--data-dir", data_dir], {"LANG": locale, "LC_ALL": locale})
+            assert code == 0 and "Traceback" not in err, err
+            lines[lang, command[0]] = out.strip()
+    for command in ("tasks", "status"):
+        en, zh = lines["en", command], lines["zh", command]
+        assert "  Checked  " in en and "  Checked: 3 rows would import, 1 would fail  " in en, en
+        assert "  已校验  " in zh and "  已校验：3 行可导入，1 行会失败  " in zh, zh
+        assert "artially" not in en and "部分成功" not in zh
+        # no English word but the task number and the files' paths
+        assert re.findall(r"[A-Za-z]{2,}", re.sub(r"/\S+", "", zh.replace(task["task_no"], ""))) == [], zh
+    code, listed, _ = cli("tasks", "--json", "--data-dir", data_dir)
+    assert listed[0]["status"] == "partially_succeeded" and listed[0]["stage"] == "Done (some rows failed)"
 
 
 def test_submit_queues_and_worker_runs(tmp_path: Path, data_dir: str) -> None:

@@ -13,7 +13,8 @@ import pytest
 import desktop_app.domain.errors
 import desktop_app.domain.notes
 import desktop_app.domain.plan_words
-import desktop_app.domain.stages  # noqa: F401  (each registers its table in the catalog)
+import desktop_app.domain.stages
+import desktop_app.domain.task_words  # noqa: F401  (each registers its table in the catalog)
 from desktop_app.domain import messages
 from desktop_app.domain.errors import ErrorCode, message
 from desktop_app.domain.messages import FALLBACK, MissingParameter, placeholders, template, text
