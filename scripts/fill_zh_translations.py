@@ -59,8 +59,9 @@ ZH: dict[tuple[str, str], str] = {
     ("AddNamesQuestion", "&Add 1 name"): "添加 1 个名称(&A)",
     ("AddNamesQuestion", "&Add %1 names"): "添加 %1 个名称(&A)",
     ("AddNamesQuestion", "&Do not add"): "不添加(&D)",
-    ("AddNamesQuestion", "1 name to the table %2 (column %3): %4"): "1 个名称添加到表 %2（列“%3”）：%4",
-    ("AddNamesQuestion", "%1 names to the table %2 (column %3): %4"): "%1 个名称添加到表 %2（列“%3”）：%4",
+    ("AddNamesQuestion", "%3 (1 new name): %4"): "%3（1 个新名称）：%4",
+    ("AddNamesQuestion", "%3 (%1 new names): %4"): "%3（%1 个新名称）：%4",
+    ("AddNamesQuestion", ", "): "、",
     ("AddNamesQuestion", ", … (%1 more)"): "，…（另有 %1 个）",
     ("AddNamesQuestion", "This completes up to 1 row of task %2 waiting on them."):
         "这将补全任务 %2 中等待它们的最多 1 行。",
@@ -716,6 +717,12 @@ ZH: dict[tuple[str, str], str] = {
         "在电子表格程序中打开这次仅校验的变更文件（它将新增、更新或删除的每一行）",
     ("WorkbookDialog", "%1 (not allowed)"): "%1（无权导入）",
     ("WorkbookDialog", "Cannot queue: %1"): "无法排队导入：%1",
+    # a clerk's tryout: the preview says which rows will wait for a name their reference table lacks
+    ("PreviewDialog", "1 row names a %2 not in the table yet: it will wait until the name is added."):
+        "1 行的%2还不在表中：补上名称前，这一行会等待。",
+    ("PreviewDialog", "%1 rows name a %2 not in the table yet: they will wait until the names are added."):
+        "%1 行的%2还不在表中：补上名称前，这些行会等待。",
+    ("PreviewDialog", "This row will wait until the name is added"): "补上名称前，这一行会等待",
 }  # fmt: skip
 
 Messages = list[tuple[str, list[str]]]  # (context, sources in code order)

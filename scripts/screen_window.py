@@ -39,6 +39,15 @@ class ShownWindow:
         self.wait(900)  # the window manager's frame, a repaint
         self.app.primaryScreen().grabWindow(0).save(f"{self.prefix}-{name}.png")  # type: ignore[attr-defined]
 
+    def ended_notice(self, record: Any) -> None:
+        """The notice of a task that ended, as the window says it (shot as "notice"), its first button clicked."""
+        self.wait(1500)
+        self.window.notices.task_ended(record)
+        self.wait(1500)
+        self.shot("notice")
+        self.window.notice.buttons[0].click()
+        self.wait(1500)
+
     def review_plan(self, task_id: int) -> Any:
         """A dry run's change plan, opened as a clerk opens it (the task selected, "Review the changes…")."""
         self.window.select_task(task_id)

@@ -34,12 +34,7 @@ def main(argv: list[str]) -> int:
     failed = run_import(core, write_csv(root / "levels.csv", levels))
     shown = ShownWindow(core, root, prefix)
     desk, window, wait, shot = shown.desk, shown.window, shown.wait, shown.shot
-    wait(1500)
-    window.notices.task_ended(failed)
-    wait(1500)
-    shot("notice")
-    window.notice.buttons[0].click()
-    wait(1500)
+    shown.ended_notice(failed)
     dialog = window.value_fix_dialog
     assert dialog is not None
     shot("value-fix")

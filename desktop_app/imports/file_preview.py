@@ -7,7 +7,9 @@ a file over the size limit reads in the preview exactly as the task would fail, 
 named with the reason its row would have in the error CSV. Given the table's rows for the sample's keys
 (:func:`look_up_keys`: one query, off the window's thread), it also says what the import's mode does with
 each shown row, by the import's own decisions (imports/row_plans.py): already in the table (an error in
-insert mode), not in it (an error in update mode), skipped, updated, unchanged or added.
+insert mode), not in it (an error in update mode), skipped, updated, unchanged or added; and, the same look-up
+having read the reference tables for the sample's distinct names, which rows that pass name a reference the
+table lacks (they will wait for the name after the import: imports/missing_references.py).
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ from desktop_app.imports.precount import line_bound
 from desktop_app.imports.profiles import fills_of, header_overrides
 from desktop_app.imports.readers import CsvDialect, ReadLimits, SheetMerges, SourceRow
 from desktop_app.imports.regional import DateForm, DayMonthEvidence, day_month_evidence
-from desktop_app.imports.row_plans import KEYED_FAILURES, Action, Candidate, FailedRow, RowDecider
+from desktop_app.imports.row_plans import KEYED_FAILURES, Action, Candidate, FailedRow, RowDecider, RowPlan
+from desktop_app.imports.table_spec import references_of
 from desktop_app.imports.type_schema import table_to_look_in
 from desktop_app.imports.validator import CheckedRow, RowError, compile_validator
 from desktop_app.store.business_rows import BusinessTable, Key, StoredRow
@@ -84,6 +87,9 @@ class RowProblems:
     whole_row: tuple[RowError, ...] = ()
 
 
+Name = tuple[str, str]  # a reference column's key and a name in it
+
+
 @dataclass(frozen=True)
 class StoredKeys:
     """The table's rows for the sample's keys, as one look-up found them (made off the window's thread)."""
@@ -92,10 +98,12 @@ class StoredKeys:
     table: BusinessTable
     asked: frozenset[Key]  # the keys looked up, as the validator reads them
     found: Mapping[Key, StoredRow]  # those in the table, by the key as the table compares it
+    asked_names: frozenset[Name] = frozenset()  # the reference names looked up: (column key, name)
+    known_names: frozenset[Name] = frozenset()  # those the reference tables hold
 
-    def covers(self, import_type: str, keys: Sequence[Key]) -> bool:
-        """Whether this look-up answers for these keys of this type."""
-        return import_type == self.import_type and self.asked.issuperset(keys)
+    def covers(self, import_type: str, keys: Sequence[Key], names: Sequence[Name] = ()) -> bool:
+        """Whether this look-up answers for these keys and reference names of this type."""
+        return import_type == self.import_type and self.asked.issuperset(keys) and self.asked_names.issuperset(names)
 
 
 # what an import does with a shown row, as the preview says it: the rows that fail for their key alone
@@ -134,6 +142,10 @@ class SampleCheck:
     day_month: DayMonthEvidence | None = None  # the file has day/month dates: what they say
     keys: tuple[Key, ...] = ()  # the shown rows' valid keys: what to look up in the table
     table: TableVerdict | None = None  # None: the table's rows for ``keys`` are not known (yet)
+    names: tuple[Name, ...] = ()  # the shown rows' distinct reference names: what to look up in their tables
+    # the rows that pass but name a reference the table lacks (its cell's REFERENCE_NOT_FOUND): they are
+    # written and wait for the name (known with ``table``)
+    waiting: tuple[RowProblems, ...] = ()
 
 
 def read_sample(
@@ -215,17 +227,24 @@ def count_problem(count: RowCount, max_rows: int) -> PermanentError | None:
     return None
 
 
-def look_up_keys(engine: Engine, itype: ImportType, keys: Sequence[Key]) -> StoredKeys:
+def look_up_keys(engine: Engine, itype: ImportType, keys: Sequence[Key], names: Sequence[Name]) -> StoredKeys:
     """The table's rows with these keys (a sample's: SHOWN_ROWS at most), in one query through the business
-    table's own look-up, as the import finds them; none when the table does not exist yet. Not for the
-    window's thread: it asks the database."""
+    table's own look-up, as the import finds them; none when the table does not exist yet. And of ``names``
+    (a check's distinct reference names: without them the check gives no verdict), those their reference
+    tables hold: one query per reference column, never one per row. Not for the window's thread: it asks the
+    database."""
     table, columns = table_to_look_in(engine, itype)
     wanted = list(dict.fromkeys(keys))
     found: dict[Key, StoredRow] = {}
-    if columns is not None and wanted:
-        with engine.connect() as conn:
+    known: set[Name] = set()
+    with engine.connect() as conn:
+        if columns is not None and wanted:
             found = table.find(conn, wanted, columns)
-    return StoredKeys(itype.name, table, frozenset(wanted), found)
+        for ref in references_of(itype):
+            asked = [name for column, name in names if column == ref.column]
+            if asked:
+                known.update((ref.column, n) for n in table.known_reference_names(conn, ref, asked))
+    return StoredKeys(itype.name, table, frozenset(wanted), found, frozenset(names), frozenset(known))
 
 
 def check_sample(
@@ -280,18 +299,43 @@ def check_sample(
         lacking = validator.blank_required(cells) if mode is ImportMode.UPSERT and key is not None else ()
         candidates.append(FailedRow(row, result.errors, key if keyed else None, lacking))
     wanted = tuple(dict.fromkeys(keys))
+    names = tuple(dict.fromkeys(name for c in candidates if not isinstance(c, FailedRow)
+                                for name in _names_of(itype, dict(zip(itype.keys, c[1], strict=True)))))  # fmt: skip
     table: TableVerdict | None = None
     failing: list[tuple[int, tuple[RowError, ...]]]
-    if stored is not None and stored.covers(itype.name, wanted):
+    waiting: list[RowProblems] = []
+    if stored is not None and stored.covers(itype.name, wanted, names):
         decider = RowDecider(itype, mode, options.blank, stored.table, validator.key_indexes)
         plans = decider.decide(candidates, dict(stored.found), lambda _key_text, _stored: False)
         failing = [(p.source.row_number, p.errors) for p in plans if p.action is Action.FAIL]
         table = TableVerdict(mode, {p.source.row_number: _outcome(p.action, p.errors) for p in plans})
+        waiting = [w for p in plans if (w := _waiting(itype, p, stored.known_names, index_of)) is not None]
     else:
         failing = [(c.source.row_number, c.errors) for c in candidates if isinstance(c, FailedRow)]
     problems = [_problems(number, errors, index_of) for number, errors in failing]
     return SampleCheck(mapping, rows=tuple(problems), checked=len(shown), day_month=_day_month(sample, itype, mapping),
-                       keys=wanted, table=table)  # fmt: skip
+                       keys=wanted, table=table, names=names, waiting=tuple(waiting))  # fmt: skip
+
+
+def _names_of(itype: ImportType, values: Mapping[str, object]) -> list[Name]:
+    """The reference names a row writes (``values``: its type columns' values, or an update's changes)."""
+    return [(ref.column, value) for ref in references_of(itype)
+            if isinstance(value := values.get(ref.column), str) and value]  # fmt: skip
+
+
+def _waiting(itype: ImportType, plan: RowPlan, known: frozenset[Name],
+             index_of: Mapping[str, int]) -> RowProblems | None:  # fmt: skip
+    """A row that writes a reference name its table lacks: that cell's REFERENCE_NOT_FOUND (None: no such name,
+    or the row writes nothing)."""
+    if plan.action is Action.INSERT and plan.values is not None:
+        written: Mapping[str, object] = dict(zip(itype.keys, plan.values, strict=True))
+    elif plan.action is Action.UPDATE and plan.changes is not None:
+        written = plan.changes
+    else:
+        return None
+    errors = [RowError(ErrorCode.REFERENCE_NOT_FOUND, column, name, {"value": name})
+              for column, name in _names_of(itype, written) if (column, name) not in known]  # fmt: skip
+    return _problems(plan.source.row_number, errors, index_of) if errors else None
 
 
 def _outcome(action: Action, errors: tuple[RowError, ...]) -> str:

@@ -369,9 +369,8 @@ class BusinessTable:
         return found
 
     @staticmethod
-    def add_reference_names(conn: Connection, ref: TableReference, names: Sequence[str]) -> int:
-        """Insert the names not yet in the reference table (its other columns take their defaults);
-        returns how many were added."""
+    def known_reference_names(conn: Connection, ref: TableReference, names: Sequence[str]) -> set[str]:
+        """Those of these names the reference table holds: one query for up to LOOKUP_CHUNK distinct names."""
         schema, _, name = ref.ref_table.rpartition(".")
         r = sa.table(name, sa.column(ref.ref_column), schema=schema or None)
         wanted = list(dict.fromkeys(n for n in names if n))
@@ -380,7 +379,16 @@ class BusinessTable:
             chunk = wanted[i : i + LOOKUP_CHUNK]
             present.update(str(v) for v in conn.execute(sa.select(r.c[ref.ref_column]).where(
                 r.c[ref.ref_column].in_(chunk))).scalars())  # fmt: skip
-        new = [n for n in wanted if n not in present]
+        return present
+
+    @staticmethod
+    def add_reference_names(conn: Connection, ref: TableReference, names: Sequence[str]) -> int:
+        """Insert the names not yet in the reference table (its other columns take their defaults);
+        returns how many were added."""
+        schema, _, name = ref.ref_table.rpartition(".")
+        r = sa.table(name, sa.column(ref.ref_column), schema=schema or None)
+        present = BusinessTable.known_reference_names(conn, ref, names)
+        new = [n for n in dict.fromkeys(names) if n and n not in present]
         if new:
             conn.execute(sa.insert(r), [{ref.ref_column: n} for n in new])
         return len(new)

@@ -752,8 +752,12 @@ class MainWindow(QMainWindow):
         labels = {c.key: c.label for c in self.catalog.columns(str(record.params.get("import_type")))}
         box = AddNamesQuestion(self._fresh(record), names, labels, self)
         self.add_names_question = box
-        self._open_question(box, "add_names_question", box.add_button,
-                            lambda: self.actions_.confirm_add_references(record))  # fmt: skip
+
+        def add() -> None:
+            self.notices.names_added(record)  # "Do not add" leaves the notice as it was
+            self.actions_.confirm_add_references(record)
+
+        self._open_question(box, "add_names_question", box.add_button, add)
 
     def open_value_fix(self, record: TaskRecord, bad: list[Any]) -> None:
         """Fix values: the dialog of the import's refused values; OK queues the fix (the task list shows it,

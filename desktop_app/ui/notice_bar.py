@@ -32,6 +32,7 @@ class NoticeBar(QFrame):
         self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.buttons = [QPushButton(), QPushButton()]
         self._handlers: list[Callable[[], None] | None] = [None, None]
+        self._stays: frozenset[int] = frozenset()
         self._again: Callable[[], None] | None = None
         self.close_button = QToolButton()
         self.close_button.setAutoRaise(True)
@@ -59,10 +60,14 @@ class NoticeBar(QFrame):
         *,
         timeout_ms: int = SHOWN_MS,
         again: Callable[[], None] | None = None,
+        stays: frozenset[int] = frozenset(),
     ) -> None:
         """Show `text`; each action is (button text, what it does; the notice then closes). `again` says the
-        notice anew (in the window's language of the moment); without it a switch of language closes it."""
+        notice anew (in the window's language of the moment); without it a switch of language closes it.
+        `stays`: the actions (by position) that ask a question first: the notice stays up, so that a "no"
+        leaves it as it was with its other buttons (the caller closes it on a "yes")."""
         self._again = again
+        self._stays = stays
         background, border = COLOURS[tone]
         self.setStyleSheet(f"QFrame#notice {{ background: {background}; border: 1px solid {border}; "
                            "border-radius: 4px; }")  # fmt: skip
@@ -87,7 +92,8 @@ class NoticeBar(QFrame):
 
     def _clicked(self, i: int) -> None:
         handler = self._handlers[i]
-        self.dismiss()
+        if i not in self._stays:
+            self.dismiss()
         if handler is not None:
             handler()
 

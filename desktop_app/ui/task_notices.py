@@ -37,6 +37,7 @@ class TaskNotices(QObject):
         self._flash_timer.setInterval(FLASH_MS)
         self._flash_timer.timeout.connect(self._flash)
         self._flashing: tuple[int, int] | None = None  # (task id, blinks left)
+        self._offering_add: tuple[int, str] | None = None  # the notice offering to add names: task id, its text
 
     def already_queued(self, record: TaskRecord, text: str) -> None:
         """The same file or export is queued already: its row blinks, and the notice says how far it is."""
@@ -53,6 +54,7 @@ class TaskNotices(QObject):
 
     def _show_ended(self, record: TaskRecord, *, opened: bool) -> None:
         buttons: list[tuple[str, Callable[[], Any]]] = []
+        stays: frozenset[int] = frozenset()
         kind = self._model.kinds.of(record)
         text = ended_text(record, kind, shown_file_name(record))
         if record.cancel_requested and record.status is not TaskStatus.CANCELLED:
@@ -67,6 +69,8 @@ class TaskNotices(QObject):
             # the outcome says how many rows name something not found yet (outcomes.waiting_text); the details
             # list the names. The space is the translation's: Chinese puts none before its full-width bracket
             text += self.tr(" (see the details)")
+            # it asks first: the notice stays while it asks, and a "Do not add" leaves it with its other buttons
+            stays = frozenset({len(buttons)})
             buttons.append((self.tr("Add the missing names and complete"),
                             lambda: self._act_on(record, self._actions.add_references)))  # fmt: skip
         elif (record.status in (TaskStatus.SUCCEEDED, TaskStatus.PARTIALLY_SUCCEEDED) and kind.allows(Action.APPLY)
@@ -88,8 +92,15 @@ class TaskNotices(QObject):
             buttons.append((self.tr("Show the task"), lambda: self.reveal(record.id)))
         # It stays until the clerk closes it or a newer notice comes: a clerk back at the desk still sees it.
         shown = text
-        self._notice.show_notice(text, tone(record, kind), buttons, timeout_ms=0,
+        self._offering_add = (record.id, text) if stays else None
+        self._notice.show_notice(text, tone(record, kind), buttons, timeout_ms=0, stays=stays,
                                  again=lambda: self._show_ended(record, opened=opened))  # fmt: skip
+
+    def names_added(self, record: TaskRecord) -> None:
+        """The clerk said yes to adding an import's missing names (from anywhere): its notice offering them
+        closes, if still shown (it stayed up while the question asked)."""
+        if self._offering_add is not None and self._offering_add == (record.id, self._notice.text()):
+            self._notice.dismiss()
 
     def _fixable(self, record: TaskRecord, still_shown: Callable[[], bool], again: Callable[[], None]) -> bool:
         """Whether the import's refused values are known to be fixable now; not known yet, they are read, and a

@@ -21,7 +21,7 @@ from desktop_app.executor.executor import Executor
 from desktop_app.exports.task import ExportHandler
 from desktop_app.feeds.notices import FeedTask, feeds_of_tasks
 from desktop_app.imports import file_preview
-from desktop_app.imports.file_preview import StoredKeys
+from desktop_app.imports.file_preview import Name, StoredKeys
 from desktop_app.imports.missing_references import MissingReference
 from desktop_app.imports.options import ImportOptions
 from desktop_app.imports.resume import RESUMES
@@ -251,10 +251,11 @@ class TaskService(QObject):
         it asks the database."""
         return self.submitter.rights_refusal(import_type, ImportMode(mode))
 
-    def look_up_keys(self, itype: Any, keys: Sequence[Key]) -> StoredKeys:
-        """The table's rows for a preview's keys, in one query. Call it off the GUI thread (through
-        ``background``): it asks the database."""
-        return file_preview.look_up_keys(self._store.engine, itype, keys)
+    def look_up_keys(self, itype: Any, keys: Sequence[Key], names: Sequence[Name]) -> StoredKeys:
+        """The table's rows for a preview's keys, in one query, and which of its reference names their tables
+        hold (one query per reference column). Call it off the GUI thread (through ``background``): it asks
+        the database."""
+        return file_preview.look_up_keys(self._store.engine, itype, keys, names)
 
     def sync_deletes(self, request: ImportOptions) -> tuple[int, str]:
         """How many rows a sync of the request's file would delete now, and the table's name. Call it off the

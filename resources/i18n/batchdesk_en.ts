@@ -98,11 +98,15 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>1 name to the table %2 (column %3): %4</source>
+        <source>%3 (1 new name): %4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 names to the table %2 (column %3): %4</source>
+        <source>%3 (%1 new names): %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1909,6 +1913,14 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>1 row names a %2 not in the table yet: it will wait until the name is added.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 rows name a %2 not in the table yet: they will wait until the names are added.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>%1 bytes</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2058,6 +2070,10 @@ Pattern: %2</source>
     </message>
     <message>
         <source>Header mapping</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This row will wait until the name is added</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -98,12 +98,16 @@
         <translation>不添加(&amp;D)</translation>
     </message>
     <message>
-        <source>1 name to the table %2 (column %3): %4</source>
-        <translation>1 个名称添加到表 %2（列“%3”）：%4</translation>
+        <source>%3 (1 new name): %4</source>
+        <translation>%3（1 个新名称）：%4</translation>
     </message>
     <message>
-        <source>%1 names to the table %2 (column %3): %4</source>
-        <translation>%1 个名称添加到表 %2（列“%3”）：%4</translation>
+        <source>%3 (%1 new names): %4</source>
+        <translation>%3（%1 个新名称）：%4</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
     </message>
     <message>
         <source>, … (%1 more)</source>
@@ -1910,6 +1914,14 @@ Pattern: %2</source>
         <translation>无法检查这些行是否已在表中：%1</translation>
     </message>
     <message>
+        <source>1 row names a %2 not in the table yet: it will wait until the name is added.</source>
+        <translation>1 行的%2还不在表中：补上名称前，这一行会等待。</translation>
+    </message>
+    <message>
+        <source>%1 rows name a %2 not in the table yet: they will wait until the names are added.</source>
+        <translation>%1 行的%2还不在表中：补上名称前，这些行会等待。</translation>
+    </message>
+    <message>
         <source>%1 bytes</source>
         <translation>%1 字节</translation>
     </message>
@@ -2060,6 +2072,10 @@ Pattern: %2</source>
     <message>
         <source>Header mapping</source>
         <translation>表头对应关系</translation>
+    </message>
+    <message>
+        <source>This row will wait until the name is added</source>
+        <translation>补上名称前，这一行会等待</translation>
     </message>
     <message>
         <source>This row has problems: hover its red cells</source>

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QApplication, QComboBox, QDialogButtonBox, QStyleF
 from desktop_app.domain.status import TaskStatus
 from desktop_app.imports import file_preview
 from desktop_app.ui.dialogs.preview import PreviewDialog
-from desktop_app.ui.dialogs.preview_table import BAD, BLUE, GREY, RED
+from desktop_app.ui.dialogs.preview_table import AMBER, BAD, BLUE, GREY, RED, WAIT
 from desktop_app.ui.full_text_tip import NarrowCombo, is_cut
 from tests.gui.test_window_queue import ERRORS, TIMEOUT, open_preview, qtbot_left, wait_for_task, wait_status
 from tests.support import hostile_files as hostile
@@ -437,3 +437,30 @@ def test_the_main_button_says_validate_in_chinese(qtbot: Any, make_desk: Any) ->
     dialog.dry_run_box.setChecked(True)
     assert ok(dialog).text() == "校验(&L)"
     dialog.reject()
+
+
+def test_the_preview_says_which_rows_will_wait_for_a_department(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    # seen: the preview counted every row as passing; after the import 3 of them waited for a department
+    rows = [row(i, 部门="华东销售部") if i in (2, 5, 9) else row(i) for i in range(1, 11)]
+    window = make_desk().window
+    dialog = open_preview(qtbot, window, write_csv(tmp_path / "c.csv", rows))
+    said = wait_looked_up(qtbot, dialog)
+    assert "3 rows name a Department not in the table yet: they will wait until the names are added." in said, said
+    assert said.startswith("The first 10 rows pass every check.")
+    table = dialog.rows_table
+    department = HEADER.index("部门")
+    marked = [r for r in range(table.rowCount()) if table.item(r, department).background().color() == WAIT]
+    assert [table.verticalHeaderItem(r).text() for r in marked] == ["3", "6", "10"]
+    cell = table.item(marked[0], department)
+    assert cell.toolTip() == "Department not found: 华东销售部\nThis row will wait until the name is added"
+    assert table.verticalHeaderItem(marked[0]).foreground().color() == AMBER
+    assert table.item(marked[0], 0).background().color() != WAIT, "only the cell naming it"
+    assert ok(dialog).isEnabled(), "the rows import, then wait: the file can be queued"
+
+
+def test_the_preview_says_the_waiting_rows_in_chinese(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    desk = make_desk()
+    desk.set_language("zh")
+    dialog = open_preview(qtbot, desk.window, write_csv(tmp_path / "c.csv", [row(1, 部门="华东销售部"), row(2)]))
+    said = wait_looked_up(qtbot, dialog)
+    assert "1 行的部门还不在表中：补上名称前，这一行会等待。" in said, said

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from PySide6.QtWidgets import QMessageBox, QWidget
+from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
 
 from desktop_app.domain.task import TaskRecord
 from desktop_app.imports.missing_references import MissingReference
 
 SHOWN_NAMES = 5  # the first names the question lists of each column
+SIDE = 160  # the question's icon, margins and frame beside its text: its lines are at most the screen less this
 
 
 class AddNamesQuestion(QMessageBox):
@@ -26,6 +27,7 @@ class AddNamesQuestion(QMessageBox):
                 else self.tr("Add %1 names to the master data?").replace("%1", f"{count:,}"))  # fmt: skip
         self.setText(text)
         self.setInformativeText(self.what_happens(record, names, labels))
+        self._unbroken()
         add = self.tr("&Add 1 name") if count == 1 else self.tr("&Add %1 names").replace("%1", f"{count:,}")
         self.add_button = self.addButton(add, QMessageBox.ButtonRole.AcceptRole)
         self.keep_button = self.addButton(self.tr("&Do not add"), QMessageBox.ButtonRole.RejectRole)
@@ -33,19 +35,21 @@ class AddNamesQuestion(QMessageBox):
         self.setEscapeButton(self.keep_button)
 
     def what_happens(self, record: TaskRecord, names: Sequence[MissingReference], labels: Mapping[str, str]) -> str:
-        """Per table and column: how many names, the first few; then the rows of the import it completes."""
-        groups: dict[tuple[str, str], list[MissingReference]] = {}
+        """Per reference column, in the words the clerk knows (its label, as the preview and the error file
+        name it; never the database's table name): how many names, the first few; then the rows of the import
+        it completes."""
+        groups: dict[str, list[MissingReference]] = {}
         for name in names:
-            groups.setdefault((name.table, name.column), []).append(name)
+            groups.setdefault(name.column, []).append(name)
         lines = []
-        for (table, column), found in groups.items():
-            line = (self.tr("1 name to the table %2 (column %3): %4") if len(found) == 1
-                    else self.tr("%1 names to the table %2 (column %3): %4"))  # fmt: skip
-            shown = ", ".join(n.value for n in found[:SHOWN_NAMES])
+        for column, found in groups.items():
+            line = self.tr("%3 (1 new name): %4") if len(found) == 1 else self.tr("%3 (%1 new names): %4")
+            # the names the clerk's list separator apart: "、" in Chinese
+            shown = self.tr(", ").join(n.value for n in found[:SHOWN_NAMES])
             if len(found) > SHOWN_NAMES:
                 shown += self.tr(", … (%1 more)").replace("%1", f"{len(found) - SHOWN_NAMES:,}")
-            lines.append(line.replace("%1", f"{len(found):,}").replace("%2", table)
-                         .replace("%3", labels.get(column, column)).replace("%4", shown))  # fmt: skip
+            lines.append(line.replace("%1", f"{len(found):,}").replace("%3", labels.get(column, column))
+                         .replace("%4", shown))  # fmt: skip
         # a row may wait on two names (two columns): the rows waiting are the most it completes
         rows = min(sum(n.rows for n in names), record.pending_completion_count or sum(n.rows for n in names))
         done = (self.tr("This completes up to 1 row of task %2 waiting on them.") if rows == 1
@@ -54,3 +58,14 @@ class AddNamesQuestion(QMessageBox):
         lines.append(self.tr("The names are added to the table for everyone; undoing the import does not "
                              "remove them."))  # fmt: skip
         return "\n\n".join(lines)
+
+    def _unbroken(self) -> None:
+        """Each line of the text on one line, as wide as the screen allows: a message box wraps its text at the
+        width of its one-line question (seen: a Chinese column label broken over two lines)."""
+        label = self.findChild(QLabel, "qt_msgbox_informativelabel")
+        if label is None:
+            return
+        metrics = label.fontMetrics()
+        widest = max((metrics.horizontalAdvance(line) for line in self.informativeText().splitlines()), default=0)
+        screen = self.screen().availableGeometry().width()
+        label.setMinimumWidth(min(widest + metrics.averageCharWidth(), max(screen - SIDE, 0)))

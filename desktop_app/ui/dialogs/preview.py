@@ -37,6 +37,7 @@ from desktop_app.imports.file_preview import (
     FAILS,
     NOT_IN_TABLE,
     FileSample,
+    Name,
     RowCount,
     SampleCheck,
     StoredKeys,
@@ -65,9 +66,9 @@ MODES = tuple(m.value for m in ImportMode)
 BLANKS = tuple(b.value for b in BlankPolicy)
 NUMBER_KINDS = ("decimal", "integer")
 PREFERRED_SIZE = (1040, 700)  # the dialog's size where the screen has room (PreviewDialog._fit)
-# the table's rows for some keys of a type (TaskService.look_up_keys): asks the database, so never called
-# on the GUI thread
-LookUp = Callable[[ImportType, Sequence[Key]], StoredKeys]
+# the table's rows for some keys of a type, and which of some reference names its reference tables hold
+# (TaskService.look_up_keys): asks the database, so never called on the GUI thread
+LookUp = Callable[[ImportType, Sequence[Key], Sequence[Name]], StoredKeys]
 # team mode: why the login may not import into a type (its name) in a mode (its value), None when it may
 # (TaskService.rights_refusal): asks the database, so never called on the GUI thread
 RightsCheck = Callable[[str, str], BatchDeskError | None]
@@ -148,8 +149,9 @@ class PreviewDialog(QDialog):
         self._auto: dict[int, str] = {}
         self._look_up = look_up
         self._stored: StoredKeys | None = None  # the table's rows for the shown rows' keys, as last looked up
-        self._looking: tuple[str, frozenset[Key]] | None = None  # the look-up under way: type and keys
-        self._look_up_failed: tuple[str, frozenset[Key], str] | None = None  # type, keys, and why
+        # the look-up under way: type, keys and reference names
+        self._looking: tuple[str, frozenset[Key], frozenset[Name]] | None = None
+        self._look_up_failed: tuple[str, frozenset[Key], frozenset[Name], str] | None = None  # ..., and why
         self._save_profile = save_profile
         self._profiles: list[ProfileVersion] = []  # every profile's latest version, once read
         self._clerk_chose_profile = False  # the clerk chose in the Profile box: no automatic choice again
@@ -614,12 +616,12 @@ class PreviewDialog(QDialog):
         answer checks the rows again, now with what the mode does with each."""
         if self._look_up is None or check.table is not None or check.blocking is not None:
             return
-        request = (itype.name, frozenset(check.keys))
+        request = (itype.name, frozenset(check.keys), frozenset(check.names))
         failed_before = self._look_up_failed
-        if request == self._looking or (failed_before is not None and failed_before[:2] == request):
+        if request == self._looking or (failed_before is not None and failed_before[:3] == request):
             return
         self._looking = request
-        look_up, keys = self._look_up, check.keys
+        look_up, keys, names = self._look_up, check.keys, check.names
 
         def done(stored: StoredKeys) -> None:
             if self._looking != request:
@@ -638,19 +640,22 @@ class PreviewDialog(QDialog):
             self._update_state()
             self.looked_up.emit()
 
-        self._background.call(lambda: look_up(itype, keys), done, failed, context=self)
+        self._background.call(lambda: look_up(itype, keys, names), done, failed, context=self)
 
     def _look_up_problem(self, check: SampleCheck) -> str | None:
         """Why the shown rows could not be looked up in the table, when that is why the check has no verdict."""
         failed = self._look_up_failed
-        if failed is None or check.table is not None or failed[1] != frozenset(check.keys):
+        if failed is None or check.table is not None or failed[1:3] != (frozenset(check.keys), frozenset(check.names)):
             return None
-        return failed[2] if failed[0] == self.import_type() else None
+        return failed[3] if failed[0] == self.import_type() else None
 
     def _say_problems(self, check: SampleCheck | None) -> None:
         text, failing = ("", False) if check is None else self._verdict_words(check)
         self.problems_label.setText(text)
-        self.problems_label.setStyleSheet("color: #c62828;" if failing else "color: #2e7d32;")
+        # rows that wait for a name are no failure, nor quite a pass: amber, as the mapping's notes
+        waits = check is not None and bool(check.waiting)
+        self.problems_label.setStyleSheet("color: #c62828;" if failing else "color: #9a6700;" if waits
+                                          else "color: #2e7d32;")  # fmt: skip
         self.problems_label.setVisible(bool(text))
 
     def _verdict_words(self, check: SampleCheck) -> tuple[str, bool]:
@@ -682,6 +687,7 @@ class PreviewDialog(QDialog):
                 Action.DELETE.value: self.tr("%1 of the first %2 rows will delete their rows from the table."),
             }  # fmt: skip
             sentences += [of_shown(text, verdict.count(o)) for o, text in words.items() if verdict.count(o)]
+            sentences += self._waiting_words(check)
         failing = bool(len(check.rows))
         if failing:
             sentences.append(self.tr("Rows that fail go to the error file; the others are still deleted.")
@@ -704,6 +710,18 @@ class PreviewDialog(QDialog):
                              .replace("%1", problem))  # fmt: skip
         # Chinese sentences end with "。" and follow each other without a space
         return ("" if self._lang() == "zh" else " ").join(sentences), failing
+
+    def _waiting_words(self, check: SampleCheck) -> list[str]:
+        """Per reference column, the shown rows that name a value its table lacks: they import, then wait."""
+        labels = {c.key: c.label for c in self._catalog.columns(self.import_type() or "")}
+        rows: dict[str, int] = {}
+        for waiting in check.waiting:
+            for column in {e.column for errors in waiting.cells.values() for e in errors if e.column is not None}:
+                rows[column] = rows.get(column, 0) + 1
+        one = self.tr("1 row names a %2 not in the table yet: it will wait until the name is added.")
+        many = self.tr("%1 rows name a %2 not in the table yet: they will wait until the names are added.")
+        return [(one if count == 1 else many).replace("%1", str(count)).replace("%2", labels.get(column, column))
+                for column, count in rows.items()]  # fmt: skip
 
     def _say_count(self) -> None:
         sample, count = self._sample, self._count

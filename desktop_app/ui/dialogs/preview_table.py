@@ -11,13 +11,14 @@ from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QTableWidget, QTableWidgetItem
 
 from desktop_app.domain.errors import Lang
-from desktop_app.imports.file_preview import SampleCheck, TableVerdict
+from desktop_app.imports.file_preview import RowProblems, SampleCheck, TableVerdict
 from desktop_app.imports.header import HeaderMapping
 from desktop_app.imports.import_type import ImportType
 from desktop_app.imports.readers import SourceRow, cell_to_text
 from desktop_app.imports.row_plans import Action
 
 BAD = QColor("#ffcdd2")
+WAIT = QColor("#fff4d6")  # a row imported that waits for a name: the notices' warning tone
 RED = QColor("#c62828")
 GREY = QColor("#8a8a8a")
 AMBER = QColor("#9a6700")
@@ -39,8 +40,8 @@ def fill_rows(table: QTableWidget, header: Sequence[str], rows: Sequence[SourceR
 
 
 def mark_rows(table: QTableWidget, check: SampleCheck | None, itype: ImportType | None, lang: Lang) -> int:
-    """Mark the cells the validator refuses (reason as tooltip) and the rows refused whole; the count of
-    rows with a problem."""
+    """Mark the cells the validator refuses (reason as tooltip) and the rows refused whole, and in amber the
+    cells naming a reference the table lacks (their rows wait for the name); the count of rows with a problem."""
     by_number: dict[str, int] = {}
     for r in range(table.rowCount()):
         head = table.verticalHeaderItem(r)
@@ -55,31 +56,38 @@ def mark_rows(table: QTableWidget, check: SampleCheck | None, itype: ImportType 
                 item.setToolTip("")
     if check is None or itype is None:
         return 0
-    for problem in check.rows:
-        found = by_number.get(str(problem.row_number))
-        if found is None:
-            continue
-        r = found
-        for c, errors in problem.cells.items():
-            item = table.item(r, c)
-            if item is not None:
-                item.setBackground(BAD)
-                item.setToolTip("\n".join(e.message(itype, lang) for e in errors))
-        head = table.verticalHeaderItem(r)
-        if head is not None:
-            head.setForeground(RED)
-            reasons = [e.message(itype, lang) for e in problem.whole_row]
-            head.setToolTip(
-                "\n".join(reasons)
-                or QCoreApplication.translate("PreviewDialog", "This row has problems: hover its red cells")
-            )
-        if problem.whole_row:
-            for c in range(table.columnCount()):
-                item = table.item(r, c)
-                if item is not None and c not in problem.cells:
-                    item.setBackground(BAD)
-                    item.setToolTip("\n".join(e.message(itype, lang) for e in problem.whole_row))
+    # a row that waits for a name is marked as a failing one, in amber: it is imported, then waits
+    wait = QCoreApplication.translate("PreviewDialog", "This row will wait until the name is added")
+    for problems, background, colour, why in ((check.waiting, WAIT, AMBER, wait), (check.rows, BAD, RED, "")):
+        for problem in problems:
+            found = by_number.get(str(problem.row_number))
+            if found is not None:
+                _mark(table, found, problem, itype, lang, (background, colour, why))
     return len(check.rows)
+
+
+def _mark(table: QTableWidget, r: int, problem: RowProblems, itype: ImportType, lang: Lang,
+          marks: tuple[QColor, QColor, str]) -> None:  # fmt: skip
+    """One row's cells marked with their reasons (``why`` after them), the whole row's problems on every other
+    cell, its number in ``colour``."""
+    background, colour, why = marks
+    for c, errors in problem.cells.items():
+        item = table.item(r, c)
+        if item is not None:
+            item.setBackground(background)
+            item.setToolTip("\n".join([*(e.message(itype, lang) for e in errors), *([why] if why else [])]))
+    head = table.verticalHeaderItem(r)
+    if head is not None:
+        head.setForeground(colour)
+        reasons = [e.message(itype, lang) for e in problem.whole_row]
+        head.setToolTip("\n".join(reasons) or why or QCoreApplication.translate(
+            "PreviewDialog", "This row has problems: hover its red cells"))  # fmt: skip
+    if problem.whole_row:
+        for c in range(table.columnCount()):
+            item = table.item(r, c)
+            if item is not None and c not in problem.cells:
+                item.setBackground(background)
+                item.setToolTip("\n".join(e.message(itype, lang) for e in problem.whole_row))
 
 
 def mark_outcomes(table: QTableWidget, verdict: TableVerdict | None) -> None:
