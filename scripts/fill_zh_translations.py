@@ -27,6 +27,8 @@ LOCALES = {"zh_CN": "zh_CN", "en": "en_US"}  # file suffix -> the TS language at
 # Chinese for texts added since the .ts files were last filled: (context, source) -> translation.
 # Older texts keep the translation already in batchdesk_zh_CN.ts.
 ZH: dict[tuple[str, str], str] = {
+    # the Details panel with no task selected says so in one line
+    ("DetailsPanel", "Select a task to see its details."): "选择一个任务以查看详情。",
     ("TaskNotices", "The remaining rows of %1 were already continued by %2."): "%1 的剩余行已由 %2 继续导入。",
     # a validate-only run says what it found as what an import would do, not "Partially succeeded" (nothing
     # was written); an import's rows waiting for names are said in its list's stage, not only in its notice

@@ -22,8 +22,10 @@ class ColumnFitter(QObject):
     the elastic ones (file, type, stage) by weight, down to their minimum, then to their floor: the kept
     ones (`keep`: the stage, at least as wide as its texts a clerk must read whole) give way last. Before any
     elastic column is cut below its minimum, a `spare` column with nothing to show (the speed while no task
-    runs) is hidden, until a row has something for it. A column the clerk (or code) sized is theirs: fitting
-    stops until fit() is asked for again; `custom` is saved with the header."""
+    runs) is hidden, until a row has something for it. Short of room while a task runs, the fixed columns hold
+    the texts they show now (not the widest to come), the spare columns give way with their texts, and the kept
+    ones first. A column the clerk (or code) sized is theirs: fitting stops until fit() is asked for again;
+    `custom` is saved with the header."""
 
     def __init__(
         self,
@@ -57,6 +59,12 @@ class ColumnFitter(QObject):
         # a cell's widest text to come (an active task's counts, speed and time): room made when its row comes
         self._widest_role = widest_role
         self._reserved = False  # the last measure made room for a text to come: let it go once none is left
+        # short of room for the elastic columns' minimums (1024 px, a task running), the fixed columns hold
+        # their texts of now, not the widest to come: a tick that outgrows one refits then (seen: the Type
+        # column read "C…" and the File "custo…" while a task ran)
+        self._tight = False
+        self._now: dict[int, int] = {}  # each fixed column's width for the texts its rows show now
+        self._crowded: set[int] = set()  # spare columns hidden while tight, their texts notwithstanding
         self._fitting = False
         self.custom = False
         self._needed: dict[int, int] | None = None  # measured once per change of texts, not per resize
@@ -125,8 +133,9 @@ class ColumnFitter(QObject):
             return
         metrics, model = self._table.fontMetrics(), self._table.model()
         for row in range(first, min(last, first + 20) + 1):
-            for column in self._fixed:
-                width = max((metrics.horizontalAdvance(t) for t in self._texts(row, column) if t), default=0)
+            for column in self._fixed.keys() - self._crowded:
+                texts = self._texts(row, column)[:1] if self._tight else self._texts(row, column)
+                width = max((metrics.horizontalAdvance(t) for t in texts if t), default=0)
                 if width and width + PADDING > self._table.columnWidth(column):
                     self._later.start()
                     return
@@ -157,13 +166,17 @@ class ColumnFitter(QObject):
         widths = {}
         self._reserved = False
         self._blank = set()
+        self._now = {}
         for column, name in self._fixed.items():
             texts = [self._texts(row, column) for row in range(rows)]
             self._reserved = self._reserved or any(widest for _, widest in texts)
             if column in self._spare and not any(t for cell in texts for t in cell):
                 self._blank.add(column)
+            least = max(self._header_width(column), MIN_FIXED.get(name, 0))
             content = max((metrics.horizontalAdvance(t) for cell in texts for t in cell if t), default=0) + PADDING
-            widths[column] = max(self._header_width(column), content, MIN_FIXED.get(name, 0))
+            widths[column] = max(least, content)
+            now = max((metrics.horizontalAdvance(shown) for shown, _ in texts if shown), default=0) + PADDING
+            self._now[column] = max(least, now)
         for column, heads in self._keep.items():
             self._kept[column] = list(heads([str(model.index(row, column).data() or "") for row in range(rows)]))
         for column in self._fit_content:
@@ -212,19 +225,28 @@ class ColumnFitter(QObject):
             return
         self.custom = False
         widths = self.needed()
-        room = self._table.viewport().width() - sum(widths.values())
         specs = self.elastic()
         weights = sum(e[0] for e in specs.values())
         minimums = sum(e[1] for e in specs.values())
-        hidden = self._blank if room < minimums else set()
+        room = self._table.viewport().width() - sum(widths.values())
+        self._tight = room < minimums and self._reserved
+        if self._tight:  # no room kept for the texts to come: the elastic columns come first
+            widths = {column: self._now.get(column, width) for column, width in widths.items()}
+            room = self._table.viewport().width() - sum(widths.values())
+        # a spare column gives way before the elastic ones are cut: one with nothing to show, and while
+        # tight one with a text too (the speed: the line below the list reads the selected task's)
+        hidden = (set(self._spare) if self._tight else self._blank) if room < minimums else set()
+        self._crowded = hidden - self._blank
         for column in hidden:
             room += widths.pop(column)
         if room >= minimums:
             for column, (weight, minimum, _floor) in specs.items():
                 widths[column] = minimum + (room - minimums) * weight // weights
         else:  # narrower still: the elastic columns give way towards their floors, each by its share, the
-            short = minimums - room  # kept ones (the stage) only once the others are at their floors
-            for group in ([c for c in specs if c not in self._keep], [c for c in specs if c in self._keep]):
+            short = minimums - room  # kept ones (the stage) only once the others are at their floors; while
+            kept = [c for c in specs if c in self._keep]  # tight, first (the type and file read, the stage's
+            others = [c for c in specs if c not in self._keep]  # whole text is in the line below the list)
+            for group in (kept, others) if self._tight else (others, kept):
                 give = sum(specs[c][1] - specs[c][2] for c in group)
                 taken = min(short, give)
                 for column in group:

@@ -89,11 +89,19 @@ class DetailsPanel(QWidget):
             steps.addWidget(button)
             self.step_buttons.append(button)
         steps.addStretch(1)
+        # no task selected: one plain line, not the fields' names beside nothing
+        self.empty_label = QLabel()
+        self.empty_label.setWordWrap(True)
+        self.fields = QWidget()
+        fields_layout = QVBoxLayout(self.fields)
+        fields_layout.setContentsMargins(0, 0, 0, 0)
+        fields_layout.addLayout(steps)  # first: at 700 px of height a next step is seen without scrolling
+        fields_layout.addLayout(self._form)
+        fields_layout.addWidget(self.technical)
         body = QWidget()
         body_layout = QVBoxLayout(body)
-        body_layout.addLayout(self._form)
-        body_layout.addLayout(steps)
-        body_layout.addWidget(self.technical)
+        body_layout.addWidget(self.empty_label)
+        body_layout.addWidget(self.fields)
         body_layout.addStretch(1)
         self.scroll_area = QScrollArea()
         self.scroll_area.setWidgetResizable(True)
@@ -125,6 +133,8 @@ class DetailsPanel(QWidget):
     def show_record(self, record: TaskRecord | None) -> None:
         changed_task = record is None or self.record is None or record.id != self.record.id
         self.record = record
+        self.empty_label.setVisible(record is None)
+        self.fields.setVisible(record is not None)
         if record is None:
             for label in self._labels.values():
                 label.setText("")
@@ -301,10 +311,10 @@ class DetailsPanel(QWidget):
         for key, label in self._names.items():
             label.setText(titles[key] + ":")
         self.technical.set_title(self.tr("Technical details"))
+        self.empty_label.setText(self.tr("Select a task to see its details."))
         self._log_title.setText(self.tr("Log of this task:"))
         self.log_view.setAccessibleName(self.tr("Log of this task"))
-        if self.record is not None:
-            self.show_record(self.record)
+        self.show_record(self.record)
 
 
 # What a clerk reads, in the order they read it; then what only a developer or the help desk needs.

@@ -601,6 +601,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Select a task to see its details.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Log of this task:</source>
         <translation type="unfinished"></translation>
     </message>

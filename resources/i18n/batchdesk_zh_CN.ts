@@ -601,6 +601,10 @@
         <translation>技术细节</translation>
     </message>
     <message>
+        <source>Select a task to see its details.</source>
+        <translation>选择一个任务以查看详情。</translation>
+    </message>
+    <message>
         <source>Log of this task:</source>
         <translation>本任务的日志：</translation>
     </message>

@@ -22,7 +22,7 @@ from desktop_app.ui.desk import Desk
 from desktop_app.ui.details import DetailsPanel
 from desktop_app.ui.dialogs.feed_edit import FeedDialog
 from desktop_app.ui.dialogs.feeds import FeedsWindow
-from desktop_app.ui.feeds_model import FOLDER, NAME, PROFILE, STATE, TODAY, TYPE, WAITING
+from desktop_app.ui.feeds_model import COLUMN_COUNT, FOLDER, NAME, PROFILE, STATE, TODAY, TYPE, WAITING
 from desktop_app.ui.task_model import FILE, TaskTableModel
 from tests.support.customers import row, write_csv
 
@@ -257,6 +257,35 @@ def test_the_feeds_view_fits_a_small_screen(qtbot: Any, make_desk: Callable[...,
     screen = view.screen().availableGeometry()
     qtbot.waitUntil(lambda: view.frameGeometry().width() <= screen.width(), timeout=WAIT)
     assert screen.contains(view.frameGeometry()), (view.frameGeometry(), screen)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_at_1024_px_every_column_title_of_the_feeds_reads_whole(
+    qtbot: Any, make_desk: Callable[..., Desk], inbox: Path, lang: str
+) -> None:
+    """Seen at 1024 x 700: the Feeds view's titles were cut ("Next run" at the edge, a sideways scroll bar)
+    as each column took its contents' width. The folder gives way (its path whole in its tooltip), each
+    title reads whole, and nothing scrolls sideways."""
+    desk = make_desk()
+    if lang != "en":
+        desk.set_language(lang)
+    deep = inbox / "branches" / "east-region" / "customers" / "daily-files-from-the-bank"
+    deep.mkdir(parents=True)
+    add(desk, deep)
+    add(desk, inbox, name="East branch")
+    view = open_feeds(qtbot, desk)
+    qtbot.waitUntil(lambda: view.model.row_of("Bank") >= 0 and not view._reading, timeout=WAIT)
+    view.screen_keeper.release()  # type: ignore[attr-defined]
+    view.resize(1024 - 2, 600)  # as cut to a 1,024-px screen, its frame included
+    qtbot.waitUntil(lambda: view.width() == 1022)
+    table, header = view.table, view.table.horizontalHeader()
+    qtbot.wait(50)
+    assert table.horizontalScrollBar().maximum() == 0, "no sideways scrolling"
+    for column in range(view.model.columnCount()):
+        title = str(view.model.headerData(column, Qt.Orientation.Horizontal))
+        assert header.fontMetrics().horizontalAdvance(title) + 8 <= header.sectionSize(column), (title, column)
+    assert header.sectionViewportPosition(COLUMN_COUNT - 1) + header.sectionSize(COLUMN_COUNT - 1) <= (
+        table.viewport().width())  # fmt: skip
 
 
 def test_a_column_width_set_by_hand_survives_the_lists_refresh(

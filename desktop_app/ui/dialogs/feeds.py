@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QItemSelectionModel, Qt, QTimer
+from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, Qt, QTimer
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -28,7 +28,7 @@ from desktop_app.domain.viewer import Viewer
 from desktop_app.feeds.service import Feeds
 from desktop_app.ui.background import Background
 from desktop_app.ui.dialogs.feed_edit import FeedDialog
-from desktop_app.ui.feeds_model import FeedsTableModel
+from desktop_app.ui.feeds_model import FOLDER, FeedsTableModel
 from desktop_app.ui.plain_errors import plain_error
 from desktop_app.ui.reveal import open_local
 from desktop_app.ui.texts import window_lang
@@ -36,6 +36,8 @@ from desktop_app.ui.texts import window_lang
 log = logging.getLogger(__name__)
 
 REFRESH_MS = 5000  # one views() call: the feeds' states, today's counts and next runs
+TITLE_MARGINS = 14  # a column's title: the header's margins each side and the grid line, with room to spare
+FOLDER_LEAST = 120  # the folder column gives way to the titles down to this (its path whole in its tooltip)
 
 
 class FeedsWindow(QDialog):
@@ -69,6 +71,8 @@ class FeedsWindow(QDialog):
         self._reading = False
         self._read_again = False
         self._sized = False  # the columns fitted to the first feeds shown; the clerk's widths stay after
+        self._fitting = False  # the columns sized here, not by the clerk
+        self._custom = False  # a column the clerk sized: the widths are theirs from then on
         self._select_later: str | None = None  # a feed just saved: selected once the list shows it
         self.editor: FeedDialog | None = None
         self.question: QMessageBox | None = None
@@ -87,6 +91,9 @@ class FeedsWindow(QDialog):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
+        header.sectionResized.connect(self._column_resized)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # a folder cut keeps its last part
+        self.table.viewport().installEventFilter(self)
         self.reason_label = QLabel()  # the selected feed's reason and problems, in words
         self.reason_label.setObjectName("feed_reason")
         self.reason_label.setWordWrap(True)
@@ -157,11 +164,41 @@ class FeedsWindow(QDialog):
         self.empty_label.setVisible(not views)
         if views and not self._sized:
             # once: a refresh every few seconds must not undo the widths a clerk dragged the columns to
-            self.table.resizeColumnsToContents()
+            self.fit_columns()
             self._sized = True
         if self._read_again:
             self._read_again = False
             self.refresh()
+
+    def fit_columns(self) -> None:
+        """Each column as wide as its rows and its whole title; the folder gives way to the others so that
+        every title reads without sideways scrolling (seen at 1024 x 700: "Next run" cut, a scroll bar)."""
+        table, header = self.table, self.table.horizontalHeader()
+        metrics, count = header.fontMetrics(), self.model.columnCount()
+        needs = [max(table.sizeHintForColumn(c),
+                     metrics.horizontalAdvance(str(self.model.headerData(c, Qt.Orientation.Horizontal) or ""))
+                     + TITLE_MARGINS) for c in range(count)]  # fmt: skip
+        over = sum(needs) - table.viewport().width()
+        if over > 0:
+            needs[FOLDER] = max(FOLDER_LEAST, needs[FOLDER] - over)
+        self._fitting = True
+        try:
+            for column, width in enumerate(needs):
+                header.resizeSection(column, width)
+        finally:
+            self._fitting = False
+
+    def _column_resized(self, column: int, _old: int, _new: int) -> None:
+        # the last column stretches with the view: only another one dragged is the clerk's sizing
+        if not self._fitting and column != self.model.columnCount() - 1:
+            self._custom = True
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """The list's view resized (the window cut to a small screen, maximised): the columns fitted again,
+        unless the clerk sized one."""
+        if event.type() == QEvent.Type.Resize and self._sized and not self._custom:
+            self.fit_columns()
+        return False
 
     def _read_failed(self, exc: BaseException) -> None:
         self._reading = False
