@@ -300,7 +300,7 @@ def _import_outcome(r: TaskRecord) -> str | None:
             if one
             else QCoreApplication.translate("Outcomes", "Done: %1 of %2 imported, %3 rows with errors")
         )
-    elif bad:  # failed above the threshold: the counts say why
+    elif bad and not check:  # failed above the threshold: the counts say why (a check failed so says why, below)
         if ok:
             text = (
                 QCoreApplication.translate("Outcomes", "Failed: %1 of %2 imported, 1 row with errors")

@@ -237,3 +237,19 @@ def test_an_import_with_rows_waiting_for_names_says_so_in_its_stage(qtbot: Any, 
     desk.set_language("zh")
     qtbot.waitUntil(lambda: stage(done) == "已完成：导入 1,000 行", timeout=TIMEOUT)
     assert stage(waiting) == "已完成：导入 1,000 行；10 行等待补充名称"
+
+
+@pytest.mark.parametrize("kind", ["import", "workbook"])
+def test_a_validation_that_failed_with_an_error_after_bad_rows_says_nothing_was_imported(kind: str) -> None:
+    # a validate-only run that stopped on its file (or a workbook's whose sheet failed) after some rows failed:
+    # it wrote nothing, so no "590 of 600 imported" (the window read so; the command line said "Failed" and why)
+    model, _ = loaded_model(1)
+    record = model.record(0)
+    error = "File changed" if kind == "import" else "1 sheet failed: prices (T250301-000009)"
+    code = "file_changed" if kind == "import" else "workbook_sheets_failed"
+    model.upsert(replace(record, task_type=kind, status=TaskStatus.FAILED, total_count=600, success_count=590,
+                         fail_count=10, error_code=code, error_msg=error,
+                         params={**record.params, "dry_run": True}))  # fmt: skip
+    assert model.index(0, STATUS).data() == "Failed"
+    stage = model.index(0, STAGE).data()
+    assert "imported" not in stage and stage == f"Failed: {model.record(0).error_in('en')}", stage
