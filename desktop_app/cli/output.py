@@ -11,7 +11,7 @@ from desktop_app.domain.errors import Lang
 from desktop_app.domain.task import TaskRecord
 from desktop_app.domain.task_words import PLAN_WORDS, LineWord, check_words, line_word
 from desktop_app.tasks.builtin_kinds import builtin_task_kinds
-from desktop_app.tasks.kinds import Title
+from desktop_app.tasks.kinds import Title, Words
 
 # A task's type in a Chinese line, as the window's list names its kind (ui/catalog.describe); in English the
 # type's name, as the JSON's `type` says it. A type without words of its own keeps its name.
@@ -77,8 +77,9 @@ def _stage(task: TaskRecord, lang: Lang | None, *, checked: bool) -> str:
         return task.stage
     if checked:
         return check_words(task.success_count, task.fail_count, lang)
-    stage, waiting = task.stage_in(lang), task.pending_completion_count
-    if not waiting or task.params.get("dry_run") or task.undone_by or not task.status.is_final:
+    stage = task.stage_in(lang)
+    waiting = task.rows_waiting_for_names if _KINDS.of(task).words is Words.IMPORT else 0
+    if not waiting:
         return stage
     text = line_word(LineWord.WAITING, lang, rows=waiting)
     return line_word(LineWord.WITH_WAITING, lang, stage=stage, waiting=text) if stage else text

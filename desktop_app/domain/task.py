@@ -112,6 +112,15 @@ class TaskRecord:
         return int(self.summary.get("pending_completion_count", 0))
 
     @property
+    def rows_waiting_for_names(self) -> int:
+        """An ended import's rows in with a name their reference table lacks, as said beside its outcome (the
+        window's list, the command line's line): none for a dry run (nothing written) or an undone import (its
+        rows taken back). Only an import's: a completion's summary keeps the rows its import still has waiting."""
+        if not self.status.is_final or self.params.get("dry_run") or self.undone_by:
+            return 0
+        return self.pending_completion_count
+
+    @property
     def file_name(self) -> str:
         path = self.params.get("file")
         return Path(path).name if path else ""

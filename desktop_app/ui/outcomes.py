@@ -158,8 +158,8 @@ def outcome_text(record: TaskRecord, kind: TaskKind) -> str | None:
         return None
     if kind.words is Words.IMPORT:
         outcome = _check_outcome(record) if checked(record, kind) else _import_outcome(record)
-        waiting = record.pending_completion_count
-        if outcome is None or not waiting or record.params.get("dry_run") or undone(record, kind):
+        waiting = record.rows_waiting_for_names
+        if outcome is None or not waiting:
             return outcome
         # rows in with a name their reference table lacks: the list says so, not only the notice (seen: "Done")
         return (QCoreApplication.translate("Outcomes", "%1; %2").replace("%1", outcome)

@@ -114,3 +114,13 @@ def test_a_chinese_line_has_no_english_word_and_an_english_one_no_chinese(lang: 
             assert _latin_words(line) == [], line
         else:
             assert not re.search(r"[\u4e00-\u9fff]", line), line
+
+
+def test_only_an_import_says_its_rows_waiting_for_names() -> None:
+    # a completion (or a value fix) keeps the import's rows still waiting in its summary: the window's list says
+    # them on the import only ("Completed 3 of 5 references"), and so does the line
+    completion = _task(TaskStatus.SUCCEEDED, (5, 3, 0), stage=Stage.DONE, task_type="complete_references",
+                       params={"task_no": "T250301-XY12AB"}, summary={"pending_completion_count": 2})  # fmt: skip
+    for lang in ("en", "zh"):
+        line = task_line(completion, lang)  # type: ignore[arg-type]
+        assert "wait" not in line and "等待" not in line, line
