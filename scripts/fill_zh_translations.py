@@ -30,17 +30,6 @@ ZH: dict[tuple[str, str], str] = {
     # the Details panel with no task selected says so in one line
     ("DetailsPanel", "Select a task to see its details."): "选择一个任务以查看详情。",
     ("TaskNotices", "The remaining rows of %1 were already continued by %2."): "%1 的剩余行已由 %2 继续导入。",
-    # a validate-only run says what it found as what an import would do, not "Partially succeeded" (nothing
-    # was written); an import's rows waiting for names are said in its list's stage, not only in its notice
-    ("Outcomes", "Checked"): "已校验",
-    ("Outcomes", "Checked: the 1 row would import"): "已校验：1 行可导入",
-    ("Outcomes", "Checked: all %1 rows would import"): "已校验：%1 行全部可导入",
-    ("Outcomes", "Checked: no row would import, %3 would fail"): "已校验：没有可导入的行，%3 行会失败",
-    ("Outcomes", "Checked: 1 row would import, %3 would fail"): "已校验：1 行可导入，%3 行会失败",
-    ("Outcomes", "Checked: %1 rows would import, %3 would fail"): "已校验：%1 行可导入，%3 行会失败",
-    ("Outcomes", "%1; %2"): "%1；%2",
-    ("Outcomes", "1 row waits for names"): "1 行等待补充名称",
-    ("Outcomes", "%1 rows wait for names"): "%1 行等待补充名称",
     # an update's outcome with rows in error says what its rows became
     ("Outcomes", "Done: %1, 1 row with errors"): "已完成：%1，1 行有错误",
     ("Outcomes", "Done: %1, %3 rows with errors"): "已完成：%1，%3 行有错误",

@@ -35,8 +35,8 @@ class LineWord(StrEnum):
     SAME_FILE = "same_file"
 
 
-# The status words are the window's (ui/texts.status_text); a check's and the waiting rows' are its
-# outcomes' (ui/outcomes.py: _check_outcome, waiting_text), so a clerk reads the same in both.
+# The status words are the window's (ui/texts.status_text); a check's and the waiting rows' are the window's
+# too: ui/outcomes.py says them from this table, so a clerk reads the same in both.
 TEXTS: dict[LineWord, tuple[str, str]] = {
     LineWord.CHECKED: ("已校验", "Checked"),
     LineWord.CHECKED_ONE: ("已校验：1 行可导入", "Checked: the 1 row would import"),

@@ -10,8 +10,9 @@ from PySide6.QtCore import QCoreApplication
 
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskLink, TaskRecord
+from desktop_app.domain.task_words import LineWord, check_words, line_word
 from desktop_app.tasks.kinds import TaskKind, Words
-from desktop_app.ui.texts import shown_error, status_text
+from desktop_app.ui.texts import shown_error, status_text, window_lang
 
 TASK_NO_PATTERN = r"T\d{6,8}-[0-9A-Z]{4,6}"  # a task number as the stage texts name it
 
@@ -135,7 +136,7 @@ def shown_status(record: TaskRecord, kind: TaskKind) -> str:
             return QCoreApplication.translate("Outcomes", "Nothing fixed")
         return QCoreApplication.translate("Outcomes", "Nothing completed")
     if checked(record, kind):  # seen: a validation read "Partially succeeded", as if rows went in
-        return QCoreApplication.translate("Outcomes", "Checked")
+        return line_word(LineWord.CHECKED, window_lang())
     if undone(record, kind):
         return QCoreApplication.translate("Outcomes", "Undone")
     if fixed_since(record, kind):  # seen: a red "Failed" with every row in after "Fix values"
@@ -149,7 +150,7 @@ def status_words() -> list[str]:
                                                    QCoreApplication.translate("Outcomes", "Nothing fixed"),
                                                    QCoreApplication.translate("Outcomes", "Undone"),
                                                    QCoreApplication.translate("Outcomes", "Fixed"),
-                                                   QCoreApplication.translate("Outcomes", "Checked")]
+                                                   line_word(LineWord.CHECKED, window_lang())]
 
 
 def outcome_text(record: TaskRecord, kind: TaskKind) -> str | None:
@@ -157,13 +158,16 @@ def outcome_text(record: TaskRecord, kind: TaskKind) -> str | None:
     if record.status.is_active:
         return None
     if kind.words is Words.IMPORT:
-        outcome = _check_outcome(record) if checked(record, kind) else _import_outcome(record)
+        lang = window_lang()
+        checks = checked(record, kind)
+        outcome = check_words(record.success_count, record.fail_count, lang) if checks else _import_outcome(record)
         waiting = record.rows_waiting_for_names
         if outcome is None or not waiting:
             return outcome
-        # rows in with a name their reference table lacks: the list says so, not only the notice (seen: "Done")
-        return (QCoreApplication.translate("Outcomes", "%1; %2").replace("%1", outcome)
-                .replace("%2", waiting_text(waiting)))  # fmt: skip
+        # rows in with a name their reference table lacks: the list says so, not only the notice (seen: "Done").
+        # The check's and the waiting rows' words are the command line's (domain/task_words.py): one table
+        return line_word(LineWord.WITH_WAITING, lang, stage=outcome,
+                         waiting=line_word(LineWord.WAITING, lang, rows=waiting))  # fmt: skip
     if kind.words is Words.UNDO and record.status in (TaskStatus.SUCCEEDED, TaskStatus.PARTIALLY_SUCCEEDED):
         return _undo_outcome(record)
     if value_fix(record, kind) and record.status is TaskStatus.SUCCEEDED:
@@ -201,30 +205,6 @@ def _value_fix_outcome(r: TaskRecord) -> str:
         text = (QCoreApplication.translate("Outcomes", "Fixed values: 1 row of %2 imported") if fixed == 1
                 else QCoreApplication.translate("Outcomes", "Fixed values: %1 rows of %2 imported"))  # fmt: skip
     return text.replace("%1", _n(fixed)).replace("%2", source).replace("%3", _n(refused))
-
-
-def waiting_text(rows: int) -> str:
-    """ "10 rows wait for names": an import's rows in with a name their reference table lacks (the details list
-    the names, "Add the missing names and complete" adds them); short, as a list cell shows it."""
-    if rows == 1:
-        return QCoreApplication.translate("Outcomes", "1 row waits for names")
-    return QCoreApplication.translate("Outcomes", "%1 rows wait for names").replace("%1", _n(rows))
-
-
-def _check_outcome(r: TaskRecord) -> str:
-    """What a validate-only run found, as what an import would do: "Checked: 995 rows would import, 5 would
-    fail" (seen: "Partially succeeded" and "Failed check", as if rows had gone in or the import had broken)."""
-    ok, bad = r.success_count, r.fail_count
-    if not bad:
-        text = (QCoreApplication.translate("Outcomes", "Checked: the 1 row would import") if ok == 1
-                else QCoreApplication.translate("Outcomes", "Checked: all %1 rows would import"))  # fmt: skip
-    elif not ok:
-        text = QCoreApplication.translate("Outcomes", "Checked: no row would import, %3 would fail")
-    elif ok == 1:  # "1 row", never "1 rows"
-        text = QCoreApplication.translate("Outcomes", "Checked: 1 row would import, %3 would fail")
-    else:
-        text = QCoreApplication.translate("Outcomes", "Checked: %1 rows would import, %3 would fail")
-    return text.replace("%1", _n(ok)).replace("%3", _n(bad))
 
 
 def _delete_outcome(status: TaskStatus, *, one: bool, deleted_one: bool = False) -> str | None:

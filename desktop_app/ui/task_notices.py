@@ -66,8 +66,8 @@ class TaskNotices(QObject):
         if can_resume(record, kind):
             buttons.append((self.tr("Import the remaining rows"), lambda: self._resume(record)))
         elif addable_tables(record, kind) and record.pending_completion_count:
-            # the outcome says how many rows name something not found yet (outcomes.waiting_text); the details
-            # list the names. The space is the translation's: Chinese puts none before its full-width bracket
+            # the outcome says how many rows name something not found yet (task_words.LineWord.WAITING); the
+            # details list the names. The space is the translation's: Chinese puts none before its full-width bracket
             text += self.tr(" (see the details)")
             # it asks first: the notice stays while it asks, and a "Do not add" leaves it with its other buttons
             stays = frozenset({len(buttons)})

@@ -1532,19 +1532,11 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Checked</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Undone</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Fixed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1; %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1589,34 +1581,6 @@ Pattern: %2</source>
     </message>
     <message>
         <source>Fixed values: %1 rows of %2 imported</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>1 row waits for names</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 rows wait for names</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Checked: the 1 row would import</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Checked: all %1 rows would import</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Checked: no row would import, %3 would fail</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Checked: 1 row would import, %3 would fail</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Checked: %1 rows would import, %3 would fail</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

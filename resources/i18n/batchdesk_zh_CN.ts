@@ -1533,20 +1533,12 @@ Pattern: %2</source>
         <translation>未补全任何关联</translation>
     </message>
     <message>
-        <source>Checked</source>
-        <translation>已校验</translation>
-    </message>
-    <message>
         <source>Undone</source>
         <translation>已撤销</translation>
     </message>
     <message>
         <source>Fixed</source>
         <translation>已修正</translation>
-    </message>
-    <message>
-        <source>%1; %2</source>
-        <translation>%1；%2</translation>
     </message>
     <message>
         <source>Nothing completed: %1 references are still not found</source>
@@ -1591,34 +1583,6 @@ Pattern: %2</source>
     <message>
         <source>Fixed values: %1 rows of %2 imported</source>
         <translation>已修正取值：%2 导入了 %1 行</translation>
-    </message>
-    <message>
-        <source>1 row waits for names</source>
-        <translation>1 行等待补充名称</translation>
-    </message>
-    <message>
-        <source>%1 rows wait for names</source>
-        <translation>%1 行等待补充名称</translation>
-    </message>
-    <message>
-        <source>Checked: the 1 row would import</source>
-        <translation>已校验：1 行可导入</translation>
-    </message>
-    <message>
-        <source>Checked: all %1 rows would import</source>
-        <translation>已校验：%1 行全部可导入</translation>
-    </message>
-    <message>
-        <source>Checked: no row would import, %3 would fail</source>
-        <translation>已校验：没有可导入的行，%3 行会失败</translation>
-    </message>
-    <message>
-        <source>Checked: 1 row would import, %3 would fail</source>
-        <translation>已校验：1 行可导入，%3 行会失败</translation>
-    </message>
-    <message>
-        <source>Checked: %1 rows would import, %3 would fail</source>
-        <translation>已校验：%1 行可导入，%3 行会失败</translation>
     </message>
     <message>
         <source>Done: 1 row deleted</source>
