@@ -13,12 +13,20 @@ from desktop_app.domain.task_words import PLAN_WORDS, LineWord, check_words, lin
 from desktop_app.tasks.builtin_kinds import builtin_task_kinds
 from desktop_app.tasks.kinds import Title, Words
 
-# A task's type in a Chinese line, as the window's list names its kind (ui/catalog.describe); in English the
-# type's name, as the JSON's `type` says it. A type without words of its own keeps its name.
+# A task's type in a Chinese line: its kind's word, as the window's list says it without the import type's own
+# title (ui/catalog.describe); in English the type's name, as the JSON's `type` says it. A type without words of
+# its own keeps its name.
 ZH_TYPES = {Title.IMPORT_TYPE: "导入", Title.EXPORT: "导出", Title.WORKBOOK: "工作簿导入", Title.UNDO_OF: "撤销",
             Title.COMPLETE_REFERENCES: "补全关联", Title.CLEANUP: "每日清理", Title.FEED_SCAN: "自动导入检查文件夹",
             Title.FEED_MAIL: "自动导入的导入通知邮件"}  # fmt: skip
 _KINDS = builtin_task_kinds()
+
+
+def _zh_type(task: TaskRecord) -> str:
+    title = _KINDS.of(task).title
+    if title is Title.COMPLETE_REFERENCES and task.params.get("values"):
+        return "修正取值"  # a value fix shares its type with a completion; the window names it apart
+    return ZH_TYPES.get(title, task.task_type)
 
 
 def print_json(data: Any) -> None:
@@ -36,7 +44,7 @@ def task_line(task: TaskRecord, lang: Lang | None = None) -> str:
         status = task.status.value
     else:
         status = line_word(LineWord.CHECKED, lang) if checked else messages.text(task.status, lang)
-    shown_type = ZH_TYPES.get(_KINDS.of(task).title, task.task_type) if lang == "zh" else task.task_type
+    shown_type = _zh_type(task) if lang == "zh" else task.task_type
     parts = [task.task_no, shown_type, status, f"{task.progress}%"]
     if task.total_count:
         parts.append(line_word(LineWord.ROWS, words, total=task.total_count, ok=task.success_count,

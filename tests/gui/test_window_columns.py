@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QCoreApplication, QSize, Qt
 from PySide6.QtWidgets import QApplication
 
 from desktop_app.domain.status import TaskStatus
@@ -179,6 +179,11 @@ def test_at_1024x700_a_running_task_leaves_the_type_and_file_readable(qtbot: Any
             assert table.fontMetrics().horizontalAdvance(kind) + window.fitter.text_margins() <= table.columnWidth(
                 TYPE), (size, kind, widths(window))  # fmt: skip
         assert table.columnWidth(FILE) >= 110, (size, widths(window))
+        # the Stage gives way first, but the undone task's head still says what it is ("Undone by T…"); its
+        # whole number is in the line below the list
+        head = QCoreApplication.translate("Outcomes", "Undone by %1 — %2").split("%1")[0] + "T…"
+        assert table.fontMetrics().horizontalAdvance(head) + window.fitter.text_margins() <= table.columnWidth(
+            STAGE), (size, head, widths(window))  # fmt: skip
         assert table.horizontalScrollBar().maximum() == 0, "no sideways scrolling"
     speed = str(table.model().index(0, SPEED).data())
     assert speed and table.fontMetrics().horizontalAdvance(speed) < table.columnWidth(SPEED), "at 1400 the speed reads"

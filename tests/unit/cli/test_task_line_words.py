@@ -124,3 +124,13 @@ def test_only_an_import_says_its_rows_waiting_for_names() -> None:
     for lang in ("en", "zh"):
         line = task_line(completion, lang)  # type: ignore[arg-type]
         assert "wait" not in line and "等待" not in line, line
+
+
+@pytest.mark.parametrize(("params", "word"), [({"import_task": "T250301-XY12ZZ"}, "补全关联"),
+                                              ({"import_task": "T250301-XY12ZZ", "values": {"level": {}}}, "修正取值")])
+def test_a_chinese_line_names_a_value_fix_as_the_window_does(params: dict[str, Any], word: str) -> None:
+    """Seen in review: a value fix's Chinese line named it "补全关联" (completing references), the task it
+    shares its type with, where the window's list says "修正取值"."""
+    task = replace(_task(TaskStatus.SUCCEEDED, (3, 3, 0), stage=Stage.DONE, lang="zh"),
+                   task_type="complete_references", params=params)
+    assert task_line(task, "zh").split("  ")[1] == word
