@@ -6,10 +6,9 @@ import json
 import sys
 from typing import Any
 
-from desktop_app.domain import messages
 from desktop_app.domain.errors import Lang
 from desktop_app.domain.task import TaskRecord
-from desktop_app.domain.task_words import PLAN_WORDS, LineWord, check_words, line_word
+from desktop_app.domain.task_words import PLAN_WORDS, LineWord, check_words, line_word, status_word
 from desktop_app.tasks.builtin_kinds import builtin_task_kinds
 from desktop_app.tasks.kinds import Title, Words
 
@@ -43,7 +42,7 @@ def task_line(task: TaskRecord, lang: Lang | None = None) -> str:
     if lang is None:
         status = task.status.value
     else:
-        status = line_word(LineWord.CHECKED, lang) if checked else messages.text(task.status, lang)
+        status = line_word(LineWord.CHECKED, lang) if checked else status_word(task.status, lang)
     shown_type = _zh_type(task) if lang == "zh" else task.task_type
     parts = [task.task_no, shown_type, status, f"{task.progress}%"]
     if task.total_count:

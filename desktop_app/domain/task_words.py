@@ -89,6 +89,11 @@ PLAN_WORDS = {"inserted": LineWord.INSERTED, "updated": LineWord.UPDATED, "uncha
               "skipped": LineWord.SKIPPED, "deleted": LineWord.DELETED, "failed": LineWord.PLAN_FAILED}  # fmt: skip
 
 
+def status_word(status: TaskStatus, lang: Lang) -> str:
+    """A status in words, for the window's list and the command line's line alike."""
+    return messages.text(status, lang)
+
+
 def line_word(word: LineWord, lang: Lang, **params: object) -> str:
     return messages.text(word, lang, **params)
 

@@ -12,24 +12,15 @@ from desktop_app.domain.errors import Lang
 from desktop_app.domain.retry import BASE_DELAYS
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
+from desktop_app.domain.task_words import status_word
 from desktop_app.ui.encodings import encoding_words
 
 MAX_RETRIES = len(BASE_DELAYS)  # a transient error is retried this often, then the task fails
 
 
 def status_text(status: TaskStatus) -> str:
-    # Spelled out call by call: pyside6-lupdate only finds QCoreApplication.translate literally.
-    if status is TaskStatus.PENDING:
-        return QCoreApplication.translate("Status", "Pending")
-    if status is TaskStatus.RUNNING:
-        return QCoreApplication.translate("Status", "Running")
-    if status is TaskStatus.SUCCEEDED:
-        return QCoreApplication.translate("Status", "Succeeded")
-    if status is TaskStatus.PARTIALLY_SUCCEEDED:
-        return QCoreApplication.translate("Status", "Partially succeeded")
-    if status is TaskStatus.FAILED:
-        return QCoreApplication.translate("Status", "Failed")
-    return QCoreApplication.translate("Status", "Cancelled")
+    """The status in the window's language: the command line's words too (domain/task_words), one table."""
+    return status_word(status, window_lang())
 
 
 def window_lang() -> Lang:

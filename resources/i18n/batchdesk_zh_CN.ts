@@ -2412,33 +2412,6 @@ Pattern: %2</source>
     </message>
 </context>
 <context>
-    <name>Status</name>
-    <message>
-        <source>Pending</source>
-        <translation>等待中</translation>
-    </message>
-    <message>
-        <source>Running</source>
-        <translation>执行中</translation>
-    </message>
-    <message>
-        <source>Succeeded</source>
-        <translation>成功</translation>
-    </message>
-    <message>
-        <source>Partially succeeded</source>
-        <translation>部分成功</translation>
-    </message>
-    <message>
-        <source>Failed</source>
-        <translation>失败</translation>
-    </message>
-    <message>
-        <source>Cancelled</source>
-        <translation>已取消</translation>
-    </message>
-</context>
-<context>
     <name>SubmitPanel</name>
     <message>
         <source>Choose a file to import</source>
