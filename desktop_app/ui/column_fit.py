@@ -36,6 +36,7 @@ class ColumnFitter(QObject):
         pills: tuple[int, Callable[[], Iterable[str]]],
         widest_role: int | None = None,
         keep: dict[int, Callable[[Iterable[str]], Iterable[str]]] | None = None,
+        keep_least: dict[int, Callable[[Iterable[str]], Iterable[str]]] | None = None,
         fit_content: tuple[int, ...] = (),
         spare: tuple[int, ...] = (),
         parent: QObject | None = None,
@@ -49,6 +50,10 @@ class ColumnFitter(QObject):
         # gives way only after the other elastic columns, and keeps no room while no row shows such a head
         self._keep = keep or {}
         self._kept: dict[int, list[str]] = {}
+        # a kept column's heads at their least, while room is short: what still tells the row apart ("Undone by
+        # T…", the number in the line below the list); the column gives way no further than them
+        self._keep_least = keep_least or {}
+        self._kept_least: dict[int, list[str]] = {}
         # elastic columns of a few short texts (the type): their minimum grows to the widest the rows hold, up
         # to CONTENT_CAP times it, while there is room ("Customer import", not "Customer imp…" at 1366)
         self._fit_content = fit_content
@@ -177,8 +182,9 @@ class ColumnFitter(QObject):
             widths[column] = max(least, content)
             now = max((metrics.horizontalAdvance(shown) for shown, _ in texts if shown), default=0) + PADDING
             self._now[column] = max(least, now)
-        for column, heads in self._keep.items():
-            self._kept[column] = list(heads([str(model.index(row, column).data() or "") for row in range(rows)]))
+        for kept, keep in ((self._kept, self._keep), (self._kept_least, self._keep_least)):
+            for column, heads in keep.items():
+                kept[column] = list(heads([str(model.index(row, column).data() or "") for row in range(rows)]))
         for column in self._fit_content:
             shown = (str(model.index(row, column).data() or "") for row in range(rows))
             self._content[column] = max((metrics.horizontalAdvance(t) for t in shown if t), default=0) + PADDING
@@ -206,6 +212,10 @@ class ColumnFitter(QObject):
             if texts:
                 widest = max((metrics.horizontalAdvance(t + "…") for t in texts), default=0)
                 minimum = max(minimum, widest + self.text_margins())
+            least = self._kept_least.get(column)
+            if least:
+                widest = max((metrics.horizontalAdvance(t + "…") for t in least), default=0)
+                floor = min(minimum, max(floor, widest + self.text_margins()))
             specs[column] = (weight, minimum, floor)
         return specs
 
@@ -229,8 +239,10 @@ class ColumnFitter(QObject):
         weights = sum(e[0] for e in specs.values())
         minimums = sum(e[1] for e in specs.values())
         room = self._table.viewport().width() - sum(widths.values())
-        self._tight = room < minimums and self._reserved
-        if self._tight:  # no room kept for the texts to come: the elastic columns come first
+        # short of room, a task running or not (seen idle at 1024: "Cu…" and "Un…" for the types beside an
+        # undone task's whole "Undone by T…" head): the type and the file read first
+        self._tight = room < minimums
+        if self._tight and self._reserved:  # no room kept for the texts to come: the elastic columns come first
             widths = {column: self._now.get(column, width) for column, width in widths.items()}
             room = self._table.viewport().width() - sum(widths.values())
         # a spare column gives way before the elastic ones are cut: one with nothing to show, and while

@@ -367,6 +367,14 @@ def stage_heads(shown: Iterable[str], task_no: str = "T261206-K7Q2ZD") -> list[s
     return [head.replace("%1", task_no) for head in heads]
 
 
+def least_stage_heads(shown: Iterable[str]) -> list[str]:
+    """The heads the rows show, cut to their words and the task number's first letter ("Undone by T"): what
+    the Stage column keeps, an ellipsis after it, where room is short (the whole number is in the line below
+    the list)."""
+    texts = list(shown)
+    return [head for head in stage_heads(texts, task_no="T") if any(t.startswith(head) for t in texts)]
+
+
 def ended_text(record: TaskRecord, kind: TaskKind, file_name: str = "") -> str:
     """ "T250301-AB12CD (customers.csv) ended: Failed: 10 of 20 imported, 10 rows with errors", for a notice."""
     what = outcome_text(record, kind) or shown_status(record, kind)

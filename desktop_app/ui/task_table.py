@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidge
 
 from desktop_app.ui.column_fit import ColumnFitter
 from desktop_app.ui.delegates import ProgressDelegate, StatusDelegate
-from desktop_app.ui.outcomes import stage_heads, status_words
+from desktop_app.ui.outcomes import least_stage_heads, stage_heads, status_words
 from desktop_app.ui.task_filter import TaskFilterProxy
 from desktop_app.ui.task_model import (
     CREATED,
@@ -53,5 +53,6 @@ class TaskTable(QTableView):
         self.setItemDelegateForColumn(PROGRESS, self._progress_delegate)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.fitter = ColumnFitter(self, fixed=FIXED_COLUMNS, elastic=ELASTIC_COLUMNS, pills=(STATUS, status_words),
-                                   widest_role=WidestRole, keep={STAGE: stage_heads}, fit_content=(TYPE,),
-                                   spare=(SPEED,), parent=self)  # fmt: skip
+                                   widest_role=WidestRole, keep={STAGE: stage_heads},
+                                   keep_least={STAGE: least_stage_heads}, fit_content=(TYPE,), spare=(SPEED,),
+                                   parent=self)  # fmt: skip
