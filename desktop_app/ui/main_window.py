@@ -44,7 +44,7 @@ from desktop_app.ui.summary_line import SummaryLine
 from desktop_app.ui.table_copy import rows_as_text
 from desktop_app.ui.task_actions import TaskActions, can_resume
 from desktop_app.ui.task_filter import TaskFilterProxy
-from desktop_app.ui.task_model import COLUMN_COUNT, RecordRole, TaskTableModel
+from desktop_app.ui.task_model import COLUMN_COUNT, RecordRole, TaskTableModel, shown_file_name
 from desktop_app.ui.task_notices import TaskNotices
 from desktop_app.ui.task_service import TaskService
 from desktop_app.ui.task_table import TaskTable
@@ -55,6 +55,7 @@ from desktop_app.ui.window_geometry import ScreenKeeper, restore_geometry
 log = logging.getLogger(__name__)
 
 DETAILS_SIDE_WIDTH = 340  # the details panel beside the list; below it when the window is narrower
+MAX_NAMED = 5  # the quit question names this many unfinished tasks by number, then "…"
 
 
 class MainWindow(QMainWindow):
@@ -877,10 +878,24 @@ class MainWindow(QMainWindow):
             event.acceptProposedAction()
 
     def close_question_text(self) -> str:
-        """The quit question's words; a running task the list hides (a feed's look at its folder) by name."""
-        text = self.tr("Tasks are still running. Stop them now (they continue from where they "
-                       "stopped at the next start) or keep them running in the background?")
-        hidden = [r for r in self.service.active_to_ask() if self.kinds.of(r).system]
+        """The quit question's words: which tasks have not finished (the one by its number and file, several by
+        their numbers: seen, "Tasks are still running" with one task in the list); a running task the list
+        hides (a feed's look at its folder) by name."""
+        active = self.service.active_to_ask()
+        shown = [r for r in active if not self.kinds.of(r).system]
+        numbers = ", ".join(r.task_no for r in shown[:MAX_NAMED]) + (", …" if len(shown) > MAX_NAMED else "")
+        if len(shown) == 1:
+            file_name = shown_file_name(shown[0])
+            text = (self.tr("Task %1 (%2) has not finished.").replace("%2", file_name) if file_name
+                    else self.tr("Task %1 has not finished.")).replace("%1", shown[0].task_no)  # fmt: skip
+            text = self.tr("%1 Stop it now (it continues from where it stopped at the next start) or keep it "
+                           "running in the background?").replace("%1", text)
+        else:
+            text = (self.tr("%1 tasks have not finished (%2).").replace("%2", numbers).replace("%1", f"{len(shown):,}")
+                    if shown else self.tr("Tasks are still running."))  # fmt: skip
+            text = self.tr("%1 Stop them now (they continue from where they stopped at the next start) or keep "
+                           "them running in the background?").replace("%1", text)
+        hidden = [r for r in active if self.kinds.of(r).system]
         if hidden:
             names = ", ".join(dict.fromkeys(self.catalog.describe(r, self.kinds.of(r)) for r in hidden))
             text += "\n\n" + self.tr("Running in the background: %1").replace("%1", names)

@@ -1443,7 +1443,27 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Tasks are still running. Stop them now (they continue from where they stopped at the next start) or keep them running in the background?</source>
+        <source>Task %1 (%2) has not finished.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Task %1 has not finished.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 Stop it now (it continues from where it stopped at the next start) or keep it running in the background?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 tasks have not finished (%2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tasks are still running.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 Stop them now (they continue from where they stopped at the next start) or keep them running in the background?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -1444,8 +1444,28 @@ Pattern: %2</source>
         <translation>无法打开 %s</translation>
     </message>
     <message>
-        <source>Tasks are still running. Stop them now (they continue from where they stopped at the next start) or keep them running in the background?</source>
-        <translation>还有任务正在执行。现在停止（下次启动时从断点继续），还是让它们在后台继续执行？</translation>
+        <source>Task %1 (%2) has not finished.</source>
+        <translation>任务 %1（%2）尚未完成。</translation>
+    </message>
+    <message>
+        <source>Task %1 has not finished.</source>
+        <translation>任务 %1 尚未完成。</translation>
+    </message>
+    <message>
+        <source>%1 Stop it now (it continues from where it stopped at the next start) or keep it running in the background?</source>
+        <translation>%1现在停止（下次启动时从停下的地方继续），还是让它在后台继续运行？</translation>
+    </message>
+    <message>
+        <source>%1 tasks have not finished (%2).</source>
+        <translation>%1 个任务尚未完成（%2）。</translation>
+    </message>
+    <message>
+        <source>Tasks are still running.</source>
+        <translation>仍有任务在运行。</translation>
+    </message>
+    <message>
+        <source>%1 Stop them now (they continue from where they stopped at the next start) or keep them running in the background?</source>
+        <translation>%1现在停止（下次启动时从停下的地方继续），还是让它们在后台继续运行？</translation>
     </message>
     <message>
         <source>Running in the background: %1</source>

@@ -39,3 +39,26 @@ def test_a_running_hidden_task_is_named_in_the_quit_question(qtbot: Any, make_de
     window.close()
     assert asked == [True]
     assert "Running in the background: A feed's look at its folder" in window.close_question_text()
+
+
+def test_the_quit_question_names_the_unfinished_tasks(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    """Seen through the bundle: "Tasks are still running" with one import running, neither which nor how many."""
+    from dataclasses import replace
+
+    from desktop_app.domain.status import TaskStatus
+    from tests.gui.test_window_queue import CLEAN, queue, wait_for_task, wait_status
+
+    window = make_desk().window
+    qtbot.waitUntil(window.isVisible)
+    queue(qtbot, window, CLEAN)
+    done = wait_status(qtbot, window, wait_for_task(qtbot, window, 1).task_no, TaskStatus.SUCCEEDED)
+    service = window.service
+    one = replace(done, status=TaskStatus.RUNNING)
+    service._active = {one.id: one}  # as the list holds it while it runs
+    text = window.close_question_text()
+    assert text.startswith(f"Task {done.task_no} ({CLEAN.name}) has not finished. Stop it now"), text
+    others = [replace(one, id=one.id + n, task_no=f"T261207-ABC00{n}") for n in range(1, 7)]
+    service._active = {r.id: r for r in (one, *others)}
+    text = window.close_question_text()
+    assert text.startswith(f"7 tasks have not finished ({done.task_no}, T261207-ABC001, "), text
+    assert "T261207-ABC004, …). Stop them now" in text, text
