@@ -34,7 +34,8 @@ ZH: dict[tuple[str, str], str] = {
     ("MainWindow", "%1 tasks have not finished (%2)."): "%1 个任务尚未完成（%2）。",
     ("MainWindow", "Tasks are still running."): "仍有任务在运行。",
     ("MainWindow", "%1 Stop them now (they continue from where they stopped at the next start) or keep them "
-                   "running in the background?"): "%1现在停止（下次启动时从停下的地方继续），还是让它们在后台继续运行？",
+                   "running in the background?"):
+        "%1现在停止（下次启动时从停下的地方继续），还是让它们在后台继续运行？",
     # the Details panel with no task selected says so in one line
     ("DetailsPanel", "Select a task to see its details."): "选择一个任务以查看详情。",
     ("TaskNotices", "The remaining rows of %1 were already continued by %2."): "%1 的剩余行已由 %2 继续导入。",
