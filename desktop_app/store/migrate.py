@@ -12,6 +12,7 @@ from sqlalchemy.exc import DBAPIError
 
 from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.store.dialects import dialect_of
+from desktop_app.store.dialects.base import READONLY
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +59,9 @@ def _revision_of(conn: Connection) -> str | None:
 def _at_head(engine: Engine) -> bool:
     """Whether the database is at HEAD, read without Alembic (False when unsure: Alembic looks)."""
     try:
-        with engine.connect() as conn:
+        # a read: on SQLite a deferred BEGIN, not the writers' queue (every start waited for another
+        # process's batch or undo page to commit, up to the busy timeout)
+        with engine.connect().execution_options(**{READONLY: True}) as conn:
             rows = conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
     except DBAPIError:
         return False  # no version table yet: a new database
