@@ -616,7 +616,9 @@ class MainWindow(QMainWindow):
         row, selected just now. The button pressed hides (the new task does not offer it), and the focus
         fell on to the pane's close button, where Space or Enter closes the pane (seen under Xvfb)."""
         focus = QApplication.focusWidget()
-        if (focus is None and self.isActiveWindow()) or (focus is not None and self.details_dock.isAncestorOf(focus)):
+        # no focus: a dialog just closed (the plan's, after Apply) and the window is not active again yet; the
+        # table then takes the keyboard as the window comes back (it went to the pane's close button, seen)
+        if focus is None or self.details_dock.isAncestorOf(focus):
             self.table.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _fresh(self, record: TaskRecord) -> TaskRecord:
@@ -818,6 +820,7 @@ class MainWindow(QMainWindow):
         if dialog is not None:
             dialog.finish()
         self.select_task(result.task.id)
+        self._focus_on_the_list()  # seen: on the Details' close button, the pressed "Review the changes…" gone
         self.statusBar().showMessage(self.tr("Queued as task %s.") % result.task.task_no, 8000)
 
     def _plan_discarded(self, task_no: str) -> None:

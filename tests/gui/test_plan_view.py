@@ -610,3 +610,38 @@ def test_an_update_that_only_clears_a_value_shows_its_column(qtbot: Any, tmp_pat
     note = dialog.model.column_of("note")
     assert dialog.model.changed(dialog.model.index(0, note))
     assert not dialog.table.isColumnHidden(note), "the cleared column, the only change, is in view"
+
+
+def test_after_apply_from_the_details_the_keyboard_is_on_the_new_task(
+    qtbot: Any, make_desk: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seen through the bundle: after "Apply these changes", opened from the Details' "Review the changes…",
+    the keyboard landed on the Details pane's close button (the pressed button hides once the plan is
+    applied), where Space or Enter closes the pane."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication
+
+    desk = make_desk()
+    window = desk.window
+    done = dry_run_with_plan(qtbot, desk, tmp_path)
+    submitter = window.service.submitter
+    monkeypatch.setattr(submitter, "submit_apply", lambda task_no, **kw: submitter.submit_import(
+        submitter.resubmission(done, dry_run=False), user=kw["user"]))  # fmt: skip
+    window.select_task(done.id)
+    window.actions_.details.trigger()
+    qtbot.waitUntil(lambda: window.details.record is not None and window.details.record.id == done.id)
+    (button,) = [b for b in window.details.step_buttons if b.defaultAction() is window.actions_.review_plan]
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    button.setFocus()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is button)
+    qtbot.keyClick(button, Qt.Key.Key_Space)
+    qtbot.waitUntil(lambda: window.plan_dialog is not None and window.plan_dialog.apply_button.isEnabled(),
+                    timeout=TIMEOUT)  # fmt: skip
+    qtbot.mouseClick(window.plan_dialog.apply_button, qtbot_left())
+    applied = wait_for_task(qtbot, window, 2)
+    qtbot.waitUntil(lambda: window.selected_record() is not None and window.selected_record().id == applied.id,
+                    timeout=TIMEOUT)  # fmt: skip
+    qtbot.wait(300)
+    # the window's keyboard, as it is active again (offscreen, no window manager activates it after the dialog)
+    assert window.focusWidget() is window.table, window.focusWidget()
