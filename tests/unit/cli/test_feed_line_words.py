@@ -35,7 +35,8 @@ def test_a_chinese_feed_line_has_no_english_word() -> None:
     lines = [_line(_core("zh"), view) for view in views]  # type: ignore[arg-type]
     scanned = lines[0].split("上次查看 ")[1].split("  ")[0]  # the desk's local time
     assert lines[0] == (f"bank  尚未查看  {FOLDER}  customers  每天 07:30 查看  "
-                        f"今天：导入 1,200 个，失败 1 个，重复 0 个  等待 3 个  上次查看 {scanned}  下次查看：现在")  # fmt: skip
+                        "今天：导入 1,200 个，失败 1 个，重复 0 个  "
+                        f"等待 3 个  上次查看 {scanned}  下次查看：现在")  # fmt: skip
     assert "每 60 秒查看" in lines[1] and lines[1].endswith("正在查看")
     for line in lines:
         # the feed's name, its folder and its import type's name are the clerk's own; the rest is Chinese
