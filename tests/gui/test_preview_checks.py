@@ -333,7 +333,8 @@ def test_the_preview_speaks_of_the_table_in_chinese(qtbot: Any, make_desk: Any, 
     qtbot.waitUntil(window.panel.queue_button.isEnabled, timeout=TIMEOUT)
     dialog = open_preview(qtbot, window, write_csv(tmp_path / "again.csv", [row(1), row(2)]))
     said = wait_looked_up(qtbot, dialog)
-    assert said == "前 2 行中有 1 行已在表中，会失败：当前方式只新增行。失败的行会写入错误文件，其余的行照常导入。"
+    assert said == ("前 2 行中有 1 行已在表中，会失败：当前方式只新增行。失败的行会写入错误文件，其余的行照常导入；"
+                    "但失败的行超过 30% 时，导入会判定为失败（已导入的行保留）。")  # 1 of 2: above the limit
     assert choose_mode(dialog, "insert_new") == "前 2 行全部通过检查。前 2 行中有 1 行已在表中，将被跳过。"
 
 
