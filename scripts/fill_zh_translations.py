@@ -392,6 +392,12 @@ ZH: dict[tuple[str, str], str] = {
         "前 %2 行中有 %1 行已在表中且内容相同，不会有任何改变。",
     ("PreviewDialog", "Rows that fail go to the error file; the others still import."):
         "失败的行会写入错误文件，其余的行照常导入。",
+    ("PreviewDialog", "Rows that fail go to the error file; the others still import, but with more than %1 of the "
+                      "rows failing the import counts as failed (the rows that went in stay)."):
+        "失败的行会写入错误文件，其余的行照常导入；但失败的行超过 %1 时，导入会判定为失败（已导入的行保留）。",
+    ("PreviewDialog", "Rows that fail go to the error file; the others are still deleted, but with more than %1 of "
+                      "the rows failing the delete counts as failed (the rows deleted stay deleted)."):
+        "失败的行会写入错误文件，其余的行照常删除；但失败的行超过 %1 时，删除会判定为失败（已删除的行不会恢复）。",
     ("PreviewDialog", "The cells of the first %1 rows pass every check; looking the rows up in the table…"):
         "前 %1 行的单元格全部通过检查；正在表中查找这些行…",
     ("PreviewDialog", "Looking the rows up in the table…"): "正在表中查找这些行…",

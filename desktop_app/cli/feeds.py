@@ -15,6 +15,7 @@ from desktop_app.cli.commands import _qt_core, _stop_on_signals, look_pauses, vi
 from desktop_app.cli.output import print_json
 from desktop_app.cli.parser import EXIT_OK, EXIT_TASK_FAILED
 from desktop_app.domain.feed_mail import parse_addresses
+from desktop_app.domain.feed_words import ADD_COMMAND, FeedLine, feed_line_word
 from desktop_app.domain.feeds import (
     FeedFile,
     FeedSpec,
@@ -76,7 +77,7 @@ def cmd_feed_list(core: Core, args: argparse.Namespace) -> int:
         print_json([v.to_json() for v in views])
         return EXIT_OK
     if not views:
-        sys.stdout.write("no feeds (add one: batchdesk feed add NAME --folder DIR --type T)\n")
+        sys.stdout.write(feed_line_word(FeedLine.NONE, core.lang, command=ADD_COMMAND[core.lang]) + "\n")
     for view in views:
         sys.stdout.write(_line(core, view) + "\n")
     return EXIT_OK
@@ -239,19 +240,23 @@ def _soon(scan: TaskRecord, settle: float) -> bool:
 
 def _line(core: Core, view: FeedView) -> str:
     """One feed for people: name, state (and why), what today brought, when it looks next."""
-    spec = view.feed.spec
-    when = f"every {spec.schedule.every} s" if spec.schedule.every else f"at {spec.schedule.at_text}"
-    parts = [view.feed.name, state_words(view.state, core.lang), f"{spec.folder}", f"{spec.import_type}", when,
-             f"today: {view.today.imported} imported, {view.today.failed} failed, {view.today.duplicates} duplicates",
-             f"waiting {view.waiting}"]  # fmt: skip
+    spec, lang = view.feed.spec, core.lang
+    # the words from the domain's table (domain/feed_words.py), as the task line's: wholly in the desk's language
+    when = (feed_line_word(FeedLine.EVERY, lang, seconds=spec.schedule.every) if spec.schedule.every
+            else feed_line_word(FeedLine.AT, lang, times=spec.schedule.at_text))  # fmt: skip
+    today = view.today
+    parts = [view.feed.name, state_words(view.state, lang), f"{spec.folder}", f"{spec.import_type}", when,
+             feed_line_word(FeedLine.TODAY, lang, imported=today.imported, failed=today.failed,
+                            duplicates=today.duplicates),
+             feed_line_word(FeedLine.WAITING, lang, count=view.waiting)]  # fmt: skip
     if view.feed.last_scan_at:
-        parts.append(f"last scan {_stamp(view.feed.last_scan_at)}")
+        parts.append(feed_line_word(FeedLine.LAST_SCAN, lang, stamp=_stamp(view.feed.last_scan_at)))
     if view.scanning:
-        parts.append("scanning now")
+        parts.append(feed_line_word(FeedLine.SCANNING, lang))
     elif view.next_run_at:
-        parts.append(f"next {_stamp(view.next_run_at)}")
+        parts.append(feed_line_word(FeedLine.NEXT, lang, stamp=_stamp(view.next_run_at)))
     elif view.queued_scan:
-        parts.append("next: now")
+        parts.append(feed_line_word(FeedLine.NEXT_NOW, lang))
     line = "  ".join(parts)
     if view.reason:
         line += f"\n    {view.reason}"

@@ -8,9 +8,17 @@ from typing import Any
 
 from desktop_app.domain.errors import Lang
 from desktop_app.domain.task import TaskRecord
-from desktop_app.domain.task_words import PLAN_WORDS, LineWord, check_words, line_word, status_word
+from desktop_app.domain.task_words import (
+    PLAN_WORDS,
+    LineWord,
+    check_reason,
+    line_word,
+    status_word,
+    task_check_words,
+)
 from desktop_app.tasks.builtin_kinds import builtin_task_kinds
 from desktop_app.tasks.kinds import Title, Words
+from desktop_app.tasks.shown_progress import shown_progress
 
 # A task's type in a Chinese line: its kind's word, as the window's list says it without the import type's own
 # title (ui/catalog.describe); in English the type's name, as the JSON's `type` says it. A type without words of
@@ -44,7 +52,8 @@ def task_line(task: TaskRecord, lang: Lang | None = None) -> str:
     else:
         status = line_word(LineWord.CHECKED, lang) if checked else status_word(task.status, lang)
     shown_type = _zh_type(task) if lang == "zh" else task.task_type
-    parts = [task.task_no, shown_type, status, f"{task.progress}%"]
+    # the progress as the window shows it: an ended import's last tick was 98 % (the JSON keeps it as stored)
+    parts = [task.task_no, shown_type, status, f"{shown_progress(task, _KINDS.of(task))}%"]
     if task.total_count:
         parts.append(line_word(LineWord.ROWS, words, total=task.total_count, ok=task.success_count,
                                fail=task.fail_count))  # fmt: skip
@@ -64,7 +73,8 @@ def task_line(task: TaskRecord, lang: Lang | None = None) -> str:
     elif task.params.get("plan_of"):
         parts.append(line_word(LineWord.APPLIES_PLAN, words, task_no=task.params["plan_of"]))
     stage = _stage(task, lang, checked=checked)
-    error = task.error_msg if lang is None else task.error_in(lang)
+    # a check over the failed-rows limit: what the import would do, not "nothing was written" (its JSON keeps it)
+    error = task.error_msg if lang is None else check_reason(task, lang) or task.error_in(lang)
     if stage:
         parts.append(stage)
     if error:
@@ -83,7 +93,7 @@ def _stage(task: TaskRecord, lang: Lang | None, *, checked: bool) -> str:
     if lang is None:
         return task.stage
     if checked:
-        return check_words(task.success_count, task.fail_count, lang)
+        return task_check_words(task, lang)
     stage = task.stage_in(lang)
     waiting = task.rows_waiting_for_names if _KINDS.of(task).words is Words.IMPORT else 0
     if not waiting:

@@ -7,7 +7,9 @@ from enum import StrEnum
 
 from desktop_app.domain import messages
 from desktop_app.domain.errors import Lang
+from desktop_app.domain.notes import NoteCode
 from desktop_app.domain.status import TaskStatus
+from desktop_app.domain.task import TaskRecord
 
 
 class LineWord(StrEnum):
@@ -16,6 +18,9 @@ class LineWord(StrEnum):
     CHECKED_ALL = "checked_all"
     CHECKED_SOME = "checked_some"
     CHECKED_NONE = "checked_none"
+    WOULD_WAIT = "would_wait"  # a check's rows that would import and then wait for names
+    OVER_LIMIT = "over_limit"  # a check with more rows failing than the limit: the import would fail
+    OVER_LIMIT_REASON = "over_limit_reason"  # its reason, from the failure note's params (fail, share, limit)
     WAITING = "waiting"  # rows in with a name their reference table lacks
     WITH_WAITING = "with_waiting"  # the stage, then the waiting rows
     ROWS = "rows"
@@ -37,17 +42,34 @@ class LineWord(StrEnum):
 
 # The status words are the window's (ui/texts.status_text); a check's and the waiting rows' are the window's
 # too: ui/outcomes.py says them from this table, so a clerk reads the same in both.
-TEXTS: dict[LineWord, tuple[str, str]] = {
+TEXTS: dict[LineWord | tuple[LineWord, str], tuple[str, str]] = {
     LineWord.CHECKED: ("已校验", "Checked"),
-    LineWord.CHECKED_ONE: ("已校验：1 行可导入", "Checked: the 1 row would import"),
-    LineWord.CHECKED_ALL: ("已校验：{ok:,} 行全部可导入", "Checked: all {ok:,} rows would import"),
+    # {waits}: "" or WOULD_WAIT; {over}: "" or OVER_LIMIT
+    LineWord.CHECKED_ONE: ("已校验：1 行可导入{waits}", "Checked: the 1 row would import{waits}"),
+    LineWord.CHECKED_ALL: ("已校验：{ok:,} 行全部可导入{waits}", "Checked: all {ok:,} rows would import{waits}"),
     LineWord.CHECKED_SOME: (
-        "已校验：{ok:,} 行可导入，{fail:,} 行会失败",
-        "Checked: {ok:,} {ok:plural:row|rows} would import, {fail:,} would fail",
+        "已校验：{ok:,} 行可导入{waits}，{fail:,} 行会失败{over}",
+        "Checked: {ok:,} {ok:plural:row|rows} would import{waits}, {fail:,} would fail{over}",
     ),
     LineWord.CHECKED_NONE: (
-        "已校验：没有可导入的行，{fail:,} 行会失败",
-        "Checked: no row would import, {fail:,} would fail",
+        "已校验：没有可导入的行，{fail:,} 行会失败{over}",
+        "Checked: no row would import, {fail:,} would fail{over}",
+    ),
+    LineWord.WOULD_WAIT: ("（其中 {rows:,} 行会等待补充名称）", " ({rows:,} would wait for names)"),
+    LineWord.OVER_LIMIT: (
+        "——失败超过 {limit}，导入会判定为失败",
+        " — more than {limit} fail, so the import would count as failed",
+    ),
+    # a real import over the limit keeps the rows its committed batches wrote (notes.TOO_MANY_FAILED)
+    LineWord.OVER_LIMIT_REASON: (
+        "会失败 {fail:,} 行，占 {share}%，超过 {limit}，导入会判定为失败；可导入的 {success:,} 行导入后仍会保留",
+        "{fail:,} {fail:plural:row|rows} would fail ({share}%, above {limit}): the import would count as "
+        "failed; the {success:,} {success:plural:row that goes in would stay|rows that go in would stay}",
+    ),
+    (LineWord.OVER_LIMIT_REASON, "nothing"): (
+        "会失败 {fail:,} 行，占 {share}%，超过 {limit}，导入会判定为失败，不会写入任何数据",
+        "{fail:,} {fail:plural:row|rows} would fail ({share}%, above {limit}): the import would count as "
+        "failed and write nothing",
     ),
     LineWord.WAITING: (
         "{rows:,} 行等待补充名称",
@@ -98,8 +120,50 @@ def line_word(word: LineWord, lang: Lang, **params: object) -> str:
     return messages.text(word, lang, **params)
 
 
-def check_words(ok: int, fail: int, lang: Lang) -> str:
-    """What a validate-only run found, as what an import would do: "Checked: 995 rows would import, 5 would fail"."""
+def check_words(ok: int, fail: int, lang: Lang, *, waiting: int = 0, limit: str | None = None) -> str:
+    """What a validate-only run found, as what an import would do: "Checked: 995 rows would import (2 would wait
+    for names), 5 would fail"; with the failed-rows `limit` it went over, that the import would count as failed."""
+    waits = line_word(LineWord.WOULD_WAIT, lang, rows=waiting) if waiting and ok else ""
+    over = line_word(LineWord.OVER_LIMIT, lang, limit=limit) if limit and fail else ""
     if not fail:
-        return line_word(LineWord.CHECKED_ONE, lang) if ok == 1 else line_word(LineWord.CHECKED_ALL, lang, ok=ok)
-    return line_word(LineWord.CHECKED_SOME if ok else LineWord.CHECKED_NONE, lang, ok=ok, fail=fail)
+        if ok == 1:
+            return line_word(LineWord.CHECKED_ONE, lang, waits=waits)
+        return line_word(LineWord.CHECKED_ALL, lang, ok=ok, waits=waits)
+    return line_word(LineWord.CHECKED_SOME if ok else LineWord.CHECKED_NONE, lang, ok=ok, fail=fail, waits=waits,
+                     over=over)  # fmt: skip
+
+
+_OVER_LIMIT_NOTES = (NoteCode.TOO_MANY_FAILED.value, NoteCode.TOO_MANY_FAILED_NOTHING_WRITTEN.value)
+
+
+def _over_limit(task: TaskRecord) -> dict[str, object] | None:
+    """The params of a check's failure note (more rows failed than the limit), as stored with its error."""
+    phrase = task.error_phrase or {}
+    if not task.checked_only or phrase.get("code") not in _OVER_LIMIT_NOTES:
+        return None
+    params = phrase.get("params")
+    return dict(params) if isinstance(params, dict) else None
+
+
+def task_check_words(task: TaskRecord, lang: Lang) -> str:
+    """A validation's findings (TaskRecord.checked_only), for the window's list and the command line alike: its
+    rows that would wait for names (its summary counts them as the real run would) and the limit it went over."""
+    over = _over_limit(task)
+    limit = str(over["limit"]) if over and over.get("limit") else None
+    return check_words(task.success_count, task.fail_count, lang, waiting=task.pending_completion_count,
+                       limit=limit)  # fmt: skip
+
+
+def check_reason(task: TaskRecord, lang: Lang) -> str | None:
+    """A validation over the failed-rows limit, its reason as what the import would do (its stored note says
+    "the import counts as failed; nothing was written", true of the check, not of the import); None for any
+    other task, whose error is shown as stored."""
+    over = _over_limit(task)
+    if over is None:
+        return None
+    try:
+        success = int(str(over.get("success", task.success_count)))
+    except ValueError:
+        success = task.success_count
+    params = {"fail": task.fail_count, "share": "", "limit": "", **over, "success": success}
+    return line_word(LineWord.OVER_LIMIT_REASON, lang, reason=None if success else "nothing", **params)

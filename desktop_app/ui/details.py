@@ -26,11 +26,12 @@ from desktop_app.domain.task import TaskRecord
 from desktop_app.imports.change_plan import PlanCounts
 from desktop_app.imports.resume import RESUMES, stopped_early
 from desktop_app.tasks.kinds import TaskKinds, Words
+from desktop_app.tasks.shown_progress import file_rows, shown_progress
 from desktop_app.ui.catalog import ImportCatalog
 from desktop_app.ui.collapsible import Collapsible
 from desktop_app.ui.dialogs.change_plan import counts_text
 from desktop_app.ui.encodings import detected_words, encoding_words
-from desktop_app.ui.outcomes import file_rows, shown_progress, shown_status, stopped_at
+from desktop_app.ui.outcomes import shown_status, stopped_at
 from desktop_app.ui.task_model import format_created, format_elapsed, shown_stage, utc_now
 from desktop_app.ui.texts import MAX_RETRIES, expired_text, expired_tip, format_text, retry_text, shown_error
 

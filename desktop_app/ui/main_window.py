@@ -408,7 +408,8 @@ class MainWindow(QMainWindow):
         dialog = PreviewDialog(path, self.catalog, self._background,
                                import_type=import_type or self.panel.import_type(), dry_run=dry_run,
                                request=request, notice=notice, max_file_mb=self.settings.max_file_mb,
-                               max_rows=self.settings.max_rows, look_up=self.service.look_up_keys,
+                               max_rows=self.settings.max_rows, fail_threshold=self.settings.fail_threshold,
+                               look_up=self.service.look_up_keys,
                                list_profiles=self._profiles_for(request), save_profile=self.service.save_profile,
                                rights=self.service.rights_refusal if self.service.in_team else None,
                                parent=self)  # fmt: skip

@@ -10,8 +10,9 @@ from PySide6.QtCore import QCoreApplication
 
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskLink, TaskRecord
-from desktop_app.domain.task_words import LineWord, check_words, line_word
+from desktop_app.domain.task_words import LineWord, line_word, task_check_words
 from desktop_app.tasks.kinds import TaskKind, Words
+from desktop_app.tasks.shown_progress import file_rows
 from desktop_app.ui.texts import shown_error, status_text, window_lang
 
 TASK_NO_PATTERN = r"T\d{6,8}-[0-9A-Z]{4,6}"  # a task number as the stage texts name it
@@ -42,17 +43,6 @@ def _n(value: int) -> str:
     return f"{value:,}"
 
 
-def file_rows(record: TaskRecord) -> int | None:
-    """The rows of the task's file, when known: the import's own count of its file (kept in its
-    checkpoint), else a total above what was processed (a handler that reports its file's total). The
-    engine's total_count of an import is what it processed so far, so it is not the file's size."""
-    counted = (record.checkpoint or {}).get("rows_in_file")
-    if isinstance(counted, int) and counted > 0:
-        return counted
-    done = record.success_count + record.fail_count
-    return record.total_count if record.total_count > done else None
-
-
 def shown_total(record: TaskRecord) -> int | None:
     """The "of N" a clerk reads beside the rows processed: the file's rows when known; an ended task's
     total; None while a task runs without knowing its file's size (its total_count is then what it
@@ -66,23 +56,6 @@ def stopped_at(record: TaskRecord) -> tuple[int, int | None]:
     counted = (record.checkpoint or {}).get("total")
     done = counted if isinstance(counted, int) else record.success_count + record.fail_count
     return done, file_rows(record)
-
-
-def shown_progress(record: TaskRecord, kind: TaskKind) -> int:
-    """The progress cell: a running task's progress; an ended one's as it ended, in rows. A failed import
-    that read its whole file showed 98 % (its last tick, before the summary); 100 % when every row was
-    read, whatever the outcome; else the share of the file's rows read, never rounded up to 100."""
-    if not record.status.is_final:
-        return record.progress
-    if record.status in (TaskStatus.SUCCEEDED, TaskStatus.PARTIALLY_SUCCEEDED):
-        return 100
-    if kind.words is Words.IMPORT and record.status is TaskStatus.FAILED and not record.error_code:
-        return 100  # failed by its rows' errors: the whole file was read (imports/resume.py, FINISHED)
-    # as the Processed cell beside it reads them ("132,000 / 200,000")
-    done, total = record.success_count + record.fail_count, file_rows(record)
-    if not total:
-        return record.progress
-    return 100 if done >= total else min(99, 100 * done // total)
 
 
 def value_fix(record: TaskRecord, kind: TaskKind) -> bool:
@@ -144,6 +117,12 @@ def shown_status(record: TaskRecord, kind: TaskKind) -> str:
     return status_text(record.status)
 
 
+def status_relabelled(record: TaskRecord, kind: TaskKind) -> bool:
+    """Whether the status cell shows a word of its own (shown_status), not the status's: a check, an undone
+    import, a fixed one, a completion that completed nothing. The list's status filters go by the cell."""
+    return completed_nothing(record, kind) or checked(record, kind) or undone(record, kind) or fixed_since(record, kind)
+
+
 def status_words() -> list[str]:
     """Every word the status column can show, in today's language."""
     return [status_text(s) for s in TaskStatus] + [QCoreApplication.translate("Outcomes", "Nothing completed"),
@@ -160,7 +139,8 @@ def outcome_text(record: TaskRecord, kind: TaskKind) -> str | None:
     if kind.words is Words.IMPORT:
         lang = window_lang()
         checks = checked(record, kind)
-        outcome = check_words(record.success_count, record.fail_count, lang) if checks else _import_outcome(record)
+        # a check's rows that would wait for names and the limit it went over are in its words
+        outcome = task_check_words(record, lang) if checks else _import_outcome(record)
         waiting = record.rows_waiting_for_names
         if outcome is None or not waiting:
             return outcome

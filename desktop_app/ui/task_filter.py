@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable
 from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QSortFilterProxyModel
 
 from desktop_app.domain.status import TaskStatus
+from desktop_app.ui.outcomes import status_relabelled
 from desktop_app.ui.task_model import SortRole, TaskTableModel, shown_stage
 from desktop_app.ui.texts import shown_error
 
@@ -63,9 +64,12 @@ class TaskFilterProxy(QSortFilterProxyModel):
 
     def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex) -> bool:
         record = self._source.record(source_row)
-        if not self._system_shown and self._source.kinds.of(record).system:
+        kind = self._source.kinds.of(record)
+        if not self._system_shown and kind.system:
             return False
-        if self._statuses is not None and record.status not in self._statuses:
+        # by what the Status column says: a check that found bad rows ("Checked") and an undone import ("Undone")
+        # are no failed imports (seen in a tryout: both in the failed list), nor is a "Fixed" one
+        if self._statuses is not None and (record.status not in self._statuses or status_relabelled(record, kind)):
             return False
         cleared = self._cleared_before
         if cleared is not None and record.ended_at is not None and record.ended_at <= cleared:
@@ -74,7 +78,7 @@ class TaskFilterProxy(QSortFilterProxyModel):
             return True
         haystack = " ".join(
             (record.task_no, self._source.file_cell(record), record.task_type,
-             str(record.params.get("import_type", "")), shown_stage(record, self._source.kinds.of(record)),
+             str(record.params.get("import_type", "")), shown_stage(record, kind),
              shown_error(record))
         ).casefold()  # fmt: skip
         return self._text in haystack

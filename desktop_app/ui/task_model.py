@@ -17,7 +17,8 @@ from desktop_app.domain.phrase import stored_phrase
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import Progress, TaskRecord, read_earlier
 from desktop_app.tasks.kinds import TaskKind, TaskKinds
-from desktop_app.ui.outcomes import file_rows, linked_outcome, shown_progress, shown_status, shown_total, tone
+from desktop_app.tasks.shown_progress import file_rows, shown_progress
+from desktop_app.ui.outcomes import linked_outcome, shown_status, shown_total, tone
 from desktop_app.ui.task_speed import SpeedMeter, format_rate, format_remaining
 from desktop_app.ui.texts import expired_text, expired_tip, retry_text, shown_error, window_lang
 

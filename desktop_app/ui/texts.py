@@ -12,7 +12,7 @@ from desktop_app.domain.errors import Lang
 from desktop_app.domain.retry import BASE_DELAYS
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
-from desktop_app.domain.task_words import status_word
+from desktop_app.domain.task_words import check_reason, status_word
 from desktop_app.ui.encodings import encoding_words
 
 MAX_RETRIES = len(BASE_DELAYS)  # a transient error is retried this often, then the task fails
@@ -31,8 +31,10 @@ def window_lang() -> Lang:
 
 
 def shown_error(record: TaskRecord) -> str:
-    """A task's error message in the window's language ("" without one)."""
-    return record.error_in(window_lang()) or ""
+    """A task's error message in the window's language ("" without one): a check over the failed-rows limit says
+    what the import would do (domain/task_words.check_reason), as the command line's line does."""
+    lang = window_lang()
+    return check_reason(record, lang) or record.error_in(lang) or ""
 
 
 def without_mnemonic(text: str) -> str:

@@ -1869,14 +1869,6 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Rows that fail go to the error file; the others are still deleted.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Rows that fail go to the error file; the others still import.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>The cells of the one row pass every check; looking it up in the table…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1898,6 +1890,22 @@ Pattern: %2</source>
     </message>
     <message>
         <source>Whether they are already in the table could not be checked: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rows that fail go to the error file; the others are still deleted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rows that fail go to the error file; the others still import.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rows that fail go to the error file; the others are still deleted, but with more than %1 of the rows failing the delete counts as failed (the rows deleted stay deleted).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rows that fail go to the error file; the others still import, but with more than %1 of the rows failing the import counts as failed (the rows that went in stay).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -1870,14 +1870,6 @@ Pattern: %2</source>
         <translation>前 %2 行中有 %1 行将从表中删除对应的行。</translation>
     </message>
     <message>
-        <source>Rows that fail go to the error file; the others are still deleted.</source>
-        <translation>失败的行会写入错误文件，其余的行照常删除。</translation>
-    </message>
-    <message>
-        <source>Rows that fail go to the error file; the others still import.</source>
-        <translation>失败的行会写入错误文件，其余的行照常导入。</translation>
-    </message>
-    <message>
         <source>The cells of the one row pass every check; looking it up in the table…</source>
         <translation>这 1 行的单元格全部通过检查；正在到表中查找它…</translation>
     </message>
@@ -1900,6 +1892,22 @@ Pattern: %2</source>
     <message>
         <source>Whether they are already in the table could not be checked: %1</source>
         <translation>无法检查这些行是否已在表中：%1</translation>
+    </message>
+    <message>
+        <source>Rows that fail go to the error file; the others are still deleted.</source>
+        <translation>失败的行会写入错误文件，其余的行照常删除。</translation>
+    </message>
+    <message>
+        <source>Rows that fail go to the error file; the others still import.</source>
+        <translation>失败的行会写入错误文件，其余的行照常导入。</translation>
+    </message>
+    <message>
+        <source>Rows that fail go to the error file; the others are still deleted, but with more than %1 of the rows failing the delete counts as failed (the rows deleted stay deleted).</source>
+        <translation>失败的行会写入错误文件，其余的行照常删除；但失败的行超过 %1 时，删除会判定为失败（已删除的行不会恢复）。</translation>
+    </message>
+    <message>
+        <source>Rows that fail go to the error file; the others still import, but with more than %1 of the rows failing the import counts as failed (the rows that went in stay).</source>
+        <translation>失败的行会写入错误文件，其余的行照常导入；但失败的行超过 %1 时，导入会判定为失败（已导入的行保留）。</translation>
     </message>
     <message>
         <source>1 row names a %2 not in the table yet: it will wait until the name is added.</source>

@@ -422,3 +422,28 @@ def test_an_undos_file_cell_names_the_file_of_the_import_it_undid(qtbot: Any) ->
     proxy = TaskFilterProxy(model)
     proxy.set_text("file1")
     assert {proxy.index(r, TASK_NO).data() for r in range(proxy.rowCount())} == {undo.task_no, imported.task_no}
+
+
+def test_the_failed_list_goes_by_what_the_status_column_says() -> None:
+    """Seen in a tryout: the failed list held validate-only "Checked" tasks and an undone import. A check that
+    found bad rows is no failed import, nor is an undone one: the status filters go by the Status column."""
+    model, _ = loaded_model(5)
+    rows = [
+        {"status": TaskStatus.FAILED, "fail_count": 5},  # a failed import
+        {"status": TaskStatus.PARTIALLY_SUCCEEDED, "fail_count": 1, "dry_run": True},  # Checked
+        {"status": TaskStatus.FAILED, "fail_count": 5, "dry_run": True},  # Checked, over the limit
+        {"status": TaskStatus.PARTIALLY_SUCCEEDED, "fail_count": 1, "undone_by": "T250301-ZZ99ZZ"},  # Undone
+        {"status": TaskStatus.PARTIALLY_SUCCEEDED, "fail_count": 1},  # partially succeeded
+    ]
+    for row, change in enumerate(rows):
+        record = model.record(row)
+        dry_run = bool(change.pop("dry_run", False))
+        model.upsert(replace(record, params={**record.params, "dry_run": dry_run}, **change))  # type: ignore[arg-type]
+    proxy = TaskFilterProxy(model)
+    proxy.set_statuses(FAILED_LIST)
+    shown = [proxy.index(r, STATUS).data() for r in range(proxy.rowCount())]
+    assert sorted(shown) == ["Failed", "Partially succeeded"], shown
+    proxy.set_statuses(frozenset({TaskStatus.FAILED}))
+    assert [proxy.index(r, STATUS).data() for r in range(proxy.rowCount())] == ["Failed"]
+    proxy.set_statuses(None)
+    assert proxy.rowCount() == 5

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
+from desktop_app.domain.notes import Note, NoteCode
 from desktop_app.domain.status import TaskStatus
 from desktop_app.imports.options import ImportOptions
 from desktop_app.ui.desk import Desk
@@ -217,6 +218,42 @@ def test_a_validation_with_failing_rows_reads_checked_in_the_list_and_the_detail
     row = model.row_of(check.id)
     assert model.index(row, STATUS).data() == "已校验"
     assert model.index(row, STAGE).data() == "已校验：995 行可导入，5 行会失败"
+
+
+def test_a_validation_says_its_waiting_rows_and_the_limit_it_went_over(qtbot: Any, make_desk: Any) -> None:
+    """Seen in a tryout: "Checked: 9 rows would import, 1 would fail" where the real import then said "2 rows
+    wait for names"; and a validation over the limit read "Checked" beside "the import counts as failed;
+    nothing was written". The list's Stage, the Details' stage and reason say what the import would do."""
+    desk: Desk = make_desk()
+    window = desk.window
+    waiting = _ended_import(desk, status=TaskStatus.PARTIALLY_SUCCEEDED, total_count=10, success_count=9,
+                            fail_count=1, params={"dry_run": True},
+                            summary={"pending_completion_count": 2})  # fmt: skip
+    note = Note(NoteCode.TOO_MANY_FAILED_NOTHING_WRITTEN, {"fail": 5, "share": "55.6", "limit": "30%", "success": 4})
+    error = note.text("en")
+    over = _ended_import(desk, status=TaskStatus.FAILED, total_count=9, success_count=4, fail_count=5,
+                         error_msg=error, error_phrase=error.stored(), params={"dry_run": True})  # fmt: skip
+    model = window.model
+
+    def stage(task: Any) -> Any:
+        return model.index(model.row_of(task.id), STAGE).data()
+
+    assert stage(waiting) == "Checked: 9 rows would import (2 would wait for names), 1 would fail"
+    over_en = "Checked: 4 rows would import, 5 would fail — more than 30% fail, so the import would count as failed"
+    assert stage(over) == over_en
+    assert model.index(model.row_of(over.id), STATUS).data() == "Checked"
+    window.select_task(over.id)
+    window.actions_.details.trigger()
+    details = window.details
+    qtbot.waitUntil(lambda: details.record is not None and details.record.id == over.id)
+    assert details.value("stage") == over_en
+    assert details.value("error") == ("5 rows would fail (55.6%, above 30%): the import would count as failed; "
+                                      "the 4 rows that go in would stay")  # fmt: skip
+    desk.set_language("zh")
+    qtbot.waitUntil(lambda: details.value("status") == "已校验", timeout=TIMEOUT)
+    assert details.value("stage") == "已校验：4 行可导入，5 行会失败——失败超过 30%，导入会判定为失败"
+    assert details.value("error") == "会失败 5 行，占 55.6%，超过 30%，导入会判定为失败；可导入的 4 行导入后仍会保留"
+    assert stage(waiting) == "已校验：9 行可导入（其中 2 行会等待补充名称），1 行会失败"
 
 
 def test_an_import_with_rows_waiting_for_names_says_so_in_its_stage(qtbot: Any, make_desk: Any) -> None:

@@ -191,3 +191,23 @@ def test_a_feed_mails_the_addresses_it_is_given_checked_and_can_mail_nobody(inbo
     assert code == 0 and isinstance(view, dict) and view["mail_to"] == []
     code, view, _ = cli("feed", "show", "bank", "--json", *data)
     assert code == 0 and isinstance(view, dict) and view["mail_to"] == []
+
+
+def test_a_chinese_desk_lists_its_feeds_wholly_in_chinese(inbox: Path, data: list[str]) -> None:
+    """Seen in a tryout: `LC_ALL=zh_CN.UTF-8 batchdesk feed list` printed "尚未查看 … at 07:30 today: 0 imported,
+    0 failed, 0 duplicates waiting 0 next: now"; its JSON is as in English."""
+    from tests.support.cli_process import in_process
+
+    zh = {"LANG": "zh_CN.UTF-8", "LC_ALL": "zh_CN.UTF-8"}
+    code, out, err = in_process(["feed", "list", *data], zh)
+    assert code == 0 and out.startswith("没有自动导入（添加一个："), err
+    code, _, err = in_process(["feed", "add", "bank", "--folder", str(inbox), "--type", "customers", "--at", "07:30",
+                               *data], zh)  # fmt: skip
+    assert code == 0, err
+    code, out, _ = in_process(["feed", "list", *data], zh)
+    line = out.splitlines()[0]
+    assert code == 0 and "每天 07:30 查看  今天：导入 0 个，失败 0 个，重复 0 个  等待 0 个" in line, line
+    rest = line.replace("bank", "").replace(str(inbox.resolve()), "").replace("customers", "")
+    assert not [w for w in rest.split() if w.isascii() and w.isalpha()], line
+    code, listed, _ = cli("feed", "list", "--json", *data)
+    assert code == 0 and isinstance(listed, list) and set(listed[0]) == VIEW_FIELDS

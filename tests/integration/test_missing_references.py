@@ -112,3 +112,16 @@ def test_cli_references(tmp_path: Path) -> None:
     assert added["pending_completion_count"] == 0 and added["missing_references"] == []
     code, _, err = cli("references", "T000000-000000", "--json", *where)
     assert code == 2 and err.strip().splitlines() == ["batchdesk: No task T000000-000000"]
+
+
+def test_a_dry_run_counts_the_rows_that_would_wait_as_the_real_run_does(core: Core, tmp_path: Path) -> None:
+    """A validation says its rows that would wait for names (seen in a tryout: silent where the real import
+    then said "2 rows wait for names"): a dry run is the real run minus the commit, its summary's count too."""
+    rows = [row(i, 部门="华东销售部") if i % 5 == 0 else row(i) for i in range(1, 21)]
+    rows.append(row(21, 手机号="x"))  # a failing row is not waiting
+    path = write_csv(tmp_path / "customers.csv", rows)
+    check = run_type_import(core, path, "customers", dry_run=True)
+    assert check.status is TaskStatus.PARTIALLY_SUCCEEDED and check.checked_only
+    assert check.pending_completion_count == 4 and _unresolved(core) == 0  # counted, nothing written
+    real = run_type_import(core, path, "customers", force=True)
+    assert real.rows_waiting_for_names == check.pending_completion_count == 4

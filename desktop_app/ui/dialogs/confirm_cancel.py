@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
 from desktop_app.tasks.kinds import Stops, TaskKind
-from desktop_app.ui.outcomes import file_rows
+from desktop_app.tasks.shown_progress import file_rows
 from desktop_app.ui.task_model import shown_file_name
 
 REFRESH_MS = 200  # the rows-in count follows the running import while the question is open (as often as the list)

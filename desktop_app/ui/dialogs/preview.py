@@ -120,6 +120,7 @@ class PreviewDialog(QDialog):
         notice: str = "",
         max_file_mb: int = 50,
         max_rows: int = 1_000_000,
+        fail_threshold: float = 0.30,
         look_up: LookUp | None = None,
         list_profiles: ListProfiles | None = None,
         save_profile: SaveProfile | None = None,
@@ -138,6 +139,7 @@ class PreviewDialog(QDialog):
         self._notice = notice
         self._max_file_mb = max_file_mb
         self._max_rows = max_rows
+        self._fail_threshold = fail_threshold  # more rows failing than this share: the import counts as failed
         if request is not None:
             import_type, mode = request.import_type, request.mode.value
         self._type_given = import_type is not None
@@ -690,9 +692,7 @@ class PreviewDialog(QDialog):
             sentences += self._waiting_words(check)
         failing = bool(len(check.rows))
         if failing:
-            sentences.append(self.tr("Rows that fail go to the error file; the others are still deleted.")
-                             if verdict is not None and verdict.mode is ImportMode.DELETE
-                             else self.tr("Rows that fail go to the error file; the others still import."))
+            sentences.append(self._failing_words(check))
         problem = self._look_up_problem(check)
         pending = verdict is None and self._look_up is not None and problem is None
         if pending and not failing:
@@ -710,6 +710,22 @@ class PreviewDialog(QDialog):
                              .replace("%1", problem))  # fmt: skip
         # Chinese sentences end with "。" and follow each other without a space
         return ("" if self._lang() == "zh" else " ").join(sentences), failing
+
+    def _failing_words(self, check: SampleCheck) -> str:
+        """Where the failing rows go, and, when the shown rows already fail above the failed-rows limit, what
+        that does (domain/status.outcome_status): the import counts as failed, the rows that went in stay
+        (its batches commit as they go: imports/summary.py's too_many_failed)."""
+        verdict = check.table
+        deletes = verdict is not None and verdict.mode is ImportMode.DELETE
+        if not (check.checked and len(check.rows) / check.checked > self._fail_threshold):  # rows: every one failing
+            return (self.tr("Rows that fail go to the error file; the others are still deleted.") if deletes
+                    else self.tr("Rows that fail go to the error file; the others still import."))  # fmt: skip
+        text = (self.tr("Rows that fail go to the error file; the others are still deleted, but with more than %1 "
+                        "of the rows failing the delete counts as failed (the rows deleted stay deleted).")
+                if deletes else
+                self.tr("Rows that fail go to the error file; the others still import, but with more than %1 of "
+                        "the rows failing the import counts as failed (the rows that went in stay)."))  # fmt: skip
+        return text.replace("%1", f"{self._fail_threshold:.0%}")
 
     def _waiting_words(self, check: SampleCheck) -> list[str]:
         """Per reference column, the shown rows that name a value its table lacks: they import, then wait."""

@@ -11,10 +11,11 @@ import pytest
 
 from desktop_app.cli.output import task_line
 from desktop_app.domain.errors import Lang
+from desktop_app.domain.notes import Note, NoteCode
 from desktop_app.domain.stages import Stage, stage_text
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import Lane, TaskRecord
-from desktop_app.domain.task_words import check_words
+from desktop_app.domain.task_words import check_reason, check_words
 
 TASK_NO = "T250301-AB12CD"
 # what may stay Latin in a Chinese line: the task number and a file's path
@@ -134,3 +135,60 @@ def test_a_chinese_line_names_a_value_fix_as_the_window_does(params: dict[str, A
     task = replace(_task(TaskStatus.SUCCEEDED, (3, 3, 0), stage=Stage.DONE, lang="zh"),
                    task_type="complete_references", params=params)
     assert task_line(task, "zh").split("  ")[1] == word
+
+
+def test_a_validation_says_its_rows_that_would_wait_for_names() -> None:
+    """Seen in a tryout: "Checked: 9 rows would import, 1 would fail" where the preview flagged 2 rows amber and
+    the real import then said "2 rows wait for names": a dry run's summary counts them as the real run does."""
+    check = _task(TaskStatus.PARTIALLY_SUCCEEDED, (10, 9, 1), stage=Stage.DONE_PARTIAL, dry_run=True,
+                  summary={"pending_completion_count": 2})  # fmt: skip
+    assert task_line(check, "en").endswith("Checked: 9 rows would import (2 would wait for names), 1 would fail")
+    assert task_line(check, "zh").endswith("已校验：9 行可导入（其中 2 行会等待补充名称），1 行会失败")
+    every = replace(check, status=TaskStatus.SUCCEEDED, success_count=10, fail_count=0)
+    assert task_line(every, "en").endswith("Checked: all 10 rows would import (2 would wait for names)")
+    assert check_words(5, 0, "en", waiting=0) == "Checked: all 5 rows would import"
+    assert check_words(0, 3, "en", waiting=2) == "Checked: no row would import, 3 would fail"  # none goes in
+
+
+def _over_limit(*, dry_run: bool, ok: int = 4, bad: int = 5) -> TaskRecord:
+    code = NoteCode.TOO_MANY_FAILED_NOTHING_WRITTEN if dry_run or not ok else NoteCode.TOO_MANY_FAILED
+    note = Note(code, {"fail": bad, "share": f"{100 * bad / (ok + bad):.1f}", "limit": "30%", "success": ok})
+    error = note.text("en")
+    return _task(TaskStatus.FAILED, (ok + bad, ok, bad), stage=Stage.FAILED, dry_run=dry_run, error_msg=error,
+                 error_phrase=error.stored())  # type: ignore[attr-defined]  # fmt: skip
+
+
+def test_a_validation_over_the_limit_says_the_import_would_fail() -> None:
+    """Seen in a tryout: a validation read "Checked" with the reason "…the import counts as failed; nothing
+    was written": its words now say what the import would do, from the note's code and params as stored."""
+    check = _over_limit(dry_run=True)
+    assert task_line(check, "en").endswith(
+        "Checked: 4 rows would import, 5 would fail — more than 30% fail, so the import would count as failed  "
+        "5 rows would fail (55.6%, above 30%): the import would count as failed; the 4 rows that go in would stay")
+    assert task_line(check, "zh").endswith(
+        "已校验：4 行可导入，5 行会失败——失败超过 30%，导入会判定为失败  "
+        "会失败 5 行，占 55.6%，超过 30%，导入会判定为失败；可导入的 4 行导入后仍会保留")
+    nothing = _over_limit(dry_run=True, ok=0, bad=5)
+    assert check_reason(nothing, "en") == (
+        "5 rows would fail (100.0%, above 30%): the import would count as failed and write nothing")
+    # the JSON keeps the note as stored (a contract), and a real import's words are as before
+    assert check.to_json(lang="en")["error_msg"].endswith("the import counts as failed; nothing was written")
+    assert check.to_json(lang="en")["error_code"] is None
+    real = _over_limit(dry_run=False)
+    assert check_reason(real, "en") is None
+    assert task_line(real, "en").endswith("the import counts as failed; the 4 rows that went in stay")
+
+
+@pytest.mark.parametrize("dry_run", [False, True])
+def test_the_line_shows_the_progress_the_window_shows(dry_run: bool) -> None:
+    """Seen in a tryout: "98%" on the line for imports the window showed at 100 % (an import over the limit ends
+    on its last tick, 98 %, before its summary; its check too); the JSON keeps the progress as stored."""
+    ended = replace(_over_limit(dry_run=dry_run), progress=98)
+    for lang in ("en", "zh", None):
+        assert task_line(ended, lang).split("  ")[3] == "100%"  # type: ignore[arg-type]
+    assert ended.to_json()["progress"] == 98
+    running = replace(ended, status=TaskStatus.RUNNING, progress=42)
+    assert task_line(running, "en").split("  ")[3] == "42%"
+    undo = _task(TaskStatus.SUCCEEDED, (3, 3, 0), stage=Stage.DONE, task_type="undo",
+                 params={"undoes": "T250301-XY12AB"}, progress=95)  # fmt: skip
+    assert task_line(undo, "en").split("  ")[3] == "100%"

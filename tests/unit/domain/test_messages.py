@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 import desktop_app.domain.errors
+import desktop_app.domain.feed_words
 import desktop_app.domain.notes
 import desktop_app.domain.plan_words
 import desktop_app.domain.stages
