@@ -723,6 +723,7 @@ ZH: dict[tuple[str, str], str] = {
     ("PreviewDialog", "%1 rows name a %2 not in the table yet: they will wait until the names are added."):
         "%1 行的%2还不在表中：补上名称前，这些行会等待。",
     ("PreviewDialog", "This row will wait until the name is added"): "补上名称前，这一行会等待",
+    ("PlanTableModel", "This row will wait until the name is added"): "补上名称前，这一行会等待",
 }  # fmt: skip
 
 Messages = list[tuple[str, list[str]]]  # (context, sources in code order)

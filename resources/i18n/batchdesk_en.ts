@@ -1782,6 +1782,10 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>This row will wait until the name is added</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Before: %1</source>
         <translation type="unfinished"></translation>
     </message>

@@ -1783,6 +1783,10 @@ Pattern: %2</source>
         <translation>表中有而文件里没有的行：同步会删除它</translation>
     </message>
     <message>
+        <source>This row will wait until the name is added</source>
+        <translation>补上名称前，这一行会等待</translation>
+    </message>
+    <message>
         <source>Before: %1</source>
         <translation>原值：%1</translation>
     </message>
