@@ -244,6 +244,7 @@ ZH: dict[tuple[str, str], str] = {
     ("FileChoices", "Numbers use a decimal &comma (1 234,50 or 1.234,50)"):
         "数字以逗号作小数点(&C)（1 234,50 或 1.234,50）",
     ("FileChoices", "Raise the size &limit to %1 MB for this file"): "仅对这个文件把大小上限提高到 %1 MB(&L)",
+    ("FileChoices", "Raise the ro&w limit to %1 rows for this import"): "仅对这次导入把行数上限提高到 %1 行(&W)",
     ("FileChoices", "Sheet of the workbook"): "工作簿中的工作表",
     ("FileChoices", "Encoding"): "编码",
     ("FileChoices", "Separator between the fields"): "字段之间的分隔符",
@@ -295,6 +296,14 @@ ZH: dict[tuple[str, str], str] = {
     ("PreviewDialog", "%1 KB"): "%1 KB",
     ("PreviewDialog", "Counting the rows…"): "正在统计行数…",
     ("PreviewDialog", "About %1 rows"): "约 %1 行",
+    # the row limit, said before queueing; the hint names the box as it reads: "仅对这次导入把行数上限提高到 %1 行"
+    ("PreviewDialog", "Cannot queue: about %1 rows, more than the limit of %2 rows."):
+        "无法排队导入：约 %1 行，超过上限 %2 行。",
+    ("PreviewDialog", "Cannot queue: %1 rows, more than the limit of %2 rows."):
+        "无法排队导入：共 %1 行，超过上限 %2 行。",
+    ("PreviewDialog", "Split the file and import the parts."): "请拆分文件后分别导入。",
+    ("PreviewDialog", "Split the file, or tick “Raise the row limit … for this import” below."):
+        "请拆分文件，或勾选下方的“仅对这次导入把行数上限提高到…”。",
     ("PreviewDialog", "%1 rows"): "%1 行",
     ("PreviewDialog", "First rows as they will be read and checked:"): "前几行（按导入时的方式读取并检查）：",
     ("PreviewDialog", "This row has problems: hover its red cells"): "这一行有问题：把鼠标停在红色单元格上可看原因",
@@ -729,6 +738,7 @@ ZH: dict[tuple[str, str], str] = {
     ("PreviewDialog", "%1 rows name a %2 not in the table yet: they will wait until the names are added."):
         "%1 行的%2还不在表中：补上名称前，这些行会等待。",
     ("PreviewDialog", "This row will wait until the name is added"): "补上名称前，这一行会等待",
+    ("PlanTableModel", "This row will wait until the name is added"): "补上名称前，这一行会等待",
 }  # fmt: skip
 
 Messages = list[tuple[str, list[str]]]  # (context, sources in code order)

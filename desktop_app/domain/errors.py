@@ -182,8 +182,8 @@ MESSAGES: dict[ErrorCode, tuple[str, str]] = {
         "The file is too large: {size_mb} MB, the limit is {limit_mb} MB; split it and import the parts",
     ),
     ErrorCode.TOO_MANY_ROWS: (
-        "数据行太多：超过上限 {limit} 行，请拆分后再导入",
-        "Too many data rows: more than the limit of {limit}; split the file and import the parts",
+        "数据行太多：超过上限 {limit:,} 行，请拆分后再导入",
+        "Too many data rows: more than the limit of {limit:,}; split the file and import the parts",
     ),
     ErrorCode.FILE_NOT_FOUND: ("找不到文件：{path}", "File not found: {path}"),
     ErrorCode.FILE_UNREADABLE: (

@@ -16,6 +16,8 @@ class PlanWord(StrEnum):
     SKIP = "skip"
     DELETE = "delete"
     FAIL = "fail"
+    # an insert that names a reference the table lacks yet (change_plan.waits_for_name)
+    INSERT_WAITING = "insert_waiting"
     # the change file's own columns
     ROW = "row"
     KEY = "key"
@@ -32,6 +34,7 @@ TEXTS: dict[PlanWord, tuple[str, str]] = {
     PlanWord.SKIP: ("跳过", "skip"),
     PlanWord.DELETE: ("删除", "delete"),
     PlanWord.FAIL: ("失败", "fail"),
+    PlanWord.INSERT_WAITING: ("新增（等待补充名称）", "insert (waits for a name)"),
     # the same word as the error CSV's row-number column (imports/error_csv.MARKERS)
     PlanWord.ROW: ("行号", "Row number"),
     PlanWord.KEY: ("键", "Key"),

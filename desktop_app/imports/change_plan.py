@@ -415,12 +415,30 @@ def reference_ids(itype: ImportType) -> dict[str, str]:
     return {c.key: c.reference_target for c in itype.columns if c.kind == Kind.REFERENCE and c.reference_target}
 
 
-def planned_insert(plan: RowPlan, decider: RowDecider) -> PlannedRow:
-    """An insert: every column of the type, [None, after]."""
+def planned_insert(plan: RowPlan, decider: RowDecider, ids: Mapping[str, object] | None = None) -> PlannedRow:
+    """An insert: every column of the type, [None, after]; with ``ids`` (ReferenceResolver.ids_for of its
+    values), the id column of each reference it names, empty where the name is not in the table yet (the row
+    waits for it: waits_for_name)."""
     text = decider.written_text
     values = plan.values or ()
-    cells = tuple(PlannedCell(c.key, None, text(c.key, v)) for c, v in zip(decider.columns, values, strict=False))
-    return PlannedRow(plan.source.row_number, plan.key_text, Action.INSERT, cells)
+    cells = [PlannedCell(c.key, None, text(c.key, v)) for c, v in zip(decider.columns, values, strict=False)]
+    for target in reference_ids(decider.itype).values():
+        if ids is not None and target in ids:
+            cells.append(PlannedCell(target, None, text(target, ids[target])))
+    return PlannedRow(plan.source.row_number, plan.key_text, Action.INSERT, tuple(cells))
+
+
+def waits_for_name(row: PlannedRow, references: Mapping[str, str]) -> bool:
+    """An insert that names a reference (``references``: reference_ids) the table lacks: it waits for the name
+    to be added. An older plan keeps no id cells: it never says so."""
+    if row.action is not Action.INSERT:
+        return False
+    cells = {c.column: c for c in row.cells}
+    for column, target in references.items():
+        name, found = cells.get(column), cells.get(target)
+        if name is not None and name.after and found is not None and found.after is None:
+            return True
+    return False
 
 
 def update_cells(plan: RowPlan, decider: RowDecider, written: Mapping[str, object],

@@ -47,6 +47,9 @@ SAMPLE_ROWS = 500
 """Rows read for what the file says of itself (its day/month order)."""
 EXACT_COUNT_MB = {"csv": 20, "xlsx": 2, "xls": 4}
 """Up to this size a file's rows are counted; above it, estimated (an .xlsx is parsed to be counted)."""
+ESTIMATE_MARGIN = 1.1
+"""An estimated count is over the row limit only when it is over by more than this (a tenth): the task counts
+exactly when it is near, and blank lines or quoted line breaks make a CSV's line count more than its rows."""
 
 
 @dataclass(frozen=True)
@@ -76,6 +79,13 @@ class RowCount:
 
     rows: int
     estimated: bool = False
+    at_most: bool = False  # an estimate that is an upper bound (a CSV's line breaks): the file has no more rows
+
+    def limit_to_allow(self) -> int:
+        """The row limit that lets this many rows through: the count, or an estimate with its margin."""
+        if not self.estimated or self.at_most:
+            return self.rows
+        return math.ceil(self.rows * ESTIMATE_MARGIN / 1000) * 1000
 
 
 @dataclass(frozen=True)
@@ -187,20 +197,21 @@ def sheet_names(path: Path) -> tuple[str, ...]:
         return ()
 
 
-def count_rows(sample: FileSample, *, encoding: str | None, sheet: str | None, max_rows: int) -> RowCount:
-    """The file's data rows: counted as the import counts them up to EXACT_COUNT_MB; beyond, a CSV's
-    line breaks (an upper bound: blank lines and quoted line breaks make fewer), else an estimate from
-    the sample's share of the file's bytes."""
+def count_rows(sample: FileSample, *, encoding: str | None, sheet: str | None) -> RowCount:
+    """The file's data rows: counted as the import counts them up to EXACT_COUNT_MB (all of them, past
+    the row limit too: the limit that lets the file through is offered); beyond, a CSV's line breaks (an
+    upper bound: blank lines and quoted line breaks make fewer), else an estimate from the sample's share
+    of the file's bytes."""
     if sample.complete:
         return RowCount(len(sample.rows))
     if sample.size <= EXACT_COUNT_MB.get(sample.format, 2) * MIB:
         with readers.open_table(sample.path, encoding=encoding, sheet=sheet,
                                 delimiter=sample.dialect.delimiter if sample.dialect else None,
                                 limits=ReadLimits(max_file_mb=sample.size_mb)) as reader:  # fmt: skip
-            return RowCount(reader.count_rows(limit=max_rows))
+            return RowCount(reader.count_rows())
     bound = line_bound(sample.path, sample.encoding) if sample.format == "csv" else None
     if bound is not None:
-        return RowCount(bound, estimated=True)
+        return RowCount(bound, estimated=True, at_most=True)
     return RowCount(_estimate(sample), estimated=True)
 
 
@@ -217,8 +228,9 @@ def _estimate(sample: FileSample) -> int:
 
 
 def count_problem(count: RowCount, max_rows: int) -> PermanentError | None:
-    """What the import would say of this many rows (an estimate says nothing: the task counts)."""
-    if count.estimated:
+    """What the import would say of this many rows; of an estimate, only TOO_MANY_ROWS when it is clearly
+    over (ESTIMATE_MARGIN: nearer, the task counts)."""
+    if count.estimated and count.rows <= max_rows * ESTIMATE_MARGIN:
         return None
     try:
         check_row_count(count.rows, max_rows)

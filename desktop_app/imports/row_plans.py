@@ -51,9 +51,9 @@ Earlier = Callable[[str, StoredRow | None], bool]
 
 
 # The modes that read a failing row's key: insert_new skips one whose key is in the table, upsert names the
-# required cells it lacks if it would be inserted, update names it in the plan and the change file (seen: an
-# update's failing row with an empty key, its clerk unable to tell which row to fix)
-KEYED_FAILURES = frozenset({ImportMode.INSERT_NEW, ImportMode.UPSERT, ImportMode.UPDATE})
+# required cells it lacks if it would be inserted, update and insert name it in the plan and the change file
+# (seen: an update's, then an insert's failing row with an empty key, its clerk unable to tell which row to fix)
+KEYED_FAILURES = frozenset({ImportMode.INSERT, ImportMode.INSERT_NEW, ImportMode.UPSERT, ImportMode.UPDATE})
 
 
 @dataclass(frozen=True, slots=True)

@@ -399,7 +399,9 @@ class DryRunWriter:
                 result.inserted += 1
                 result.pending += self.references.unresolved(self.references.extend([plan.values or ()]))
                 if planned is not None:
-                    planned.append(change_plan.planned_insert(plan, self.decider))
+                    values = dict(zip(self.decider.itype.keys, plan.values or (), strict=False))
+                    ids = self.references.ids_for(values) if self._ids else None
+                    planned.append(change_plan.planned_insert(plan, self.decider, ids))
             elif plan.action is Action.UPDATE:
                 result.updated += 1
                 written = self.references.ids_for(plan.changes or {})

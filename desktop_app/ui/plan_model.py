@@ -12,10 +12,20 @@ from PySide6.QtGui import QColor, QFont
 
 from desktop_app.domain.errors import Lang
 from desktop_app.domain.plan_words import PlanWord, plan_word
-from desktop_app.imports.change_plan import ABSENT_ROW, ChangePlan, PlanCounts, PlanMeta, PlannedCell, PlannedRow
+from desktop_app.imports.change_plan import (
+    ABSENT_ROW,
+    ChangePlan,
+    PlanCounts,
+    PlanMeta,
+    PlannedCell,
+    PlannedRow,
+    reference_ids,
+    waits_for_name,
+)
 from desktop_app.imports.import_type import ImportType
 from desktop_app.imports.row_plans import Action
 from desktop_app.ui.background import Background
+from desktop_app.ui.dialogs.preview_table import AMBER, WAIT
 
 PAGE_ROWS = 200  # rows read per page: a plan may hold 100,000 (never all in memory)
 # a changed cell of an update: a clear yellow behind dark text, readable in a light and a dark palette
@@ -69,11 +79,13 @@ class _Shown:
 
     row: PlannedRow
     cells: dict[str, PlannedCell]
+    waiting: bool = False  # an insert that waits for a name the table lacks (change_plan.waits_for_name)
 
 
-def action_word(action: Action, lang: Lang) -> str:
-    """The catalog's word for an action, as a grid cell shows it ("Insert", "新增")."""
-    word = plan_word(action.value, lang)
+def action_word(action: Action, lang: Lang, *, waiting: bool = False) -> str:
+    """The catalog's word for an action, as a grid cell shows it ("Insert", "新增"; an insert that waits for a
+    name: "Insert (waits for a name)")."""
+    word = plan_word(PlanWord.INSERT_WAITING if waiting else action.value, lang)
     return word[:1].upper() + word[1:]
 
 
@@ -169,7 +181,8 @@ class PlanTableModel(QAbstractTableModel):
             if page:
                 first = len(self._rows)
                 self.beginInsertRows(QModelIndex(), first, first + len(page) - 1)
-                self._rows.extend(_Shown(r, {c.column: c for c in r.cells}) for r in page)
+                refs = reference_ids(self._itype) if self._itype is not None else {}
+                self._rows.extend(_Shown(r, {c.column: c for c in r.cells}, waits_for_name(r, refs)) for r in page)
                 self.endInsertRows()
             self.page_loaded.emit()
 
@@ -214,6 +227,25 @@ class PlanTableModel(QAbstractTableModel):
     def planned(self, row: int) -> PlannedRow:
         return self._rows[row].row
 
+    @property
+    def key_value_column(self) -> int:
+        """The type's column that holds the key whole (a key of one column), which the key column already
+        shows: the view hides it (seen: "Key" and "Customer code" side by side, the same texts). -1: none."""
+        keys = self._itype.unique_keys if self._itype is not None else ()
+        return self.column_of(keys[0]) if len(keys) == 1 else -1
+
+    def waiting(self, index: Index) -> bool:
+        """Whether a cell is the reference name an insert waits for (marked as the preview marks it)."""
+        if not index.isValid() or index.column() not in self.value_columns:
+            return False
+        shown = self._rows[index.row()]
+        if not shown.waiting or self._itype is None:
+            return False
+        key = self._columns[index.column() - FIRST_VALUE][0]
+        target = reference_ids(self._itype).get(key)
+        cell, found = shown.cells.get(key), shown.cells.get(target or "")
+        return cell is not None and bool(cell.after) and found is not None and found.after is None
+
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
             return None
@@ -221,8 +253,9 @@ class PlanTableModel(QAbstractTableModel):
             return plan_word(PlanWord.ROW, self._lang)
         if section == ACTION:
             return plan_word(PlanWord.ACTION, self._lang)
-        if section == KEY:
-            return plan_word(PlanWord.KEY, self._lang)
+        if section == KEY:  # a key of one column is titled as its column ("Customer code")
+            at = self.key_value_column
+            return self._columns[at - FIRST_VALUE][1] if at >= 0 else plan_word(PlanWord.KEY, self._lang)
         if section == REASON:
             return plan_word(PlanWord.REASON, self._lang)
         if section in self.value_columns:
@@ -251,7 +284,7 @@ class PlanTableModel(QAbstractTableModel):
             if column == ROW:
                 return "" if planned.row == ABSENT_ROW else f"{planned.row:,}"
             if column == ACTION:
-                return action_word(planned.action, self._lang)
+                return action_word(planned.action, self._lang, waiting=shown.waiting)
             if column == KEY:
                 return planned.key
             if column == REASON:
@@ -265,11 +298,17 @@ class PlanTableModel(QAbstractTableModel):
                 return self.tr("A row of the table that the file lacks: the sync deletes it")
             if column == REASON or planned.action is Action.FAIL:  # a failing row's reason, wherever it is pointed at
                 return planned.reason(self._itype, self._lang) or None
+            if self.waiting(index) or (column == ACTION and shown.waiting):
+                return self.tr("This row will wait until the name is added")
             if self.changed(index):
                 cell = self._cell(shown, column)
                 assert cell is not None
                 return self.tr("Before: %1").replace("%1", self._shown(cell.column, cell.before) or self.tr("(empty)"))
             return None
+        if role == Qt.ItemDataRole.BackgroundRole and self.waiting(index):
+            return WAIT
+        if role == Qt.ItemDataRole.ForegroundRole and self.waiting(index):
+            return AMBER
         if role == Qt.ItemDataRole.BackgroundRole and self.changed(index):
             return CHANGED_BACKGROUND
         if role == Qt.ItemDataRole.ForegroundRole and self.changed(index):

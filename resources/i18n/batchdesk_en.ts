@@ -1135,6 +1135,10 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Raise the ro&amp;w limit to %1 rows for this import</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Sheet of the workbook</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1798,6 +1802,10 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>This row will wait until the name is added</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Before: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1834,6 +1842,22 @@ Pattern: %2</source>
     </message>
     <message>
         <source>Choose how the file writes its dates (day first or month first) before queueing.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot queue: about %1 rows, more than the limit of %2 rows.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot queue: %1 rows, more than the limit of %2 rows.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Split the file and import the parts.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Split the file, or tick “Raise the row limit … for this import” below.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -1136,6 +1136,10 @@ Pattern: %2</source>
         <translation>仅对这个文件把大小上限提高到 %1 MB(&amp;L)</translation>
     </message>
     <message>
+        <source>Raise the ro&amp;w limit to %1 rows for this import</source>
+        <translation>仅对这次导入把行数上限提高到 %1 行(&amp;W)</translation>
+    </message>
+    <message>
         <source>Sheet of the workbook</source>
         <translation>工作簿中的工作表</translation>
     </message>
@@ -1799,6 +1803,10 @@ Pattern: %2</source>
         <translation>表中有而文件里没有的行：同步会删除它</translation>
     </message>
     <message>
+        <source>This row will wait until the name is added</source>
+        <translation>补上名称前，这一行会等待</translation>
+    </message>
+    <message>
         <source>Before: %1</source>
         <translation>原值：%1</translation>
     </message>
@@ -1836,6 +1844,22 @@ Pattern: %2</source>
     <message>
         <source>Choose how the file writes its dates (day first or month first) before queueing.</source>
         <translation>排队前请选择这个文件的日期写法（日在前还是月在前）。</translation>
+    </message>
+    <message>
+        <source>Cannot queue: about %1 rows, more than the limit of %2 rows.</source>
+        <translation>无法排队导入：约 %1 行，超过上限 %2 行。</translation>
+    </message>
+    <message>
+        <source>Cannot queue: %1 rows, more than the limit of %2 rows.</source>
+        <translation>无法排队导入：共 %1 行，超过上限 %2 行。</translation>
+    </message>
+    <message>
+        <source>Split the file and import the parts.</source>
+        <translation>请拆分文件后分别导入。</translation>
+    </message>
+    <message>
+        <source>Split the file, or tick “Raise the row limit … for this import” below.</source>
+        <translation>请拆分文件，或勾选下方的“仅对这次导入把行数上限提高到…”。</translation>
     </message>
     <message>
         <source>%1 of the first %2 rows would fail: hover a red cell for the reason.</source>

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QDialogButtonBox, QMessageBox, QPushButton
 
 from desktop_app.domain.errors import ErrorCode, Lang, PermanentError
 from desktop_app.domain.modes import ImportMode
-from desktop_app.domain.status import TaskStatus
+from desktop_app.domain.status import FINAL, TaskStatus
 from desktop_app.domain.task import Lane, SubmitResult, TaskRecord
 from desktop_app.imports.change_plan import (
     ABSENT_ROW,
@@ -33,6 +33,7 @@ from desktop_app.imports.validator import RowError
 from desktop_app.ui.background import Background
 from desktop_app.ui.catalog import ImportCatalog
 from desktop_app.ui.dialogs.change_plan import ChangePlanDialog, counts_text, fitted_size
+from desktop_app.ui.dialogs.preview_table import WAIT
 from desktop_app.ui.plan_model import CHANGED_BACKGROUND, PAGE_ROWS
 from desktop_app.ui.task_model import STAGE
 from tests.gui.conftest import row_of
@@ -116,7 +117,8 @@ def test_the_plan_shows_its_counts_rows_and_a_changed_cells_old_value(
                                           "88 unchanged · 1 skipped · 1 failing")  # fmt: skip
     assert "T20261206-0001" in dialog.heading.text() and "customers.csv" in dialog.heading.text()
     titles = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
-    assert titles[:5] == ["Row number", "Action", "Key", "Reason", "Customer code"]  # as the change file's
+    # as the change file's; the key of one column titled as its column, whose own column the view hides
+    assert titles[:5] == ["Row number", "Action", "Customer code", "Reason", "Customer code"]
     assert titles[-1] == "Note" and "Credit limit" in titles
     # the first rows: the inserts, each with its values after, in the catalog's words
     assert [model.index(0, c).data() for c in range(5)] == ["1", "Insert", "C000001", "", "C000001"]
@@ -372,7 +374,7 @@ def test_in_chinese_the_plan_reads_in_the_desks_words(qtbot: Any, make_desk: Any
     assert dialog.counts_label.text() == (f"共 {total:,} 行：新增 {INSERTS} 行 · 更新 {UPDATES} 行 · 删除 1 行 · "
                                           "不变 88 行 · 跳过 1 行 · 失败 1 行")  # fmt: skip
     titles = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(5)]
-    assert titles == ["行号", "动作", "键", "原因", "客户编号"]
+    assert titles == ["行号", "动作", "客户编号", "原因", "客户编号"]
     assert model.index(0, 1).data() == "新增" and dialog.apply_button.text() == "执行这些变更(&A)"
     assert dialog.filter_box.itemText(2) == f"更新（{UPDATES}）"
     dialog.choose_filter(Action.UPDATE)
@@ -645,3 +647,49 @@ def test_after_apply_from_the_details_the_keyboard_is_on_the_new_task(
     qtbot.wait(300)
     # the window's keyboard, as it is active again (offscreen, no window manager activates it after the dialog)
     assert window.focusWidget() is window.table, window.focusWidget()
+
+
+@pytest.mark.parametrize("mode", ["insert", "upsert"])
+def test_an_insert_plan_names_a_failing_rows_key_once_marks_a_waiting_row_and_wraps_the_reason_in_view(
+    qtbot: Any, make_desk: Any, tmp_path: Path, mode: str
+) -> None:
+    # seen in a clerk's tryout (insert/upsert, 1024x700): the failing row's reason cut at the right edge
+    # ("Phone has th"), its key empty, a "Key" column beside "Customer code" with the same texts, and a row
+    # naming a department not in the table a plain "Insert"
+    window = make_desk().window
+    rows = [row(i) for i in range(1, 10)]
+    rows[4] = row(5, 手机号="not a phone")
+    rows[6] = row(7, 部门="研发中心")
+    dialog = open_preview(qtbot, window, write_csv(tmp_path / "mixed.csv", rows), validate=True)
+    wait_looked_up(qtbot, dialog)
+    choose_mode(dialog, mode)
+    qtbot.mouseClick(dialog.buttons.button(QDialogButtonBox.StandardButton.Ok), qtbot_left())
+    task = wait_for_task(qtbot, window, 1)
+    dry = wait_status(qtbot, window, task.task_no, *FINAL)
+    assert dry.params["dry_run"] is True and dry.summary.get("changes_csv"), dry.summary
+    plan = open_plan(qtbot, window, dry)
+    plan.fit_to(QRect(0, 0, 1024, 700))
+    model, table = plan.model, plan.table
+    qtbot.waitUntil(lambda: model.rowCount() == 9, timeout=TIMEOUT)
+    qtbot.wait(50)
+    by_row = {model.planned(r).row: r for r in range(model.rowCount())}
+    failing = by_row[6]
+    assert model.planned(failing).action is Action.FAIL and model.index(failing, 2).data() == "C000005"
+    header = table.horizontalHeader()
+    assert model.headerData(2, Qt.Orientation.Horizontal) == "Customer code"
+    assert table.isColumnHidden(model.column_of("code"))  # the key once
+    waiting = by_row[8]
+    assert model.index(waiting, 1).data() == "Insert (waits for a name)"
+    department = model.index(waiting, model.column_of("department"))
+    assert department.data() == "研发中心" and department.data(Qt.ItemDataRole.BackgroundRole) == WAIT
+    assert model.index(by_row[2], 1).data() == "Insert"
+    # the reason whole and in view: wrapped at its column's width, the column inside the grid
+    reason_column = model.reason_column
+    reason = str(model.index(failing, reason_column).data())
+    assert "Phone" in reason
+    right = header.sectionViewportPosition(reason_column) + header.sectionSize(reason_column)
+    assert right <= table.viewport().width(), (right, table.viewport().width())
+    width = header.sectionSize(reason_column) - 16
+    lines = table.fontMetrics().boundingRect(QRect(0, 0, width, 1 << 20), Qt.TextFlag.TextWordWrap, reason)
+    assert lines.width() <= width and lines.height() <= table.rowHeight(failing)
+    plan.reject()

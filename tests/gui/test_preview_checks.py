@@ -184,6 +184,79 @@ def test_a_file_over_the_size_limit_offers_to_raise_it(qtbot: Any, make_desk: An
     assert done.status is TaskStatus.SUCCEEDED and done.success_count == 7000
 
 
+# --- the row limit (seen in a clerk's tryout: "About 2,500,000 rows" previewed nothing of the limit of 1,000,000,
+# the task queued failed at once on it) -------------------------------------------------------------------------
+
+
+def test_an_estimate_clearly_over_the_row_limit_says_so_and_offers_to_raise_it(
+    qtbot: Any, make_desk: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(file_preview, "EXACT_COUNT_MB", {"csv": 0, "xlsx": 0, "xls": 0})
+    window = make_desk(max_rows=1000).window
+    dialog = open_preview(qtbot, window, write_csv(tmp_path / "big.csv", [row(i) for i in range(1, 1501)]))
+    wait_counted(qtbot, dialog)
+    assert dialog.count_label.text().startswith("About 1,500 rows")
+    assert dialog.missing_label.text().split("\n") == [
+        "Cannot queue: about 1,500 rows, more than the limit of 1,000 rows.",
+        "Split the file, or tick “Raise the row limit … for this import” below.",
+    ]
+    assert not ok(dialog).isEnabled()
+    assert not dialog.raise_rows_box.isHidden()
+    assert dialog.raise_rows_box.text() == "Raise the ro&w limit to 1,500 rows for this import"
+    dialog.raise_rows_box.setChecked(True)
+    assert dialog.missing_label.isHidden() and ok(dialog).isEnabled()
+    assert dialog.options().max_rows == 1500
+    qtbot.mouseClick(ok(dialog), qtbot_left())
+    task = wait_for_task(qtbot, window, 1)
+    assert task.params["max_rows"] == 1500
+    done = wait_status(qtbot, window, task.task_no, TaskStatus.SUCCEEDED, TaskStatus.FAILED)
+    assert done.status is TaskStatus.SUCCEEDED and done.success_count == 1500
+
+
+def test_an_estimate_near_the_row_limit_is_left_to_the_task(
+    qtbot: Any, make_desk: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(file_preview, "EXACT_COUNT_MB", {"csv": 0, "xlsx": 0, "xls": 0})
+    dialog = open_preview(qtbot, make_desk(max_rows=1000).window,
+                          write_csv(tmp_path / "near.csv", [row(i) for i in range(1, 1051)]))  # fmt: skip
+    wait_counted(qtbot, dialog)
+    assert dialog.count_label.text().startswith("About 1,050 rows")
+    assert dialog.raise_rows_box.isHidden() and dialog.missing_label.isHidden() and ok(dialog).isEnabled()
+
+
+def test_a_count_over_the_row_limit_says_its_rows_and_the_size_too(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    # the clerk's file was over both limits: both said at once, both boxes offered
+    window = make_desk(max_file_mb=1, max_rows=5000).window
+    path = write_csv(tmp_path / "big.csv", [row(i, 备注="x" * 150) for i in range(1, 7001)])
+    dialog = open_preview(qtbot, window, path)
+    wait_counted(qtbot, dialog)
+    lines = dialog.missing_label.text().split("\n")
+    assert lines[0].startswith("Cannot queue: The file is too large: 1.")
+    assert lines[2:] == [
+        "Cannot queue: 7,000 rows, more than the limit of 5,000 rows.",
+        "Split the file, or tick “Raise the row limit … for this import” below.",
+    ]
+    assert not dialog.raise_limit_box.isHidden() and not dialog.raise_rows_box.isHidden()
+    dialog.raise_limit_box.setChecked(True)
+    assert not ok(dialog).isEnabled()
+    assert dialog.missing_label.text().startswith("Cannot queue: 7,000 rows, more than the limit of 5,000 rows.")
+    dialog.raise_rows_box.setChecked(True)
+    assert ok(dialog).isEnabled() and dialog.options().max_rows == 7000 and dialog.options().max_file_mb == 2
+
+
+def test_the_row_limit_reads_in_chinese(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    desk = make_desk(max_rows=1000)
+    desk.set_language("zh")
+    dialog = open_preview(qtbot, desk.window, write_csv(tmp_path / "big.csv", [row(i) for i in range(1, 1201)]))
+    qtbot.waitUntil(lambda: "1,200" in dialog.missing_label.text(), timeout=TIMEOUT)
+    box = dialog.raise_rows_box.text().replace("(&W)", "")
+    assert box == "仅对这次导入把行数上限提高到 1,200 行"
+    assert dialog.missing_label.text().split("\n") == [
+        "无法排队导入：共 1,200 行，超过上限 1,000 行。",
+        "请拆分文件，或勾选下方的“仅对这次导入把行数上限提高到…”。",
+    ]
+
+
 def test_the_size_hint_names_the_box_as_it_reads_in_chinese(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
     desk = make_desk(max_file_mb=1)
     desk.set_language("zh")

@@ -8,7 +8,7 @@ import sqlite3
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QEvent, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QGuiApplication, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -36,7 +36,7 @@ from desktop_app.tasks.identity import host_name
 from desktop_app.ui.background import Background
 from desktop_app.ui.catalog import ImportCatalog
 from desktop_app.ui.plain_errors import plain_error
-from desktop_app.ui.plan_model import ACTION, FILTERS, KEY, REASON, ROW, PlanSource, PlanTableModel, action_word
+from desktop_app.ui.plan_model import ACTION, FILTERS, KEY, REASON, PlanSource, PlanTableModel, action_word
 from desktop_app.ui.texts import window_lang
 
 log = logging.getLogger(__name__)
@@ -44,6 +44,7 @@ log = logging.getLogger(__name__)
 PREFERRED_SIZE = QSize(1000, 680)  # where the screen has room; else the screen less its window frame
 FRAME_ROOM = QSize(40, 60)  # the window frame and a task bar's edge: 1024 x 700 leaves 984 x 640
 WIDEST_COLUMN = 260  # a long value (a remark, a name) never pushes the other columns out of sight
+NARROWEST_REASON = 180  # a failing row's reason wraps in the room left of the grid, never narrower than this
 CELL_MARGIN = 16  # a cell's text margins and its grid line, both sides
 ROW_MARGIN = 8  # above and below a row's text
 
@@ -171,6 +172,7 @@ class ChangePlanDialog(QDialog):
         self.model.page_failed.connect(self._page_failed)
         self._sized_columns = False
         self._reasons_read = 0  # the rows whose reasons the reason column's width has taken in
+        self._widest_reason = 0  # the widest of them, in pixels
         self._valued_read = 0  # the rows whose values have shown their columns
         self._showing_values = True  # the view shows the type's columns (not the failing rows')
         self.retranslate()
@@ -318,7 +320,7 @@ class ChangePlanDialog(QDialog):
         self._show_valued_columns()
         if not self._sized_columns:
             self._sized_columns = True
-            self._reasons_read = 0
+            self._reasons_read = self._widest_reason = 0
             self.table.resizeColumnsToContents()
             for column in (*self.model.value_columns, REASON):  # the reason widened below, as far as it may
                 if header.sectionSize(column) > WIDEST_COLUMN:
@@ -326,7 +328,8 @@ class ChangePlanDialog(QDialog):
             # every action's word whole, whatever the first page held
             metrics = self.table.fontMetrics()
             lang = window_lang()
-            words = max(metrics.horizontalAdvance(action_word(a, lang)) for a in FILTERS)
+            words = max(metrics.horizontalAdvance(action_word(a, lang, waiting=w)) for a in FILTERS
+                        for w in (False, a is Action.INSERT))  # fmt: skip
             header.resizeSection(ACTION, max(header.sectionSize(ACTION), words + 16))
         self._fit_reasons()
 
@@ -338,8 +341,8 @@ class ChangePlanDialog(QDialog):
             return
         first, self._valued_read = self._valued_read, rows
         for column in self.model.value_columns:
-            if not self.table.isColumnHidden(column):
-                continue
+            if not self.table.isColumnHidden(column) or column == self.model.key_value_column:
+                continue  # the key's own column: the key column shows it
             # a value, or an update's change to nothing (a cleared cell reads empty: its change is what to review)
             indexes = [self.model.index(r, column) for r in range(first, rows)]
             if any(index.data() or self.model.changed(index) for index in indexes):
@@ -347,25 +350,46 @@ class ChangePlanDialog(QDialog):
 
     def _fit_reasons(self) -> None:
         """A failing row's reason is what the clerk reads to fix the file: whole (seen in Chinese: a reason cut
-        at the values' width), as wide as the grid's room beside the row, action and key columns (it comes after
-        the values); a longer one wraps over as many lines as it needs, its row as tall."""
+        at the values' width) and in view, in the grid's room right of the columns shown (it comes after the
+        values; seen: an insert plan's reason past the right edge, "Phone has th"); a longer one wraps over as
+        many lines as it needs, its row as tall."""
         header, rows = self.table.horizontalHeader(), self.model.rowCount()
         if self.table.isColumnHidden(REASON) or rows <= self._reasons_read:
             return
         first, self._reasons_read = self._reasons_read, rows
         metrics = self.table.fontMetrics()
-        reasons = {r: str(self.model.index(r, REASON).data() or "") for r in range(first, rows)}
-        widest = max(metrics.horizontalAdvance(text) for text in reasons.values())
-        room = self.table.viewport().width() - sum(header.sectionSize(c) for c in (ROW, ACTION, KEY))
-        wanted = min(widest + CELL_MARGIN, max(WIDEST_COLUMN, room))
-        if wanted > header.sectionSize(REASON):
+        widest = max(metrics.horizontalAdvance(str(self.model.index(r, REASON).data() or ""))
+                     for r in range(first, rows))  # fmt: skip
+        self._widest_reason = max(self._widest_reason, widest)
+        shown = [c for c in range(self.model.columnCount()) if c != REASON and not self.table.isColumnHidden(c)]
+        viewport = self.table.viewport().width()
+        room = viewport - sum(header.sectionSize(c) for c in shown)
+        # no room after the values (an insert's plan shows them all): beside the key, a third of the grid wide,
+        # the values scrolling after it; a failing row has no values to hide
+        at = header.count() - 1 if room >= NARROWEST_REASON else header.visualIndex(KEY) + 1
+        if header.visualIndex(REASON) != at:
+            header.moveSection(header.visualIndex(REASON), at)
+        if room < NARROWEST_REASON:
+            room = viewport // 3
+        wanted = min(self._widest_reason + CELL_MARGIN, max(NARROWEST_REASON, room))
+        if wanted != header.sectionSize(REASON):
             header.resizeSection(REASON, wanted)
+            first = 0  # narrower: the rows read before wrap again
+        reasons = {r: str(self.model.index(r, REASON).data() or "") for r in range(first, rows)}
         width = header.sectionSize(REASON) - CELL_MARGIN
         line = self.table.verticalHeader().defaultSectionSize()
         for row, text in reasons.items():
             if text and metrics.horizontalAdvance(text) > width:
                 lines = metrics.boundingRect(QRect(0, 0, width, 1 << 20), Qt.TextFlag.TextWordWrap, text)
                 self.table.setRowHeight(row, max(line, lines.height() + ROW_MARGIN))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """The reasons wrap again in the grid's new room (the first page is often laid out before the dialog
+        has its size)."""
+        super().resizeEvent(event)
+        if self._sized_columns:
+            self._reasons_read = 0
+            self._fit_reasons()
 
     def _page_failed(self, reason: str) -> None:
         self.status_label.setText(self.tr("The plan's rows could not be read: %1").replace("%1", reason))

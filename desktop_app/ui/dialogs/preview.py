@@ -176,6 +176,7 @@ class PreviewDialog(QDialog):
         self.date_order_box = self.choices.date_order_box
         self.decimal_comma_box = self.choices.decimal_comma_box
         self.raise_limit_box = self.choices.raise_limit_box
+        self.raise_rows_box = self.choices.raise_rows_box
         if request is not None:
             self.decimal_comma_box.setChecked(request.decimal_comma)
             self.choices.prefer(request.date_order)
@@ -291,6 +292,7 @@ class PreviewDialog(QDialog):
         layout.addWidget(self.mapping_note)
         layout.addWidget(self.missing_label)
         layout.addWidget(c.raise_limit_box)  # right under the reason it answers
+        layout.addWidget(c.raise_rows_box)
         layout.addWidget(self.dry_run_box)
         layout.addWidget(self.status_label)
         layout.addWidget(self.buttons)
@@ -328,6 +330,7 @@ class PreviewDialog(QDialog):
         self._sample = sample
         self._header = tuple(sample.header)
         self._count = None
+        self.choices.show_rows_needed(0)
         over = size_problem(sample.path, self._max_file_mb) is not None  # the engine's rule, at the settings' limit
         self.choices.show_sample(sample, over_limit=over, numbers=self._has_numbers())
         fill_rows(self.rows_table, self._header, sample.rows[:PREVIEW_ROWS])
@@ -344,18 +347,21 @@ class PreviewDialog(QDialog):
 
     def _start_count(self, sample: FileSample, generation: int) -> None:
         encoding, _delimiter, sheet = self._reading()
-        limit = self._max_rows
 
         def done(count: RowCount) -> None:
             if generation == self._generation:
                 self._count = count
+                # the engine's rule at the settings' limit, as the size box is offered
+                over = file_preview.count_problem(count, self._max_rows)
+                too_many = over is not None and over.code == ErrorCode.TOO_MANY_ROWS
+                self.choices.show_rows_needed(count.limit_to_allow() if too_many else 0)
                 self._update_state()
                 self.counted.emit()
 
         def failed(exc: BaseException) -> None:
             log.info("counting the rows of %s failed: %s", sample.path, exc)  # the import counts again
 
-        self._background.call(lambda: file_preview.count_rows(sample, encoding=encoding, sheet=sheet, max_rows=limit),
+        self._background.call(lambda: file_preview.count_rows(sample, encoding=encoding, sheet=sheet),
                               done, failed, context=self)  # fmt: skip
 
     def chosen_encoding(self) -> str | None:
@@ -485,7 +491,7 @@ class PreviewDialog(QDialog):
 
     def options(self) -> ImportOptions | None:
         """The import the clerk chose here, as the task's request (None before a type is chosen): the
-        settings' limits, or a size limit raised for this file, and the task a fixed error file repairs.
+        settings' limits, or a size or row limit raised for this file, and the task a fixed error file repairs.
         What blank cells do is part of an update's request only (an insert keeps its key the same)."""
         name = self.import_type()
         if name is None:
@@ -497,7 +503,8 @@ class PreviewDialog(QDialog):
             dry_run=self.dry_run_box.isChecked(), encoding=self.chosen_encoding(), sheet=self.choices.sheet(),
             header_overrides=self.header_overrides(), date_order=self.choices.date_order(),
             delimiter=self.choices.delimiter(), decimal_comma=self.choices.decimal_comma(),
-            max_rows=self._max_rows, max_file_mb=self.choices.raised_mb() or self._max_file_mb,
+            max_rows=self.choices.raised_rows() or self._max_rows,
+            max_file_mb=self.choices.raised_mb() or self._max_file_mb,
             repairs=self._request.repairs if self._request is not None else None, scope=self.scope(),
         )  # fmt: skip
         version = self.profile()
@@ -593,18 +600,37 @@ class PreviewDialog(QDialog):
         if check is None:
             return ""
         blocking: BatchDeskError | None = check.blocking
-        if blocking is None and self._count is not None:
-            blocking = file_preview.count_problem(self._count, self._max_rows)
+        rows = self._rows_problem()
+        if blocking is None and rows:
+            return rows
         if blocking is not None:
             text = blocking.text(self._lang())
             if blocking.code == ErrorCode.FILE_TOO_LARGE:
                 text += "\n" + self.tr("Or tick “Raise the size limit … for this file” below to import it whole.")
+                # both limits said at once (seen: the rows' limit only once the size box was ticked)
+                return self.tr("Cannot queue: %1").replace("%1", text) + (f"\n{rows}" if rows else "")
+            if blocking.code == ErrorCode.TOO_MANY_ROWS and rows:
+                return rows
             if blocking.code == ErrorCode.MISSING_REQUIRED_COLUMN:
                 return text  # the clerk fixes it in the mapping below; it says which
             return self.tr("Cannot queue: %1").replace("%1", text)
         if self.choices.date_order_missing():
             return self.tr("Choose how the file writes its dates (day first or month first) before queueing.")
         return ""
+
+    def _rows_problem(self) -> str:
+        """The file's count over the row limit it would run with, in words with the way out ("" within it)."""
+        count = self._count
+        limit = self.choices.raised_rows() or self._max_rows
+        problem = file_preview.count_problem(count, limit) if count is not None else None
+        if count is None or problem is None or problem.code != ErrorCode.TOO_MANY_ROWS:
+            return ""
+        said = (self.tr("Cannot queue: about %1 rows, more than the limit of %2 rows.") if count.estimated
+                else self.tr("Cannot queue: %1 rows, more than the limit of %2 rows."))  # fmt: skip
+        text = said.replace("%1", f"{count.rows:,}").replace("%2", f"{limit:,}")
+        if self.raise_rows_box.isHidden():
+            return text + "\n" + self.tr("Split the file and import the parts.")
+        return text + "\n" + self.tr("Split the file, or tick “Raise the row limit … for this import” below.")
 
     # --- the rows against the table ------------------------------------------------------
 

@@ -1,5 +1,5 @@
 """The preview's choices about the file itself: sheet, encoding, delimiter, day/month order, decimal
-comma and a raised size limit, each offered only where the file needs it, in the clerk's words."""
+comma and a raised size or row limit, each offered only where the file needs it, in the clerk's words."""
 
 from __future__ import annotations
 
@@ -35,6 +35,7 @@ class FileChoices(QObject):
         self.date_order_box = NarrowCombo()
         self.decimal_comma_box = QCheckBox()
         self.raise_limit_box = QCheckBox()
+        self.raise_rows_box = QCheckBox()
         self.sheet_label, self.encoding_label = QLabel(), QLabel()
         self.delimiter_label, self.date_order_label = QLabel(), QLabel()
         for label, box in ((self.sheet_label, self.sheet_box), (self.encoding_label, self.encoding_box),
@@ -46,13 +47,16 @@ class FileChoices(QObject):
         self._sample: FileSample | None = None
         self._evidence: DayMonthEvidence | None = None
         self._size_mb = 0
+        self._rows_needed = 0
         self.encoding_box.activated.connect(lambda _i: self.reread.emit())
         self.delimiter_box.activated.connect(lambda _i: self.reread.emit())
         self.sheet_box.activated.connect(lambda _i: self.reread.emit())
         self.date_order_box.activated.connect(lambda _i: self.changed.emit())
         self.decimal_comma_box.toggled.connect(lambda _on: self.changed.emit())
         self.raise_limit_box.toggled.connect(lambda _on: self.changed.emit())
+        self.raise_rows_box.toggled.connect(lambda _on: self.changed.emit())
         self.show_sample(None, over_limit=False, numbers=False)
+        self.show_rows_needed(0)
         self.show_day_month(None)
 
     # --- what the clerk chose ------------------------------------------------------------
@@ -79,6 +83,10 @@ class FileChoices(QObject):
     def raised_mb(self) -> int | None:
         """The limit raised for this file (its size, rounded up), or None."""
         return self._size_mb if self.raise_limit_box.isChecked() and not self.raise_limit_box.isHidden() else None
+
+    def raised_rows(self) -> int | None:
+        """The row limit raised for this import (the rows the file has, or may have), or None."""
+        return self._rows_needed if self.raise_rows_box.isChecked() and not self.raise_rows_box.isHidden() else None
 
     def date_order_missing(self) -> bool:
         """The file's day/month dates read both ways and the clerk has not said which."""
@@ -108,6 +116,12 @@ class FileChoices(QObject):
         self._size_mb = sample.size_mb if sample is not None else 0
         self.raise_limit_box.setVisible(over_limit)
         self.decimal_comma_box.setVisible(numbers)
+        self.retranslate()
+
+    def show_rows_needed(self, rows: int) -> None:
+        """Offer the row limit that lets the file through (0: it is within the settings' limit, or not counted)."""
+        self._rows_needed = rows
+        self.raise_rows_box.setVisible(rows > 0)
         self.retranslate()
 
     def prefer(self, order: DateOrder | None) -> None:
@@ -149,6 +163,8 @@ class FileChoices(QObject):
         self.decimal_comma_box.setText(self.tr("Numbers use a decimal &comma (1 234,50 or 1.234,50)"))
         self.raise_limit_box.setText(self.tr("Raise the size &limit to %1 MB for this file").replace(
             "%1", str(self._size_mb)))  # fmt: skip
+        self.raise_rows_box.setText(self.tr("Raise the ro&w limit to %1 rows for this import").replace(
+            "%1", f"{self._rows_needed:,}"))  # fmt: skip
         self.sheet_box.setAccessibleName(self.tr("Sheet of the workbook"))
         self.encoding_box.setAccessibleName(self.tr("Encoding"))
         self.delimiter_box.setAccessibleName(self.tr("Separator between the fields"))

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from openpyxl import Workbook
 
-from desktop_app.domain.errors import ErrorCode
+from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.modes import ImportMode
 from desktop_app.imports import file_preview
 from desktop_app.imports.file_preview import RowCount, check_sample, count_problem, count_rows, read_sample
@@ -84,9 +84,9 @@ def test_a_file_over_the_limit_says_so_and_a_raised_limit_lets_it_through(tmp_pa
 def test_rows_are_counted_or_estimated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = write_csv(tmp_path / "c.csv", [row(i) for i in range(1, 1201)])
     sample = read_sample(path)
-    assert count_rows(sample, encoding=None, sheet=None, max_rows=10**6) == RowCount(1200)
+    assert count_rows(sample, encoding=None, sheet=None) == RowCount(1200)
     monkeypatch.setattr(file_preview, "EXACT_COUNT_MB", {"csv": 0, "xlsx": 0})
-    assert count_rows(sample, encoding=None, sheet=None, max_rows=10**6) == RowCount(1200, estimated=True)
+    assert count_rows(sample, encoding=None, sheet=None) == RowCount(1200, estimated=True, at_most=True)
     book = Workbook()
     sheet = book.active
     sheet.append(HEADER)
@@ -94,10 +94,31 @@ def test_rows_are_counted_or_estimated(tmp_path: Path, monkeypatch: pytest.Monke
         sheet.append(row(i))
     xlsx = tmp_path / "c.xlsx"
     book.save(xlsx)
-    estimate = count_rows(read_sample(xlsx), encoding=None, sheet=None, max_rows=10**6)
+    estimate = count_rows(read_sample(xlsx), encoding=None, sheet=None)
     assert estimate.estimated and 2500 <= estimate.rows <= 3500
     assert count_problem(RowCount(0), 10) is not None and count_problem(RowCount(0, estimated=True), 10) is None
     assert count_problem(RowCount(11), 10).code == ErrorCode.TOO_MANY_ROWS  # type: ignore[union-attr]
+
+
+def test_an_estimate_is_over_the_row_limit_only_when_clearly_over(tmp_path: Path) -> None:
+    # an estimate (a CSV's line breaks, an Excel file's share of bytes) is an estimate: near the limit the task
+    # counts; clearly over, the preview says so and offers the limit that lets the file through
+    assert count_problem(RowCount(1_050_000, estimated=True), 1_000_000) is None
+    over = count_problem(RowCount(2_500_000, estimated=True, at_most=True), 1_000_000)
+    assert over is not None and over.code == ErrorCode.TOO_MANY_ROWS
+    assert RowCount(2_500_000, estimated=True, at_most=True).limit_to_allow() == 2_500_000  # no more rows than that
+    assert RowCount(2_500_001, estimated=True).limit_to_allow() == 2_751_000  # the margin, in whole thousands
+    assert RowCount(1_200).limit_to_allow() == 1_200
+    # counted whole, past the limit: the limit to offer is the file's own count
+    path = write_csv(tmp_path / "c.csv", [row(i) for i in range(1, 1201)])
+    assert count_rows(read_sample(path), encoding=None, sheet=None) == RowCount(1200)
+
+
+def test_the_row_limit_message_writes_its_number_with_separators() -> None:
+    error = PermanentError(ErrorCode.TOO_MANY_ROWS, limit=1_000_000)
+    assert "more than the limit of 1,000,000;" in error.text("en")
+    assert "超过上限 1,000,000 行" in error.text("zh")
+    assert error.code.value == "too_many_rows"
 
 
 def test_a_workbooks_sheets_are_listed_and_read(tmp_path: Path) -> None:
