@@ -100,7 +100,7 @@ class DetailsPanel(QWidget):
         fields_layout.addLayout(self._form)
         fields_layout.addWidget(self.technical)
         body = QWidget()
-        body_layout = QVBoxLayout(body)
+        body_layout = self._body_layout = QVBoxLayout(body)
         body_layout.addWidget(self.empty_label)
         body_layout.addWidget(self.fields)
         body_layout.addStretch(1)
@@ -123,6 +123,11 @@ class DetailsPanel(QWidget):
         name = QLabel()
         self._labels[key], self._names[key], self._form_of[key] = value, name, form
         form.addRow(name, value)
+
+    def empty_height(self) -> int:
+        """The height the one line of no task selected takes, its margins included."""
+        margins = self._body_layout.contentsMargins()
+        return self.empty_label.sizeHint().height() + margins.top() + margins.bottom()
 
     def value(self, key: str) -> str:
         return self._labels[key].text()

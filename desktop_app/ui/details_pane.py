@@ -28,7 +28,7 @@ class DetailsPane(QFrame):
         self.close_button.setAutoRaise(True)
         self.close_button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_TitleBarCloseButton))
         self.close_button.clicked.connect(self.hide)
-        head = QHBoxLayout()
+        head = self._head = QHBoxLayout()
         head.setContentsMargins(6, 2, 2, 0)
         head.addWidget(self._title, 1)
         head.addWidget(self.close_button)
@@ -41,6 +41,14 @@ class DetailsPane(QFrame):
         self._action.setCheckable(True)
         self._action.toggled.connect(self.setVisible)
         self.retranslate()
+
+    def compact_height(self) -> int:
+        """No task selected: the title and the one line, the list below or above getting the rest."""
+        return self._head.sizeHint().height() + self.details.empty_height() + 2 * self.frameWidth()
+
+    def fit_empty(self, empty: bool) -> None:
+        """The least height the pane may be dragged to: the one line's while no task is selected."""
+        self.setMinimumHeight(self.compact_height() if empty else MIN_HEIGHT)
 
     def toggleViewAction(self) -> QAction:
         """Named as QDockWidget's: the checkable action that shows and hides the pane."""

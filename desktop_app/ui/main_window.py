@@ -108,6 +108,8 @@ class MainWindow(QMainWindow):
         self.last_message = ""
         self.allow_close = False
         self._placed = False
+        self._details_empty = False  # the details pane is at its one line's height (no task selected)
+        self._details_height = 0  # its height below the list when it last showed a task (0: not yet)
 
         self.kinds = kinds  # what each task type shows and offers (the window asks them, never a type's name)
         self.model = TaskTableModel(service.load_page, kinds=kinds, page_size=page_size,
@@ -302,13 +304,15 @@ class MainWindow(QMainWindow):
             self._show_details(record)
 
     def _show_details(self, record: TaskRecord | None) -> None:
-        if record is None:
+        if record is None:  # deselected, or filtered away: the one line, not the last task's fields
+            self.details.show_record(None)
+            self._arrange()
             return
         new = self.details.record is None or self.details.record.id != record.id
         self.details.show_record(record)
         if not self.details_dock.isVisible():
             self.details_dock.show()
-            self._arrange()
+        self._arrange()
         if new:
             self.service.load_log(record.task_no)
 
@@ -334,7 +338,7 @@ class MainWindow(QMainWindow):
         if shown:
             self._arrange()
             record = self.selected_record()
-            if record is not None and (self.details.record is None or self.details.record.id != record.id):
+            if record is None or self.details.record is None or self.details.record.id != record.id:
                 self._show_details(record)
 
     def _record_changed(self, record: TaskRecord) -> None:
@@ -378,9 +382,16 @@ class MainWindow(QMainWindow):
         self.splitter.setOrientation(orientation)
         total = sum(self.splitter.sizes())
         first, second = self.splitter.sizes()
-        if changed or second <= 0 or first <= 0:
-            part = DETAILS_SIDE_WIDTH if side else max(160, int(total * 0.42))
+        # below the list with no task selected, the pane takes its one line's room; a task's fields, their own
+        empty = self.details.record is None and not side
+        self.details_dock.fit_empty(empty)
+        if not changed and empty and not self._details_empty and second > 0:
+            self._details_height = second  # as the clerk left it, for the next task selected
+        if changed or second <= 0 or first <= 0 or empty != self._details_empty:
+            below = self.details_dock.compact_height() if empty else self._details_height or max(160, int(total * 0.42))
+            part = DETAILS_SIDE_WIDTH if side else below
             self.splitter.setSizes([max(1, total - part), part])
+        self._details_empty = empty
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)

@@ -12,14 +12,15 @@ from typing import Any
 import pytest
 from openpyxl import Workbook
 from PySide6.QtCore import QEvent, QPoint
-from PySide6.QtGui import QHelpEvent
-from PySide6.QtWidgets import QApplication, QComboBox, QDialogButtonBox, QStyleFactory, QToolTip
+from PySide6.QtGui import QColor, QHelpEvent
+from PySide6.QtWidgets import QApplication, QComboBox, QDialogButtonBox, QLabel, QStyleFactory, QToolTip
 
 from desktop_app.domain.status import TaskStatus
 from desktop_app.imports import file_preview
 from desktop_app.ui.dialogs.preview import PreviewDialog
 from desktop_app.ui.dialogs.preview_table import AMBER, BAD, BLUE, GREY, RED, WAIT
 from desktop_app.ui.full_text_tip import NarrowCombo, is_cut
+from tests.gui.conftest import SAMPLES
 from tests.gui.test_window_queue import ERRORS, TIMEOUT, open_preview, qtbot_left, wait_for_task, wait_status
 from tests.support import hostile_files as hostile
 from tests.support.customers import HEADER, codes_by_row, row, write_csv
@@ -319,8 +320,9 @@ def test_a_fixed_error_file_opens_its_preview_without_the_warning(qtbot: Any, ma
 
 
 def wait_looked_up(qtbot: Any, dialog: PreviewDialog) -> str:
+    """What the preview says of the shown rows: the verdict, then the rows that wait for a name."""
     qtbot.waitUntil(lambda: dialog.check is not None and dialog.check.table is not None, timeout=TIMEOUT)
-    return str(dialog.problems_label.text())
+    return " ".join(text for text in (dialog.problems_label.text(), dialog.waiting_label.text()) if text)
 
 
 def choose_mode(dialog: PreviewDialog, mode: str) -> str:
@@ -427,9 +429,11 @@ def test_each_choice_box_lists_its_longest_choice_whole(qtbot: Any, make_desk: A
         box.setStyle(looks)
     dialog.resize(984, 640)  # as on a 1024 x 700 screen (PreviewDialog._fit): the mode reads whole
     qtbot.waitUntil(lambda: dialog.width() == 984 and not is_cut(dialog.mode_box), timeout=TIMEOUT)
-    # squeezed (a smaller screen, a narrower window), a closed box cuts a long choice with "…" ...
-    dialog.resize(dialog.minimumSizeHint().width(), 640)
-    qtbot.waitUntil(lambda: is_cut(dialog.mode_box), timeout=TIMEOUT)
+    # squeezed (a smaller screen, a narrower window), a closed box cuts a long choice with "…" (in Chinese the
+    # mode reads whole even then: the decimal comma's check box, in the right fields' column, keeps it wide) ...
+    least = dialog.minimumSizeHint().width()
+    dialog.resize(least, 640)
+    qtbot.waitUntil(lambda: dialog.width() == least and (is_cut(dialog.mode_box) or lang == "zh"), timeout=TIMEOUT)
     cut = [box for box in boxes if is_cut(box)]
     for box in boxes:
         shown = box.elided_text()
@@ -449,6 +453,28 @@ def test_each_choice_box_lists_its_longest_choice_whole(qtbot: Any, make_desk: A
         assert box.view().width() >= metrics.horizontalAdvance(longest), (box.accessibleName(), longest)
         assert box.view().viewport().width() >= box.view().sizeHintForColumn(0), box.accessibleName()
         box.hidePopup()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("width", [984, 1360])
+def test_a_detected_chinese_encoding_reads_whole_at_1024_and_1400(
+    qtbot: Any, make_desk: Any, lang: str, width: int
+) -> None:
+    """Seen in a tryout at 1024 x 700: "Detected: Chinese (GBK) - Excel on Chinese W…", the box beside a check
+    box that left room to spare. It reads whole, the mode and the check box too."""
+    desk = make_desk()
+    desk.set_language(lang)
+    dialog = open_preview(qtbot, desk.window, SAMPLES / "customers_gbk.csv")
+    qtbot.waitUntil(lambda: "GBK" in dialog.encoding_box.currentText(), timeout=TIMEOUT)
+    dialog.resize(width, 640)  # 984: as on a 1024 x 700 screen (PreviewDialog._fit); 1360: on 1400 x 900
+    qtbot.waitUntil(lambda: dialog.width() == width, timeout=TIMEOUT)
+    qtbot.wait(20)
+    for box in (dialog.encoding_box, dialog.mode_box, dialog.type_box, dialog.delimiter_box, dialog.blank_box):
+        assert not is_cut(box), (box.currentText(), box.width())
+    check = dialog.decimal_comma_box
+    assert check.width() >= check.sizeHint().width()
+    assert check.mapTo(dialog, check.rect().topRight()).x() < dialog.width()
+    dialog.reject()
 
 
 def test_no_list_is_cut_at_1024_entries(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
@@ -531,6 +557,33 @@ def test_the_preview_says_which_rows_will_wait_for_a_department(qtbot: Any, make
     assert table.verticalHeaderItem(marked[0]).foreground().color() == AMBER
     assert table.item(marked[0], 0).background().color() != WAIT, "only the cell naming it"
     assert ok(dialog).isEnabled(), "the rows import, then wait: the file can be queued"
+
+
+def sentence_color(dialog: PreviewDialog, words: str) -> QColor:
+    """The color of the shown label that says `words`."""
+    labels = [label for label in dialog.findChildren(QLabel) if label.isVisible() and words in label.text()]
+    assert len(labels) == 1, [label.text() for label in labels]
+    labels[0].ensurePolished()
+    return labels[0].palette().color(labels[0].foregroundRole())
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_rows_that_wait_are_said_in_amber_beside_rows_that_fail_in_red(
+    qtbot: Any, make_desk: Any, tmp_path: Path, lang: str
+) -> None:
+    """Seen in a tryout: with rows that fail and rows that wait for a department, the waiting sentence showed
+    in the failure's red (one label, one color). It is amber, as its cells are; the failure stays red."""
+    desk = make_desk()
+    if lang != "en":
+        desk.set_language(lang)
+    rows = [row(1, 手机号="123"), row(2, 部门="华东销售部"), row(3, 部门="华东销售部"), row(4)]
+    dialog = open_preview(qtbot, desk.window, write_csv(tmp_path / "c.csv", rows))
+    wait_looked_up(qtbot, dialog)
+    fail = {"en": "1 of the first 4 rows would fail", "zh": "前 4 行中有 1 行会失败"}[lang]
+    waits = {"en": "2 rows name a Department not in the table yet", "zh": "2 行的部门还不在表中"}[lang]
+    assert sentence_color(dialog, fail) == RED
+    assert sentence_color(dialog, waits) == AMBER
+    dialog.reject()
 
 
 def test_the_preview_says_the_waiting_rows_in_chinese(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:

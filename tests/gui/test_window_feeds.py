@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
 
 from desktop_app.domain.feeds import FEED_PARAM, FeedSpec, FeedState, Schedule
@@ -286,6 +287,34 @@ def test_at_1024_px_every_column_title_of_the_feeds_reads_whole(
         assert header.fontMetrics().horizontalAdvance(title) + 8 <= header.sectionSize(column), (title, column)
     assert header.sectionViewportPosition(COLUMN_COUNT - 1) + header.sectionSize(COLUMN_COUNT - 1) <= (
         table.viewport().width())  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_at_1024_px_the_feeds_titles_read_whole_with_a_row_selected(
+    qtbot: Any, make_desk: Callable[..., Desk], inbox: Path, lang: str
+) -> None:
+    """Seen at 1024 x 700: once a feed was selected, the header's titles turned bold (the sections of a
+    selected row highlighted) and "Today: imported / failed / duplicates" read "oday: imported / failed /
+    duplicate". Each title reads whole in the font it is painted with, a row selected or not."""
+    desk = make_desk()
+    if lang != "en":
+        desk.set_language(lang)
+    add(desk, inbox)
+    view = open_feeds(qtbot, desk)
+    qtbot.waitUntil(lambda: view.model.row_of("Bank") >= 0 and not view._reading, timeout=WAIT)
+    view.screen_keeper.release()  # type: ignore[attr-defined]
+    view.resize(1024 - 2, 600)
+    qtbot.waitUntil(lambda: view.width() == 1022)
+    select(qtbot, view, "Bank")
+    qtbot.wait(50)
+    header = view.table.horizontalHeader()
+    font = header.font()
+    # QHeaderView paints a section bold when it highlights sections and the selection crosses it
+    font.setBold(header.highlightSections() and view.table.selectionModel().hasSelection())
+    metrics = QFontMetrics(font)
+    for column in range(view.model.columnCount()):
+        title = str(view.model.headerData(column, Qt.Orientation.Horizontal))
+        assert metrics.horizontalAdvance(title) + 8 <= header.sectionSize(column), (title, column)
 
 
 def test_a_column_width_set_by_hand_survives_the_lists_refresh(

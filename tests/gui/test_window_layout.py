@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QRect, QSize, QTimer
+from PySide6.QtCore import QRect, QSize, Qt, QTimer
 from PySide6.QtWidgets import QMainWindow, QWidget
 
 from desktop_app.domain.status import TaskStatus
@@ -138,6 +138,50 @@ def test_with_no_task_selected_the_details_say_so_in_one_line(qtbot: Any, make_d
     qtbot.waitUntil(lambda: details.record is not None)
     assert not details.empty_label.isVisible() and details._names["task_no"].isVisible()
     assert window.size() == QSize(1024, 700)
+
+
+def deselect_by_ctrl_click(qtbot: Any, window: MainWindow) -> None:
+    index = window.table.selectionModel().currentIndex()
+    point = window.table.visualRect(index).center()
+    qtbot.mouseClick(window.table.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ControlModifier, point)
+
+
+def find_nothing(qtbot: Any, window: MainWindow) -> None:
+    window.filters.text_edit.setText("zzzz")
+    qtbot.waitUntil(lambda: window.proxy.rowCount() == 0)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("way", [deselect_by_ctrl_click, find_nothing])
+def test_a_task_no_longer_selected_leaves_the_details_one_line_in_little_room(
+    qtbot: Any, make_desk: Any, lang: str, way: Any
+) -> None:
+    """Seen in a tryout: Ctrl+click on the selected row, or a Find text that left the list empty, greyed the
+    Details button out and took the next steps away, but the last task's fields stayed in the pane. At
+    1024 x 700 the pane with its one line took 40 % of the window's height. Now the pane reads its one line in
+    that line's room, the list gets the rest, and a task selected again gets its fields back in their room."""
+    window = demo_desk(qtbot, make_desk, lang).window
+    window.resize(1024, 700)
+    open_details_of_partial(qtbot, window)
+    details, pane = window.details, window.details_dock
+    qtbot.waitUntil(lambda: pane.height() >= 160)
+    way(qtbot, window)
+    qtbot.waitUntil(lambda: window.selected_record() is None)
+    assert not window.actions_.details.isEnabled()
+    assert details.record is None and details.empty_label.isVisible()
+    assert not any(label.isVisible() for label in details._labels.values()), "no field of the last task"
+    assert not any(name.isVisible() for name in details._names.values())
+    assert not any(button.isVisible() for button in details.step_buttons)
+    qtbot.wait(50)  # the splitter settles
+    assert window.size() == QSize(1024, 700)
+    assert pane.isVisible() and pane.height() <= 90, pane.height()
+    assert fully_visible(details.empty_label, window)
+    rest = window.splitter.height() - pane.height() - window.summary.height() - 20  # the handle, the spacing
+    assert window.table.height() >= rest, "the list gets the rest"
+    window.filters.text_edit.clear()
+    open_details_of_partial(qtbot, window)
+    qtbot.waitUntil(lambda: details.record is not None and pane.height() >= 160)
+    assert details._labels["task_no"].isVisible() and window.size() == QSize(1024, 700)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

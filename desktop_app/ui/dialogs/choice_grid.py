@@ -50,9 +50,15 @@ class ChoiceGrid(QObject):
                     continue
                 label, field = choice
                 wide = second is None and column == 0 and label is None  # a check box on a line of its own
+                # beside a check box (no label), a field reaches over the right labels' column, the check box
+                # standing with the right fields: seen at 1024, "Detected: Chinese (GBK) - Excel on Chinese W…"
+                # cut beside a check box with room to spare
+                beside_box = column == 0 and second is not None and second[0] is None
                 if label is not None:
                     grid.addWidget(label, row, column)
-                    grid.addWidget(field, row, column + 1)
+                    grid.addWidget(field, row, column + 1, 1, 2 if beside_box else 1)
+                elif column == 2:
+                    grid.addWidget(field, row, 3)
                 else:
                     grid.addWidget(field, row, column, 1, 4 if wide else 2)
                 placed.add(id(field))

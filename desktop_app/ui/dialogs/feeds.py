@@ -91,6 +91,9 @@ class FeedsWindow(QDialog):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
+        # a selected row's sections would turn their titles bold, wider than the columns fitted to them (seen
+        # at 1024: "oday: imported / failed / duplicate")
+        header.setHighlightSections(False)
         header.sectionResized.connect(self._column_resized)
         self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # a folder cut keeps its last part
         self.table.viewport().installEventFilter(self)

@@ -213,6 +213,11 @@ class PreviewDialog(QDialog):
         self.rows_table.setTabKeyNavigation(False)  # read only: Tab goes on to the next control
         self.problems_label = QLabel()
         self.problems_label.setWordWrap(True)
+        # rows that wait for a name are no failure, nor quite a pass: amber, as their cells, in a label of their
+        # own (seen in a tryout: in the failure's label they read red)
+        self.waiting_label = QLabel()
+        self.waiting_label.setWordWrap(True)
+        self.waiting_label.setStyleSheet("color: #9a6700;")
         self.mapping_table = QTableWidget(0, 2)
         self.mapping_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.mapping_table.verticalHeader().hide()
@@ -283,6 +288,7 @@ class PreviewDialog(QDialog):
         layout.addWidget(self._rows_title)
         layout.addWidget(self.rows_table, 3)
         layout.addWidget(self.problems_label)
+        layout.addWidget(self.waiting_label)
         # the save button beside the mapping's title: no line of its own taken from the tables on a small screen
         mapping_head = QHBoxLayout()
         mapping_head.addWidget(self._mapping_title, 1)
@@ -680,11 +686,13 @@ class PreviewDialog(QDialog):
     def _say_problems(self, check: SampleCheck | None) -> None:
         text, failing = ("", False) if check is None else self._verdict_words(check)
         self.problems_label.setText(text)
-        # rows that wait for a name are no failure, nor quite a pass: amber, as the mapping's notes
-        waits = check is not None and bool(check.waiting)
-        self.problems_label.setStyleSheet("color: #c62828;" if failing else "color: #9a6700;" if waits
-                                          else "color: #2e7d32;")  # fmt: skip
+        self.problems_label.setStyleSheet("color: #c62828;" if failing else "color: #2e7d32;")
         self.problems_label.setVisible(bool(text))
+        shown = check is not None and check.blocking is None and bool(check.checked) and check.table is not None
+        waiting = self._waiting_words(check) if check is not None and shown else []
+        # Chinese sentences end with "。" and follow each other without a space
+        self.waiting_label.setText(("" if self._lang() == "zh" else " ").join(waiting))
+        self.waiting_label.setVisible(bool(waiting))
 
     def _verdict_words(self, check: SampleCheck) -> tuple[str, bool]:
         """What the import will do with the shown rows, in the clerk's words; and whether any fails."""
@@ -715,7 +723,6 @@ class PreviewDialog(QDialog):
                 Action.DELETE.value: self.tr("%1 of the first %2 rows will delete their rows from the table."),
             }  # fmt: skip
             sentences += [of_shown(text, verdict.count(o)) for o, text in words.items() if verdict.count(o)]
-            sentences += self._waiting_words(check)
         failing = bool(len(check.rows))
         if failing:
             sentences.append(self._failing_words(check))
