@@ -79,3 +79,26 @@ def test_progress_after_the_executor_is_deleted_is_dropped_quietly(core: Core) -
     Shiboken.delete(executor)  # as the window's close deletes it while a worker still reports
     tell(Progress(task_id=1, task_no="T1", progress=50, stage="step", total_count=2, success_count=1,
                   fail_count=0))  # fmt: skip
+
+
+def test_a_task_ended_here_as_the_heartbeat_looks_is_not_called_lost(core: Core, caplog: Any) -> None:
+    """Seen in a tryout's log: "tasks [23] are no longer ours (ended or recovered elsewhere)" 45 ms after this
+    very window ended the task: the heartbeat took the running ids, the task ended and only then the
+    heartbeat's UPDATE looked. A task that ended under our own ownership is not lost; one another worker
+    took still is."""
+    import logging
+
+    from desktop_app.store.tasks import Fence
+
+    executor = build_executor(core)
+    store = core.store
+    ended = store.submit(task_type="test.steps", params={}, creator="me").task
+    taken = store.submit(task_type="test.steps", params={}, creator="me").task
+    (mine,) = store.claim(executor.owner, 1, only_ids=[ended.id])
+    (theirs,) = store.claim("another-desk-worker", 1, only_ids=[taken.id])
+    executor._running.update({mine.id: (mine.attempt, mine.lane), theirs.id: (theirs.attempt, theirs.lane)})
+    assert store.finish(Fence(mine.id, executor.owner, mine.attempt), TaskStatus.SUCCEEDED)
+    with caplog.at_level(logging.WARNING, logger="desktop_app.executor.executor"):
+        executor._heartbeat()
+    lost = [r.getMessage() for r in caplog.records if "no longer ours" in r.getMessage()]
+    assert lost == [f"tasks [{theirs.id}] are no longer ours (ended or recovered elsewhere)"], lost
