@@ -81,7 +81,6 @@ ZH: dict[tuple[str, str], str] = {
     ("SubmitPanel", "Choose a workbook to import every sheet of"): "选择要导入全部工作表的工作簿",
     ("SubmitPanel", "Excel workbooks (%s)"): "Excel 工作簿 (%s)",
     ("TaskActions", "Preparing the change file of %1…"): "正在准备 %1 的变更文件…",
-    ("Outcomes", "Undone"): "已撤销",
     ("Outcomes", "Fixed"): "已修正",
     ("Outcomes", "1 row removed"): "删除 1 行",
     ("Outcomes", "%1 rows removed"): "删除 %1 行",

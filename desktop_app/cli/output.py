@@ -47,8 +47,12 @@ def task_line(task: TaskRecord, lang: Lang | None = None) -> str:
     and the stage and error as stored, the labels in English."""
     words: Lang = lang or "en"
     checked = lang is not None and task.checked_only  # seen: "partially_succeeded" for a validation
+    # an import an undo took back: the window's "Undone", not "Succeeded" (seen in a clerk's tryout)
+    undone = lang is not None and _KINDS.of(task).undone(task)
     if lang is None:
         status = task.status.value
+    elif undone:
+        status = line_word(LineWord.UNDONE, lang)
     else:
         status = line_word(LineWord.CHECKED, lang) if checked else status_word(task.status, lang)
     shown_type = _zh_type(task) if lang == "zh" else task.task_type
@@ -73,6 +77,8 @@ def task_line(task: TaskRecord, lang: Lang | None = None) -> str:
     elif task.params.get("plan_of"):
         parts.append(line_word(LineWord.APPLIES_PLAN, words, task_no=task.params["plan_of"]))
     stage = _stage(task, lang, checked=checked)
+    if undone and lang is not None:
+        stage = line_word(LineWord.UNDONE_BY, lang, task_no=task.undone_by, stage=stage)
     # a check over the failed-rows limit: what the import would do, not "nothing was written" (its JSON keeps it)
     error = task.error_msg if lang is None else check_reason(task, lang) or task.error_in(lang)
     if stage:

@@ -38,6 +38,8 @@ class LineWord(StrEnum):
     ERRORS = "errors"
     ERRORS_EXPIRED = "errors_expired"
     SAME_FILE = "same_file"
+    UNDONE = "undone"  # an import an undo took back (TaskKind.undone), whatever its status
+    UNDONE_BY = "undone_by"  # its stage: the undo's number, then how it ended
 
 
 # The status words are the window's (ui/texts.status_text); a check's and the waiting rows' are the window's
@@ -91,6 +93,9 @@ TEXTS: dict[LineWord | tuple[LineWord, str], tuple[str, str]] = {
     LineWord.ERRORS: ("错误文件：{path}", "errors: {path}"),
     LineWord.ERRORS_EXPIRED: ("错误文件：已过期删除", "errors: expired"),
     LineWord.SAME_FILE: ("（与任务 {task_no} 是同一个文件）", "(same file as task {task_no})"),
+    # the window's Status says UNDONE from this table; its Stage says "Undone by %1 — %2" (ui/outcomes.py)
+    LineWord.UNDONE: ("已撤销", "Undone"),
+    LineWord.UNDONE_BY: ("已被 {task_no} 撤销 — {stage}", "Undone by {task_no} — {stage}"),
 }
 
 messages.register(LineWord, TEXTS)

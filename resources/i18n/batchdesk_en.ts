@@ -1556,10 +1556,6 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Undone</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Fixed</source>
         <translation type="unfinished"></translation>
     </message>

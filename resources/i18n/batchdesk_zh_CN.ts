@@ -1557,10 +1557,6 @@ Pattern: %2</source>
         <translation>未补全任何关联</translation>
     </message>
     <message>
-        <source>Undone</source>
-        <translation>已撤销</translation>
-    </message>
-    <message>
         <source>Fixed</source>
         <translation>已修正</translation>
     </message>

@@ -95,7 +95,23 @@ def test_an_import_with_rows_waiting_for_names_says_so() -> None:
     assert task_line(one, "en").endswith("Done; 1 row waits for names")
     # once completed (the completion lowers the count) or undone, nothing waits any more
     assert task_line(replace(waiting, summary={"pending_completion_count": 0}), "en").endswith("  Done")
-    assert task_line(replace(waiting, undone_by="T250302-ZZ99ZZ"), "en").endswith("  Done")
+    assert task_line(replace(waiting, undone_by="T250302-ZZ99ZZ"), "en").endswith(" — Done")
+
+
+def test_an_undone_import_reads_undone_as_in_the_window() -> None:
+    # seen in a clerk's tryout: "Succeeded" / "成功" for an import the window's list called "Undone"
+    undone = _task(TaskStatus.SUCCEEDED, (150, 150, 0), stage=Stage.DONE, undone_by="T250302-ZZ99ZZ")
+    assert task_line(undone, "en") == (
+        f"{TASK_NO}  import  Undone  100%  rows 150 ok 150 failed 0  Undone by T250302-ZZ99ZZ — Done"
+    )
+    assert task_line(undone, "zh") == (
+        f"{TASK_NO}  导入  已撤销  100%  共 150 行 成功 150 失败 0  已被 T250302-ZZ99ZZ 撤销 — 已完成"
+    )
+    # the JSON's and the code line's status stays the stored one
+    assert " succeeded " in task_line(undone)
+    # only an import is undone: an export with the mark (none is made) keeps its status
+    export = replace(undone, task_type="export", params={})
+    assert " Succeeded " in task_line(export, "en")
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
