@@ -6,7 +6,7 @@ import json
 import sys
 from typing import Any
 
-from desktop_app.domain.errors import Lang
+from desktop_app.domain.errors import ErrorCode, Lang
 from desktop_app.domain.task import TaskRecord
 from desktop_app.domain.task_words import (
     PLAN_WORDS,
@@ -85,6 +85,8 @@ def task_line(task: TaskRecord, lang: Lang | None = None) -> str:
         parts.append(stage)
     if error:
         parts.append(error)
+        if lang is not None and task.error_code == ErrorCode.TOO_MANY_ROWS:
+            parts.append(line_word(LineWord.MAX_ROWS_FLAG, lang))  # the import's flag: only the line says it
     if task.error_csv:
         # the retention clean-up deleted it: no dead path
         expired = task.summary.get("expired")

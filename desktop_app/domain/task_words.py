@@ -40,6 +40,7 @@ class LineWord(StrEnum):
     SAME_FILE = "same_file"
     UNDONE = "undone"  # an import an undo took back (TaskKind.undone), whatever its status
     UNDONE_BY = "undone_by"  # its stage: the undo's number, then how it ended
+    MAX_ROWS_FLAG = "max_rows_flag"  # after a too_many_rows error on the command line: the flag that lets it in
 
 
 # The status words are the window's (ui/texts.status_text); a check's and the waiting rows' are the window's
@@ -96,6 +97,11 @@ TEXTS: dict[LineWord | tuple[LineWord, str], tuple[str, str]] = {
     # the window's Status says UNDONE from this table; its Stage says "Undone by %1 — %2" (ui/outcomes.py)
     LineWord.UNDONE: ("已撤销", "Undone"),
     LineWord.UNDONE_BY: ("已被 {task_no} 撤销 — {stage}", "Undone by {task_no} — {stage}"),
+    # the error itself (domain/errors.py) is the window's too, whose way out is the preview's box
+    LineWord.MAX_ROWS_FLAG: (
+        "（或在导入命令后加 --max-rows N 放宽行数上限）",
+        "(or raise the row limit: --max-rows N on the import command)",
+    ),
 }
 
 messages.register(LineWord, TEXTS)

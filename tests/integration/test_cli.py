@@ -109,6 +109,19 @@ def test_limits_flags(tmp_path: Path, data_dir: str) -> None:
     assert task["error_code"] == "too_many_rows"
 
 
+def test_a_file_over_the_row_limit_says_the_flag_and_zero_percent(tmp_path: Path, data_dir: str) -> None:
+    """Seen in a second tryout: "…split the file and import the parts" at 2 %, without a word of --max-rows."""
+    path = write_csv(tmp_path / "c.csv", [row(i) for i in range(1, 4)])
+    code, out, _ = cli("import", str(path), "--type", "customers", "--wait", "--max-rows", "2", "--data-dir",
+                       data_dir, check_json=False)  # fmt: skip
+    assert code == 1 and isinstance(out, str)
+    assert "  Failed  0%  " in out and "--max-rows N" in out, out
+    # the JSON keeps its code and its message (the window's words too)
+    _, task, _ = cli("import", str(path), "--type", "customers", "--wait", "--json", "--max-rows", "2",
+                     "--data-dir", data_dir)  # fmt: skip
+    assert task["error_code"] == "too_many_rows" and "--max-rows" not in task["error_msg"]
+
+
 @pytest.mark.parametrize(
     "args",
     [

@@ -208,3 +208,22 @@ def test_the_line_shows_the_progress_the_window_shows(dry_run: bool) -> None:
     undo = _task(TaskStatus.SUCCEEDED, (3, 3, 0), stage=Stage.DONE, task_type="undo",
                  params={"undoes": "T250301-XY12AB"}, progress=95)  # fmt: skip
     assert task_line(undo, "en").split("  ")[3] == "100%"
+
+
+def test_a_file_over_the_row_limit_reads_0_percent_and_the_flag_that_lets_it_in() -> None:
+    """Seen in a second tryout: "2%" for an import that failed before reading a row (its opening tick), and
+    "split the file" without a word of --max-rows; the window's progress is the same (tasks/shown_progress.py)."""
+    from desktop_app.domain.errors import BatchDeskError, ErrorCode
+    from desktop_app.domain.phrase import stored_phrase
+
+    error = BatchDeskError(ErrorCode.TOO_MANY_ROWS, limit=2)
+    failed = _task(TaskStatus.FAILED, (0, 0, 0), stage=Stage.FAILED, progress=2, error_code="too_many_rows",
+                   error_msg=error.text("en"), error_phrase=stored_phrase(error.text("en")))  # fmt: skip
+    en, zh = task_line(failed, "en"), task_line(failed, "zh")
+    assert en.split("  ")[3] == "0%" and zh.split("  ")[3] == "0%"
+    assert en.endswith("import the parts  (or raise the row limit: --max-rows N on the import command)"), en
+    assert "--max-rows N" in zh and _latin_words(zh.replace("max-rows", "")) == []
+    assert failed.to_json(lang="en")["error_msg"] == error.text("en")  # the JSON's words stay the window's
+    # a failed import that read rows keeps its share
+    assert task_line(replace(failed, progress=40, error_code="db_error", success_count=40,
+                             checkpoint={"rows_in_file": 100}), "en").split("  ")[3] == "40%"  # fmt: skip
