@@ -27,6 +27,9 @@ ZH_TYPES = {Title.IMPORT_TYPE: "导入", Title.EXPORT: "导出", Title.WORKBOOK:
             Title.COMPLETE_REFERENCES: "补全关联", Title.CLEANUP: "每日清理", Title.FEED_SCAN: "自动导入检查文件夹",
             Title.FEED_MAIL: "自动导入的导入通知邮件"}  # fmt: skip
 _KINDS = builtin_task_kinds()
+# the kinds queued for the clerk, not by them (a feed's look at its folder, the daily clean-up): the readable
+# `tasks` listing hides them unless --system, as the window's list does (TaskKind.system)
+SYSTEM_TYPES = tuple(kind.name for kind in _KINDS.kinds if kind.system)
 
 
 def _zh_type(task: TaskRecord) -> str:
