@@ -32,6 +32,7 @@ ZH: dict[tuple[str, str], str] = {
     ("MainWindow", "%1 Stop it now (it continues from where it stopped at the next start) or keep it running in "
                    "the background?"): "%1现在停止（下次启动时从停下的地方继续），还是让它在后台继续运行？",
     ("MainWindow", "%1 tasks have not finished (%2)."): "%1 个任务尚未完成（%2）。",
+    ("MainWindow", ", "): "、",
     ("MainWindow", "Tasks are still running."): "仍有任务在运行。",
     ("MainWindow", "%1 Stop them now (they continue from where they stopped at the next start) or keep them "
                    "running in the background?"):
@@ -81,7 +82,6 @@ ZH: dict[tuple[str, str], str] = {
     ("SubmitPanel", "Choose a workbook to import every sheet of"): "选择要导入全部工作表的工作簿",
     ("SubmitPanel", "Excel workbooks (%s)"): "Excel 工作簿 (%s)",
     ("TaskActions", "Preparing the change file of %1…"): "正在准备 %1 的变更文件…",
-    ("Outcomes", "Undone"): "已撤销",
     ("Outcomes", "Fixed"): "已修正",
     ("Outcomes", "1 row removed"): "删除 1 行",
     ("Outcomes", "%1 rows removed"): "删除 %1 行",

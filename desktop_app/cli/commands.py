@@ -16,13 +16,14 @@ from typing import Any
 from sqlalchemy.exc import SQLAlchemyError
 
 from desktop_app.app import Core, build_executor
-from desktop_app.cli.output import print_json, show, task_line
+from desktop_app.cli.output import SYSTEM_TYPES, print_json, show, task_line
 from desktop_app.cli.parser import EXIT_OK, EXIT_TASK_FAILED, EXIT_USAGE
 from desktop_app.domain.errors import ErrorCode, PermanentError, message
 from desktop_app.domain.modes import BlankPolicy, ImportMode
 from desktop_app.domain.stages import Stage, stage_text
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import SubmitResult, TaskRecord
+from desktop_app.domain.task_words import LineWord, line_word
 from desktop_app.domain.viewer import Viewer
 from desktop_app.exports.definition import IMPORTED_BY
 from desktop_app.imports.options import ImportOptions
@@ -319,7 +320,11 @@ def cmd_tasks(core: Core, args: argparse.Namespace) -> int:
     if core.login is not None and args.user and args.user != viewer.user and named is None and not args.all:
         named = args.user  # an administrator's `tasks --user NAME` in team mode: NAME's tasks
     creator = viewer.listing(everyone=args.all, creator=named)
-    found = core.store.list(statuses=statuses, limit=args.limit, creator=creator, archived=args.archived)
+    # the readable listing leaves out the system tasks as the window's list does (seen: a feed's look at its
+    # folder every minute burying the clerk's imports); the JSON lists every task, as it always has
+    hide = () if args.json or args.system else SYSTEM_TYPES
+    found = core.store.list(statuses=statuses, limit=args.limit, creator=creator, archived=args.archived,
+                            other_than=hide)  # fmt: skip
     if args.json:
         print_json([t.to_json(lang=core.lang) for t in found])
     else:
@@ -335,6 +340,10 @@ def cmd_tasks(core: Core, args: argparse.Namespace) -> int:
             sys.stdout.write(task_line(task, core.lang) + "\n")
             for part in sorted(parts.get(task.task_no, []), key=lambda t: t.id):
                 sys.stdout.write("    " + task_line(part, core.lang) + "\n")
+        hidden = (core.store.count_of_types(hide, statuses=statuses, creator=creator, archived=args.archived)
+                  if hide else 0)  # fmt: skip
+        if hidden:
+            sys.stdout.write(line_word(LineWord.SYSTEM_HIDDEN, core.lang, count=hidden) + "\n")
     return EXIT_OK
 
 

@@ -15,7 +15,7 @@ from desktop_app.cli.commands import _qt_core, _stop_on_signals, look_pauses, vi
 from desktop_app.cli.output import print_json
 from desktop_app.cli.parser import EXIT_OK, EXIT_TASK_FAILED
 from desktop_app.domain.feed_mail import parse_addresses
-from desktop_app.domain.feed_words import ADD_COMMAND, FeedLine, feed_line_word
+from desktop_app.domain.feed_words import ADD_COMMAND, LIST_SEPARATOR, FeedLine, feed_line_word, file_words
 from desktop_app.domain.feeds import (
     FeedFile,
     FeedSpec,
@@ -93,7 +93,8 @@ def cmd_feed_show(core: Core, args: argparse.Namespace) -> int:
         return EXIT_OK
     _print_view(core, view, as_json=False)
     if view.feed.spec.mail_to:
-        sys.stdout.write(f"    failed imports are mailed to {', '.join(view.feed.spec.mail_to)}\n")
+        to = LIST_SEPARATOR[core.lang].join(view.feed.spec.mail_to)
+        sys.stdout.write(f"    {feed_line_word(FeedLine.MAILED_TO, core.lang, to=to)}\n")
     for row in files:
         sys.stdout.write("  " + _file_line(core, row) + "\n")
     return EXIT_OK
@@ -254,7 +255,7 @@ def _line(core: Core, view: FeedView) -> str:
     if view.scanning:
         parts.append(feed_line_word(FeedLine.SCANNING, lang))
     elif view.next_run_at:
-        parts.append(feed_line_word(FeedLine.NEXT, lang, stamp=_stamp(view.next_run_at)))
+        parts.append(feed_line_word(FeedLine.NEXT, lang, stamp=_stamp(view.next_run_at, seconds=False)))
     elif view.queued_scan:
         parts.append(feed_line_word(FeedLine.NEXT_NOW, lang))
     line = "  ".join(parts)
@@ -273,11 +274,12 @@ def _print_view(core: Core, view: FeedView, *, as_json: bool) -> None:
 
 
 def _file_line(core: Core, row: FeedFile) -> str:
-    parts = [row.outcome.value if row.outcome else row.state.value, row.name]
+    # the words of `feed list`'s table (seen: "failed  customers_gbk.csv" on a Chinese desk)
+    parts = [file_words(row.state, row.outcome, core.lang), row.name]
     if row.task_no:
         parts.append(row.task_no)
     if row.duplicate_of:
-        parts.append(f"same bytes as {row.duplicate_of}")
+        parts.append(feed_line_word(FeedLine.SAME_BYTES, core.lang, task_no=row.duplicate_of))
     if row.moved_to:
         parts.append(f"-> {Path(row.moved_to)}")
     if row.problem:
@@ -285,6 +287,6 @@ def _file_line(core: Core, row: FeedFile) -> str:
     return "  ".join(p for p in parts if p)
 
 
-def _stamp(value: dt.datetime) -> str:
-    """A UTC stamp of the database as the desk's local time."""
-    return value.replace(tzinfo=dt.UTC).astimezone().strftime("%Y-%m-%d %H:%M:%S")
+def _stamp(value: dt.datetime, *, seconds: bool = True) -> str:
+    """A UTC stamp of the database as the desk's local time (a look to come to the minute, as a feed's times)."""
+    return value.replace(tzinfo=dt.UTC).astimezone().strftime("%Y-%m-%d %H:%M:%S" if seconds else "%Y-%m-%d %H:%M")

@@ -6,7 +6,7 @@ import json
 import sys
 from typing import Any
 
-from desktop_app.domain.errors import Lang
+from desktop_app.domain.errors import ErrorCode, Lang
 from desktop_app.domain.task import TaskRecord
 from desktop_app.domain.task_words import (
     PLAN_WORDS,
@@ -27,6 +27,9 @@ ZH_TYPES = {Title.IMPORT_TYPE: "导入", Title.EXPORT: "导出", Title.WORKBOOK:
             Title.COMPLETE_REFERENCES: "补全关联", Title.CLEANUP: "每日清理", Title.FEED_SCAN: "自动导入检查文件夹",
             Title.FEED_MAIL: "自动导入的导入通知邮件"}  # fmt: skip
 _KINDS = builtin_task_kinds()
+# the kinds queued for the clerk, not by them (a feed's look at its folder, the daily clean-up): the readable
+# `tasks` listing hides them unless --system, as the window's list does (TaskKind.system)
+SYSTEM_TYPES = tuple(kind.name for kind in _KINDS.kinds if kind.system)
 
 
 def _zh_type(task: TaskRecord) -> str:
@@ -47,8 +50,12 @@ def task_line(task: TaskRecord, lang: Lang | None = None) -> str:
     and the stage and error as stored, the labels in English."""
     words: Lang = lang or "en"
     checked = lang is not None and task.checked_only  # seen: "partially_succeeded" for a validation
+    # an import an undo took back: the window's "Undone", not "Succeeded" (seen in a clerk's tryout)
+    undone = lang is not None and _KINDS.of(task).undone(task)
     if lang is None:
         status = task.status.value
+    elif undone:
+        status = line_word(LineWord.UNDONE, lang)
     else:
         status = line_word(LineWord.CHECKED, lang) if checked else status_word(task.status, lang)
     shown_type = _zh_type(task) if lang == "zh" else task.task_type
@@ -73,12 +80,16 @@ def task_line(task: TaskRecord, lang: Lang | None = None) -> str:
     elif task.params.get("plan_of"):
         parts.append(line_word(LineWord.APPLIES_PLAN, words, task_no=task.params["plan_of"]))
     stage = _stage(task, lang, checked=checked)
+    if undone and lang is not None:
+        stage = line_word(LineWord.UNDONE_BY, lang, task_no=task.undone_by, stage=stage)
     # a check over the failed-rows limit: what the import would do, not "nothing was written" (its JSON keeps it)
     error = task.error_msg if lang is None else check_reason(task, lang) or task.error_in(lang)
     if stage:
         parts.append(stage)
     if error:
         parts.append(error)
+        if lang is not None and task.error_code == ErrorCode.TOO_MANY_ROWS:
+            parts.append(line_word(LineWord.MAX_ROWS_FLAG, lang))  # the import's flag: only the line says it
     if task.error_csv:
         # the retention clean-up deleted it: no dead path
         expired = task.summary.get("expired")

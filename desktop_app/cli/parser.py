@@ -253,6 +253,8 @@ def _built() -> Parser:
     whose.add_argument("--all", action="store_true", help="every user's tasks (administrators only)")
     whose.add_argument("--creator", metavar="NAME", help="the tasks NAME submitted (administrators only)")
     p.add_argument("--archived", action="store_true", help="the tasks the daily clean-up moved to the archive")
+    p.add_argument("--system", action="store_true",
+                   help="also the system tasks (a feed's look at its folder, the clean-up); --json lists them always")
     _common(p)
 
     p = sub.add_parser("status", help="one of your tasks (an administrator: anyone's)")

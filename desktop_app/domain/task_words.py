@@ -38,6 +38,10 @@ class LineWord(StrEnum):
     ERRORS = "errors"
     ERRORS_EXPIRED = "errors_expired"
     SAME_FILE = "same_file"
+    UNDONE = "undone"  # an import an undo took back (TaskKind.undone), whatever its status
+    UNDONE_BY = "undone_by"  # its stage: the undo's number, then how it ended
+    SYSTEM_HIDDEN = "system_hidden"  # after the `tasks` listing: the system tasks it left out
+    MAX_ROWS_FLAG = "max_rows_flag"  # after a too_many_rows error on the command line: the flag that lets it in
 
 
 # The status words are the window's (ui/texts.status_text); a check's and the waiting rows' are the window's
@@ -91,6 +95,18 @@ TEXTS: dict[LineWord | tuple[LineWord, str], tuple[str, str]] = {
     LineWord.ERRORS: ("错误文件：{path}", "errors: {path}"),
     LineWord.ERRORS_EXPIRED: ("错误文件：已过期删除", "errors: expired"),
     LineWord.SAME_FILE: ("（与任务 {task_no} 是同一个文件）", "(same file as task {task_no})"),
+    # the window's Status says UNDONE from this table; its Stage says "Undone by %1 — %2" (ui/outcomes.py)
+    LineWord.UNDONE: ("已撤销", "Undone"),
+    LineWord.UNDONE_BY: ("已被 {task_no} 撤销 — {stage}", "Undone by {task_no} — {stage}"),
+    LineWord.SYSTEM_HIDDEN: (
+        "另有 {count:,} 个系统任务未列出：加 --system 显示",
+        "{count:,} system {count:plural:task|tasks} hidden: --system shows them",
+    ),
+    # the error itself (domain/errors.py) is the window's too, whose way out is the preview's box
+    LineWord.MAX_ROWS_FLAG: (
+        "（或在导入命令后加 --max-rows N 放宽行数上限）",
+        "(or raise the row limit: --max-rows N on the import command)",
+    ),
 }
 
 messages.register(LineWord, TEXTS)

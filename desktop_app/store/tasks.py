@@ -108,24 +108,30 @@ class TaskStore:
         before_id: int | None = None,
         creator: str | None = None,
         archived: bool = False,
+        other_than: Sequence[str] = (),
     ) -> builtins.list[TaskRecord]:
         """Tasks newest first (or oldest first). `before_id` pages by id (keyset): a page stays the
         same when new tasks arrive meanwhile, unlike an offset. `creator`: only that user's tasks
-        (None: everyone's); `archived`: the tasks the clean-up moved to the archive instead."""
+        (None: everyone's); `archived`: the tasks the clean-up moved to the archive instead; `other_than`:
+        task types left out (the command line's listing without the system tasks)."""
         table = tasks_archive if archived else tasks
         query = select(table)
         if before_id is not None:
             query = query.where(table.c.id < before_id)
-        if statuses:
-            query = query.where(table.c.status.in_([s.value for s in statuses]))
-        if task_type:
-            query = query.where(table.c.task_type == task_type)
-        if creator is not None:
-            query = query.where(table.c.creator == creator)
+        query = _listed(query, table, statuses, creator, task_types=[task_type] if task_type else (),
+                        other_than=other_than)  # fmt: skip
         query = query.order_by(table.c.id.desc() if newest_first else table.c.id.asc())
         with self.reading() as conn:
             rows = conn.execute(query.limit(limit).offset(offset)).all()
         return [record_from_row(r) for r in rows]
+
+    def count_of_types(self, task_types: Sequence[str], *, statuses: Sequence[TaskStatus] | None = None,
+                       creator: str | None = None, archived: bool = False) -> int:  # fmt: skip
+        """How many tasks of these types list() would give with the same filters and no limit."""
+        table = tasks_archive if archived else tasks
+        query = _listed(select(func.count()).select_from(table), table, statuses, creator, task_types=task_types)
+        with self.reading() as conn:
+            return int(conn.execute(query).scalar_one())
 
     def find(self, task_no: str, *, creator: str | None = None) -> TaskRecord | None:
         """A task by number, in the task table or else the archive; with `creator`, only that user's
@@ -753,3 +759,17 @@ def _wrote_rows(task: TaskRecord) -> bool:
     return bool(
         kinds.get("inserted_count", task.success_count) or kinds.get("updated_count") or kinds.get("deleted_count")
     )
+
+
+def _listed(query: Any, table: Any, statuses: Sequence[TaskStatus] | None, creator: str | None, *,
+            task_types: Sequence[str] = (), other_than: Sequence[str] = ()) -> Any:  # fmt: skip
+    """A listing's filters (TaskStore.list, count_of_types): statuses, creator, task types in or out."""
+    if statuses:
+        query = query.where(table.c.status.in_([s.value for s in statuses]))
+    if task_types:
+        query = query.where(table.c.task_type.in_(list(task_types)))
+    if other_than:
+        query = query.where(table.c.task_type.not_in(list(other_than)))
+    if creator is not None:
+        query = query.where(table.c.creator == creator)
+    return query

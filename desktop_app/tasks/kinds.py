@@ -99,6 +99,11 @@ class TaskKind:
                 return link, other
         return None
 
+    def undone(self, record: TaskRecord) -> bool:
+        """An import an undo took back: its rows are no longer as it left them, whatever its status says (the
+        window's Status "Undone", the command line's line alike)."""
+        return self.words is Words.IMPORT and bool(record.undone_by)
+
 
 @dataclass(frozen=True)
 class TaskKinds:

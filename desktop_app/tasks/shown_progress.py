@@ -3,9 +3,14 @@ command line's line say the same (seen: "98%" on the line for an import the wind
 
 from __future__ import annotations
 
+from desktop_app.domain.errors import ErrorCode
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
 from desktop_app.tasks.kinds import TaskKind, Words
+
+# the failures of an import's look at its file before its rows (imports/precheck.py): none of its rows was read
+BEFORE_ROWS = frozenset({ErrorCode.FILE_NOT_FOUND, ErrorCode.FILE_CHANGED, ErrorCode.FILE_TOO_LARGE,
+                         ErrorCode.EMPTY_FILE, ErrorCode.MISSING_REQUIRED_COLUMN, ErrorCode.TOO_MANY_ROWS})  # fmt: skip
 
 
 def file_rows(record: TaskRecord) -> int | None:
@@ -32,5 +37,7 @@ def shown_progress(record: TaskRecord, kind: TaskKind) -> int:
     # as the Processed cell beside it reads them ("132,000 / 200,000")
     done, total = record.success_count + record.fail_count, file_rows(record)
     if not total:
+        if kind.words is Words.IMPORT and record.error_code in BEFORE_ROWS and not done and not record.total_count:
+            return 0  # failed before reading a row (seen: 2 % for a file over the row limit, its opening tick)
         return record.progress
     return 100 if done >= total else min(99, 100 * done // total)

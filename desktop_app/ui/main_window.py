@@ -898,9 +898,11 @@ class MainWindow(QMainWindow):
         hides (a feed's look at its folder) by name."""
         active = self.service.active_to_ask()
         shown = [r for r in active if not self.kinds.of(r).system]
-        numbers = ", ".join(r.task_no for r in shown[:MAX_NAMED]) + (", …" if len(shown) > MAX_NAMED else "")
+        comma = self.tr(", ")  # the language's list separator (seen: "T…, T…" in a Chinese question)
+        numbers = comma.join([r.task_no for r in shown[:MAX_NAMED]] + (["…"] if len(shown) > MAX_NAMED else []))
         if len(shown) == 1:
-            file_name = shown_file_name(shown[0])
+            # an undo's file is its import's, as its row's File cell names it (seen: an undo named without one)
+            file_name = shown_file_name(self.model.file_source(shown[0]))
             text = (self.tr("Task %1 (%2) has not finished.").replace("%2", file_name) if file_name
                     else self.tr("Task %1 has not finished.")).replace("%1", shown[0].task_no)  # fmt: skip
             text = self.tr("%1 Stop it now (it continues from where it stopped at the next start) or keep it "

@@ -72,7 +72,7 @@ def completed_nothing(record: TaskRecord, kind: TaskKind) -> bool:
 
 def undone(record: TaskRecord, kind: TaskKind) -> bool:
     """An import an undo took back: its rows are no longer as it left them, whatever its status says."""
-    return kind.words is Words.IMPORT and bool(record.undone_by)
+    return kind.undone(record)
 
 
 def fixed_since(record: TaskRecord, kind: TaskKind) -> bool:
@@ -110,8 +110,8 @@ def shown_status(record: TaskRecord, kind: TaskKind) -> str:
         return QCoreApplication.translate("Outcomes", "Nothing completed")
     if checked(record, kind):  # seen: a validation read "Partially succeeded", as if rows went in
         return line_word(LineWord.CHECKED, window_lang())
-    if undone(record, kind):
-        return QCoreApplication.translate("Outcomes", "Undone")
+    if undone(record, kind):  # the command line's word too (domain/task_words.py)
+        return line_word(LineWord.UNDONE, window_lang())
     if fixed_since(record, kind):  # seen: a red "Failed" with every row in after "Fix values"
         return QCoreApplication.translate("Outcomes", "Fixed")
     return status_text(record.status)
@@ -127,7 +127,7 @@ def status_words() -> list[str]:
     """Every word the status column can show, in today's language."""
     return [status_text(s) for s in TaskStatus] + [QCoreApplication.translate("Outcomes", "Nothing completed"),
                                                    QCoreApplication.translate("Outcomes", "Nothing fixed"),
-                                                   QCoreApplication.translate("Outcomes", "Undone"),
+                                                   line_word(LineWord.UNDONE, window_lang()),
                                                    QCoreApplication.translate("Outcomes", "Fixed"),
                                                    line_word(LineWord.CHECKED, window_lang())]
 

@@ -1447,6 +1447,10 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>, </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Task %1 (%2) has not finished.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1553,10 +1557,6 @@ Pattern: %2</source>
     </message>
     <message>
         <source>Nothing completed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Undone</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -1448,6 +1448,10 @@ Pattern: %2</source>
         <translation>无法打开 %s</translation>
     </message>
     <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
         <source>Task %1 (%2) has not finished.</source>
         <translation>任务 %1（%2）尚未完成。</translation>
     </message>
@@ -1555,10 +1559,6 @@ Pattern: %2</source>
     <message>
         <source>Nothing completed</source>
         <translation>未补全任何关联</translation>
-    </message>
-    <message>
-        <source>Undone</source>
-        <translation>已撤销</translation>
     </message>
     <message>
         <source>Fixed</source>

@@ -304,6 +304,9 @@ def test_an_ended_task_shows_its_progress_as_it_ended() -> None:
     running = replace(model.record(2), status=TaskStatus.RUNNING, progress=70)
     model.upsert(running)
     assert model.index(2, PROGRESS).data() == 70, "a running task shows its own progress"
+    # seen in a second tryout: 2 % for a file over the row limit, failed before reading a row
+    model.upsert(replace(unknown, error_code="too_many_rows", progress=2))
+    assert model.index(4, PROGRESS).data() == 0
 
 
 def test_an_undone_import_reads_undone_by_with_its_counts() -> None:

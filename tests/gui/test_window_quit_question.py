@@ -62,3 +62,46 @@ def test_the_quit_question_names_the_unfinished_tasks(qtbot: Any, make_desk: Any
     text = window.close_question_text()
     assert text.startswith(f"7 tasks have not finished ({done.task_no}, T261207-ABC001, "), text
     assert "T261207-ABC004, …). Stop them now" in text, text
+
+
+def _one_running_undo(qtbot: Any, window: Any) -> Any:
+    """An import done, then an undo of it running (as the list holds it): the undo has no file of its own."""
+    from dataclasses import replace
+
+    from desktop_app.domain.status import TaskStatus
+    from tests.gui.test_window_queue import CLEAN, queue, wait_for_task, wait_status
+
+    qtbot.waitUntil(window.isVisible)
+    queue(qtbot, window, CLEAN)
+    done = wait_status(qtbot, window, wait_for_task(qtbot, window, 1).task_no, TaskStatus.SUCCEEDED)
+    undo = replace(done, id=done.id + 1, task_no="T261207-UND001", task_type="undo", status=TaskStatus.RUNNING,
+                   params={"undoes": done.task_no}, result_path=None, summary={})  # fmt: skip
+    return undo
+
+
+def test_the_quit_question_names_an_undos_file_as_its_row_does(qtbot: Any, make_desk: Any) -> None:
+    """Seen in a second tryout: "Task T… has not finished." for an undo, where its row's File cell names the
+    undone import's file."""
+    from tests.gui.test_window_queue import CLEAN
+
+    window = make_desk().window
+    undo = _one_running_undo(qtbot, window)
+    assert window.model.file_cell(undo) == CLEAN.name
+    window.service._active = {undo.id: undo}
+    text = window.close_question_text()
+    assert text.startswith(f"Task {undo.task_no} ({CLEAN.name}) has not finished. Stop it now"), text
+
+
+def test_a_chinese_quit_question_joins_the_task_numbers_with_the_chinese_separator(
+    qtbot: Any, make_desk: Any
+) -> None:
+    """Seen in a second tryout: "T…, T…" in a Chinese question, where "、" is usual."""
+    from dataclasses import replace
+
+    window = make_desk(language="zh").window
+    undo = _one_running_undo(qtbot, window)
+    others = [replace(undo, id=undo.id + n, task_no=f"T261207-ABC00{n}") for n in range(1, 7)]
+    window.service._active = {r.id: r for r in others}
+    text = window.close_question_text()
+    assert "（T261207-ABC001、T261207-ABC002、" in text and "T261207-ABC005、…）" in text, text
+    assert ", " not in text, text

@@ -109,6 +109,19 @@ def test_limits_flags(tmp_path: Path, data_dir: str) -> None:
     assert task["error_code"] == "too_many_rows"
 
 
+def test_a_file_over_the_row_limit_says_the_flag_and_zero_percent(tmp_path: Path, data_dir: str) -> None:
+    """Seen in a second tryout: "…split the file and import the parts" at 2 %, without a word of --max-rows."""
+    path = write_csv(tmp_path / "c.csv", [row(i) for i in range(1, 4)])
+    code, out, _ = cli("import", str(path), "--type", "customers", "--wait", "--max-rows", "2", "--data-dir",
+                       data_dir, check_json=False)  # fmt: skip
+    assert code == 1 and isinstance(out, str)
+    assert "  Failed  0%  " in out and "--max-rows N" in out, out
+    # the JSON keeps its code and its message (the window's words too)
+    _, task, _ = cli("import", str(path), "--type", "customers", "--wait", "--json", "--max-rows", "2",
+                     "--data-dir", data_dir)  # fmt: skip
+    assert task["error_code"] == "too_many_rows" and "--max-rows" not in task["error_msg"]
+
+
 @pytest.mark.parametrize(
     "args",
     [
@@ -184,3 +197,25 @@ def test_unusable_data_dir_is_one_plain_line(tmp_path: Path) -> None:
                  ("tasks", "--json", "--db", f"sqlite:///{blocker}/sub/x.sqlite3")):  # fmt: skip
         code, _, err = cli(*args, check_json=False)
         assert code == 2 and len(err.strip().splitlines()) == 1 and str(blocker) in err, err
+
+
+def test_the_task_listing_hides_system_tasks_unless_asked(tmp_path: Path, data_dir: str) -> None:
+    """Seen in a second tryout: a feed's look at its folder ("feed_scan", 自动导入检查文件夹) listed every minute
+    by `batchdesk tasks`, burying the clerk's imports; the window hides system tasks unless asked."""
+    path = write_csv(tmp_path / "c.csv", [row(i) for i in range(1, 4)])
+    code, imported, _ = cli("import", str(path), "--type", "customers", "--wait", "--json", "--data-dir", data_dir)
+    assert code == 0 and isinstance(imported, dict)
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    code, _, err = cli("feed", "add", "bank", "--folder", str(inbox), "--type", "customers", "--json",
+                       "--data-dir", data_dir)  # fmt: skip
+    assert code == 0, err
+    code, out, _ = cli("tasks", "--data-dir", data_dir, check_json=False)
+    lines = str(out).splitlines()
+    assert code == 0 and lines[0].startswith(f"{imported['task_no']}  import  Succeeded"), out
+    assert "feed_scan" not in str(out) and lines[-1] == "1 system task hidden: --system shows them", out
+    code, out, _ = cli("tasks", "--system", "--data-dir", data_dir, check_json=False)
+    assert code == 0 and "  feed_scan  Pending  " in str(out) and "hidden" not in str(out), out
+    # the JSON lists every task, as it always has
+    code, listed, _ = cli("tasks", "--json", "--data-dir", data_dir)
+    assert code == 0 and isinstance(listed, list) and sorted(t["type"] for t in listed) == ["feed_scan", "import"]

@@ -211,3 +211,29 @@ def test_a_chinese_desk_lists_its_feeds_wholly_in_chinese(inbox: Path, data: lis
     assert not [w for w in rest.split() if w.isascii() and w.isalpha()], line
     code, listed, _ = cli("feed", "list", "--json", *data)
     assert code == 0 and isinstance(listed, list) and set(listed[0]) == VIEW_FIELDS
+
+
+def test_a_chinese_feed_show_says_its_files_in_chinese_and_the_next_look_in_one_form(
+    inbox: Path, data: list[str]
+) -> None:
+    """Seen in a second tryout: `LC_ALL=zh_CN.UTF-8 batchdesk feed show NAME` printed "failed  customers_gbk.csv";
+    `feed add` said "next: now", `feed list` "next 2026-12-08 07:30:00" (another colon, the seconds)."""
+    import re
+
+    from tests.support.cli_process import in_process
+
+    write_csv(inbox / "a.csv", [row(i) for i in range(1, 4)])
+    write_csv(inbox / "bad.csv", [row(i, 手机号="x") for i in range(6, 9)])
+    zh = {"LANG": "zh_CN.UTF-8", "LC_ALL": "zh_CN.UTF-8"}
+    code, out, err = in_process(["feed", "add", "bank", "--folder", str(inbox), "--type", "customers", "--settle",
+                                 "0", "--mail", "a@bank.example, b@bank.example", *data], zh)  # fmt: skip
+    assert code == 0 and "下次查看：现在" in out, (out, err)
+    code, _, err = cli("feed", "run", "bank", "--wait", *data)
+    assert code == 1, err
+    code, out, _ = in_process(["feed", "show", "bank", *data], zh)
+    lines = out.splitlines()
+    assert code == 0 and "  已导入  a.csv  " in out and "  失败  bad.csv  " in out, out
+    assert re.search(r"下次查看：\d{4}-\d\d-\d\d \d\d:\d\d(  |$)", lines[0]), lines[0]
+    assert "导入失败时发邮件给 a@bank.example、b@bank.example" in out, out
+    code, out, _ = cli("feed", "list", *data)
+    assert re.search(r"next: \d{4}-\d\d-\d\d \d\d:\d\d(  |$)", str(out).splitlines()[0]), out

@@ -95,7 +95,23 @@ def test_an_import_with_rows_waiting_for_names_says_so() -> None:
     assert task_line(one, "en").endswith("Done; 1 row waits for names")
     # once completed (the completion lowers the count) or undone, nothing waits any more
     assert task_line(replace(waiting, summary={"pending_completion_count": 0}), "en").endswith("  Done")
-    assert task_line(replace(waiting, undone_by="T250302-ZZ99ZZ"), "en").endswith("  Done")
+    assert task_line(replace(waiting, undone_by="T250302-ZZ99ZZ"), "en").endswith(" — Done")
+
+
+def test_an_undone_import_reads_undone_as_in_the_window() -> None:
+    # seen in a clerk's tryout: "Succeeded" / "成功" for an import the window's list called "Undone"
+    undone = _task(TaskStatus.SUCCEEDED, (150, 150, 0), stage=Stage.DONE, undone_by="T250302-ZZ99ZZ")
+    assert task_line(undone, "en") == (
+        f"{TASK_NO}  import  Undone  100%  rows 150 ok 150 failed 0  Undone by T250302-ZZ99ZZ — Done"
+    )
+    assert task_line(undone, "zh") == (
+        f"{TASK_NO}  导入  已撤销  100%  共 150 行 成功 150 失败 0  已被 T250302-ZZ99ZZ 撤销 — 已完成"
+    )
+    # the JSON's and the code line's status stays the stored one
+    assert " succeeded " in task_line(undone)
+    # only an import is undone: an export with the mark (none is made) keeps its status
+    export = replace(undone, task_type="export", params={})
+    assert " Succeeded " in task_line(export, "en")
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
@@ -192,3 +208,22 @@ def test_the_line_shows_the_progress_the_window_shows(dry_run: bool) -> None:
     undo = _task(TaskStatus.SUCCEEDED, (3, 3, 0), stage=Stage.DONE, task_type="undo",
                  params={"undoes": "T250301-XY12AB"}, progress=95)  # fmt: skip
     assert task_line(undo, "en").split("  ")[3] == "100%"
+
+
+def test_a_file_over_the_row_limit_reads_0_percent_and_the_flag_that_lets_it_in() -> None:
+    """Seen in a second tryout: "2%" for an import that failed before reading a row (its opening tick), and
+    "split the file" without a word of --max-rows; the window's progress is the same (tasks/shown_progress.py)."""
+    from desktop_app.domain.errors import BatchDeskError, ErrorCode
+    from desktop_app.domain.phrase import stored_phrase
+
+    error = BatchDeskError(ErrorCode.TOO_MANY_ROWS, limit=2)
+    failed = _task(TaskStatus.FAILED, (0, 0, 0), stage=Stage.FAILED, progress=2, error_code="too_many_rows",
+                   error_msg=error.text("en"), error_phrase=stored_phrase(error.text("en")))  # fmt: skip
+    en, zh = task_line(failed, "en"), task_line(failed, "zh")
+    assert en.split("  ")[3] == "0%" and zh.split("  ")[3] == "0%"
+    assert en.endswith("import the parts  (or raise the row limit: --max-rows N on the import command)"), en
+    assert "--max-rows N" in zh and _latin_words(zh.replace("max-rows", "")) == []
+    assert failed.to_json(lang="en")["error_msg"] == error.text("en")  # the JSON's words stay the window's
+    # a failed import that read rows keeps its share
+    assert task_line(replace(failed, progress=40, error_code="db_error", success_count=40,
+                             checkpoint={"rows_in_file": 100}), "en").split("  ")[3] == "40%"  # fmt: skip

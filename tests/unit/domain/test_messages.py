@@ -30,7 +30,7 @@ ALLOWED_LATIN = frozenset(
         "allow_add", "true", "false", "yes",
         # a profile file's format and its tables' names (docs/PROFILES.md), as a clerk types them
         "TOML", "type", "columns", "constants", "values", "options",
-        "feed", "confirm-deletes",
+        "feed", "confirm-deletes", "max-rows", "system",
         # team mode (docs/TEAM.md): the flag refused, the command a DBA runs
         "user", "admin", "secure",
     }
