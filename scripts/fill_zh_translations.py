@@ -727,6 +727,9 @@ ZH: dict[tuple[str, str], str] = {
         "%1 的变更计划保存在运行这次仅校验的电脑 %2 上：请在那台电脑上审阅并执行。"
         "在这里可以打开它的变更文件，里面逐行列出同样的变更。",
     ("ChangePlanDialog", "&Open the change file"): "打开变更文件(&O)",
+    # a check over the failed-rows limit: its plan is shown, not applied
+    ("ChangePlanDialog", "Too many rows would fail: these changes cannot be applied. Fix the file and check it "
+                         "again."): "失败的行太多：这些变更不能执行。请修正文件后再校验一次。",
     ("ChangePlanDialog", "Open the dry run's change file (every row it would insert, update or delete) in the "
                          "spreadsheet application"):
         "在电子表格程序中打开这次仅校验的变更文件（它将新增、更新或删除的每一行）",

@@ -176,6 +176,10 @@
 <context>
     <name>ChangePlanDialog</name>
     <message>
+        <source>Too many rows would fail: these changes cannot be applied. Fix the file and check it again.</source>
+        <translation>失败的行太多：这些变更不能执行。请修正文件后再校验一次。</translation>
+    </message>
+    <message>
         <source>Reading the plan…</source>
         <translation>正在读取变更计划…</translation>
     </message>

@@ -693,3 +693,40 @@ def test_an_insert_plan_names_a_failing_rows_key_once_marks_a_waiting_row_and_wr
     lines = table.fontMetrics().boundingRect(QRect(0, 0, width, 1 << 20), Qt.TextFlag.TextWordWrap, reason)
     assert lines.width() <= width and lines.height() <= table.rowHeight(failing)
     plan.reject()
+
+
+def test_a_check_over_the_failed_rows_limit_offers_its_plan_to_review_not_to_import(
+    qtbot: Any, make_desk: Any, tmp_path: Path
+) -> None:
+    """Seen in a second tryout: a validate-only check with too many failing rows (failed by its rows, no error
+    code) had a change file, but neither its notice nor the Details nor the Task menu offered "Review the
+    changes…": the clerk could not see what it planned. Offered as for a passing check; importing it for real,
+    or applying its plan, is not (the import would count as failed too)."""
+    desk = make_desk()
+    window = desk.window
+    done = dry_run_with_plan(qtbot, desk, tmp_path)
+    failed = replace(done, status=TaskStatus.FAILED, error_code=None, total_count=10, success_count=4, fail_count=6)
+    assert failed.checked_only
+    actions = window.actions_
+    window.select_task(done.id)
+    actions.details.trigger()
+    qtbot.waitUntil(lambda: window.details.record is not None)
+    actions.set_record(failed)  # the task as the store would tell it, failed by its rows
+    window.details.show_record(failed)
+    assert actions.review_plan.isEnabled() and not actions.import_for_real.isEnabled()
+    (button,) = [b for b in window.details.step_buttons if b.defaultAction() is actions.review_plan]
+    assert button.isVisibleTo(window.details)
+    window.notices.task_ended(failed)
+    assert "Review the changes…" in [b.text() for b in window.notice.buttons]
+    window.model.upsert(failed)  # the list's row, which the dialog reads the task from
+    actions.set_record(failed)
+    actions.review_plan.trigger()
+    qtbot.waitUntil(lambda: window.plan_dialog is not None and window.plan_dialog.model.rowCount() > 0,
+                    timeout=TIMEOUT)  # fmt: skip
+    dialog = window.plan_dialog
+    assert dialog is not None and not dialog.apply_button.isEnabled()
+    assert "cannot be applied" in dialog.problem_label.text()
+    dialog.reject()
+    # a file at fault (an error code) is no check of rows: nothing planned to review
+    actions.set_record(replace(failed, error_code="file_empty"))
+    assert not actions.review_plan.isEnabled()

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
 from desktop_app.imports.change_plan import PlanCounts
 from desktop_app.imports.import_type import ImportType
@@ -177,6 +178,9 @@ class ChangePlanDialog(QDialog):
         self._showing_values = True  # the view shows the type's columns (not the failing rows')
         self.retranslate()
         self._update_buttons()
+        if record.status is TaskStatus.FAILED:  # a check over the failed-rows limit: shown, not applied
+            self._block(self.tr("Too many rows would fail: these changes cannot be applied. Fix the file and "
+                                "check it again."))  # fmt: skip
         self.fit_to(self._available())
         self._read()
 
