@@ -425,6 +425,9 @@ ZH: dict[tuple[str, str], str] = {
         "现在导入工作簿 %1：每个工作表都只按它自己的计划写入（此后被改动的行列为错误）",
     ("DetailsPanel", "Change plan"): "变更计划",
     ("DetailsPanel", "Applied by task %1."): "已由任务 %1 执行。",
+    # the change plan's counts as a sentence before what became of the plan, and the sentences' joint
+    ("DetailsPanel", "%1."): "%1。",
+    ("DetailsPanel", "%1 %2"): "%1%2",
     ("DetailsPanel", "Discarded: it can no longer be applied."): "已放弃：不能再执行。",
     ("DetailsPanel", "Applies the change plan of dry run %1."): "执行校验任务 %1 的变更计划。",
     ("Outcomes", "Applied by %1 — %2"): "已由 %1 执行 — %2",

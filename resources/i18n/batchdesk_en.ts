@@ -437,6 +437,14 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>%1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Stopped at %1 of %2 rows.</source>
         <translation type="unfinished"></translation>
     </message>

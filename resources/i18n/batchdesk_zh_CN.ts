@@ -437,6 +437,14 @@
         <translation>执行校验任务 %1 的变更计划。</translation>
     </message>
     <message>
+        <source>%1.</source>
+        <translation>%1。</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1%2</translation>
+    </message>
+    <message>
         <source>Stopped at %1 of %2 rows.</source>
         <translation>停在第 %1 / %2 行。</translation>
     </message>

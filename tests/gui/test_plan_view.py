@@ -730,3 +730,20 @@ def test_a_check_over_the_failed_rows_limit_offers_its_plan_to_review_not_to_imp
     # a file at fault (an error code) is no check of rows: nothing planned to review
     actions.set_record(replace(failed, error_code="file_empty"))
     assert not actions.review_plan.isEnabled()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_details_plan_ends_its_counts_before_saying_who_applied_it(qtbot: Any, make_desk: Any, lang: str) -> None:
+    """Seen in a second tryout: Details' Change plan read "50 rows: 37 to insert · 13 failing Applied by task
+    T261207-2M3G4R." (zh "…失败 4 行 已由任务 T261207-46RKWQ 执行。"): the counts end as a sentence first."""
+    desk = make_desk()
+    if lang != "en":
+        desk.set_language(lang)
+    record = dry_run_record(summary={"plan_counts": {"inserted": 37, "failed": 13}}, applied_by="T261207-2M3G4R")
+    details = desk.window.details
+    details.show_record(record)
+    expected = {"en": "50 rows: 37 to insert · 13 failing. Applied by task T261207-2M3G4R.",
+                "zh": "。已由任务 T261207-2M3G4R 执行。"}  # fmt: skip
+    assert details.value("plan").endswith(expected[lang]), details.value("plan")
+    details.show_record(replace(record, applied_by=None))
+    assert not details.value("plan").endswith((".", "。")), "the counts alone, as before"
