@@ -747,3 +747,36 @@ def test_the_details_plan_ends_its_counts_before_saying_who_applied_it(qtbot: An
     assert details.value("plan").endswith(expected[lang]), details.value("plan")
     details.show_record(replace(record, applied_by=None))
     assert not details.value("plan").endswith((".", "。")), "the counts alone, as before"
+
+
+@pytest.mark.parametrize("size", [QSize(1024, 700), QSize(1400, 900)])
+def test_the_reason_column_leaves_room_for_the_scroll_bar(qtbot: Any, tmp_path: Path, size: QSize) -> None:
+    """Seen in a second tryout (Chinese, 1400 x 900): the Reason, the last column, was fitted to the grid's
+    width before its rows filled it; then the vertical scroll bar came and covered its right end: a long
+    reason's first line cut ("…，如" of "…，如 C000123"), a sideways scroll bar. Its width leaves the bar's room
+    (a plan of few rows has room for a longer reason than that; kept for the rows to come)."""
+    path = tmp_path / "T20261206-0001" / "plan.sqlite3"
+    reason = "客户编号格式不正确，应为字母 C 加 6 位数字，如 C000123 [pattern_mismatch]"
+    meta = PlanMeta(task_no="T20261206-0001", import_type="customers", mode=ImportMode.INSERT, file="mixed.csv",
+                    file_sha256="0" * 64, columns=KEYS, lang="zh")  # fmt: skip
+    writer = PlanWriter(path, meta)
+    writer.add([PlannedRow(i, f"C{i:06d}", Action.FAIL, (), reason) if i % 4 == 1
+                else PlannedRow(i, f"C{i:06d}", Action.INSERT, customer(i)[:3]) for i in range(2, 12)])  # fmt: skip
+    writer.finish(PlanCounts(inserted=8, failed=2))
+    background = Background(lambda work: work())
+    dialog = ChangePlanDialog(dry_run_record(), path, ImportCatalog.load("zh"), background)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitUntil(lambda: dialog.model.rowCount() == 10, timeout=TIMEOUT)
+    dialog.fit_to(QRect(0, 0, size.width(), size.height()))  # on the clerk's screen
+    qtbot.wait(100)
+    table, header = dialog.table, dialog.table.horizontalHeader()
+    column = dialog.model.reason_column
+    assert not table.verticalScrollBar().isVisible(), "ten rows: no scroll bar yet"
+    # the bar comes after the fit (rows grown as their reasons wrap, the next page): as the clerk saw it
+    table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
+    qtbot.wait(50)
+    right = header.sectionViewportPosition(column) + header.sectionSize(column)
+    assert header.visualIndex(column) == header.count() - 1, "the reason last, after the few values"
+    assert right <= table.viewport().width(), (right, table.viewport().width(), size)
+    assert table.horizontalScrollBar().maximum() == 0, "no sideways scrolling"

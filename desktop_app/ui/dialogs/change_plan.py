@@ -366,7 +366,10 @@ class ChangePlanDialog(QDialog):
                      for r in range(first, rows))  # fmt: skip
         self._widest_reason = max(self._widest_reason, widest)
         shown = [c for c in range(self.model.columnCount()) if c != REASON and not self.table.isColumnHidden(c)]
-        viewport = self.table.viewport().width()
+        # the vertical scroll bar's room kept while it is not shown yet: it comes as rows grow taller with their
+        # wrapped reasons or the next page comes (seen in Chinese at 1400: the reason's first line under it)
+        bar = self.table.verticalScrollBar()
+        viewport = self.table.viewport().width() - (0 if bar.isVisible() else bar.sizeHint().width())
         room = viewport - sum(header.sectionSize(c) for c in shown)
         # no room after the values (an insert's plan shows them all): beside the key, a third of the grid wide,
         # the values scrolling after it; a failing row has no values to hide
