@@ -425,6 +425,9 @@ ZH: dict[tuple[str, str], str] = {
         "现在导入工作簿 %1：每个工作表都只按它自己的计划写入（此后被改动的行列为错误）",
     ("DetailsPanel", "Change plan"): "变更计划",
     ("DetailsPanel", "Applied by task %1."): "已由任务 %1 执行。",
+    # the change plan's counts as a sentence before what became of the plan, and the sentences' joint
+    ("DetailsPanel", "%1."): "%1。",
+    ("DetailsPanel", "%1 %2"): "%1%2",
     ("DetailsPanel", "Discarded: it can no longer be applied."): "已放弃：不能再执行。",
     ("DetailsPanel", "Applies the change plan of dry run %1."): "执行校验任务 %1 的变更计划。",
     ("Outcomes", "Applied by %1 — %2"): "已由 %1 执行 — %2",
@@ -727,6 +730,9 @@ ZH: dict[tuple[str, str], str] = {
         "%1 的变更计划保存在运行这次仅校验的电脑 %2 上：请在那台电脑上审阅并执行。"
         "在这里可以打开它的变更文件，里面逐行列出同样的变更。",
     ("ChangePlanDialog", "&Open the change file"): "打开变更文件(&O)",
+    # a check over the failed-rows limit: its plan is shown, not applied
+    ("ChangePlanDialog", "Too many rows would fail: these changes cannot be applied. Fix the file and check it "
+                         "again."): "失败的行太多：这些变更不能执行。请修正文件后再校验一次。",
     ("ChangePlanDialog", "Open the dry run's change file (every row it would insert, update or delete) in the "
                          "spreadsheet application"):
         "在电子表格程序中打开这次仅校验的变更文件（它将新增、更新或删除的每一行）",

@@ -1,5 +1,6 @@
 """Screenshots of validations in the task list (run under an X server with a window manager): a check whose rows
-would wait for names, a check over the failed-rows limit (its details), and the failed list without them.
+would wait for names, a check over the failed-rows limit (its details, its notice, its plan), and the failed
+list without them.
 Usage: python scripts/screens_checks.py LANG OUT_PREFIX (e.g. zh /tmp/shots/zh-1024x700)."""
 
 from __future__ import annotations
@@ -37,6 +38,13 @@ def main(argv: list[str]) -> int:
     window.select_task(over.id)
     wait(1500)
     shot("over")
+    window.notices.task_ended(over)  # its notice offers its plan, as a passing check's does
+    wait(1500)
+    shot("over-notice")
+    plan = shown.review_plan(over.id)
+    shot("over-plan")
+    plan.reject()
+    wait(500)
     window.filters.show_failed_list()
     wait(1500)
     shot("failed-list")

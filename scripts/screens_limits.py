@@ -1,6 +1,7 @@
 """Screenshots of the row limit in the preview and of an insert's change plan (run under an X server with a
 window manager): a file over the row limit and the size limit (both said, both boxes offered), then a dry run
-of an insert with a failing row and a row waiting for a department's name, its plan reviewed. Usage:
+of an insert with a failing row and a row waiting for a department's name, its plan reviewed, and the plan of
+30 rows with 4 failing. Usage:
 python scripts/screens_limits.py LANG OUT_PREFIX (e.g. zh /tmp/limits-zh-1024x700)."""
 
 from __future__ import annotations
@@ -27,6 +28,10 @@ def main(argv: list[str]) -> int:
     rows[4] = row(105, 手机号="not a phone")
     rows[6] = row(107, 部门="研发中心")
     dry = run_import(core, write_csv(root / "mostly_good.csv", rows), mode=ImportMode.INSERT.value, dry_run=True)
+    # 30 rows, 4 failing: the grid scrolls, the reasons wrap (the Reason column beside the scroll bar)
+    mixed = [row(200 + i, 手机号="x") if i % 8 == 3 else row(200 + i) for i in range(30)]
+    many = run_import(core, write_csv(root / "customers_mixed2.csv", mixed), mode=ImportMode.INSERT.value,
+                      dry_run=True)  # fmt: skip
     shown = ShownWindow(core, root, prefix)
     desk, wait, shot = shown.desk, shown.wait, shown.shot
     wait(1500)
@@ -41,6 +46,10 @@ def main(argv: list[str]) -> int:
     wait(500)
     plan = shown.review_plan(dry.id)
     shot("plan")
+    plan.reject()
+    wait(500)
+    plan = shown.review_plan(many.id)
+    shot("plan-mixed")
     plan.reject()
     desk.shutdown(20)
     shutil.rmtree(root, ignore_errors=True)

@@ -161,6 +161,11 @@ def _over_limit(task: TaskRecord) -> dict[str, object] | None:
     return dict(params) if isinstance(params, dict) else None
 
 
+def over_limit_check(task: TaskRecord) -> bool:
+    """A validation over the failed-rows limit: its stage says so ("… so the import would count as failed")."""
+    return _over_limit(task) is not None
+
+
 def task_check_words(task: TaskRecord, lang: Lang) -> str:
     """A validation's findings (TaskRecord.checked_only), for the window's list and the command line alike: its
     rows that would wait for names (its summary counts them as the real run would) and the limit it went over."""

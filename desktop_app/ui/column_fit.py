@@ -14,18 +14,21 @@ PILL_PADDING = 28  # the status label's rounded background and its inset
 MIN_FIXED = {"progress": 64}  # a bar narrower than this cannot be read
 MEASURED_ROWS = 300  # the widest text among this many rows sizes a column
 CONTENT_CAP = 1.6  # a fit_content column's minimum grows at most to this many times its own
+# the header's least section width, below every width fitted here: Qt's own is the font's widest glyph, 40 px
+# in Noto Sans CJK (a Chinese desk), and widened the Failed and Elapsed columns past their fit (seen: the last
+# column cut, a sideways scroll bar at 1024 and 1400 in Chinese)
+LEAST_SECTION = 20
 Index = QModelIndex | QPersistentModelIndex
 
 
 class ColumnFitter(QObject):
     """Sizes each fixed column to its header and to what the rows hold, and shares what is left among
     the elastic ones (file, type, stage) by weight, down to their minimum, then to their floor: the kept
-    ones (`keep`: the stage, at least as wide as its texts a clerk must read whole) give way last. Before any
-    elastic column is cut below its minimum, a `spare` column with nothing to show (the speed while no task
-    runs) is hidden, until a row has something for it. Short of room while a task runs, the fixed columns hold
-    the texts they show now (not the widest to come), the spare columns give way with their texts, and the kept
-    ones first. A column the clerk (or code) sized is theirs: fitting stops until fit() is asked for again;
-    `custom` is saved with the header."""
+    ones (`keep`: the stage, at least as wide as its texts a clerk must read whole) give way last. A `spare`
+    column with nothing to show (the speed while no task runs) is hidden, until a row has something for it.
+    Short of room while a task runs, the fixed columns hold the texts they show now (not the widest to come),
+    the spare columns give way with their texts, and the kept ones first. A column the clerk (or code) sized
+    is theirs: fitting stops until fit() is asked for again; `custom` is saved with the header."""
 
     def __init__(
         self,
@@ -79,6 +82,7 @@ class ColumnFitter(QObject):
         self._later.timeout.connect(self.remeasure)
         header = table.horizontalHeader()
         header.setStretchLastSection(False)
+        header.setMinimumSectionSize(LEAST_SECTION)
         header.sectionResized.connect(self._resized)
         header.sortIndicatorChanged.connect(self._sorted)
         table.viewport().installEventFilter(self)
@@ -245,9 +249,9 @@ class ColumnFitter(QObject):
         if self._tight and self._reserved:  # no room kept for the texts to come: the elastic columns come first
             widths = {column: self._now.get(column, width) for column, width in widths.items()}
             room = self._table.viewport().width() - sum(widths.values())
-        # a spare column gives way before the elastic ones are cut: one with nothing to show, and while
-        # tight one with a text too (the speed: the line below the list reads the selected task's)
-        hidden = (set(self._spare) if self._tight else self._blank) if room < minimums else set()
+        # a spare column with nothing to show is hidden (seen at 1400: an empty Speed column while no task ran),
+        # and while tight one with a text too (the speed: the line below the list reads the selected task's)
+        hidden = set(self._spare) if self._tight and room < minimums else set(self._blank)
         self._crowded = hidden - self._blank
         for column in hidden:
             room += widths.pop(column)

@@ -260,7 +260,12 @@ class DetailsPanel(QWidget):
                 parts.append(self.tr("Discarded: it can no longer be applied."))
         if r.params.get("plan_of"):
             parts.append(self.tr("Applies the change plan of dry run %1.").replace("%1", str(r.params["plan_of"])))
-        return " ".join(parts)
+        if len(parts) > 1 and not parts[0].endswith((".", "。")):  # the counts, a sentence of their own
+            parts[0] = self.tr("%1.").replace("%1", parts[0])  # seen: "13 failing Applied by task T…"
+        text = parts[0] if parts else ""
+        for part in parts[1:]:  # sentences: Chinese puts no space after its full stop
+            text = self.tr("%1 %2").replace("%2", part).replace("%1", text)
+        return text
 
     def _stopped(self, r: TaskRecord) -> str:
         """Where a stopped import stopped, and what finishes it: "Stopped at 50,000 of 200,000 rows; …"."""

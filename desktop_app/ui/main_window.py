@@ -372,11 +372,13 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(self.tr("Rows copied: %1.").replace("%1", str(rows)), 4000)
 
     def _arrange(self) -> None:
-        """The details beside the list when the window is wide enough for every column and them, else
-        below it."""
+        """The details of a task beside the list when the window is wide enough for every column and them,
+        else (or with no task selected) below it."""
         if not self.details_dock.isVisible():
             return
-        side = self.width() >= self.fitter.minimum_width() + DETAILS_SIDE_WIDTH + 40
+        # with no task selected the pane is one line: below the list, not a full-height column beside it
+        # (seen at 1400 x 900: 340 px of the list's width for "Select a task to see its details.")
+        side = self.details.record is not None and self.width() >= self.fitter.minimum_width() + DETAILS_SIDE_WIDTH + 40
         orientation = Qt.Orientation.Horizontal if side else Qt.Orientation.Vertical
         changed = orientation != self.splitter.orientation()
         self.splitter.setOrientation(orientation)

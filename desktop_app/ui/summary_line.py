@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
 from desktop_app.domain.task import TaskRecord
+from desktop_app.domain.task_words import over_limit_check
 from desktop_app.tasks.kinds import TaskKind, TaskKinds
 from desktop_app.ui.task_model import shown_file_name, shown_stage
 from desktop_app.ui.texts import shown_error
@@ -19,7 +20,9 @@ def summary_html(record: TaskRecord, kind: TaskKind, speed: str | None = None) -
     parts = [stage] if stage else []
     if speed and record.status.is_active:
         parts.append(speed)
-    reason = shown_error(record)
+    # a check over the failed-rows limit: its stage says so already (seen: "… so the import would count as
+    # failed — 5 rows would fail (50.0%, above 30%): the import would count as failed; …"); Details has both
+    reason = "" if over_limit_check(record) else shown_error(record)
     if reason and reason not in stage:
         parts.append(reason)
     name = shown_file_name(record)

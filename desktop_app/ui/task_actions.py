@@ -152,8 +152,7 @@ class TaskActions(QObject):
                               and not stopped_early(record) and not failed_by_its_rows(record, kind)
                               and record.error_code not in FILE_AT_FAULT)  # fmt: skip
         self.import_for_real.setEnabled(kind.allows(Action.APPLY) and done and dry_run)
-        self.review_plan.setEnabled(kind.allows(Action.APPLY) and done and dry_run
-                                    and self.plan_file(record) is not None)  # fmt: skip
+        self.review_plan.setEnabled(self.plan_to_review(record))
         self.complete_references.setEnabled(kind.allows(Action.COMPLETE_REFERENCES) and record.status.is_final
                                             and record.pending_completion_count > 0 and not dry_run
                                             and not undone)  # fmt: skip
@@ -309,6 +308,12 @@ class TaskActions(QObject):
     def _import_for_real(self) -> None:
         if self.record is not None and not self._sync_again(dry_run=False):
             self._submit(self._service.import_for_real(self.record))
+
+    def plan_to_review(self, record: TaskRecord) -> bool:
+        """A check with a plan to show: one that passed, or failed by its rows (over the failed-rows limit;
+        seen: the clerk could not see what it planned). Only a passing one is imported for real or applied."""
+        return (self._kinds.of(record).allows(Action.APPLY) and record.checked_only
+                and self.plan_file(record) is not None)  # fmt: skip
 
     def plan_file(self, record: TaskRecord) -> Path | None:
         """A dry run's change plan still to review: its file, or None when it has none, was applied or was

@@ -73,8 +73,7 @@ class TaskNotices(QObject):
             stays = frozenset({len(buttons)})
             buttons.append((self.tr("Add the missing names and complete"),
                             lambda: self._act_on(record, self._actions.add_references)))  # fmt: skip
-        elif (record.status in (TaskStatus.SUCCEEDED, TaskStatus.PARTIALLY_SUCCEEDED) and kind.allows(Action.APPLY)
-              and self._actions.plan_file(record) is not None):  # fmt: skip
+        elif self._actions.plan_to_review(record):
             # a dry run's plan: what it would change is one click away, where the clerk reads that it ended
             buttons.append((self.tr("Review the changes…"), lambda: self._act_on(record, self._actions.review_plan)))
         if self._fixable(record, lambda: self._notice.text() == shown,

@@ -176,6 +176,10 @@
 <context>
     <name>ChangePlanDialog</name>
     <message>
+        <source>Too many rows would fail: these changes cannot be applied. Fix the file and check it again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Reading the plan…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -430,6 +434,14 @@
     </message>
     <message>
         <source>Applies the change plan of dry run %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

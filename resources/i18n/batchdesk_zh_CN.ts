@@ -176,6 +176,10 @@
 <context>
     <name>ChangePlanDialog</name>
     <message>
+        <source>Too many rows would fail: these changes cannot be applied. Fix the file and check it again.</source>
+        <translation>失败的行太多：这些变更不能执行。请修正文件后再校验一次。</translation>
+    </message>
+    <message>
         <source>Reading the plan…</source>
         <translation>正在读取变更计划…</translation>
     </message>
@@ -431,6 +435,14 @@
     <message>
         <source>Applies the change plan of dry run %1.</source>
         <translation>执行校验任务 %1 的变更计划。</translation>
+    </message>
+    <message>
+        <source>%1.</source>
+        <translation>%1。</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1%2</translation>
     </message>
     <message>
         <source>Stopped at %1 of %2 rows.</source>

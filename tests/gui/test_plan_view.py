@@ -693,3 +693,90 @@ def test_an_insert_plan_names_a_failing_rows_key_once_marks_a_waiting_row_and_wr
     lines = table.fontMetrics().boundingRect(QRect(0, 0, width, 1 << 20), Qt.TextFlag.TextWordWrap, reason)
     assert lines.width() <= width and lines.height() <= table.rowHeight(failing)
     plan.reject()
+
+
+def test_a_check_over_the_failed_rows_limit_offers_its_plan_to_review_not_to_import(
+    qtbot: Any, make_desk: Any, tmp_path: Path
+) -> None:
+    """Seen in a second tryout: a validate-only check with too many failing rows (failed by its rows, no error
+    code) had a change file, but neither its notice nor the Details nor the Task menu offered "Review the
+    changes…": the clerk could not see what it planned. Offered as for a passing check; importing it for real,
+    or applying its plan, is not (the import would count as failed too)."""
+    desk = make_desk()
+    window = desk.window
+    done = dry_run_with_plan(qtbot, desk, tmp_path)
+    failed = replace(done, status=TaskStatus.FAILED, error_code=None, total_count=10, success_count=4, fail_count=6)
+    assert failed.checked_only
+    actions = window.actions_
+    window.select_task(done.id)
+    actions.details.trigger()
+    qtbot.waitUntil(lambda: window.details.record is not None)
+    actions.set_record(failed)  # the task as the store would tell it, failed by its rows
+    window.details.show_record(failed)
+    assert actions.review_plan.isEnabled() and not actions.import_for_real.isEnabled()
+    (button,) = [b for b in window.details.step_buttons if b.defaultAction() is actions.review_plan]
+    assert button.isVisibleTo(window.details)
+    window.notices.task_ended(failed)
+    assert "Review the changes…" in [b.text() for b in window.notice.buttons]
+    window.model.upsert(failed)  # the list's row, which the dialog reads the task from
+    actions.set_record(failed)
+    actions.review_plan.trigger()
+    qtbot.waitUntil(lambda: window.plan_dialog is not None and window.plan_dialog.model.rowCount() > 0,
+                    timeout=TIMEOUT)  # fmt: skip
+    dialog = window.plan_dialog
+    assert dialog is not None and not dialog.apply_button.isEnabled()
+    assert "cannot be applied" in dialog.problem_label.text()
+    dialog.reject()
+    # a file at fault (an error code) is no check of rows: nothing planned to review
+    actions.set_record(replace(failed, error_code="file_empty"))
+    assert not actions.review_plan.isEnabled()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_details_plan_ends_its_counts_before_saying_who_applied_it(qtbot: Any, make_desk: Any, lang: str) -> None:
+    """Seen in a second tryout: Details' Change plan read "50 rows: 37 to insert · 13 failing Applied by task
+    T261207-2M3G4R." (zh "…失败 4 行 已由任务 T261207-46RKWQ 执行。"): the counts end as a sentence first."""
+    desk = make_desk()
+    if lang != "en":
+        desk.set_language(lang)
+    record = dry_run_record(summary={"plan_counts": {"inserted": 37, "failed": 13}}, applied_by="T261207-2M3G4R")
+    details = desk.window.details
+    details.show_record(record)
+    expected = {"en": "50 rows: 37 to insert · 13 failing. Applied by task T261207-2M3G4R.",
+                "zh": "。已由任务 T261207-2M3G4R 执行。"}  # fmt: skip
+    assert details.value("plan").endswith(expected[lang]), details.value("plan")
+    details.show_record(replace(record, applied_by=None))
+    assert not details.value("plan").endswith((".", "。")), "the counts alone, as before"
+
+
+@pytest.mark.parametrize("size", [QSize(1024, 700), QSize(1400, 900)])
+def test_the_reason_column_leaves_room_for_the_scroll_bar(qtbot: Any, tmp_path: Path, size: QSize) -> None:
+    """Seen in a second tryout (Chinese, 1400 x 900): the Reason, the last column, was fitted to the grid's
+    width before its rows filled it; then the vertical scroll bar came and covered its right end: a long
+    reason's first line cut ("…，如" of "…，如 C000123"), a sideways scroll bar. Its width leaves the bar's room
+    (a plan of few rows has room for a longer reason than that; kept for the rows to come)."""
+    path = tmp_path / "T20261206-0001" / "plan.sqlite3"
+    reason = "客户编号格式不正确，应为字母 C 加 6 位数字，如 C000123 [pattern_mismatch]"
+    meta = PlanMeta(task_no="T20261206-0001", import_type="customers", mode=ImportMode.INSERT, file="mixed.csv",
+                    file_sha256="0" * 64, columns=KEYS, lang="zh")  # fmt: skip
+    writer = PlanWriter(path, meta)
+    writer.add([PlannedRow(i, f"C{i:06d}", Action.FAIL, (), reason) if i % 4 == 1
+                else PlannedRow(i, f"C{i:06d}", Action.INSERT, customer(i)[:3]) for i in range(2, 12)])  # fmt: skip
+    writer.finish(PlanCounts(inserted=8, failed=2))
+    background = Background(lambda work: work())
+    dialog = ChangePlanDialog(dry_run_record(), path, ImportCatalog.load("zh"), background)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitUntil(lambda: dialog.model.rowCount() == 10, timeout=TIMEOUT)
+    dialog.fit_to(QRect(0, 0, size.width(), size.height()))  # on the clerk's screen
+    qtbot.wait(100)
+    table, header = dialog.table, dialog.table.horizontalHeader()
+    column = dialog.model.reason_column
+    assert not table.verticalScrollBar().isVisible(), "ten rows: no scroll bar yet"
+    # the bar comes after the fit (rows grown as their reasons wrap, the next page): as the clerk saw it
+    table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
+    qtbot.wait(50)
+    right = header.sectionViewportPosition(column) + header.sectionSize(column)
+    assert header.visualIndex(column) == header.count() - 1, "the reason last, after the few values"
+    assert right <= table.viewport().width(), (right, table.viewport().width(), size)
+    assert table.horizontalScrollBar().maximum() == 0, "no sideways scrolling"

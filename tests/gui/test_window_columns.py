@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QCoreApplication, QSize, Qt
+from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import QApplication
 
 from desktop_app.domain.status import TaskStatus
@@ -191,3 +192,71 @@ def test_at_1024x700_a_running_task_leaves_the_type_and_file_readable(qtbot: Any
         assert table.horizontalScrollBar().maximum() == 0, "no sideways scrolling"
     speed = str(table.model().index(0, SPEED).data())
     assert speed and table.fontMetrics().horizontalAdvance(speed) < table.columnWidth(SPEED), "at 1400 the speed reads"
+
+
+def the_second_tryouts_list(model: Any) -> None:
+    """The rows of a clerk's second tryout that make the list widest: an import of 200,000 rows undone by an
+    undo whose type names it, and a check applied by its import."""
+    done = next(r for r in model.records() if r.status is TaskStatus.SUCCEEDED)
+    now = dt.datetime.now()
+    big = replace(done, id=8_001, task_no="T261207-44E10H", total_count=200_000, success_count=199_963,
+                  fail_count=37, undone_by="T261207-EZ6GWN", updated_at=now)  # fmt: skip
+    model.upsert(big)
+    model.upsert(replace(done, id=8_002, task_no="T261207-EZ6GWN", task_type="undo", params={"undoes": big.task_no},
+                         total_count=199_963, success_count=199_963, fail_count=0, updated_at=now))  # fmt: skip
+    model.upsert(replace(done, id=8_003, task_no="T261207-CXC4XS", applied_by="T261207-2M3G4R", updated_at=now))
+
+
+def shown_width(window: MainWindow) -> int:
+    table = window.table
+    return sum(table.columnWidth(c) for c in range(COLUMN_COUNT) if not table.isColumnHidden(c))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("size", [QSize(1024, 700), QSize(1400, 900)])
+def test_the_list_fits_in_a_chinese_desks_font(qtbot: Any, make_desk: Any, lang: str, size: QSize) -> None:
+    """Seen in a second tryout in Chinese at 1024 x 700 and 1400 x 900: a sideways scroll bar, the last column
+    "创建时间" cut. A Chinese desk's font (Noto Sans CJK) has glyphs 36 px wide, and Qt's least section width
+    (the widest glyph) widened the Failed and Elapsed columns past their fit. The columns fit in it as in any."""
+    window = demo_desk(qtbot, make_desk, lang).window
+    if "Noto Sans CJK SC" not in QFontDatabase.families():
+        pytest.skip("no Noto Sans CJK SC here")
+    window.table.setFont(QFont("Noto Sans CJK SC", 10))
+    the_second_tryouts_list(window.model)
+    window.resize(size)
+    qtbot.wait(400)
+    window.fitter.remeasure()
+    qtbot.wait(100)
+    table = window.table
+    assert shown_width(window) <= table.viewport().width(), (widths(window), table.viewport().width())
+    assert table.horizontalScrollBar().maximum() == 0, "no sideways scrolling"
+    assert table.columnWidth(FILE) >= 110, widths(window)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_at_1400x900_no_empty_speed_column_and_no_empty_details_column(qtbot: Any, make_desk: Any, lang: str) -> None:
+    """Seen at 1400 x 900: an always-empty Speed column while no task ran, and with no task selected the Details
+    beside the list, a full-height column for one line. The speed shows with a running task; the details pane
+    sits below the list at its one line while no task is selected, beside it for a task."""
+    desk = demo_desk(qtbot, make_desk, lang)
+    window = desk.window
+    window.table.clearSelection()
+    window.details_dock.show()
+    window.resize(1400, 900)
+    qtbot.wait(400)
+    table = window.table
+    assert table.isColumnHidden(SPEED), widths(window)
+    assert window.splitter.orientation() == Qt.Orientation.Vertical, "no task selected: the one line below"
+    assert table.width() > 1300, table.width()
+    assert shown_width(window) <= table.viewport().width()
+    done = next(r for r in window.model.records() if r.status is TaskStatus.SUCCEEDED)
+    window.select_task(done.id)
+    qtbot.wait(400)
+    if lang == "zh":  # room for them beside the list's columns (in English, the wider columns: below it)
+        assert window.splitter.orientation() == Qt.Orientation.Horizontal, "a task's details beside the list"
+    assert table.horizontalScrollBar().maximum() == 0, "no sideways scrolling"
+    window.model.upsert(replace(done, id=9_001, task_no="T261207-RUN001", status=TaskStatus.RUNNING,
+                                started_at=START, ended_at=None, updated_at=dt.datetime.now()))  # fmt: skip
+    qtbot.wait(400)
+    assert not table.isColumnHidden(SPEED), "a running task: its speed to come"
+    assert table.horizontalScrollBar().maximum() == 0, "no sideways scrolling"

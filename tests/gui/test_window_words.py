@@ -256,6 +256,27 @@ def test_a_validation_says_its_waiting_rows_and_the_limit_it_went_over(qtbot: An
     assert stage(waiting) == "已校验：9 行可导入（其中 2 行会等待补充名称），1 行会失败"
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_line_under_the_list_says_a_checks_limit_once(qtbot: Any, make_desk: Any, lang: str) -> None:
+    """Seen in a second tryout: the line under the list read "… so the import would count as failed — 5 rows
+    would fail (50.0%, above 30%): the import would count as failed; …" (zh alike). The stage says it once."""
+    desk: Desk = make_desk()
+    window = desk.window
+    note = Note(NoteCode.TOO_MANY_FAILED, {"fail": 5, "share": "50.0", "limit": "30%", "success": 5})
+    error = note.text("en")
+    over = _ended_import(desk, status=TaskStatus.FAILED, total_count=10, success_count=5, fail_count=5,
+                         error_msg=error, error_phrase=error.stored(), params={"dry_run": True})  # fmt: skip
+    if lang != "en":
+        desk.set_language(lang)
+    window.select_task(over.id)
+    said = {"en": "would count as failed", "zh": "导入会判定为失败"}[lang]
+    qtbot.waitUntil(lambda: said in window.summary.plain_text(), timeout=TIMEOUT)
+    line = window.summary.plain_text()
+    assert line.count(said) == 1, line
+    assert line.endswith({"en": "more than 30% fail, so the import would count as failed",
+                          "zh": "失败超过 30%，导入会判定为失败"}[lang]), line  # fmt: skip
+
+
 def test_an_import_with_rows_waiting_for_names_says_so_in_its_stage(qtbot: Any, make_desk: Any) -> None:
     desk: Desk = make_desk()
     model = desk.window.model

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
 from desktop_app.imports.change_plan import PlanCounts
 from desktop_app.imports.import_type import ImportType
@@ -177,6 +178,9 @@ class ChangePlanDialog(QDialog):
         self._showing_values = True  # the view shows the type's columns (not the failing rows')
         self.retranslate()
         self._update_buttons()
+        if record.status is TaskStatus.FAILED:  # a check over the failed-rows limit: shown, not applied
+            self._block(self.tr("Too many rows would fail: these changes cannot be applied. Fix the file and "
+                                "check it again."))  # fmt: skip
         self.fit_to(self._available())
         self._read()
 
@@ -362,7 +366,10 @@ class ChangePlanDialog(QDialog):
                      for r in range(first, rows))  # fmt: skip
         self._widest_reason = max(self._widest_reason, widest)
         shown = [c for c in range(self.model.columnCount()) if c != REASON and not self.table.isColumnHidden(c)]
-        viewport = self.table.viewport().width()
+        # the vertical scroll bar's room kept while it is not shown yet: it comes as rows grow taller with their
+        # wrapped reasons or the next page comes (seen in Chinese at 1400: the reason's first line under it)
+        bar = self.table.verticalScrollBar()
+        viewport = self.table.viewport().width() - (0 if bar.isVisible() else bar.sizeHint().width())
         room = viewport - sum(header.sectionSize(c) for c in shown)
         # no room after the values (an insert's plan shows them all): beside the key, a third of the grid wide,
         # the values scrolling after it; a failing row has no values to hide
