@@ -27,6 +27,11 @@ LOCALES = {"zh_CN": "zh_CN", "en": "en_US"}  # file suffix -> the TS language at
 # Chinese for texts added since the .ts files were last filled: (context, source) -> translation.
 # Older texts keep the translation already in batchdesk_zh_CN.ts.
 ZH: dict[tuple[str, str], str] = {
+    ("TaskActions", "Look the &names up again"): "重新查找名称(&N)",
+    ("TaskActions", "Look the names up again"): "重新查找名称",
+    ("TaskActions", "Look up again the names this import did not find (added to their table since, by you or a "
+                    "colleague) and fill in its rows; adds no name"):
+        "重新查找这次导入没有找到的名称（之后由你或同事添加到表中的），并补全这些行；不会添加任何名称",
     ("MainWindow", "Task %1 (%2) has not finished."): "任务 %1（%2）尚未完成。",
     ("MainWindow", "Task %1 has not finished."): "任务 %1 尚未完成。",
     ("MainWindow", "%1 Stop it now (it continues from where it stopped at the next start) or keep it running in "

@@ -448,9 +448,12 @@ class TaskActions(QObject):
             self.review_plan: (self.tr("Review the c&hanges…"),
                                self.tr("See each row this dry run would insert, update or delete, then apply "
                                        "exactly those changes or discard them")),
-            self.complete_references: (self.tr("Complete refere&nces"),
-                                       self.tr("Fill in the references this import left pending (for example "
-                                               "departments created since)")),
+            # seen in a tryout: "Complete references" beside "Add the missing names and complete" read as the
+            # same step; this one only looks again (names a colleague added to their table since)
+            self.complete_references: (self.tr("Look the &names up again"),
+                                       self.tr("Look up again the names this import did not find (added to their "
+                                               "table since, by you or a colleague) and fill in its rows; adds no "
+                                               "name")),
             # as the details panel's button reads: the table's own name ("departments") is a database word,
             # an English one in the Chinese menu
             self.add_references: (self.tr("&Add the missing names and complete"),
@@ -474,7 +477,7 @@ class TaskActions(QObject):
         short = {self.open_errors: self.tr("Error file"), self.reimport: self.tr("Re-import"),
                  self.cancel: self.tr("Cancel"), self.retry: self.tr("Retry"),
                  self.resume: self.tr("Import the remaining rows"),
-                 self.complete_references: self.tr("Complete references"),
+                 self.complete_references: self.tr("Look the names up again"),
                  self.add_references: self.tr("Add the missing names and complete"),
                  self.fix_values: self.tr("Fix values"),
                  self.review_plan: self.tr("Review the changes…"),

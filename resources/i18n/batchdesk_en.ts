@@ -2688,11 +2688,11 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Complete refere&amp;nces</source>
+        <source>Look the &amp;names up again</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Fill in the references this import left pending (for example departments created since)</source>
+        <source>Look up again the names this import did not find (added to their table since, by you or a colleague) and fill in its rows; adds no name</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2748,7 +2748,7 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Complete references</source>
+        <source>Look the names up again</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -2689,12 +2689,12 @@ Pattern: %2</source>
         <translation>查看这次校验将新增、更新或删除的每一行，然后原样执行这些变更，或者放弃</translation>
     </message>
     <message>
-        <source>Complete refere&amp;nces</source>
-        <translation>补全关联(&amp;N)</translation>
+        <source>Look the &amp;names up again</source>
+        <translation>重新查找名称(&amp;N)</translation>
     </message>
     <message>
-        <source>Fill in the references this import left pending (for example departments created since)</source>
-        <translation>补全这次导入时尚未找到的关联（例如之后才建立的部门）</translation>
+        <source>Look up again the names this import did not find (added to their table since, by you or a colleague) and fill in its rows; adds no name</source>
+        <translation>重新查找这次导入没有找到的名称（之后由你或同事添加到表中的），并补全这些行；不会添加任何名称</translation>
     </message>
     <message>
         <source>&amp;Add the missing names and complete</source>
@@ -2749,8 +2749,8 @@ Pattern: %2</source>
         <translation>导入其余的行</translation>
     </message>
     <message>
-        <source>Complete references</source>
-        <translation>补全关联</translation>
+        <source>Look the names up again</source>
+        <translation>重新查找名称</translation>
     </message>
     <message>
         <source>Add the missing names and complete</source>

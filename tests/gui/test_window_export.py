@@ -329,7 +329,7 @@ def test_the_new_texts_in_chinese(qtbot: Any, shanghai_time: None, make_desk: An
     types = sorted(model.index(r, TYPE).data() for r in range(model.rowCount()))
     assert types == sorted(["客户导入", "每日清理", "补全关联"])
     assert window.actions_.open_result.text() == "打开导出文件(&O)"
-    assert window.actions_.complete_references.text() == "补全关联(&N)"
+    assert window.actions_.complete_references.text() == "重新查找名称(&N)"
     dialog = open_export(qtbot, window)
     assert dialog.windowTitle() == "导出" and dialog.export_button.text() == "导出(&E)"
     assert dialog.definition_box.currentText() == "客户导出"

@@ -134,7 +134,8 @@ def test_the_next_steps_read_in_chinese_without_mnemonics(qtbot: Any, make_desk:
     assert actions.add_references.text() == "添加缺少的名称并补全(&A)"
     assert actions.resume.iconText() == "导入其余的行"
     assert actions.add_references.iconText() == "添加缺少的名称并补全"
-    assert actions.complete_references.iconText() == "补全关联"
+    # seen in a tryout: "补全关联" beside "添加缺少的名称并补全" read as the same step; it looks the names up again
+    assert actions.complete_references.iconText() == "重新查找名称"
     window.notices.task_ended(stopped)
     assert window.notice.buttons[0].text() == "导入其余的行"
     # seen in the frozen app: "这个文件已经在队列中：任务 …。(执行中，29%)", a half-width bracket in Chinese
