@@ -225,6 +225,19 @@ def test_an_estimate_near_the_row_limit_is_left_to_the_task(
     assert dialog.raise_rows_box.isHidden() and dialog.missing_label.isHidden() and ok(dialog).isEnabled()
 
 
+def test_a_large_csv_whose_notes_hold_line_breaks_can_be_queued_within_the_row_limit(
+    qtbot: Any, make_desk: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # its line breaks (3,000) are far over the limit, its records (1,000) within: the import takes it, so the
+    # preview lets it be queued (it counts the file as the import does before it says "Cannot queue")
+    monkeypatch.setattr(file_preview, "EXACT_COUNT_MB", {"csv": 0, "xlsx": 0, "xls": 0})
+    path = write_csv(tmp_path / "notes.csv", [row(i, 备注="line one\nline two\nline three") for i in range(1, 1001)])
+    dialog = open_preview(qtbot, make_desk(max_rows=1500).window, path)
+    wait_counted(qtbot, dialog)
+    assert dialog.count_label.text().startswith("1,000 rows"), dialog.count_label.text()
+    assert dialog.raise_rows_box.isHidden() and dialog.missing_label.isHidden() and ok(dialog).isEnabled()
+
+
 def test_a_count_over_the_row_limit_says_its_rows_and_the_size_too(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
     # the clerk's file was over both limits: both said at once, both boxes offered
     window = make_desk(max_file_mb=1, max_rows=5000).window

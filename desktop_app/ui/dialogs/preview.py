@@ -367,7 +367,9 @@ class PreviewDialog(QDialog):
         def failed(exc: BaseException) -> None:
             log.info("counting the rows of %s failed: %s", sample.path, exc)  # the import counts again
 
-        self._background.call(lambda: file_preview.count_rows(sample, encoding=encoding, sheet=sheet),
+        limit = self._max_rows  # an estimate over it is counted, as the import counts it
+        self._background.call(lambda: file_preview.count_rows(sample, encoding=encoding, sheet=sheet,
+                                                              max_rows=limit),
                               done, failed, context=self)  # fmt: skip
 
     def chosen_encoding(self) -> str | None:

@@ -180,3 +180,21 @@ def test_a_typed_date_cell_is_fine(tmp_path: Path) -> None:
     path = tmp_path / "c.xlsx"
     book.save(path)
     assert check_sample(read_sample(path), CUSTOMERS, options(path), "en").rows == ()
+
+
+def test_a_large_csv_whose_notes_hold_line_breaks_is_counted_before_it_is_called_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The import counts a CSV whose line breaks pass its limit (imports/precheck.count_rows) and takes it when
+    its records are within: the preview, holding it to the same limit, must not say "Cannot queue: about 3,000
+    rows" of the 1,000 the import would take at a limit of 1,500."""
+    path = write_csv(tmp_path / "c.csv", [row(i, 备注="line one\nline two\nline three") for i in range(1, 1001)])
+    monkeypatch.setattr(file_preview, "EXACT_COUNT_MB", {"csv": 0, "xlsx": 0})  # as a file above 20 MB
+    sample = read_sample(path)
+    assert count_rows(sample, encoding=None, sheet=None) == RowCount(3000, estimated=True, at_most=True)
+    count = count_rows(sample, encoding=None, sheet=None, max_rows=1500)
+    assert count == RowCount(1000) and count_problem(count, 1500) is None
+    # truly over: the bound stays (the limit that lets the file through), and the preview says so
+    over = count_rows(sample, encoding=None, sheet=None, max_rows=900)
+    assert over == RowCount(3000, estimated=True, at_most=True)
+    assert count_problem(over, 900).code == ErrorCode.TOO_MANY_ROWS  # type: ignore[union-attr]
