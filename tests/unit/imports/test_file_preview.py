@@ -198,3 +198,26 @@ def test_a_large_csv_whose_notes_hold_line_breaks_is_counted_before_it_is_called
     over = count_rows(sample, encoding=None, sheet=None, max_rows=900)
     assert over == RowCount(3000, estimated=True, at_most=True)
     assert count_problem(over, 900).code == ErrorCode.TOO_MANY_ROWS  # type: ignore[union-attr]
+
+
+def test_a_large_workbook_with_a_formatted_cell_far_below_is_counted_before_it_is_called_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An .xlsx estimate is the sheet's size (its dimension): one formatted empty cell at row 50,000 made it
+    "about 49,975 rows" for a sheet of 3,000, which the import (its row elements, then a count) takes at a
+    limit of 10,000."""
+    from openpyxl.styles import Font
+
+    book = Workbook()
+    sheet = book.active
+    sheet.append(HEADER)
+    for i in range(1, 3001):
+        sheet.append(row(i))
+    sheet.cell(row=50_000, column=1).font = Font(bold=True)
+    path = tmp_path / "c.xlsx"
+    book.save(path)
+    monkeypatch.setattr(file_preview, "EXACT_COUNT_MB", {"csv": 0, "xlsx": 0})  # as a file above 2 MB
+    sample = read_sample(path)
+    assert count_rows(sample, encoding=None, sheet=None).rows > 40_000  # the estimate alone
+    count = count_rows(sample, encoding=None, sheet=None, max_rows=10_000)
+    assert count == RowCount(3000) and count_problem(count, 10_000) is None
