@@ -211,7 +211,7 @@ def count_rows(sample: FileSample, *, encoding: str | None, sheet: str | None,
         return RowCount(_counted(sample, encoding, sheet))
     bound = line_bound(sample.path, sample.encoding) if sample.format == "csv" else None
     estimate = (RowCount(bound, estimated=True, at_most=True) if bound is not None
-                else RowCount(_estimate(sample), estimated=True))  # fmt: skip
+                else RowCount(_estimate(sample, sheet), estimated=True))  # fmt: skip
     if max_rows is not None and count_problem(estimate, max_rows) is not None:
         rows = _counted(sample, encoding, sheet, limit=max_rows)
         if rows <= max_rows:
@@ -227,9 +227,10 @@ def _counted(sample: FileSample, encoding: str | None, sheet: str | None, limit:
         return reader.count_rows(limit=limit)
 
 
-def _estimate(sample: FileSample) -> int:
-    """Rows in the file, from the rows read and how far into the file they reach."""
-    with readers.open_table(sample.path, encoding=sample.encoding,
+def _estimate(sample: FileSample, sheet: str | None) -> int:
+    """Rows in the file (a workbook: the sheet's, not the first one's), from the rows read and how far into the
+    file they reach."""
+    with readers.open_table(sample.path, encoding=sample.encoding, sheet=sheet,
                             delimiter=sample.dialect.delimiter if sample.dialect else None,
                             limits=ReadLimits(max_file_mb=sample.size_mb)) as reader:  # fmt: skip
         rows = reader.rows()

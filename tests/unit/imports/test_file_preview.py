@@ -221,3 +221,19 @@ def test_a_large_workbook_with_a_formatted_cell_far_below_is_counted_before_it_i
     assert count_rows(sample, encoding=None, sheet=None).rows > 40_000  # the estimate alone
     count = count_rows(sample, encoding=None, sheet=None, max_rows=10_000)
     assert count == RowCount(3000) and count_problem(count, 10_000) is None
+
+
+def test_a_large_workbooks_estimate_is_of_the_chosen_sheet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a template's notes sheet first (as clerks' workbooks have it): "About 0 rows" for the customers' 3,000
+    book = Workbook()
+    book.active.title = "说明"
+    book.active.append(["填写说明"])
+    data = book.create_sheet("客户")
+    data.append(HEADER)
+    for i in range(1, 3001):
+        data.append(row(i))
+    path = tmp_path / "two.xlsx"
+    book.save(path)
+    monkeypatch.setattr(file_preview, "EXACT_COUNT_MB", {"csv": 0, "xlsx": 0})  # as a file above 2 MB
+    estimate = count_rows(read_sample(path, sheet="客户"), encoding=None, sheet="客户")
+    assert estimate.estimated and 2500 <= estimate.rows <= 3500, estimate
