@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -71,11 +72,30 @@ class _Relay(QObject):
         self._on_error(exc)
 
 
-def _emit(signal: Any, value: Any) -> None:
-    try:
-        signal.emit(value)
-    except RuntimeError:  # the window went away (and this relay with it) while the call ran
-        log.debug("a background answer arrived after its relay was deleted")
+class _Gate:
+    """Whether the relays may still be told: shut, under its lock, as their Background is destroyed (before Qt
+    deletes them as its children). An emit from a pool thread while the GUI thread deleted its relay crashed the
+    process (a segmentation fault, seen in the test suite; reproduced by closing Backgrounds while their calls
+    ended): an emit now happens under the lock, on a relay not yet deleted, or not at all."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.open = True
+
+    def shut(self, *_args: object) -> None:
+        with self.lock:
+            self.open = False
+
+
+def _emit(gate: _Gate, signal: Any, value: Any) -> None:
+    with gate.lock:
+        if not gate.open:
+            log.debug("a background answer arrived after its window went away")
+            return
+        try:
+            signal.emit(value)
+        except RuntimeError:  # the relay alone was deleted while the call ran
+            log.debug("a background answer arrived after its relay was deleted")
 
 
 def _qobject_of(callback: Callable[..., Any]) -> QObject | None:
@@ -97,6 +117,9 @@ class Background(QObject):
         super().__init__(parent)
         self._runner = runner
         self._pending: set[_Relay] = set()
+        # not a method of self: Qt calls it from this object's destructor, before the relays (its children) go
+        self._gate = _Gate()
+        self.destroyed.connect(self._gate.shut)
 
     def call(
         self,
@@ -122,13 +145,15 @@ class Background(QObject):
             relay.watch(receiver)
         self._pending.add(relay)
 
+        gate = self._gate
+
         def work() -> None:
             try:
                 value = fn()
             except Exception as exc:
-                _emit(relay.failed, exc)
+                _emit(gate, relay.failed, exc)
             else:
-                _emit(relay.done, value)
+                _emit(gate, relay.done, value)
 
         self._runner(work)
 
