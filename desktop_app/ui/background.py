@@ -79,7 +79,9 @@ class _Gate:
     ended): an emit now happens under the lock, on a relay not yet deleted, or not at all."""
 
     def __init__(self) -> None:
-        self.lock = threading.Lock()
+        # re-entrant: a runner that calls at once (the tests') emits on the GUI thread, whose delivery may call
+        # again (a model fetching more rows) or close the window (shut) before the first emit returns
+        self.lock = threading.RLock()
         self.open = True
 
     def shut(self, *_args: object) -> None:
