@@ -44,8 +44,8 @@ class LineWord(StrEnum):
     MAX_ROWS_FLAG = "max_rows_flag"  # after a too_many_rows error on the command line: the flag that lets it in
 
 
-# The status words are the window's (ui/texts.status_text); a check's and the waiting rows' are the window's
-# too: ui/outcomes.py says them from this table, so a clerk reads the same in both.
+# The window reads its status words (ui/texts.status_text), a check's and the waiting rows' (ui/outcomes.py) from
+# this table too, so a clerk reads the same in the window and on the command line.
 TEXTS: dict[LineWord | tuple[LineWord, str], tuple[str, str]] = {
     LineWord.CHECKED: ("已校验", "Checked"),
     # {waits}: "" or WOULD_WAIT; {over}: "" or OVER_LIMIT
