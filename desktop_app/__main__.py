@@ -5,7 +5,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from desktop_app.cli.main import main as run
+from desktop_app import startup_gc
+
+startup_gc.pause()  # before the program's own imports: cli.main's below is the first
+
+from desktop_app.cli.main import main as run  # noqa: E402
 
 
 def open_window(args: argparse.Namespace) -> int:

@@ -10,6 +10,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn
 
+from desktop_app import startup_gc
 from desktop_app.cli.parser import EXIT_OK, EXIT_TASK_FAILED, EXIT_USAGE, build_parser
 from desktop_app.domain.errors import BatchDeskError, ErrorCode, Lang
 
@@ -115,6 +116,7 @@ def _run(args: argparse.Namespace, window: Callable[[argparse.Namespace], int] |
     core = None
     try:
         if args.command is None:
+            startup_gc.resume()  # the window manages collection on its own thread (ui/main_thread_gc.py)
             if window is None:  # a caller with no window (a test, a script): the commands it could run
                 build_parser().print_help(sys.stderr)
                 return EXIT_USAGE
@@ -124,6 +126,7 @@ def _run(args: argparse.Namespace, window: Callable[[argparse.Namespace], int] |
         overrides = {"max_workers": getattr(args, "workers", None)}
         core = build_core(data_dir=getattr(args, "data_dir", None), db_url=getattr(args, "db", None),
                           overrides=overrides, log_to_stderr=getattr(args, "verbose", False))  # fmt: skip
+        startup_gc.resume()  # loaded: what runs from here collects as usual
         lang = system_lang(core.settings.language)
         for problem in core.setting_problems:  # a warning, not a failure: the default is in use
             print(f"BatchDesk: {problem.text(lang)}", file=sys.stderr)

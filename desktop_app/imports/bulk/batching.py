@@ -295,13 +295,13 @@ def _sources(numbers: pa.Array, cells: list[pa.Array]) -> list[SourceRow]:
 def signatures(texts: list[pa.Array]) -> pa.Array:
     """Each row's signature (desktop_app.domain.values.signature) from its canonical texts.
 
-    The joined texts come out of Arrow as bytes in one call and are hashed in a list comprehension
-    (measured: 0.10 s a million rows, against 0.17 s for slices of the Arrow buffer), and the digests
-    become hex text in one go."""
-    joined = pc.binary_join_element_wise(*(pc.fill_null(t, NULL_TEXT) for t in texts), SEPARATOR)
+    The joined texts come out of Arrow as bytes in one call and are hashed by map (measured: 0.10 s a
+    million rows in a list comprehension, 0.17 s for slices of the Arrow buffer), and the digests become
+    hex text in one go. A null is joined as NULL_TEXT by the join itself (a fill_null per column cost
+    ~0.04 s of the prefetch thread a million rows)."""
+    joined = pc.binary_join_element_wise(*texts, SEPARATOR, null_handling="replace", null_replacement=NULL_TEXT)
     if not len(joined):
         return pa.array([], pa.string())
-    digest = xxhash.xxh3_64_digest
-    digests = b"".join([digest(row) for row in joined.cast(pa.binary()).to_pylist()])
+    digests = b"".join(map(xxhash.xxh3_64_digest, joined.cast(pa.binary()).to_pylist()))
     hexed = pa.py_buffer(digests.hex().encode("ascii"))
     return pa.FixedSizeBinaryArray.from_buffers(pa.binary(16), len(joined), [None, hexed]).cast(pa.string())

@@ -402,6 +402,62 @@ def test_a_sure_cell_is_the_row_validators_value(itype: ImportType, column: str,
         assert sure[cell], f"{column}: the ordinary cell {cell!r} should not need the row validator"
 
 
+@pytest.mark.parametrize("column", COLUMNS)
+def test_a_cell_checked_alone_is_the_row_validators_value(itype: ImportType, column: str) -> None:
+    # alone, a column's cells take the shortcuts a whole column of their kind takes (no character to drop
+    # anywhere in the column: no search for one; no amount long enough to pass the maximum: no comparison)
+    spec = next(c for c in itype.columns if c.key == column)
+    is_key = column in itype.unique_keys
+    check = ColumnCheck(spec, is_key=is_key)
+    stored = stored_column(spec, is_key=is_key)
+    full = _compile_full(spec, None, PLAIN)
+    for cell in [*TRICKY, *ORDINARY.get(column, [])]:
+        result = check.check(pa.array([cell], pa.string()))
+        if result.ok.to_pylist() == [True]:
+            value, error = full(cell)
+            assert error is None, f"{column}: {cell!r} was sure alone but the row validator says {error}"
+            assert result.text.to_pylist() == [canonical(stored.storage, value, stored.scale)], f"{column}: {cell!r}"
+
+
+@pytest.mark.parametrize(("cells", "sure"), [
+    (["12.50", "1000.50", "1000.51"], [True, True, False]),  # one amount long enough: each one compared
+    (["12.50", "999.99", "0"], [True, True, True]),  # none as long as the maximum's whole part: none compared
+    (["0001000.51", "5"], [False, True]),  # leading zeros count as digits: compared, and over
+])
+def test_an_amount_over_the_maximum_is_never_sure(itype: ImportType, cells: list[str], sure: list[bool]) -> None:
+    spec = next(c for c in itype.columns if c.key == "amount")  # decimal_max = "1000.5"
+    assert ColumnCheck(spec, is_key=False).check(pa.array(cells, pa.string())).ok.to_pylist() == sure
+
+
+DAYS = ["2013-04-05", "2012-02-29", "2013-02-29", "2013-13-01", "2013-04-00", "0999-01-01", "2013-4-05",
+        "2013-04-05 ", " 2013-04-05", "+2013-04-05", "2013/04/05", "20130405", "10000-01-01", "２０１３-04-05",
+        "2013-04-05T00:00", "2013-0a-05", "2013-04-05\x00", ""]
+
+
+@pytest.mark.parametrize("cell", DAYS)
+def test_a_date_column_of_real_days_takes_its_shortcut_only_where_the_pattern_holds(itype: ImportType,
+                                                                                   cell: str) -> None:
+    # alone (the shortcut: one cast of the column) and beside a real day (mixed) the same answer
+    spec = next(c for c in itype.columns if c.key == "opened")
+    check = ColumnCheck(spec, is_key=False)
+    alone = check.check(pa.array([cell], pa.string())).ok.to_pylist()[0]
+    mixed = check.check(pa.array(["2013-04-05", cell], pa.string())).ok.to_pylist()[1]
+    assert alone == mixed
+    value, error = _compile_full(spec, None, PLAIN)(cell)
+    if alone and cell:  # a blank cell takes the column's default, as everywhere
+        assert error is None and cell == canonical(stored_column(spec, is_key=False).storage, value, None)
+
+
+@pytest.mark.parametrize(("cells", "sure"), [
+    (["13912345678", "139-1234-5678"], [True, False]),  # a dash in the column: each cell searched
+    (["13912345678", "13812345678"], [True, True]),  # none anywhere: no cell has one
+    (["139 1234 5678"], [False]),
+])
+def test_a_phone_with_a_character_to_drop_is_never_sure(itype: ImportType, cells: list[str], sure: list[bool]) -> None:
+    spec = next(c for c in itype.columns if c.key == "mobile")  # drop_chars = " -"
+    assert ColumnCheck(spec, is_key=False).check(pa.array(cells, pa.string())).ok.to_pylist() == sure
+
+
 @pytest.mark.parametrize("column", ["amount", "signed", "above", "money", "share"])
 def test_a_decimal_column_of_one_spelling_takes_the_shortcuts_to_the_same_text(itype: ImportType, column: str) -> None:
     # one cell a column: a column whose amounts are all written as stored (or all with leading zeros, or
