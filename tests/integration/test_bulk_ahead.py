@@ -203,3 +203,28 @@ def test_an_import_asked_to_be_polite_loads_no_batch_ahead(tmp_path: Path, event
             desk.store.engine.dispose()
     assert task.status is TaskStatus.SUCCEEDED and task.success_count == 120
     assert events == ["commit 41", "commit 81", "commit 121"]  # nothing loaded ahead
+
+
+def test_a_batch_the_database_holds_keeps_only_its_count_and_a_refused_one_its_rows(
+    core: Core, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # memory: a batch loaded ahead waits for its turn to commit holding its count and keys, not its rows; one
+    # the database refused (a key already in the table) keeps its rows and cells, for the row writer
+    from desktop_app.imports.bulk.insert import BulkInsert
+
+    seen: list[tuple[bool | None, int, int, bool]] = []
+    write = BulkInsert.write
+
+    def looking(self: BulkInsert, conn: Any, batch: Any, *args: Any, **kwargs: Any) -> Any:
+        rows = batch.rows
+        seen.append((kwargs.get("loaded_ahead"), rows.num_rows, rows.num_columns, batch.bulk_sources is not None))
+        return write(self, conn, batch, *args, **kwargs)
+
+    monkeypatch.setattr(BulkInsert, "write", looking)
+    first = run_import(core, write_csv(tmp_path / "a.csv", [row(100)]))  # C000100 is in the table
+    assert first.status is TaskStatus.SUCCEEDED
+    seen.clear()
+    task = run_import(core, write_csv(tmp_path / "c.csv", [row(i) for i in range(1, 121)]))
+    assert task.status is TaskStatus.PARTIALLY_SUCCEEDED and codes_by_row(task) == {101: ["already_exists"]}
+    assert task.success_count == 119
+    assert seen == [(True, 40, 0, False), (True, 40, 0, False), (False, 40, 12, True)]

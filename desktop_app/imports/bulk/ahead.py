@@ -29,9 +29,9 @@ from desktop_app.imports.bulk.insert import BulkInsert
 from desktop_app.store.bulk_load import Preloaded
 
 IN_FLIGHT = 2
-"""Batches loading at once: this batch's and the next one's. Each holds its rows in memory while it is in
-flight (the bulk path's own batches are two thirds the size where they load ahead: choice.own_batch_rows),
-and two keep the two cores of the machines measured busy (docs/BENCHMARKS.md)."""
+"""Batches loading at once: this batch's and the next one's. Each holds its rows in memory until the database
+has them (then only their count and keys: BulkBatch.forget_rows), and two keep the two cores of the machines
+measured busy (docs/BENCHMARKS.md)."""
 
 
 @dataclass
@@ -56,7 +56,7 @@ def in_order(bulk: BulkInsert, batches: Iterable[BulkBatch]) -> Iterator[Ready]:
             if any(loading_batch.shares_keys(batch) for loading_batch, _ in flight):
                 while flight:  # the batches before it commit first
                     yield _ready(bulk, *flight.popleft())
-            preload = loading.submit(bulk.loader.preload, batch.rows) if batch.rows is not None else None
+            preload = loading.submit(_preload, bulk, batch) if batch.rows is not None else None
             flight.append((batch, preload))
             while len(flight) >= IN_FLIGHT:
                 yield _ready(bulk, *flight.popleft())
@@ -68,6 +68,17 @@ def in_order(bulk: BulkInsert, batches: Iterable[BulkBatch]) -> Iterator[Ready]:
                 with suppress(BaseException):
                     preload.result().discard()
         loading.shutdown(wait=True)
+
+
+def _preload(bulk: BulkInsert, batch: BulkBatch) -> Preloaded:
+    """The batch's rows loaded on a connection of their own; once the database holds them (in the open
+    transaction), the batch lets go of them and of its cells as read, which only a refused load needs
+    again: a batch waiting its turn to commit holds its count, not its rows."""
+    assert batch.rows is not None
+    done = bulk.loader.preload(batch.rows)
+    if done.loaded:
+        batch.forget_rows()
+    return done
 
 
 def _ready(bulk: BulkInsert, batch: BulkBatch, preload: Future[Preloaded] | None) -> Ready:

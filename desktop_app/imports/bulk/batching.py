@@ -72,6 +72,14 @@ class BulkBatch:
             return False
         return bool(pc.any(pc.is_in(other.keys, value_set=self.keys)).as_py())
 
+    def forget_rows(self) -> None:
+        """Let go of the rows' values once the database holds them (loaded ahead, in the batch's open
+        transaction): the table keeps its row count, no column; the cells as read go too (only a refused
+        load reads them again). Its keys stay: a later batch is held to them."""
+        if self.rows is not None:
+            self.rows = self.rows.select([])
+        self.bulk_sources = None
+
     @functools.cached_property
     def key_range(self) -> tuple[str, str] | None:
         """The lowest and the highest key, as Arrow orders strings (by their UTF-8 bytes, which is the order
