@@ -7,8 +7,6 @@ import io
 import re
 from pathlib import Path
 
-from charset_normalizer import from_bytes
-
 from desktop_app.domain.errors import ErrorCode, PermanentError
 
 from .files import file_error, open_binary
@@ -112,6 +110,9 @@ def detect_encoding(sample: bytes, *, complete: bool) -> str:
         cut = sample.rfind(b"\n")
         if cut > 0:
             sample = sample[: cut + 1]
+    # here, past the UTF-8 test most files pass: 20-25 ms of every command's start otherwise
+    from charset_normalizer import from_bytes
+
     matches = from_bytes(sample)
     best = matches.best()
     gb_text = _strict(sample, "gb18030")
