@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from desktop_app.domain.errors import ErrorCode, Lang
+from desktop_app.domain.feeds import FEED_PARAM
 from desktop_app.domain.task import TaskRecord
 from desktop_app.domain.task_words import (
     PLAN_WORDS,
@@ -89,7 +90,9 @@ def task_line(task: TaskRecord, lang: Lang | None = None) -> str:
     if error:
         parts.append(error)
         if lang is not None and task.error_code == ErrorCode.TOO_MANY_ROWS:
-            parts.append(line_word(LineWord.MAX_ROWS_FLAG, lang))  # the import's flag: only the line says it
+            # the import's flag (only the line says it); a feed's import has no flag: the settings' limit is its
+            feed = bool(task.params.get(FEED_PARAM))
+            parts.append(line_word(LineWord.MAX_ROWS_SETTING if feed else LineWord.MAX_ROWS_FLAG, lang))
     if task.error_csv:
         # the retention clean-up deleted it: no dead path
         expired = task.summary.get("expired")

@@ -42,6 +42,7 @@ class LineWord(StrEnum):
     UNDONE_BY = "undone_by"  # its stage: the undo's number, then how it ended
     SYSTEM_HIDDEN = "system_hidden"  # after the `tasks` listing: the system tasks it left out
     MAX_ROWS_FLAG = "max_rows_flag"  # after a too_many_rows error on the command line: the flag that lets it in
+    MAX_ROWS_SETTING = "max_rows_setting"  # the same after a feed's import: a feed takes the settings file's limit
 
 
 # The window reads its status words (ui/texts.status_text), a check's and the waiting rows' (ui/outcomes.py) from
@@ -106,6 +107,10 @@ TEXTS: dict[LineWord | tuple[LineWord, str], tuple[str, str]] = {
     LineWord.MAX_ROWS_FLAG: (
         "（或在导入命令后加 --max-rows N 放宽行数上限）",
         "(or raise the row limit: --max-rows N on the import command)",
+    ),
+    LineWord.MAX_ROWS_SETTING: (
+        "（或在数据文件夹的 settings.json 中调高 max_rows 行数上限）",
+        "(or raise the row limit: max_rows in the data folder's settings.json)",
     ),
 }
 

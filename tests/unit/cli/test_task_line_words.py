@@ -214,6 +214,7 @@ def test_a_file_over_the_row_limit_reads_0_percent_and_the_flag_that_lets_it_in(
     """Seen in a second tryout: "2%" for an import that failed before reading a row (its opening tick), and
     "split the file" without a word of --max-rows; the window's progress is the same (tasks/shown_progress.py)."""
     from desktop_app.domain.errors import BatchDeskError, ErrorCode
+    from desktop_app.domain.feeds import FEED_PARAM
     from desktop_app.domain.phrase import stored_phrase
 
     error = BatchDeskError(ErrorCode.TOO_MANY_ROWS, limit=2)
@@ -223,6 +224,13 @@ def test_a_file_over_the_row_limit_reads_0_percent_and_the_flag_that_lets_it_in(
     assert en.split("  ")[3] == "0%" and zh.split("  ")[3] == "0%"
     assert en.endswith("import the parts  (or raise the row limit: --max-rows N on the import command)"), en
     assert "--max-rows N" in zh and _latin_words(zh.replace("max-rows", "")) == []
+    # a feed's import has no flag to pass: the line names the settings file's limit, which it takes
+    fed = replace(failed, params={**failed.params, FEED_PARAM: "daily"})
+    fed_en, fed_zh = task_line(fed, "en"), task_line(fed, "zh")
+    assert "--max-rows" not in fed_en and fed_en.endswith("(or raise the row limit: max_rows in the data folder's "
+                                                          "settings.json)"), fed_en  # fmt: skip
+    assert "--max-rows" not in fed_zh
+    assert _latin_words(fed_zh.replace("max_rows", "").replace("settings.json", "")) == []
     assert failed.to_json(lang="en")["error_msg"] == error.text("en")  # the JSON's words stay the window's
     # a failed import that read rows keeps its share
     assert task_line(replace(failed, progress=40, error_code="db_error", success_count=40,
