@@ -31,6 +31,8 @@ ALLOWED_LATIN = frozenset(
         # a profile file's format and its tables' names (docs/PROFILES.md), as a clerk types them
         "TOML", "type", "columns", "constants", "values", "options",
         "feed", "confirm-deletes", "max-rows", "system",
+        # the settings file and its keys, as a clerk types them (a feed's import takes its row limit there)
+        "settings", "json", "max_rows",
         # team mode (docs/TEAM.md): the flag refused, the command a DBA runs
         "user", "admin", "secure",
     }
