@@ -248,7 +248,10 @@ def _real_days(cells: pa.Array) -> bool:
     shape and nothing else (a unit test holds it to the pattern), refuses a day the month lacks, and takes
     years before 1000, which the pattern does not: the one look it needs besides. Most date columns are
     all such days (a third of the column's check, measured); a column with a blank or any other spelling
-    goes the cell-by-cell way below, after a cast that stops at its first such cell."""
+    goes the cell-by-cell way below, after a cast that stops at its first such cell (as does one with a
+    null, which the way below leaves to the row validator)."""
+    if cells.null_count:
+        return False
     try:
         pc.cast(cells, pa.date32())
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):

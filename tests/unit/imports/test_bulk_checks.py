@@ -419,6 +419,12 @@ def test_a_cell_checked_alone_is_the_row_validators_value(itype: ImportType, col
             assert result.text.to_pylist() == [canonical(stored.storage, value, stored.scale)], f"{column}: {cell!r}"
 
 
+def test_a_null_date_is_left_to_the_row_validator_beside_real_days(itype: ImportType) -> None:
+    spec = next(c for c in itype.columns if c.key == "opened")
+    result = ColumnCheck(spec, is_key=False).check(pa.array(["2013-04-05", None], pa.string()))
+    assert result.ok.to_pylist() == [True, False]
+
+
 @pytest.mark.parametrize(("cells", "sure"), [
     (["12.50", "1000.50", "1000.51"], [True, True, False]),  # one amount long enough: each one compared
     (["12.50", "999.99", "0"], [True, True, True]),  # none as long as the maximum's whole part: none compared
