@@ -39,6 +39,20 @@ class ShownWindow:
         self.wait(900)  # the window manager's frame, a repaint
         self.app.primaryScreen().grabWindow(0).save(f"{self.prefix}-{name}.png")  # type: ignore[attr-defined]
 
+    def sample_tasks(self) -> list[Any]:
+        """The demo's sample imports queued (ui/demo.py) and waited for (at most a minute) until each has ended;
+        the list's records."""
+        from desktop_app.ui.demo import sample_jobs
+
+        jobs = sample_jobs(self.desk.core.settings)
+        self.desk.service.submit_many(jobs)
+        model = self.window.model
+        for _ in range(120):
+            self.wait(500)
+            if model.rowCount() == len(jobs) and all(r.status.is_final for r in model.records()):
+                break
+        return list(model.records())
+
     def ended_notice(self, record: Any) -> None:
         """The notice of a task that ended, as the window says it (shot as "notice"), its first button clicked."""
         self.wait(1500)

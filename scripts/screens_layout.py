@@ -22,7 +22,6 @@ def main(argv: list[str]) -> int:
     from desktop_app.domain.status import TaskStatus
     from desktop_app.domain.task import Progress
     from desktop_app.tasks.submit import current_user
-    from desktop_app.ui.demo import sample_jobs
     from scripts.screen_window import ShownWindow
 
     root = Path(tempfile.mkdtemp(prefix="batchdesk-layout-"))
@@ -35,13 +34,8 @@ def main(argv: list[str]) -> int:
                      user=user)  # fmt: skip
     shown = ShownWindow(core, root, prefix)
     desk, window, wait, shot = shown.desk, shown.window, shown.wait, shown.shot
-    jobs = sample_jobs(core.settings)
-    desk.service.submit_many(jobs)
     model = window.model
-    for _ in range(120):
-        wait(500)
-        if model.rowCount() == len(jobs) and all(r.status.is_final for r in model.records()):
-            break
+    shown.sample_tasks()
     window.table.clearSelection()
     window.details_dock.show()
     wait(1500)

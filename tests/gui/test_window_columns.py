@@ -16,6 +16,7 @@ from desktop_app.domain.task import Lane, Progress, TaskRecord
 from desktop_app.ui.main_window import MainWindow
 from desktop_app.ui.task_model import COLUMN_COUNT, FILE, SPEED, STAGE, TYPE, utc_now
 from tests.gui.test_window_layout import demo_desk
+from tests.support.tryout_rows import the_second_tryouts_list
 
 START = dt.datetime(2026, 12, 6, 18, 0, 0)
 
@@ -192,19 +193,6 @@ def test_at_1024x700_a_running_task_leaves_the_type_and_file_readable(qtbot: Any
         assert table.horizontalScrollBar().maximum() == 0, "no sideways scrolling"
     speed = str(table.model().index(0, SPEED).data())
     assert speed and table.fontMetrics().horizontalAdvance(speed) < table.columnWidth(SPEED), "at 1400 the speed reads"
-
-
-def the_second_tryouts_list(model: Any) -> None:
-    """The rows of a clerk's second tryout that make the list widest: an import of 200,000 rows undone by an
-    undo whose type names it, and a check applied by its import."""
-    done = next(r for r in model.records() if r.status is TaskStatus.SUCCEEDED)
-    now = dt.datetime.now()
-    big = replace(done, id=8_001, task_no="T261207-44E10H", total_count=200_000, success_count=199_963,
-                  fail_count=37, undone_by="T261207-EZ6GWN", updated_at=now)  # fmt: skip
-    model.upsert(big)
-    model.upsert(replace(done, id=8_002, task_no="T261207-EZ6GWN", task_type="undo", params={"undoes": big.task_no},
-                         total_count=199_963, success_count=199_963, fail_count=0, updated_at=now))  # fmt: skip
-    model.upsert(replace(done, id=8_003, task_no="T261207-CXC4XS", applied_by="T261207-2M3G4R", updated_at=now))
 
 
 def shown_width(window: MainWindow) -> int:
