@@ -49,6 +49,16 @@ class FileAhead(Generic[T]):
         begun or the file changed."""
         with self._lock:
             begun = self._begun.pop(path, None)
+        return self._unchanged(path, begun)
+
+    def peek(self, path: Path) -> Future[T] | None:
+        """As take, leaving the work to be taken."""
+        with self._lock:
+            begun = self._begun.get(path)
+        return self._unchanged(path, begun)
+
+    @staticmethod
+    def _unchanged(path: Path, begun: tuple[tuple[int, int], Future[T]] | None) -> Future[T] | None:
         if begun is None:
             return None
         stamp, future = begun

@@ -7,8 +7,7 @@ from pathlib import Path
 
 from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.tasks.file_ahead import FileAhead
-
-CHUNK = 1 << 20
+from desktop_app.tasks.file_pieces import pieces
 
 
 def file_sha256(path: Path) -> str:
@@ -16,8 +15,8 @@ def file_sha256(path: Path) -> str:
     digest = hashlib.sha256()
     try:
         with path.open("rb") as handle:
-            while chunk := handle.read(CHUNK):
-                digest.update(chunk)
+            for piece in pieces(handle):
+                digest.update(piece)
     except FileNotFoundError:
         raise PermanentError(ErrorCode.FILE_NOT_FOUND, path=str(path)) from None
     except OSError:

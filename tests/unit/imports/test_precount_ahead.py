@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.imports import precount
-from desktop_app.imports.precount import count_ahead, line_bound
+from desktop_app.imports.precount import count_ahead, holds_neutralised_cells, holds_nul, line_bound
 
 
 def _files(tmp_path: Path) -> list[Path]:
@@ -74,3 +75,63 @@ def test_only_a_csv_is_counted_ahead(tmp_path: Path) -> None:
     path.write_bytes(b"PK\x03\x04")
     count_ahead(path)
     assert precount._COUNT_AHEAD.take(path) is None
+
+
+def _facts_files(tmp_path: Path) -> list[Path]:
+    """Files with and without a NUL and a neutralised cell, the two anywhere against a read's end."""
+    rng = random.Random(11)
+    made = []
+    for i in range(40):
+        rows = [f"C{n:06d},名字{n},{rng.random():.4f}".encode() for n in range(rng.randint(1, 40))]
+        if rng.random() < 0.4:
+            rows.insert(rng.randrange(len(rows) + 1), b"C9,'=SUM(A1),1")
+        if rng.random() < 0.4:
+            rows.insert(rng.randrange(len(rows) + 1), b"C8,a\x00b,1")
+        if rng.random() < 0.3:
+            rows.insert(rng.randrange(len(rows) + 1), b"C7,O'Brien,1")  # a quote, not before a trigger
+        path = tmp_path / f"facts{i}.csv"
+        path.write_bytes(b"code,name,amount\n" + b"\n".join(rows) + b"\n")
+        made.append(path)
+    return made
+
+
+def test_the_pass_begun_ahead_says_what_the_scans_say_without_reading_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(precount, "CHUNK", 16)  # a neutralised cell or a NUL across many reads' ends
+    for path in _facts_files(tmp_path):
+        scanned = (holds_nul(path, "utf-8"), holds_neutralised_cells(path, "utf-8"), line_bound(path, "utf-8"))
+        count_ahead(path)
+        begun = precount._COUNT_AHEAD.peek(path)
+        assert begun is not None
+        begun.result()
+        with monkeypatch.context() as no_reads:
+            no_reads.setattr(precount, "_pieces", _no_second_read)
+            ahead = (holds_nul(path, "utf-8-sig"), holds_neutralised_cells(path, "utf-8"), line_bound(path, "utf-8"))
+        assert ahead == scanned, path.read_bytes()
+        assert precount._COUNT_AHEAD.take(path) is None  # line_bound took it; the scans left it
+
+
+def test_a_pass_begun_ahead_that_failed_leaves_the_scans_to_read_for_themselves(tmp_path: Path) -> None:
+    path = tmp_path / "bad.csv"
+    path.write_bytes(b"h\n'=1\n" + b"ok\n" * 1000 + b"a\x00b\n" + b"\xff\n")
+    count_ahead(path)
+    assert holds_nul(path, "utf-8") and holds_neutralised_cells(path, "utf-8")
+    with pytest.raises(PermanentError) as refused:
+        line_bound(path, "utf-8")  # the pass's fault, raised by the count as the count now raises it
+    assert refused.value.code is ErrorCode.ENCODING_UNDETECTABLE
+
+
+def test_another_encoding_is_scanned_as_it_reads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "gbk.csv"
+    path.write_bytes("code,name\nC1,'=1\n".encode("gb18030"))
+    count_ahead(path)
+    read: list[int] = []
+    real = precount._pieces
+    monkeypatch.setattr(precount, "_pieces", lambda handle: read.append(1) or real(handle))
+    assert holds_neutralised_cells(path, "gb18030") and not holds_nul(path, "gb18030")
+    assert len(read) == 2  # a pass begun as UTF-8 does not answer for a GB18030 reading
+
+
+def _no_second_read(handle: object) -> Iterator[bytearray]:
+    raise AssertionError("the file was read again")
