@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from desktop_app import startup_gc
+from desktop_app import malloc_threshold, startup_gc
 
 startup_gc.pause()  # before the program's own imports: cli.main's below is the first
+malloc_threshold.hold()  # before anything large is allocated and freed
 
 from desktop_app.cli.main import main as run  # noqa: E402
 
