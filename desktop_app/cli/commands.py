@@ -340,8 +340,11 @@ def cmd_tasks(core: Core, args: argparse.Namespace) -> int:
             sys.stdout.write(task_line(task, core.lang) + "\n")
             for part in sorted(parts.get(task.task_no, []), key=lambda t: t.id):
                 sys.stdout.write("    " + task_line(part, core.lang) + "\n")
-        hidden = (core.store.count_of_types(hide, statuses=statuses, creator=creator, archived=args.archived)
-                  if hide else 0)  # fmt: skip
+        # the system tasks among those listed: a listing cut at --limit ends at its oldest task, and a
+        # feed's checks since the first day are not "hidden" from the newest twenty
+        cut = found[-1].id if found and len(found) >= args.limit else None
+        hidden = (core.store.count_of_types(hide, statuses=statuses, creator=creator, archived=args.archived,
+                                            newer_than=cut) if hide else 0)  # fmt: skip
         if hidden:
             sys.stdout.write(line_word(LineWord.SYSTEM_HIDDEN, core.lang, count=hidden) + "\n")
     return EXIT_OK

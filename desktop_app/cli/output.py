@@ -82,7 +82,8 @@ def task_line(task: TaskRecord, lang: Lang | None = None) -> str:
         parts.append(line_word(LineWord.APPLIES_PLAN, words, task_no=task.params["plan_of"]))
     stage = _stage(task, lang, checked=checked)
     if undone and lang is not None:
-        stage = line_word(LineWord.UNDONE_BY, lang, task_no=task.undone_by, stage=stage)
+        said = LineWord.UNDONE_BY if stage else LineWord.UNDONE_BY_ALONE  # not "Undone by T… — " and nothing
+        stage = line_word(said, lang, task_no=task.undone_by, stage=stage)
     # a check over the failed-rows limit: what the import would do, not "nothing was written" (its JSON keeps it)
     error = task.error_msg if lang is None else check_reason(task, lang) or task.error_in(lang)
     if stage:

@@ -40,6 +40,7 @@ class LineWord(StrEnum):
     SAME_FILE = "same_file"
     UNDONE = "undone"  # an import an undo took back (TaskKind.undone), whatever its status
     UNDONE_BY = "undone_by"  # its stage: the undo's number, then how it ended
+    UNDONE_BY_ALONE = "undone_by_alone"  # the same for an import whose own stage says nothing
     SYSTEM_HIDDEN = "system_hidden"  # after the `tasks` listing: the system tasks it left out
     MAX_ROWS_FLAG = "max_rows_flag"  # after a too_many_rows error on the command line: the flag that lets it in
     MAX_ROWS_SETTING = "max_rows_setting"  # the same after a feed's import: a feed takes the settings file's limit
@@ -99,6 +100,7 @@ TEXTS: dict[LineWord | tuple[LineWord, str], tuple[str, str]] = {
     # the window's Status says UNDONE from this table; its Stage says "Undone by %1 — %2" (ui/outcomes.py)
     LineWord.UNDONE: ("已撤销", "Undone"),
     LineWord.UNDONE_BY: ("已被 {task_no} 撤销 — {stage}", "Undone by {task_no} — {stage}"),
+    LineWord.UNDONE_BY_ALONE: ("已被 {task_no} 撤销", "Undone by {task_no}"),
     LineWord.SYSTEM_HIDDEN: (
         "另有 {count:,} 个系统任务未列出：加 --system 显示",
         "{count:,} system {count:plural:task|tasks} hidden: --system shows them",

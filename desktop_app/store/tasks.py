@@ -126,10 +126,14 @@ class TaskStore:
         return [record_from_row(r) for r in rows]
 
     def count_of_types(self, task_types: Sequence[str], *, statuses: Sequence[TaskStatus] | None = None,
-                       creator: str | None = None, archived: bool = False) -> int:  # fmt: skip
-        """How many tasks of these types list() would give with the same filters and no limit."""
+                       creator: str | None = None, archived: bool = False,
+                       newer_than: int | None = None) -> int:  # fmt: skip
+        """How many tasks of these types list() would give with the same filters and no limit; with
+        `newer_than`, only those after that task (a listing cut at its limit spans no older ones)."""
         table = tasks_archive if archived else tasks
         query = _listed(select(func.count()).select_from(table), table, statuses, creator, task_types=task_types)
+        if newer_than is not None:
+            query = query.where(table.c.id > newer_than)
         with self.reading() as conn:
             return int(conn.execute(query).scalar_one())
 

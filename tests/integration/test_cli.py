@@ -219,3 +219,32 @@ def test_the_task_listing_hides_system_tasks_unless_asked(tmp_path: Path, data_d
     # the JSON lists every task, as it always has
     code, listed, _ = cli("tasks", "--json", "--data-dir", data_dir)
     assert code == 0 and isinstance(listed, list) and sorted(t["type"] for t in listed) == ["feed_scan", "import"]
+
+
+def test_the_hidden_system_tasks_are_those_within_the_listing(tmp_path: Path, data_dir: str) -> None:
+    """`tasks --limit N` lists the N newest of the clerk's tasks: the system tasks it says it hid are those
+    among them (newer than the oldest listed), not every feed check since the first day."""
+    from desktop_app.app import build_core
+    from desktop_app.tasks.submit import current_user
+
+    core = build_core(data_dir=Path(data_dir))
+    try:
+        def add(task_type: str) -> None:
+            core.store.submit(task_type=task_type, params={"n": len(made)}, creator=current_user())
+            made.append(task_type)
+
+        made: list[str] = []
+        for task_type in ["feed_scan"] * 3 + ["import", "feed_scan", "import", "feed_scan", "feed_scan"]:
+            add(task_type)
+    finally:
+        core.store.engine.dispose()
+    said = {}
+    for limit in ("1", "2", "100"):
+        code, out, _ = cli("tasks", "--limit", limit, "--data-dir", data_dir, check_json=False)
+        lines = str(out).splitlines()
+        assert code == 0 and all(" import " in line for line in lines[:-1]), out
+        said[limit] = lines[-1]
+    # the newest import is the 6th task: two feed checks after it; the older import the 4th: three after it
+    assert said == {"1": "2 system tasks hidden: --system shows them",
+                    "2": "3 system tasks hidden: --system shows them",
+                    "100": "6 system tasks hidden: --system shows them"}  # fmt: skip

@@ -114,6 +114,16 @@ def test_an_undone_import_reads_undone_as_in_the_window() -> None:
     assert " Succeeded " in task_line(export, "en")
 
 
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_undone_import_without_a_stage_says_only_who_undid_it(lang: Lang) -> None:
+    undone = _task(TaskStatus.SUCCEEDED, (150, 150, 0), stage=Stage.DONE, undone_by="T250302-ZZ99ZZ")
+    blank = replace(undone, stage="", stage_phrase="")
+    line = task_line(blank, lang)
+    assert line.endswith({"en": "  Undone by T250302-ZZ99ZZ", "zh": "  已被 T250302-ZZ99ZZ 撤销"}[lang]), line
+    assert "—" not in line, line
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_a_chinese_line_has_no_english_word_and_an_english_one_no_chinese(lang: Lang) -> None:
     tasks = [
