@@ -18,7 +18,7 @@ from sqlalchemy import Connection, Engine
 from desktop_app.domain.table_spec import Storage, TableReference, TableSpec
 from desktop_app.domain.values import SEPARATOR, canonical
 from desktop_app.store import row_images
-from desktop_app.store.business_schema import table_object
+from desktop_app.store.business_schema import table_object, widen_bound
 from desktop_app.store.dialects import dialect_of
 
 LOOKUP_CHUNK = 400  # keys per look-up: under every driver's parameter limit, composite keys included
@@ -391,6 +391,7 @@ class BusinessTable:
         new = [n for n in dict.fromkeys(names) if n and n not in present]
         if new:
             conn.execute(sa.insert(r), [{ref.ref_column: n} for n in new])
+            widen_bound(conn, ref.ref_table, ref.ref_column, max(map(len, new)))
         return len(new)
 
     def storage_of(self, name: str) -> tuple[Storage, int | None]:

@@ -12,6 +12,7 @@ name the file and the column; a type with a problem is never run.
 
 from __future__ import annotations
 
+import json
 import logging
 import zlib
 from collections.abc import Iterator
@@ -24,7 +25,7 @@ from sqlalchemy import Connection, Engine, inspect
 from sqlalchemy.dialects import sqlite
 
 from desktop_app.domain.table_spec import Storage, StoredColumn, TableSpec
-from desktop_app.store.db_errors import is_missing_table
+from desktop_app.store.db_errors import is_missing_or_forbidden, is_missing_table
 from desktop_app.store.dialects import Dialect, dialect_of
 from desktop_app.store.schema import business_tables, metadata
 
@@ -154,11 +155,11 @@ def plan_table(engine: Engine | Connection, spec: TableSpec, *, reading: bool = 
                     0, f"{spec.source}: the table {spec.name!r} does not exist (the type says create = false)"
                 )
             return SchemaPlan(spec, exists=False, managed=False, create=spec.create, problems=tuple(problems))
-        managed = _is_managed(conn, spec)
+        managed, bounds = _registered(conn, spec)
         reflected = {c["name"]: c for c in insp.get_columns(spec.table, schema=spec.schema)}
         add: list[StoredColumn] = []
         widen: list[StoredColumn] = []
-        longest = _Longest(conn, spec, reflected, dialect, scan=not reading) if managed else None
+        longest = _Longest(conn, spec, reflected, dialect, scan=not reading, known=bounds) if managed else None
         for col in spec.columns:
             found = reflected.get(col.name)
             if found is None:
@@ -200,20 +201,30 @@ def _may_exceed(col: StoredColumn, found: Any, dialect: Dialect) -> bool:
 
 
 class _Longest:
-    """The longest stored value of each text column whose type's max_length the table may not bound,
-    all read by one scan of the table, on first use (a scan per column cost a second or more each at a
-    million rows, on every import and export)."""
+    """The longest stored value of each text column whose type's max_length the table may not bound: the
+    registry's bound where it is within the max_length (text_bounds: no stored value is longer), else all
+    read by one scan of the table, on first use (a scan per column cost a second or more each at a
+    million rows, on every import and export; the one scan 0.2 s at a million rows, twice an import)."""
 
     def __init__(self, conn: Connection, spec: TableSpec, reflected: dict[str, Any], dialect: Dialect, *,
-                 scan: bool = True) -> None:  # fmt: skip
+                 scan: bool = True, known: dict[str, int] | None = None) -> None:  # fmt: skip
         self._conn, self._spec, self._dialect = conn, spec, dialect
-        self._names = [col.name for col in spec.columns if _may_exceed(col, reflected.get(col.name), dialect)]
+        self._known = known or {}
+        self._names = [col.name for col in spec.columns if _may_exceed(col, reflected.get(col.name), dialect)
+                       and not self._knows(col.name, col.length)]  # fmt: skip
         self._found: dict[str, int | None] | None = None
         self._scan_table = scan  # False: nothing is known of the stored values (a plan for reading)
 
-    def of(self, name: str) -> int | None:
+    def _knows(self, name: str, length: int | None) -> bool:
+        bound = self._known.get(name)
+        return bound is not None and length is not None and bound <= length
+
+    def of(self, name: str, length: int) -> int | None:
+        """The longest stored value of the column (None: no value), or a bound on it within `length`."""
         if not self._scan_table:
             return None
+        if self._knows(name, length):
+            return self._known[name]
         if name not in self._names:  # a column of another type the table still stores texts in
             return self._scan([name])[name]
         if self._found is None:
@@ -250,7 +261,7 @@ def _compare(col: StoredColumn, found: Any, longest: _Longest | None, *, dialect
             return f"the table's column holds at most {have} characters; the type allows {want}", False
         # a server enforces its VARCHAR's length: no stored value is longer than `have`
         if longest is not None and col.length is not None and (have is None or have > col.length):
-            most = longest.of(col.name)
+            most = longest.of(col.name, col.length)
             if most is not None and most > col.length:
                 return (f"the stored data holds values of up to {most} characters, longer than the "
                         f"new max_length {col.length}"), False  # fmt: skip
@@ -411,14 +422,98 @@ def _reference_problems(insp: Any, spec: TableSpec) -> list[str]:
     return problems
 
 
-def _is_managed(conn: Connection, spec: TableSpec) -> bool:
+def _registered(conn: Connection, spec: TableSpec) -> tuple[bool, dict[str, int] | None]:
+    """Whether BatchDesk made the table (the registry lists it), and the bounds it keeps on its stored
+    texts (None: none known)."""
+    by_name = business_tables.c.name == spec.name
     try:
-        found = conn.execute(sa.select(business_tables.c.name).where(business_tables.c.name == spec.name)).first()
+        found = conn.execute(sa.select(business_tables.c.name).where(by_name)).first()
     except sa.exc.DBAPIError as exc:
         if not is_missing_table(exc):
             raise  # a lost connection, a lock: the caller decides (swallowed, the next statement would fail)
-        return False  # an older schema without the registry: nothing is managed yet
-    return found is not None
+        return False, None  # an older schema without the registry: nothing is managed yet
+    if found is None:
+        return False, None
+    bounds = sa.select(business_tables.c.text_bounds).where(by_name)
+    dialect = dialect_of(conn)
+    if dialect.row_security or dialect.team is None:
+        return True, _bounds(conn.execute(bounds).scalar())  # the table itself, at the schema's head
+    try:
+        # a team's views (MariaDB) made before migration 0014 lack the column until `admin secure` runs
+        # again; the error leaves MariaDB's transaction as it was (PostgreSQL's it would end)
+        return True, _bounds(conn.execute(bounds).scalar())
+    except sa.exc.DBAPIError as exc:
+        if not is_missing_or_forbidden(exc):
+            raise
+        return True, None
+
+
+def _bounds(text: str | None) -> dict[str, int] | None:
+    """The registry's bounds as stored (anything but an object of whole numbers: none known)."""
+    try:
+        found = json.loads(text) if text else None
+    except ValueError:
+        return None
+    if not isinstance(found, dict):
+        return None
+    return {k: v for k, v in found.items() if isinstance(v, int) and not isinstance(v, bool)}
+
+
+def remember_bounds(engine: Engine, spec: TableSpec) -> None:
+    """After a plan for writing found the type's table fit (every text column's stored values within the
+    type's max_length, by the table's own VARCHAR, the bounds kept or a scan): the import writes nothing
+    longer, so each text column's bound rises to the type's max_length (an unbounded column's goes). A
+    bound never falls: a type narrowed below it has its table scanned by every plan, as before. Written
+    only where the stored bounds are still the ones read (another desk's raise is merged, not lost)."""
+    by_name = business_tables.c.name == spec.name
+    for _ in range(3):
+        with engine.begin() as conn:
+            try:
+                row = conn.execute(sa.select(business_tables.c.text_bounds).where(by_name)).first()
+                if row is None:
+                    return  # not ours (a table a company made): nothing is kept for it
+                stored = row[0]
+                new = json.dumps(_raised(_bounds(stored), spec), sort_keys=True)
+                if new == stored:
+                    return
+                same = business_tables.c.text_bounds.is_(None) if stored is None else (
+                    business_tables.c.text_bounds == stored)  # fmt: skip
+                if conn.execute(business_tables.update().where(by_name, same).values(text_bounds=new)).rowcount:
+                    return
+            except sa.exc.DBAPIError as exc:
+                if not is_missing_or_forbidden(exc):
+                    raise
+                return  # a team's view without the column, a login without the right: plans scan, as before
+    log.info("text bounds of %s left as they are: changed by another desk meanwhile", spec.name)
+
+
+def widen_bound(conn: Connection, table: str, column: str, longest: int) -> None:
+    """Texts up to `longest` characters written into a column of one of our tables other than by an import
+    of its type (names a completion adds to a reference table): the column's bound rises to take them, in
+    the writer's transaction."""
+    by_name = business_tables.c.name == table
+    try:
+        row = conn.execute(sa.select(business_tables.c.text_bounds).where(by_name).with_for_update()).first()
+        bounds = _bounds(row[0]) if row is not None else None
+        if bounds is None or bounds.get(column, longest) >= longest:
+            return  # not ours, nothing known, or within the bound already
+        bounds[column] = longest
+        conn.execute(business_tables.update().where(by_name).values(text_bounds=json.dumps(bounds, sort_keys=True)))
+    except sa.exc.DBAPIError as exc:
+        if not is_missing_or_forbidden(exc):
+            raise
+
+
+def _raised(bounds: dict[str, int] | None, spec: TableSpec) -> dict[str, int]:
+    raised = dict(bounds or {})
+    for col in spec.columns:
+        if col.storage is not Storage.TEXT:
+            continue
+        if col.length is None:
+            raised.pop(col.name, None)  # the type writes texts of any length
+        else:
+            raised[col.name] = max(raised.get(col.name, 0), col.length)
+    return raised
 
 
 def _lightweight(spec: TableSpec) -> Any:
@@ -446,13 +541,15 @@ def ensure_table(engine: Engine, spec: TableSpec, *, reading: bool = False) -> S
     """Create or grow the type's table as planned (one desk at a time); returns the plan it ended with:
     its problems, if any, are why the type cannot run (`reading`: as plan_table's)."""
     plan = plan_table(engine, spec, reading=reading)
-    if not plan.ok or not plan.changes:
-        return plan
-    with _schema_lock(engine) as conn:
-        plan = plan_table(conn, spec, reading=reading)  # again, under the lock: another desk may have done it
-        if plan.ok and plan.changes:
-            _apply(conn, plan)
-    return plan_table(engine, spec, reading=reading)
+    if plan.ok and plan.changes:
+        with _schema_lock(engine) as conn:
+            plan = plan_table(conn, spec, reading=reading)  # again, under the lock: another desk may have done it
+            if plan.ok and plan.changes:
+                _apply(conn, plan)
+        plan = plan_table(engine, spec, reading=reading)
+    if plan.ok and plan.managed and not reading:
+        remember_bounds(engine, spec)
+    return plan
 
 
 def _apply(conn: Connection, plan: SchemaPlan) -> None:

@@ -65,6 +65,12 @@ def is_missing_table(exc: BaseException) -> bool:
     return _kind(exc) is ErrorCode.SCHEMA_MISMATCH
 
 
+def is_missing_or_forbidden(exc: BaseException) -> bool:
+    """True if the statement named a table or column the database does not have, or one this login may
+    not read or write (a clerk's grants in team mode)."""
+    return _kind(exc) in (ErrorCode.SCHEMA_MISMATCH, ErrorCode.PERMISSION_DENIED)
+
+
 def is_row_refusal(exc: BaseException) -> bool:
     """True if the database refused the rows themselves (a constraint, a value it cannot store), so the
     batch is redone row by row and the refused row fails alone."""

@@ -291,6 +291,8 @@ business_tables = Table(
     Column("name", String(200), primary_key=True),
     Column("import_type", String(100), nullable=False),
     Column("created_at", Stamp, nullable=False, server_default=func.current_timestamp()),
+    # JSON, column -> characters: no stored text of the column is longer (migration 0014; NULL: unknown)
+    Column("text_bounds", Text, nullable=True),
     mysql_charset="utf8mb4",
     mysql_collate="utf8mb4_unicode_ci",
 )

@@ -31,7 +31,7 @@ def _spec() -> TableSpec:
 
 def test_a_lost_session_while_asking_whether_a_table_is_ours_is_raised_as_passing() -> None:
     with pytest.raises(OperationalError) as caught:
-        business_schema._is_managed(_DyingConnection(), _spec())  # type: ignore[arg-type]
+        business_schema._registered(_DyingConnection(), _spec())  # type: ignore[arg-type]
     assert is_passing(caught.value)
 
 
@@ -39,6 +39,6 @@ def test_a_database_without_the_registry_has_no_managed_table(tmp_path: Path) ->
     engine = sa.create_engine(f"sqlite:///{tmp_path / 'old.sqlite3'}")
     try:
         with engine.connect() as conn:
-            assert business_schema._is_managed(conn, _spec()) is False
+            assert business_schema._registered(conn, _spec()) == (False, None)
     finally:
         engine.dispose()
