@@ -10,8 +10,8 @@ import pytest
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
 
-# A block of 1 MB after a 16 MB one was freed: glibc maps it on its own (hblkhd counts it) only while the
-# threshold stays at 128 KB; raised to 16 MB by the free, the 1 MB comes from the heap.
+# A block of 6 MB after a 16 MB one was freed: glibc maps it on its own (hblkhd counts it) only while the
+# threshold stays at the program's 4 MB; raised to 16 MB by the free, the 6 MB comes from the heap.
 _PROBE = textwrap.dedent("""
     import ctypes, sys
     class MallInfo2(ctypes.Structure):
@@ -30,8 +30,8 @@ _PROBE = textwrap.dedent("""
     big = bytearray(16 << 20)
     del big
     before = libc.mallinfo2().hblkhd
-    small = bytearray(1 << 20)
-    print("mapped" if libc.mallinfo2().hblkhd - before >= 1 << 20 else "heap")
+    small = bytearray(6 << 20)
+    print("mapped" if libc.mallinfo2().hblkhd - before >= 6 << 20 else "heap")
 """)
 
 
