@@ -60,7 +60,7 @@ CSV_CHECKS = [
     "open_binary < _open",  # the first PRECHECK_ROWS decoded before anything is written (precheck.check_header)
     "holds_neutralised_cells < check_header",  # whether the error CSV must restore '=... cells
     "holds_nul < check_header",  # whether the validator must look for NUL
-    "_line_bound < line_bound",  # the count-ahead (precheck.count_rows)
+    "_whole_pass < _line_bound",  # the count (precheck.count_rows; begun ahead on the command line)
 ]
 HASH_AGAIN = "file_sha256 < file_changed"  # the file unchanged since it was queued (pipeline._file_changed)
 CASES = {
