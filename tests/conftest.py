@@ -6,16 +6,12 @@ import gc
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import pytest
 
 from desktop_app.domain import messages
 from desktop_app.store.sqlite_config import quiet_memory_statistics
 from tests.support.backends import fresh_database, selected_backends
-
-if TYPE_CHECKING:
-    from desktop_app.app import Core
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # SQLite's settings as the program makes them at its entry, before any test opens a connection
@@ -63,12 +59,3 @@ def empty_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 def sqlite_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'test.sqlite3'}"
 
-
-@pytest.fixture
-def db_core(db_url: str, tmp_path: Path) -> Iterator[Core]:
-    """A core on db_url (once per back-end), its data folder in tmp_path/data; its engine closed after."""
-    from desktop_app.app import build_core  # here: a unit test's start loads none of the core
-
-    core = build_core(data_dir=tmp_path / "data", db_url=db_url)
-    yield core
-    core.store.engine.dispose()

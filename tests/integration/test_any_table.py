@@ -6,7 +6,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
 
@@ -28,13 +27,6 @@ from tests.support.imports import (
     write_type,
 )
 from tests.support.running import run_now
-
-
-@pytest.fixture
-def core(db_url: str, tmp_path: Path) -> Iterator[Core]:
-    core = build_core(data_dir=tmp_path / "data", db_url=db_url)
-    yield core
-    core.store.engine.dispose()
 
 
 def test_a_user_type_imports_with_no_code(core: Core, tmp_path: Path) -> None:

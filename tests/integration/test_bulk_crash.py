@@ -19,7 +19,7 @@ import pytest
 from desktop_app.app import Core
 from desktop_app.domain.status import TaskStatus
 from tests.integration.test_bulk_xlsx_path import _slice_ends
-from tests.integration.test_import_crash import BAD_EVERY, ROOT, ROWS, _cli, big_csv, core  # noqa: F401
+from tests.integration.test_import_crash import BAD_EVERY, ROOT, ROWS, _cli
 from tests.support import forked
 from tests.support.customers import HEADER, codes_by_row, row
 from tests.support.forked import fork_server  # noqa: F401  (pytestmark's: the workers are forked)
@@ -62,7 +62,7 @@ def big_xlsx(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.parametrize("suffix", [".csv", ".xlsx"])
-def test_kill_9_mid_bulk_import_then_restart(core: Core, db_url: str, tmp_path: Path,  # noqa: F811
+def test_kill_9_mid_bulk_import_then_restart(core: Core, db_url: str, tmp_path: Path,
                                              suffix: str, request: pytest.FixtureRequest) -> None:  # fmt: skip
     path: Path = request.getfixturevalue("big_csv" if suffix == ".csv" else "big_xlsx")
     data_dir = tmp_path / "data"

@@ -35,7 +35,6 @@ from tests.integration.test_resume_import import (
     _resume_and_check,
     _run,
     _submit,
-    core,  # noqa: F401
 )
 from tests.support.customers import HEADER, run_import
 from tests.unit.imports.test_xlsx_calamine_match import _replace_part
@@ -192,7 +191,7 @@ def _stopped_mid_slice(stopped: TaskRecord, path: Path) -> None:
     assert row not in _slice_ends(path), (row, sorted(_slice_ends(path)))  # the checkpoint is inside a slice
 
 
-def test_resume_after_a_cancel_mid_slice(core: Core, workbook: Path) -> None:  # noqa: F811
+def test_resume_after_a_cancel_mid_slice(core: Core, workbook: Path) -> None:
     task = _submit(core, workbook)
 
     def cancel() -> None:
@@ -204,7 +203,7 @@ def test_resume_after_a_cancel_mid_slice(core: Core, workbook: Path) -> None:  #
     _resume_and_check(core, stopped, workbook, True)
 
 
-def test_resume_after_a_lost_worker_mid_slice(core: Core, workbook: Path) -> None:  # noqa: F811
+def test_resume_after_a_lost_worker_mid_slice(core: Core, workbook: Path) -> None:
     task = _submit(core, workbook)
 
     def halt() -> None:

@@ -8,13 +8,12 @@ import csv
 import json
 import os
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 
-from desktop_app.app import Core, build_core
+from desktop_app.app import Core
 from desktop_app.cli.main import main
 from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.modes import ImportMode
@@ -28,13 +27,6 @@ from tests.integration.test_delete_mode import STOCK, company_tables, whole_rows
 from tests.integration.test_sync_mode import BASE, CUSTOMERS, EAST, HEADER, NORTH, cells
 from tests.support.imports import error_codes, write_rows, write_type
 from tests.support.running import run_now
-
-
-@pytest.fixture
-def core(db_url: str, tmp_path: Path) -> Iterator[Core]:
-    core = build_core(data_dir=tmp_path / "data", db_url=db_url)
-    yield core
-    core.store.engine.dispose()
 
 
 def submit(core: Core, path: Path, mode: ImportMode, import_type: str = "clients", **options: object) -> TaskRecord:

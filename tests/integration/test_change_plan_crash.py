@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
 
-from desktop_app.app import Core, build_core
+from desktop_app.app import Core
 from desktop_app.domain.status import TaskStatus
 from desktop_app.store import import_log
 from desktop_app.store.import_log import LogAction
@@ -20,13 +19,6 @@ from tests.support.imports import run_type_import, write_rows
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals"),
               pytest.mark.usefixtures("fork_server")]  # fmt: skip
-
-
-@pytest.fixture
-def core(db_url: str, tmp_path: Path) -> Iterator[Core]:
-    core = build_core(data_dir=tmp_path / "data", db_url=db_url)
-    yield core
-    core.store.engine.dispose()
 
 
 def test_kill_9_mid_apply_then_restart_writes_each_planned_row_once(core: Core, db_url: str, tmp_path: Path) -> None:

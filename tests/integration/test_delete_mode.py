@@ -4,13 +4,12 @@ foreign key that blocks a delete named, a dry run's counts, and the undo putting
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 
-from desktop_app.app import Core, build_core
+from desktop_app.app import Core
 from desktop_app.cli.main import main
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
@@ -55,13 +54,6 @@ decimal_scale = 2
 decimal_min = 0
 decimal_max = 100000
 """
-
-
-@pytest.fixture
-def core(db_url: str, tmp_path: Path) -> Iterator[Core]:
-    core = build_core(data_dir=tmp_path / "data", db_url=db_url)
-    yield core
-    core.store.engine.dispose()
 
 
 def whole_rows(core: Core, table: str, order: str) -> list[tuple[object, ...]]:

@@ -23,13 +23,6 @@ from tests.support.faults import disk_full
 from tests.support.running import run_now
 
 
-@pytest.fixture
-def core(db_url: str, tmp_path: Path) -> Iterator[Core]:
-    core = build_core(data_dir=tmp_path / "data", db_url=db_url)
-    yield core
-    core.store.engine.dispose()
-
-
 def _parts(core: Core) -> list[Path]:
     return sorted(core.paths.work_dir.glob("*.part"))
 

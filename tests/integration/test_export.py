@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,13 +12,6 @@ from desktop_app.domain.errors import PermanentError
 from desktop_app.domain.status import TaskStatus
 from tests.support.customers import HEADER, codes_by_row, row, run_import, write_csv
 from tests.support.exports import run_export
-
-
-@pytest.fixture
-def core(db_url: str, tmp_path: Path) -> Iterator[Core]:
-    core = build_core(data_dir=tmp_path / "data", db_url=db_url)
-    yield core
-    core.store.engine.dispose()
 
 
 @pytest.fixture

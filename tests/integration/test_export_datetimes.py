@@ -5,26 +5,18 @@ from __future__ import annotations
 
 import csv
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 
-from desktop_app.app import Core, build_core
+from desktop_app.app import Core
 from desktop_app.domain.status import TaskStatus
 from tests.support.exports import run_export
 from tests.support.imports import ORDER_HEADER, order_row, rows_of, run_type_import, write_rows, write_type
 
 FULL = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d")
 COLUMNS = ["order_no", "line_no", "ordered_at", "ship_on"]
-
-
-@pytest.fixture
-def core(db_url: str, tmp_path: Path) -> Iterator[Core]:
-    core = build_core(data_dir=tmp_path / "data", db_url=db_url)
-    yield core
-    core.store.engine.dispose()
 
 
 @pytest.fixture

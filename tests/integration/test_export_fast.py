@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 import pytest
 
-from desktop_app.app import Core, build_core
+from desktop_app.app import Core
 from desktop_app.domain.status import TaskStatus
 from desktop_app.exports import fast_csv, fast_xlsx, sqlite_pages
 from tests.support.customers import row, run_import, write_csv
@@ -17,13 +16,6 @@ from tests.support.exports import run_export
 from tests.support.imports import ORDER_HEADER, ORDERS, order_row, run_type_import, write_rows, write_type
 
 TRICKY = ["a,b", 'say "hi"', "two\nlines", "=SUM(A1)", "+1", "-2", "@me", "中文，全角", "x\r\ny", "plain", "'quoted"]
-
-
-@pytest.fixture
-def core(db_url: str, tmp_path: Path) -> Iterator[Core]:
-    core = build_core(data_dir=tmp_path / "data", db_url=db_url)
-    yield core
-    core.store.engine.dispose()
 
 
 @pytest.fixture

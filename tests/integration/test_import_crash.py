@@ -7,12 +7,11 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from desktop_app.app import Core, build_core
+from desktop_app.app import Core
 from desktop_app.domain.status import TaskStatus
 from tests.support import forked
 from tests.support.customers import HEADER, codes_by_row, row
@@ -34,13 +33,6 @@ pytestmark = [pytest.mark.slow, pytest.mark.skipif(sys.platform == "win32", reas
 def big_csv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """_big_file, made once a test process for every database (and test_bulk_crash's .csv)."""
     return made_once(tmp_path_factory, "big.csv", _big_file)
-
-
-@pytest.fixture
-def core(db_url: str, tmp_path: Path) -> Iterator[Core]:
-    core = build_core(data_dir=tmp_path / "data", db_url=db_url)
-    yield core
-    core.store.engine.dispose()
 
 
 def _big_file(path: Path) -> Path:

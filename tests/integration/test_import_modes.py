@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
 
-from desktop_app.app import Core, build_core
+from desktop_app.app import Core
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
 from desktop_app.imports.options import ImportOptions
@@ -23,13 +22,6 @@ def product(n: int, **changes: str) -> list[str]:
               "是否在售": "是", "类别": "食品", "上市日期": "2024-01-01"}  # fmt: skip
     values.update(changes)
     return [values[h] for h in PRODUCT_HEADER]
-
-
-@pytest.fixture
-def core(db_url: str, tmp_path: Path) -> Iterator[Core]:
-    core = build_core(data_dir=tmp_path / "data", db_url=db_url)
-    yield core
-    core.store.engine.dispose()
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -22,13 +22,6 @@ from tests.support.customers import (
     run_import,
     write_csv,
 )
-
-
-@pytest.fixture
-def core(db_url: str, tmp_path: Path) -> Iterator[Core]:
-    core = build_core(data_dir=tmp_path / "data", db_url=db_url)
-    yield core
-    core.store.engine.dispose()
 
 
 def test_clean_file_succeeds(core: Core, tmp_path: Path) -> None:

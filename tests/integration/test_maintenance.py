@@ -4,25 +4,16 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from sqlalchemy import text, update
 
-from desktop_app.app import Core, build_core
+from desktop_app.app import Core
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import Lane
 from desktop_app.store.schema import tasks
 from desktop_app.tasks.runner import run_task
 from tests.support.customers import row, run_import, write_csv
-
-
-@pytest.fixture
-def core(db_url: str, tmp_path: Path) -> Iterator[Core]:
-    core = build_core(data_dir=tmp_path / "data", db_url=db_url)
-    yield core
-    core.store.engine.dispose()
 
 
 def run_short(core: Core, task_type: str, **params: object):  # type: ignore[no-untyped-def]

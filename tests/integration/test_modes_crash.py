@@ -5,14 +5,13 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from desktop_app.app import Core, build_core
+from desktop_app.app import Core
 from desktop_app.domain.modes import ImportMode
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import SubmitResult, TaskRecord
@@ -34,13 +33,6 @@ PAUSE = 0.08  # settings.batch_pause: the 20 batches after the kill's aim last 1
 # each module that runs crash_and_finish uses fork_server: its workers are forked (tests/support/forked.py)
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals"),
               pytest.mark.usefixtures("fork_server")]  # fmt: skip
-
-
-@pytest.fixture
-def core(db_url: str, tmp_path: Path) -> Iterator[Core]:
-    core = build_core(data_dir=tmp_path / "data", db_url=db_url)
-    yield core
-    core.store.engine.dispose()
 
 
 def prices(core: Core) -> dict[str, Decimal]:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 
-from desktop_app.app import Core, build_core
+from desktop_app.app import Core
 from desktop_app.domain.status import TaskStatus
 from tests.support.imports import error_codes, rows_of, run_type_import, write_rows, write_type
 
@@ -35,13 +34,6 @@ label_en = "Note"
 aliases = ["备注"]
 max_length = 20
 """
-
-
-@pytest.fixture
-def core(db_url: str, tmp_path: Path) -> Iterator[Core]:
-    core = build_core(data_dir=tmp_path / "data", db_url=db_url)
-    yield core
-    core.store.engine.dispose()
 
 
 def _notes_table(core: Core) -> str:

@@ -10,25 +10,17 @@ import csv
 import datetime as dt
 import io
 import threading
-from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
 
-from desktop_app.app import Core, build_core
+from desktop_app.app import Core
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
 from desktop_app.tasks.runner import run_task
 from desktop_app.tasks.submit import submit_file
 from tests.support.customers import HEADER, codes_by_row, csv_text, error_rows, row, run_import, write_csv
-
-
-@pytest.fixture
-def core(db_url: str, tmp_path: Path) -> Iterator[Core]:
-    core = build_core(data_dir=tmp_path / "data", db_url=db_url)
-    yield core
-    core.store.engine.dispose()
 
 
 def delimited(rows: list[list[str]], delimiter: str) -> str:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import re
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -35,13 +34,6 @@ OWNER = "test:1:1:aa"
 CJK = re.compile(r"[\u4e00-\u9fff]")
 OTHER: dict[Lang, Lang] = {"zh": "en", "en": "zh"}
 LOCALES: dict[Lang, str] = {"zh": "zh_CN.UTF-8", "en": "en_US.UTF-8"}
-
-
-@pytest.fixture
-def core(db_url: str, tmp_path: Path) -> Iterator[Core]:
-    core = build_core(data_dir=tmp_path / "data", db_url=db_url)
-    yield core
-    core.store.engine.dispose()
 
 
 def _running(core: Core) -> tuple[TaskRecord, Fence]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 import dataclasses
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -28,13 +28,6 @@ OWNER = "test:1:1:aa"
 
 class _Halt(BaseException):
     """Stops a run the way a killed process does: no ending is written (the runner catches Exception only)."""
-
-
-@pytest.fixture
-def core(db_url: str, tmp_path: Path) -> Iterator[Core]:
-    core = build_core(data_dir=tmp_path / "data", db_url=db_url)
-    yield core
-    core.store.engine.dispose()
 
 
 @pytest.fixture(params=[True, False], ids=["bulk", "by-row"])

@@ -10,27 +10,19 @@ VARCHAR(255)". / "range problems stay out_of_range".
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 
-from desktop_app.app import Core, build_core
+from desktop_app.app import Core
 from desktop_app.cli.main import main
 from desktop_app.domain.errors import ErrorCode
 from desktop_app.domain.status import TaskStatus
 from desktop_app.imports.options import ImportOptions
 from tests.support.imports import error_codes, rows_of, run_type_import, write_rows, write_type
 from tests.support.running import run_now
-
-
-@pytest.fixture
-def core(db_url: str, tmp_path: Path) -> Iterator[Core]:
-    core = build_core(data_dir=tmp_path / "data", db_url=db_url)
-    yield core
-    core.store.engine.dispose()
 
 
 def _type(table: str, key_column: str, value_column: str, *, create: bool = True) -> str:

@@ -8,13 +8,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 
-from desktop_app.app import Core, build_core
+from desktop_app.app import Core
 from desktop_app.cli.main import main
 from desktop_app.domain.status import TaskStatus
 from tests.support.imports import rows_of, run_type_import, write_rows, write_type
@@ -40,13 +39,6 @@ label_zh = "值"
 label_en = "Value"
 aliases = ["值", "v"]
 """
-
-
-@pytest.fixture
-def core(db_url: str, tmp_path: Path) -> Iterator[Core]:
-    core = build_core(data_dir=tmp_path / "data", db_url=db_url)
-    yield core
-    core.store.engine.dispose()
 
 
 def test_an_enum_default_that_is_a_stored_value_works(core: Core, tmp_path: Path) -> None:

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 import sqlalchemy as sa
 
-from desktop_app.app import Core, build_core
+from desktop_app.app import Core
 from desktop_app.domain.status import TaskStatus
 from desktop_app.imports.template import write_template
 from tests.support.imports import rows_of, run_type_import, write_rows, write_type
@@ -37,13 +35,6 @@ label_en = "Quantity"
 aliases = ["数量", "qty"]
 kind = "integer"
 """
-
-
-@pytest.fixture
-def core(db_url: str, tmp_path: Path) -> Iterator[Core]:
-    core = build_core(data_dir=tmp_path / "data", db_url=db_url)
-    yield core
-    core.store.engine.dispose()
 
 
 def test_the_undo_error_csv_gives_a_complete_reason(core: Core, tmp_path: Path) -> None:

@@ -4,12 +4,11 @@ the file, and the undo puts back every column."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from desktop_app.app import Core, build_core
+from desktop_app.app import Core
 from desktop_app.domain.status import TaskStatus
 from desktop_app.store import import_log
 from desktop_app.store.import_log import LogAction
@@ -23,13 +22,6 @@ GONE = ROWS // 10  # the table's first rows, which the file lacks
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals"),
               pytest.mark.usefixtures("fork_server")]  # fmt: skip
-
-
-@pytest.fixture
-def core(db_url: str, tmp_path: Path) -> Iterator[Core]:
-    core = build_core(data_dir=tmp_path / "data", db_url=db_url)
-    yield core
-    core.store.engine.dispose()
 
 
 def test_kill_9_mid_sync_then_restart_deletes_each_row_once(core: Core, db_url: str, tmp_path: Path) -> None:

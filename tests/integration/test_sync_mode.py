@@ -5,14 +5,13 @@ putting back every column, and a company table's foreign key named."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 
-from desktop_app.app import Core, build_core
+from desktop_app.app import Core
 from desktop_app.cli.main import main
 from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.modes import ImportMode
@@ -72,13 +71,6 @@ BASE = [
     ["C4", "丁公司", NORTH, "400"],
     ["C5", "戊公司", NORTH, "500"],
 ]
-
-
-@pytest.fixture
-def core(db_url: str, tmp_path: Path) -> Iterator[Core]:
-    core = build_core(data_dir=tmp_path / "data", db_url=db_url)
-    yield core
-    core.store.engine.dispose()
 
 
 def submit(core: Core, path: Path, import_type: str, mode: ImportMode, **options: object) -> TaskRecord:

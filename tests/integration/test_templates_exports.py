@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from openpyxl import load_workbook
 
-from desktop_app.app import Core, build_core
+from desktop_app.app import Core
 from desktop_app.cli.main import main
 from desktop_app.config import resources_dir
 from desktop_app.domain.errors import PermanentError
@@ -19,14 +18,6 @@ from desktop_app.imports.template import write_template
 from tests.integration.test_import_modes import PRODUCT_HEADER, product
 from tests.support.exports import run_export
 from tests.support.imports import ORDER_HEADER, order_row, run_type_import, write_rows, write_type
-
-
-@pytest.fixture
-def core(db_url: str, tmp_path: Path) -> Iterator[Core]:
-    core = build_core(data_dir=tmp_path / "data", db_url=db_url)
-    yield core
-    core.store.engine.dispose()
-
 
 # --- templates -----------------------------------------------------------------------------------
 

@@ -23,11 +23,6 @@ from tests.support.running import run_now
 
 
 @pytest.fixture
-def core(db_core: Core) -> Core:
-    return db_core
-
-
-@pytest.fixture
 def scans(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
     """The columns of each scan a plan makes of a table for its longest stored texts."""
     made: list[list[str]] = []

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -21,13 +20,6 @@ from desktop_app.imports.options import ImportOptions
 from tests.integration.test_import_modes import PRODUCT_HEADER, product, stored
 from tests.support.imports import ORDER_HEADER, order_row, rows_of, run_type_import, write_rows, write_type
 from tests.support.running import run_now
-
-
-@pytest.fixture
-def core(db_url: str, tmp_path: Path) -> Iterator[Core]:
-    core = build_core(data_dir=tmp_path / "data", db_url=db_url)
-    yield core
-    core.store.engine.dispose()
 
 
 def undo(core: Core, task_no: str, user: str = "tester") -> TaskRecord:

@@ -5,14 +5,13 @@ under the import's number (its counts, its error CSV, its undo), the mappings ke
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
 
-from desktop_app.app import Core, build_core
+from desktop_app.app import Core
 from desktop_app.domain.errors import ErrorCode, PermanentError
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
@@ -24,13 +23,6 @@ from tests.support.running import run_now
 
 ROOT = Path(__file__).resolve().parents[2]
 ALLOWED = ["普通", "银卡", "金卡", "standard", "silver", "gold"]
-
-
-@pytest.fixture
-def core(db_url: str, tmp_path: Path) -> Iterator[Core]:
-    core = build_core(data_dir=tmp_path / "data", db_url=db_url)
-    yield core
-    core.store.engine.dispose()
 
 
 def misspelt(tmp_path: Path, name: str = "c.csv", start: int = 1) -> Path:
