@@ -19,7 +19,7 @@ import pytest
 from desktop_app.app import Core
 from desktop_app.domain.status import TaskStatus
 from tests.integration.test_bulk_xlsx_path import _slice_ends
-from tests.integration.test_import_crash import BAD_EVERY, ROOT, ROWS, _cli
+from tests.integration.test_import_crash import BAD_EVERY, ROOT, ROWS, _cli, big_csv  # noqa: F401  (big_csv: a fixture)
 from tests.support import forked
 from tests.support.customers import HEADER, codes_by_row, row
 from tests.support.forked import fork_server  # noqa: F401  (pytestmark's: the workers are forked)
