@@ -82,12 +82,18 @@ def _is_utf8(encoding: str) -> bool:
         return False
 
 
+def _bytes_tell(encoding: str) -> bool:
+    """Whether the file's raw bytes say where its lines, NULs and quotes are: not in UTF-16/32, where such
+    bytes are parts of ordinary characters."""
+    return not encoding.replace("_", "-").lower().startswith(("utf-16", "utf-32", "utf16", "utf32"))
+
+
 def _line_bound(path: Path, encoding: str | None) -> int | None:
     return _whole_pass(path, encoding).lines
 
 
 def _whole_pass(path: Path, encoding: str | None) -> _Pass:
-    if not encoding or encoding.replace("_", "-").lower().startswith(("utf-16", "utf-32", "utf16", "utf32")):
+    if not (encoding and _bytes_tell(encoding)):
         return _Pass(None, nul=True, neutralised=True)  # bytes tell nothing: as holds_nul would say
     decoder = _strict_decoder(encoding)
     lines = 0
@@ -193,7 +199,7 @@ _NEUTRALISED = re.compile(rb"'[=+\-@\t\r]")
 
 def holds_neutralised_cells(path: Path, encoding: str | None) -> bool:
     """Whether a CSV may contain neutralised cells (a fast byte scan; True when bytes cannot tell)."""
-    if not encoding or encoding.replace("_", "-").lower().startswith(("utf-16", "utf-32", "utf16", "utf32")):
+    if not (encoding and _bytes_tell(encoding)):
         return True
     begun = _begun_pass(path, encoding)
     if begun is not None:
@@ -219,7 +225,7 @@ def _neutralised_in(tail: bytes, chunk: bytes | bytearray) -> bool:
 def holds_nul(path: Path, encoding: str | None) -> bool:
     """Whether a CSV's bytes hold a NUL (then the validator looks for one in each row; True when the
     encoding is one where a NUL byte is part of ordinary characters)."""
-    if not encoding or encoding.replace("_", "-").lower().startswith(("utf-16", "utf-32", "utf16", "utf32")):
+    if not (encoding and _bytes_tell(encoding)):
         return True
     begun = _begun_pass(path, encoding)
     if begun is not None:
