@@ -390,6 +390,7 @@ ZH: dict[tuple[str, str], str] = {
     ("SubmitPanel", "Vali&date only…"): "仅校验(&D)…",
     ("ExportDialog", "Only the rows imported by %1"): "只导出任务 %1 导入的行",
     ("ExportDialog", "<task number>"): "<任务号>",
+    ("ExportDialog", "<date-time>"): "<日期时间>",
     # the preview's rows against the table (issue 28): what the chosen mode does with each shown row
     ("PreviewDialog", "%1 of the first %2 rows would fail: hover a red cell for the reason."):
         "前 %2 行中有 %1 行会失败：把鼠标停在红色单元格上可看原因。",

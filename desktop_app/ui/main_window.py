@@ -419,7 +419,7 @@ class MainWindow(QMainWindow):
             self._update_busy()
             return
         dialog = PreviewDialog(path, self.catalog, self._background,
-                               import_type=import_type or self.panel.import_type(), dry_run=dry_run,
+                               import_type=import_type, dry_run=dry_run,
                                request=request, notice=notice, max_file_mb=self.settings.max_file_mb,
                                max_rows=self.settings.max_rows, fail_threshold=self.settings.fail_threshold,
                                look_up=self.service.look_up_keys,

@@ -77,12 +77,17 @@ class SubmitPanel(QWidget):
         self.browse_button.clicked.connect(self.choose_file)
         self.template_button.clicked.connect(self.save_template)
         self.type_box.currentIndexChanged.connect(lambda _i: self._update_buttons())
+        self.type_box.activated.connect(lambda _i: self._type_chosen())
         self.queue_button.clicked.connect(lambda: self._request(dry_run=False))
         self.validate_button.clicked.connect(lambda: self._request(dry_run=True))
         self.path_edit.editingFinished.connect(self._path_edited)
         self.path_edit.textChanged.connect(lambda _t: self._update_buttons())
         self.path_edit.returnPressed.connect(lambda: self._request(dry_run=False))
         self._last_detected: str | None = None
+        # the file whose header chose the type shown (None: the clerk chose it, or none is chosen): another
+        # file's header says nothing of the next one (seen: a price list queued at once after a customers
+        # file opened as "Customer import", every column ignored)
+        self._type_for: str | None = None
         self._last_chosen: Path | None = None  # where the choosers open next (choosers.start_folder)
         self.retranslate()
         self._update_buttons()
@@ -140,7 +145,15 @@ class SubmitPanel(QWidget):
         best = self._catalog.best_match(header)
         if best is not None:
             self.type_box.setCurrentIndex(max(0, self.type_box.findData(best)))
+            self._type_for = str(path)
+        elif self._type_for is not None:  # chosen by an earlier file's header: this one's names none
+            self.type_box.setCurrentIndex(0)
+            self._type_for = None
         self.type_detected.emit(best or "")
+
+    def _type_chosen(self) -> None:
+        """The clerk picked the type in the box: theirs until a file's header names one."""
+        self._type_for = None
 
     # --- the type ------------------------------------------------------------------------
 
@@ -241,7 +254,10 @@ class SubmitPanel(QWidget):
         if self._busy or path is None:
             return False
         self.set_busy(True)  # at once: a double click must not open two previews
-        self.queue_requested.emit(path, self.import_type(), dry_run)
+        import_type = self.import_type()
+        if self._type_for is not None and self._type_for != str(path):
+            import_type = None  # queued before its own header was read: the preview reads it
+        self.queue_requested.emit(path, import_type, dry_run)
         return True
 
     def changeEvent(self, event: QEvent) -> None:

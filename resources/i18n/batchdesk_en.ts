@@ -691,6 +691,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>&lt;date-time&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>&lt;task number&gt;</source>
         <translation type="unfinished"></translation>
     </message>

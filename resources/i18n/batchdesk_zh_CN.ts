@@ -691,6 +691,10 @@
         <translation>按%s筛选</translation>
     </message>
     <message>
+        <source>&lt;date-time&gt;</source>
+        <translation>&lt;日期时间&gt;</translation>
+    </message>
+    <message>
         <source>&lt;task number&gt;</source>
         <translation>&lt;任务号&gt;</translation>
     </message>

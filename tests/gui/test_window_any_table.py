@@ -131,3 +131,37 @@ def test_undo_an_import_after_a_question(qtbot: Any, make_desk: Any) -> None:
     stage = window.model.index(row_of(window.model, done.task_no), STAGE).data(Qt.ItemDataRole.DisplayRole)
     assert stage == f"Undone by {undo.task_no} — Done: 60 rows imported", stage
     assert not actions.resume.isEnabled() and not actions.reimport.isEnabled()
+
+
+def test_each_file_is_read_for_its_own_type(qtbot: Any, make_desk: Any, tmp_path: Path) -> None:
+    """Seen by a clerk: after a customers file, a price list typed in and queued at once opened as "Customer
+    import", every column ignored and Queue greyed out. The type the last file's header chose is not the
+    next file's: queued before its own header is read, the preview reads it; a header no type knows puts the
+    box back to "(from the file's header)"; a type the clerk chose stays."""
+    window = make_desk().window
+    panel = window.panel
+    panel.set_path(SAMPLES / "customers_clean.csv")
+    qtbot.waitUntil(lambda: panel.import_type() == "customers", timeout=TIMEOUT)
+    dialog = open_preview(qtbot, window, SAMPLES / "price_list.csv")
+    assert dialog.import_type() == "price_list"
+    dialog.reject()
+    qtbot.waitUntil(lambda: window.preview is None and panel.import_type() == "price_list", timeout=TIMEOUT)
+
+    odd = tmp_path / "odd.csv"
+    odd.write_text("alpha,beta\n1,2\n", encoding="utf-8")
+    with qtbot.waitSignal(panel.type_detected, timeout=TIMEOUT):
+        panel.set_path(odd)
+    assert panel.import_type() is None and panel.type_box.currentIndex() == 0
+
+    chosen = panel.type_box.findData("products")
+    panel.type_box.setCurrentIndex(chosen)
+    panel.type_box.activated.emit(chosen)  # the clerk's own choice
+    other = tmp_path / "other.csv"
+    other.write_text("gamma,delta\n1,2\n", encoding="utf-8")
+    with qtbot.waitSignal(panel.queue_requested, timeout=TIMEOUT) as queued:
+        panel.set_path(other)
+        panel.request_queue()
+    assert queued.args[1] == "products"
+    with qtbot.waitSignal(panel.type_detected, timeout=TIMEOUT):
+        pass  # the header read for other.csv ends
+    assert panel.import_type() == "products"

@@ -249,9 +249,10 @@ class ExportDialog(QDialog):
 
     def default_output(self) -> Path:
         """Where the export goes unless the clerk chooses: the results folder, under the name's form there
-        (exports/task.py): the task number it also carries is not known before the export is queued, so
-        it is shown as a word; the file is never named after this text (output() passes None for it)."""
-        stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+        (exports/task.py): the time the export runs and its task number are not known before it is queued,
+        so they are shown as words (seen: the time the dialog opened, ten seconds off the file's); the file
+        is never named after this text (output() passes None for it)."""
+        stamp = self.tr("<date-time>")
         task_no = self.tr("<task number>")
         return self._exports_dir / f"{self.name() or 'export'}-{stamp}-{task_no}.{self.format_box.currentData()}"
 
