@@ -391,6 +391,14 @@ ZH: dict[tuple[str, str], str] = {
     ("ExportDialog", "Only the rows imported by %1"): "只导出任务 %1 导入的行",
     ("ExportDialog", "<task number>"): "<任务号>",
     ("ExportDialog", "<date-time>"): "<日期时间>",
+    # a delete cancelled midway: its rows are gone, not "in"
+    ("Outcomes", "Cancelled before any row was deleted"): "已取消，没有删除任何行",
+    ("Outcomes", "Cancelled: %1 of %2 deleted; they stay deleted"): "已取消：已删除 %1 行（共 %2 行），这些行不会恢复",
+    ("Outcomes", "Cancelled: %1 deleted; they stay deleted"): "已取消：已删除 %1 行，这些行不会恢复",
+    ("CancelQuestion", "%1 of %2 rows are deleted already. They stay deleted; the rest of the file's rows are not "
+                       "deleted."): "已删除 %1 行（共 %2 行）。这些行不会恢复；文件中其余的行不再删除。",
+    ("CancelQuestion", "%1 rows are deleted already. They stay deleted; the rest of the file's rows are not "
+                       "deleted."): "已删除 %1 行。这些行不会恢复；文件中其余的行不再删除。",
     # the preview's rows against the table (issue 28): what the chosen mode does with each shown row
     ("PreviewDialog", "%1 of the first %2 rows would fail: hover a red cell for the reason."):
         "前 %2 行中有 %1 行会失败：把鼠标停在红色单元格上可看原因。",

@@ -1,6 +1,7 @@
 """Screenshots of what a clerk's tryout of 2026-12-07 found: the export dialog's "Save to" (the name's form,
-its time and task number as words) and a second file queued at once after a first of another type (its
-preview reads its own header). Run under an X server with a window manager.
+its time and task number as words), a second file queued at once after a first of another type (its
+preview reads its own header), and the cancel question of a delete (its rows are deleted, not "in").
+Run under an X server with a window manager.
 Usage: python scripts/screens_next_file.py LANG OUT_PREFIX (e.g. zh /tmp/shots-next/zh-1024x700)."""
 
 from __future__ import annotations
@@ -40,11 +41,38 @@ def main(argv: list[str]) -> int:
         shown.wait(500)
         window.open_export()
         shown.shot("export-dialog")
+        if window.export_dialog is not None:
+            window.export_dialog.reject()
+        shown.wait(500)
+        cancel_of_a_delete(shown)
         return 0
     finally:
         shown.desk.shutdown(10)
         core.close()
         shutil.rmtree(root, ignore_errors=True)
+
+
+def cancel_of_a_delete(shown: object) -> None:
+    """The cancel question of a delete midway (a sample import's record, made a running delete)."""
+    from dataclasses import replace
+
+    from desktop_app.domain.status import TaskStatus
+    from desktop_app.imports.options import ImportOptions
+    from desktop_app.ui.dialogs.confirm_cancel import CancelQuestion
+
+    desk, window = shown.desk, shown.window  # type: ignore[attr-defined]
+    desk.service.submit_import(ImportOptions(file=SAMPLES / "customers_clean.csv", import_type="customers"))
+    for _ in range(40):
+        shown.wait(250)  # type: ignore[attr-defined]
+        if window.model.rowCount() and window.model.record(0).status.is_final:
+            break
+    record = window.model.record(0)
+    deleting = replace(record, status=TaskStatus.RUNNING, total_count=20_000, success_count=12_000, fail_count=0,
+                       checkpoint={"rows_in_file": 50_000}, params={**record.params, "mode": "delete"})  # fmt: skip
+    box = CancelQuestion(deleting, window, kind=desk.kinds.of(record))
+    box.open()
+    shown.shot("cancel-of-a-delete")  # type: ignore[attr-defined]
+    box.reject()
 
 
 if __name__ == "__main__":

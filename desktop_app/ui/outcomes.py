@@ -245,10 +245,17 @@ def _import_outcome(r: TaskRecord) -> str | None:
     elif r.status is TaskStatus.SUCCEEDED:
         text = QCoreApplication.translate("Outcomes", "Done: %1 rows imported")
     elif r.status is TaskStatus.CANCELLED:
+        deletes = r.params.get("mode") == "delete"  # its rows are gone, not "in" (seen: "imported; they stay")
         if check:
             text = QCoreApplication.translate("Outcomes", "Cancelled")
         elif not ok:
-            text = QCoreApplication.translate("Outcomes", "Cancelled before any row was imported")
+            text = (QCoreApplication.translate("Outcomes", "Cancelled before any row was deleted") if deletes
+                    else QCoreApplication.translate("Outcomes", "Cancelled before any row was imported"))  # fmt: skip
+        elif deletes and file_rows(r):
+            total = file_rows(r) or 0
+            text = QCoreApplication.translate("Outcomes", "Cancelled: %1 of %2 deleted; they stay deleted")
+        elif deletes:
+            text = QCoreApplication.translate("Outcomes", "Cancelled: %1 deleted; they stay deleted")
         elif file_rows(r):
             total = file_rows(r) or 0
             text = QCoreApplication.translate("Outcomes", "Cancelled: %1 of %2 imported; they stay")

@@ -165,6 +165,14 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>%1 of %2 rows are deleted already. They stay deleted; the rest of the file&apos;s rows are not deleted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 rows are deleted already. They stay deleted; the rest of the file&apos;s rows are not deleted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>%1 of %2 rows are in. They stay in the table; the rest of the file is not imported.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1692,7 +1700,19 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Cancelled before any row was deleted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Cancelled before any row was imported</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled: %1 of %2 deleted; they stay deleted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled: %1 deleted; they stay deleted</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -165,6 +165,14 @@
         <translation>这是仅校验任务：没有导入任何数据。</translation>
     </message>
     <message>
+        <source>%1 of %2 rows are deleted already. They stay deleted; the rest of the file&apos;s rows are not deleted.</source>
+        <translation>已删除 %1 行（共 %2 行）。这些行不会恢复；文件中其余的行不再删除。</translation>
+    </message>
+    <message>
+        <source>%1 rows are deleted already. They stay deleted; the rest of the file&apos;s rows are not deleted.</source>
+        <translation>已删除 %1 行。这些行不会恢复；文件中其余的行不再删除。</translation>
+    </message>
+    <message>
         <source>%1 of %2 rows are in. They stay in the table; the rest of the file is not imported.</source>
         <translation>已导入 %1 行（共 %2 行）。这些行会保留在表中；文件中其余的行不再导入。</translation>
     </message>
@@ -1693,8 +1701,20 @@ Pattern: %2</source>
         <translation>已取消</translation>
     </message>
     <message>
+        <source>Cancelled before any row was deleted</source>
+        <translation>已取消，没有删除任何行</translation>
+    </message>
+    <message>
         <source>Cancelled before any row was imported</source>
         <translation>已取消，没有导入任何行</translation>
+    </message>
+    <message>
+        <source>Cancelled: %1 of %2 deleted; they stay deleted</source>
+        <translation>已取消：已删除 %1 行（共 %2 行），这些行不会恢复</translation>
+    </message>
+    <message>
+        <source>Cancelled: %1 deleted; they stay deleted</source>
+        <translation>已取消：已删除 %1 行，这些行不会恢复</translation>
     </message>
     <message>
         <source>Cancelled: %1 of %2 imported; they stay</source>

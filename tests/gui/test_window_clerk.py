@@ -111,6 +111,15 @@ def test_the_question_counts_the_rows_of_the_file_not_only_those_processed(qtbot
                                  checkpoint={"rows_in_file": 200_000}), desk.window,
                          kind=desk.kinds.of(live))  # fmt: skip
     assert box.informativeText().startswith("4,990 of 200,000 rows are in.")
+    # a delete's rows are not "in": they are gone, and stay gone
+    deleting = replace(live, total_count=5_000, success_count=4_990, fail_count=10,
+                       checkpoint={"rows_in_file": 200_000}, params={**live.params, "mode": "delete"})  # fmt: skip
+    box = CancelQuestion(deleting, desk.window, kind=desk.kinds.of(live))
+    assert box.informativeText() == ("4,990 of 200,000 rows are deleted already. They stay deleted; the rest of "
+                                     "the file's rows are not deleted.")  # fmt: skip
+    box = CancelQuestion(replace(deleting, checkpoint=None), desk.window, kind=desk.kinds.of(live))
+    assert box.informativeText() == ("4,990 rows are deleted already. They stay deleted; the rest of the file's "
+                                     "rows are not deleted.")  # fmt: skip
 
 
 # --- 3: an open that fails says so -----------------------------------------------------------------

@@ -58,6 +58,17 @@ def test_the_list_says_how_an_import_ended_in_words(
     assert model.index(0, STAGE).data() == expected
 
 
+def test_a_cancelled_delete_says_its_rows_stay_deleted() -> None:
+    """A delete cancelled midway read "Cancelled: 56,000 of 200,000 imported; they stay": those rows are gone."""
+    model, _ = loaded_model(2)
+    for row, (total, ok) in enumerate(((200_000, 56_000), (0, 3))):
+        record = model.record(row)
+        model.upsert(replace(record, status=TaskStatus.CANCELLED, total_count=total, success_count=ok, fail_count=0,
+                             params={**record.params, "mode": "delete"}))  # fmt: skip
+    assert model.index(0, STAGE).data() == "Cancelled: 56,000 of 200,000 deleted; they stay deleted"
+    assert model.index(1, STAGE).data() == "Cancelled: 3 deleted; they stay deleted"
+
+
 def test_the_reason_of_a_failure_is_under_the_list_without_hovering(qtbot: Any, make_desk: Any) -> None:
     desk: Desk = make_desk()
     window = desk.window

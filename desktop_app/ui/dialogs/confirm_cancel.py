@@ -68,7 +68,14 @@ class CancelQuestion(QMessageBox):
         if record.params.get("dry_run"):
             return self.tr("It only checks the file: nothing was imported.")
         rows = file_rows(record)
-        if rows:
+        if record.params.get("mode") == "delete":  # its rows are gone, not "in"
+            if rows:
+                text = self.tr("%1 of %2 rows are deleted already. They stay deleted; the rest of the file's rows "
+                               "are not deleted.")  # fmt: skip
+            else:
+                text = self.tr("%1 rows are deleted already. They stay deleted; the rest of the file's rows are "
+                               "not deleted.")  # fmt: skip
+        elif rows:
             text = self.tr("%1 of %2 rows are in. They stay in the table; the rest of the file is not imported.")
         else:
             text = self.tr("%1 rows are in. They stay in the table; the rest of the file is not imported.")
