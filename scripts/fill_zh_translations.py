@@ -391,6 +391,8 @@ ZH: dict[tuple[str, str], str] = {
     ("ExportDialog", "Only the rows imported by %1"): "只导出任务 %1 导入的行",
     ("ExportDialog", "<task number>"): "<任务号>",
     ("ExportDialog", "<date-time>"): "<日期时间>",
+    ("Outcomes", "Done: no row matches the filters (a text must match the whole value)"):
+        "已完成：没有符合筛选条件的行（文字须与整个值相同）",
     # a delete cancelled midway: its rows are gone, not "in"
     ("Outcomes", "Cancelled before any row was deleted"): "已取消，没有删除任何行",
     ("Outcomes", "Cancelled: %1 of %2 deleted; they stay deleted"): "已取消：已删除 %1 行（共 %2 行），这些行不会恢复",

@@ -159,6 +159,10 @@ def outcome_text(record: TaskRecord, kind: TaskKind) -> str | None:
         return (QCoreApplication.translate("Outcomes", "Completed %1 of %2 references")
                 .replace("%1", _n(record.success_count)).replace("%2", _n(record.total_count)))  # fmt: skip
     if kind.words is Words.EXPORT and record.status is TaskStatus.SUCCEEDED:
+        if not record.total_count and record.params.get("filters"):
+            # seen: part of a department's name exported nothing, "Done: 0 rows exported" and no word of why
+            return QCoreApplication.translate("Outcomes",
+                                              "Done: no row matches the filters (a text must match the whole value)")
         if record.total_count == 1:  # "1 row", never "1 rows"
             return QCoreApplication.translate("Outcomes", "Done: 1 row exported")
         return QCoreApplication.translate("Outcomes", "Done: %1 rows exported").replace("%1", _n(record.total_count))

@@ -1596,6 +1596,10 @@ Pattern: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Done: no row matches the filters (a text must match the whole value)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Done: 1 row exported</source>
         <translation type="unfinished"></translation>
     </message>

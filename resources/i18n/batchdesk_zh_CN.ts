@@ -1597,6 +1597,10 @@ Pattern: %2</source>
         <translation>已补全 %1 个关联（共 %2 个）</translation>
     </message>
     <message>
+        <source>Done: no row matches the filters (a text must match the whole value)</source>
+        <translation>已完成：没有符合筛选条件的行（文字须与整个值相同）</translation>
+    </message>
+    <message>
         <source>Done: 1 row exported</source>
         <translation>已完成：导出 1 行</translation>
     </message>

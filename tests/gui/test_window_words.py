@@ -69,6 +69,18 @@ def test_a_cancelled_delete_says_its_rows_stay_deleted() -> None:
     assert model.index(1, STAGE).data() == "Cancelled: 3 deleted; they stay deleted"
 
 
+def test_an_export_no_row_passed_says_its_filters_matched_none() -> None:
+    """Seen by a clerk: a department filter of part of a name exported nothing and read "Done: 0 rows exported",
+    with no word of why; a filter compares the whole value."""
+    model, _ = loaded_model(2)
+    for row, filters in enumerate(({"department": "客服"}, {})):
+        record = model.record(row)
+        model.upsert(replace(record, task_type="export", status=TaskStatus.SUCCEEDED, total_count=0, success_count=0,
+                             fail_count=0, params={"export": "customers", "filters": filters}))  # fmt: skip
+    assert model.index(0, STAGE).data() == "Done: no row matches the filters (a text must match the whole value)"
+    assert model.index(1, STAGE).data() == "Done: 0 rows exported"
+
+
 def test_the_reason_of_a_failure_is_under_the_list_without_hovering(qtbot: Any, make_desk: Any) -> None:
     desk: Desk = make_desk()
     window = desk.window
