@@ -1,6 +1,7 @@
 """Screenshots of what a clerk's tryout of 2026-12-07 found: the export dialog's "Save to" (the name's form,
 its time and task number as words), a second file queued at once after a first of another type (its
-preview reads its own header), and the cancel question of a delete (its rows are deleted, not "in").
+preview reads its own header), the cancel question of a delete (its rows are deleted, not "in"), and
+the question of a file already imported (its task number on one line).
 Run under an X server with a window manager.
 Usage: python scripts/screens_next_file.py LANG OUT_PREFIX (e.g. zh /tmp/shots-next/zh-1024x700)."""
 
@@ -73,6 +74,18 @@ def cancel_of_a_delete(shown: object) -> None:
     box.open()
     shown.shot("cancel-of-a-delete")  # type: ignore[attr-defined]
     box.reject()
+    shown.wait(500)  # type: ignore[attr-defined]
+    window.open_file(SAMPLES / "customers_clean.csv")  # the same file again: the preview, then the question
+    for _ in range(20):
+        shown.wait(250)  # type: ignore[attr-defined]
+        if window.preview is not None and window.preview.rows_table.rowCount():
+            window.preview.accept()
+            break
+    for _ in range(20):
+        shown.wait(250)  # type: ignore[attr-defined]
+        if window.question is not None:
+            break
+    shown.shot("already-imported")  # type: ignore[attr-defined]
 
 
 if __name__ == "__main__":

@@ -48,6 +48,7 @@ from desktop_app.ui.task_model import COLUMN_COUNT, RecordRole, TaskTableModel, 
 from desktop_app.ui.task_notices import TaskNotices
 from desktop_app.ui.task_service import TaskService
 from desktop_app.ui.task_table import TaskTable
+from desktop_app.ui.texts import task_numbers_whole
 from desktop_app.ui.tray import Tray
 from desktop_app.ui.view_options import ViewOptions, flag
 from desktop_app.ui.window_geometry import ScreenKeeper, restore_geometry
@@ -646,10 +647,11 @@ class MainWindow(QMainWindow):
             self._ask_resume(task)
             return
         date = task.ended_at.date().isoformat() if task.ended_at else "?"
-        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Already imported"),
-                          self.tr("This file was already imported on %1 as task %2. Import it again?")
-                          .replace("%1", date).replace("%2", task.task_no),
+        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Already imported"), "",
                           QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)  # fmt: skip
+        box.setTextFormat(Qt.TextFormat.RichText)
+        box.setText(task_numbers_whole(self.tr("This file was already imported on %1 as task %2. Import it again?")
+                                       .replace("%1", date).replace("%2", task.task_no)))  # fmt: skip
         box.setDefaultButton(QMessageBox.StandardButton.No)
         pending = self._pending
         self.question = box

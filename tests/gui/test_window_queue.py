@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QUrl
+from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
 
@@ -134,6 +134,9 @@ def test_a_file_already_imported_asks_before_importing_it_again(qtbot: Any, make
     qtbot.waitUntil(lambda: getattr(window, "question", None) is not None and window.question.isVisible(),
                     timeout=TIMEOUT)  # fmt: skip
     assert first.task_no in window.question.text()
+    # kept on one line (seen at 1400x900: "as task T261207-" / "NYJZN0. Import it again?")
+    assert window.question.textFormat() == Qt.TextFormat.RichText
+    assert f'<span style="white-space:nowrap">{first.task_no}</span>' in window.question.text()
     assert window.model.rowCount() == 1
     qtbot.mouseClick(window.question.button(QMessageBox.StandardButton.Yes), qtbot_left())
     again = wait_for_task(qtbot, window, 2)

@@ -83,6 +83,7 @@ def test_a_stopped_import_shows_where_it_stopped_and_offers_its_remaining_rows(
     qtbot.waitUntil(lambda: window.question is not None and window.question.isVisible(), timeout=TIMEOUT)
     box = window.question
     assert stopped.task_no in box.text() and f"cancelled at {done:,} of {ROWS:,} rows" in box.text()
+    assert f'<span style="white-space:nowrap">{stopped.task_no}</span>' in box.text()  # never split at its hyphen
     assert box.defaultButton() is box.resume_button  # type: ignore[attr-defined]
     qtbot.mouseClick(box.resume_button, qtbot_left())  # type: ignore[attr-defined]
     resumed = wait_for_task(qtbot, window, 2)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from desktop_app.domain.status import TaskStatus
 from desktop_app.domain.task import TaskRecord
 from desktop_app.ui.outcomes import stopped_at
-from desktop_app.ui.texts import shown_error
+from desktop_app.ui.texts import shown_error, task_numbers_whole
 
 
 class ResumeQuestion(QMessageBox):
@@ -19,7 +20,8 @@ class ResumeQuestion(QMessageBox):
         super().__init__(QMessageBox.Icon.Question, "", "", QMessageBox.StandardButton.NoButton, parent)
         self.record = record
         self.setWindowTitle(self.tr("Import stopped early"))
-        self.setText(self.what_happened(record))
+        self.setTextFormat(Qt.TextFormat.RichText)
+        self.setText(task_numbers_whole(self.what_happened(record)))
         self.setInformativeText(self.tr("Import the remaining rows? The rows already in stay and count as "
                                         "imported; the rest of the file is imported."))  # fmt: skip
         self.resume_button = self.addButton(self.tr("Import the &remaining rows"), QMessageBox.ButtonRole.AcceptRole)
