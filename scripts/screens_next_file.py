@@ -1,7 +1,8 @@
 """Screenshots of what a clerk's tryout of 2026-12-07 found: the export dialog's "Save to" (the name's form,
 its time and task number as words), a second file queued at once after a first of another type (its
 preview reads its own header), the cancel question of a delete (its rows are deleted, not "in"), and
-the question of a file already imported (its task number on one line).
+the question of a file already imported (its task number on one line), and Settings with every section
+open (its fields as wide as their placeholders).
 Run under an X server with a window manager.
 Usage: python scripts/screens_next_file.py LANG OUT_PREFIX (e.g. zh /tmp/shots-next/zh-1024x700)."""
 
@@ -46,6 +47,16 @@ def main(argv: list[str]) -> int:
             window.export_dialog.reject()
         shown.wait(500)
         cancel_of_a_delete(shown)
+        if window.question is not None:
+            window.question.reject()
+        shown.wait(500)
+        shown.desk.open_settings()
+        dialog = shown.desk.settings_dialog
+        if dialog is not None:
+            dialog.advanced.set_expanded(True)
+            dialog.mail.set_expanded(True)
+            shown.shot("settings")
+            dialog.reject()
         return 0
     finally:
         shown.desk.shutdown(10)

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QImage
 from PySide6.QtWidgets import QComboBox, QDialogButtonBox, QLineEdit, QPushButton
@@ -306,4 +307,22 @@ def test_the_settings_dialog_stays_on_the_screen_with_every_section_open(
     dialog.advanced.set_expanded(False)
     dialog.mail.set_expanded(False)
     qtbot.waitUntil(lambda: dialog.height() <= closed_height + 10)
+    dialog.reject()
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_the_settings_fields_show_their_placeholders_whole(qtbot: Any, make_desk: Any, language: str) -> None:
+    """Seen at 1024 x 700 in Chinese: the dialog ~370 px wide, "留空：使用数据目…" and "留空：监视文件夹不发…"
+    cut in their fields. Each field is as wide as its placeholder, and the dialog with them."""
+    desk = make_desk(language=language)
+    desk.open_settings()
+    dialog = desk.settings_dialog
+    assert dialog is not None
+    qtbot.waitExposed(dialog)
+    dialog.advanced.set_expanded(True)
+    dialog.mail.set_expanded(True)
+    for edit in (dialog.db_edit, dialog.smtp_host_edit, dialog.smtp_user_edit):
+        text = edit.placeholderText()
+        assert text
+        qtbot.waitUntil(lambda e=edit, t=text: e.width() >= e.fontMetrics().horizontalAdvance(t) + 8, timeout=3000)
     dialog.reject()

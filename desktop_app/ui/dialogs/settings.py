@@ -317,8 +317,20 @@ class SettingsDialog(QDialog):
         self.smtp_user_edit.setPlaceholderText(self.tr("empty: the server takes mail without signing in"))
         for index, words in enumerate((self.tr("None"), self.tr("STARTTLS"), self.tr("SSL/TLS"))):
             self.smtp_security_box.setItemText(index, words)
+        for edit in (self.db_edit, self.smtp_host_edit, self.smtp_user_edit):
+            _fit_placeholder(edit)
         self.mail.set_title(self.tr("Ma&il: the server a feed's mail goes through"))
         self.test_button.setText(self.tr("S&end a test mail to the sender"))
         self.mail_note.setText(self.tr("A feed mails its addresses when a file's import fails or has rows with "
                                        "errors. The mail server applies to tasks that start from now on.")
                                + " " + where)  # fmt: skip
+
+
+PLACEHOLDER_PADDING = 24  # the field's frame, its text margins and a little air
+
+
+def _fit_placeholder(edit: QLineEdit) -> None:
+    """The field at least as wide as its placeholder: a field's own size hint leaves it out, and at 1024 x 700
+    in Chinese the dialog came out ~370 px wide with "留空：使用数据目…" cut (fit_to_screen keeps it within the
+    screen)."""
+    edit.setMinimumWidth(edit.fontMetrics().horizontalAdvance(edit.placeholderText()) + PLACEHOLDER_PADDING)
