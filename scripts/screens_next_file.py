@@ -47,6 +47,7 @@ def main(argv: list[str]) -> int:
             window.export_dialog.reject()
         shown.wait(500)
         cancel_of_a_delete(shown)
+        already_imported(shown)
         if window.question is not None:
             window.question.reject()
         shown.wait(500)
@@ -85,6 +86,11 @@ def cancel_of_a_delete(shown: object) -> None:
     box.open()
     shown.shot("cancel-of-a-delete")  # type: ignore[attr-defined]
     box.reject()
+
+
+def already_imported(shown: object) -> None:
+    """The question when the sample imported above is queued again (its task number on one line)."""
+    window = shown.window  # type: ignore[attr-defined]
     shown.wait(500)  # type: ignore[attr-defined]
     window.open_file(SAMPLES / "customers_clean.csv")  # the same file again: the preview, then the question
     for _ in range(20):

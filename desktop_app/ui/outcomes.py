@@ -13,9 +13,7 @@ from desktop_app.domain.task import TaskLink, TaskRecord
 from desktop_app.domain.task_words import LineWord, line_word, task_check_words
 from desktop_app.tasks.kinds import TaskKind, Words
 from desktop_app.tasks.shown_progress import file_rows
-from desktop_app.ui.texts import shown_error, status_text, window_lang
-
-TASK_NO_PATTERN = r"T\d{6,8}-[0-9A-Z]{4,6}"  # a task number as the stage texts name it
+from desktop_app.ui.texts import TASK_NO_PATTERN, shown_error, status_text, window_lang
 
 
 class Tone(StrEnum):
@@ -250,18 +248,17 @@ def _import_outcome(r: TaskRecord) -> str | None:
         text = QCoreApplication.translate("Outcomes", "Done: %1 rows imported")
     elif r.status is TaskStatus.CANCELLED:
         deletes = r.params.get("mode") == "delete"  # its rows are gone, not "in" (seen: "imported; they stay")
+        total = file_rows(r) or 0
         if check:
             text = QCoreApplication.translate("Outcomes", "Cancelled")
         elif not ok:
             text = (QCoreApplication.translate("Outcomes", "Cancelled before any row was deleted") if deletes
                     else QCoreApplication.translate("Outcomes", "Cancelled before any row was imported"))  # fmt: skip
-        elif deletes and file_rows(r):
-            total = file_rows(r) or 0
+        elif deletes and total:
             text = QCoreApplication.translate("Outcomes", "Cancelled: %1 of %2 deleted; they stay deleted")
         elif deletes:
             text = QCoreApplication.translate("Outcomes", "Cancelled: %1 deleted; they stay deleted")
-        elif file_rows(r):
-            total = file_rows(r) or 0
+        elif total:
             text = QCoreApplication.translate("Outcomes", "Cancelled: %1 of %2 imported; they stay")
         else:
             text = QCoreApplication.translate("Outcomes", "Cancelled: %1 imported; they stay")

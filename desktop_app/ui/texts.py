@@ -91,7 +91,8 @@ def format_text(params: dict[str, Any]) -> str:
     return fmt.upper()
 
 
-_TASK_NUMBER = re.compile(r"T\d{6,8}-[0-9A-Z]{4,6}")
+TASK_NO_PATTERN = r"T\d{6,8}-[0-9A-Z]{4,6}"  # a task number as the window's texts name it
+_TASK_NUMBER = re.compile(TASK_NO_PATTERN)
 
 
 def task_numbers_whole(text: str) -> str:
